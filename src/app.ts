@@ -1,0 +1,72 @@
+/**
+ * Wiring: from a validated configuration to a running instance (stores,
+ * service, gRPC server). `main.ts` adds the command line and signals.
+ *
+ * @module
+ */
+import type { Config } from "./config/mod.ts";
+import type { Logger } from "./core/logger.ts";
+import { ShardManager } from "./service/shard_manager.ts";
+import { createEtcdClient, EtcdLeaderStore, EtcdStore } from "./store/etcd/mod.ts";
+import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
+
+/** A running instance. */
+export interface RunningInstance {
+  /** The service. */
+  readonly manager: ShardManager;
+  /** The gRPC server. */
+  readonly server: GrpcServer;
+  /** Graceful stop: stop serving, resign leaderships, close stores. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@linkcode startInstance}. */
+export interface StartOptions {
+  /** Instance id. @default {a random UUID} */
+  readonly instanceId?: string;
+  /** Overrides `server.grpcAddress`. */
+  readonly grpcAddress?: string;
+}
+
+/** Connects to the stores named in `config`, then serves. */
+export async function startInstance(
+  config: Config,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningInstance> {
+  const sd = config.shardDistribution;
+  const store = new EtcdStore(
+    createEtcdClient(sd.store.storageParams),
+    sd.store.storageParams.prefix,
+  );
+  const leaderStore = new EtcdLeaderStore(
+    createEtcdClient(sd.leaderStore.storageParams),
+    sd.leaderStore.storageParams.prefix,
+  );
+  const manager = new ShardManager({
+    config,
+    store,
+    leaderStore,
+    logger,
+    ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+  });
+  await manager.start();
+  const server = await startGrpcServer(
+    manager,
+    options.grpcAddress ?? config.server.grpcAddress,
+    logger,
+  );
+  logger.info("listening", { address: server.address, instanceId: manager.instanceId });
+  let stopping: Promise<void> | undefined;
+  return {
+    manager,
+    server,
+    stop: () =>
+      stopping ??= (async () => {
+        await server.stop();
+        await manager.stop();
+        await store.close();
+        await leaderStore.close();
+      })(),
+  };
+}

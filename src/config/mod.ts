@@ -1,0 +1,19 @@
+/**
+ * The service configuration: a YAML file validated into a typed {@linkcode Config}
+ * with defaults applied and durations in milliseconds. Invalid files raise a
+ * {@linkcode ConfigError} naming the YAML path and line of every issue.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { loadConfig } from "./mod.ts";
+ *
+ * const config = await loadConfig("config/dev.yaml");
+ * console.log(config.shardDistribution.namespaces.map((namespace) => namespace.name));
+ * ```
+ *
+ * @module
+ */
+export * from "./duration.ts";
+export * from "./errors.ts";
+export * from "./load.ts";
+export * from "./schema.ts";

@@ -1,0 +1,89 @@
+/**
+ * Zod schemas for `shardDistribution.namespaces`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { integer, section } from "./_fields.ts";
+import { describeValue } from "./_issue_message.ts";
+import type { NamespaceConfig } from "./types.ts";
+import type { SectionSchema } from "./section_schema.ts";
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * One entry of `shardDistribution.namespaces`. `shardNum` is required for a
+ * fixed namespace and must be absent for an ephemeral one.
+ *
+ * @example Usage
+ * ```ts
+ * import { namespaceSchema } from "./namespace_schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(namespaceSchema.parse({ name: "orders", type: "fixed", shardNum: 8 }), {
+ *   name: "orders",
+ *   type: "fixed",
+ *   shardNum: 8,
+ *   loadBalancer: "greedy",
+ * });
+ * ```
+ */
+export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
+  name: z.string().regex(NAME, {
+    error: (issue) =>
+      `expected 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit, ` +
+      `got ${describeValue(issue.input)}`,
+  }),
+  type: z.enum(["fixed", "ephemeral"]),
+  shardNum: integer(1, 10_000_000).optional(),
+  loadBalancer: z.enum(["naive", "greedy"]).default("greedy"),
+}).superRefine((namespace, ctx) => {
+  if (namespace.type === "fixed" && namespace.shardNum === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["shardNum"],
+      input: undefined,
+      message: "required for a fixed namespace; expected an integer from 1 to 10000000",
+    });
+  }
+  if (namespace.type === "ephemeral" && namespace.shardNum !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["shardNum"],
+      input: namespace.shardNum,
+      message: "must be absent for an ephemeral namespace, whose shards are created on first use",
+    });
+  }
+}).transform(({ shardNum, ...namespace }): NamespaceConfig =>
+  shardNum === undefined ? namespace : { ...namespace, shardNum }
+);
+
+/**
+ * `shardDistribution.namespaces`: at least one namespace, names unique.
+ *
+ * @example Usage
+ * ```ts
+ * import { namespacesSchema } from "./namespace_schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const twice = [{ name: "a", type: "ephemeral" }, { name: "a", type: "ephemeral" }];
+ * assert.equal(namespacesSchema.safeParse(twice).success, false);
+ * ```
+ */
+export const namespacesSchema: SectionSchema<NamespaceConfig[]> = z.array(namespaceSchema)
+  .min(1)
+  .superRefine((namespaces, ctx) => {
+    const firstIndex = new Map<string, number>();
+    namespaces.forEach(({ name }, index) => {
+      const first = firstIndex.get(name);
+      if (first === undefined) return void firstIndex.set(name, index);
+      ctx.addIssue({
+        code: "custom",
+        path: [index, "name"],
+        input: name,
+        message: `duplicate namespace name ${
+          JSON.stringify(name)
+        }, first used at namespaces[${first}]`,
+      });
+    });
+  });

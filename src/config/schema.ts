@@ -1,0 +1,169 @@
+/**
+ * Zod schemas for the YAML configuration, one per section. Each parses the YAML
+ * shape (durations as text, YAML key names) into the typed shape of
+ * `./types.ts` (milliseconds, `…Ms` names, defaults applied).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { duration, hostPort, integer, section } from "./_fields.ts";
+import { formatDuration } from "./duration.ts";
+import { namespacesSchema } from "./namespace_schema.ts";
+import type { SectionSchema } from "./section_schema.ts";
+import { leaderStorageParamsSchema, storageParamsSchema } from "./storage_params_schema.ts";
+import type {
+  Config,
+  ElectionConfig,
+  LogConfig,
+  ProcessConfig,
+  ServerConfig,
+  ShardDistributionConfig,
+} from "./types.ts";
+
+export type * from "./types.ts";
+export type { SectionSchema } from "./section_schema.ts";
+export * from "./namespace_schema.ts";
+export * from "./storage_params_schema.ts";
+
+/**
+ * `shardDistribution.election`; may be omitted. `maxRandomDelay` must be
+ * shorter than `leaderPeriod`.
+ *
+ * @example Usage
+ * ```ts
+ * import { electionSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(electionSchema.parse({ leaderPeriod: "30s" }), {
+ *   leaderPeriodMs: 30_000,
+ *   maxRandomDelayMs: 1_000,
+ *   failedElectionCooldownMs: 1_000,
+ * });
+ * ```
+ */
+export const electionSchema: SectionSchema<ElectionConfig> = section({
+  leaderPeriod: duration("60s", { exclusive: true }),
+  maxRandomDelay: duration("1s"),
+  failedElectionCooldown: duration("1s"),
+}).superRefine((election, ctx) => {
+  if (election.maxRandomDelay >= election.leaderPeriod) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["maxRandomDelay"],
+      input: election.maxRandomDelay,
+      message: `must be shorter than leaderPeriod (${formatDuration(election.leaderPeriod)}), ` +
+        `got ${formatDuration(election.maxRandomDelay)}`,
+    });
+  }
+}).transform((election): ElectionConfig => ({
+  leaderPeriodMs: election.leaderPeriod,
+  maxRandomDelayMs: election.maxRandomDelay,
+  failedElectionCooldownMs: election.failedElectionCooldown,
+})).prefault({});
+
+/**
+ * `shardDistribution.process`; may be omitted.
+ *
+ * @example Usage
+ * ```ts
+ * import { processSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(processSchema.parse(undefined), {
+ *   periodMs: 1_000,
+ *   heartbeatTtlMs: 2_000,
+ *   rebalanceCooldownMs: 250,
+ *   maxMovesPerPass: 1_000,
+ * });
+ * ```
+ */
+export const processSchema: SectionSchema<ProcessConfig> = section({
+  period: duration("1s", { exclusive: true }),
+  heartbeatTTL: duration("2s", { exclusive: true }),
+  rebalanceCooldown: duration("250ms"),
+  maxMovesPerPass: integer(0).default(1_000),
+}).transform((process): ProcessConfig => ({
+  periodMs: process.period,
+  heartbeatTtlMs: process.heartbeatTTL,
+  rebalanceCooldownMs: process.rebalanceCooldown,
+  maxMovesPerPass: process.maxMovesPerPass,
+})).prefault({});
+
+/**
+ * `shardDistribution`: namespaces and both stores are required.
+ *
+ * @example Usage
+ * ```ts
+ * import { shardDistributionSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const store = { storageParams: { endpoints: ["localhost:2379"] } };
+ * const config = shardDistributionSchema.parse({
+ *   namespaces: [{ name: "a", type: "ephemeral" }],
+ *   leaderStore: store,
+ *   store,
+ * });
+ * assert.equal(config.leaderStore.storageParams.prefix, "leader");
+ * assert.equal(config.store.storageParams.prefix, "store");
+ * ```
+ */
+export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = section({
+  election: electionSchema,
+  namespaces: namespacesSchema,
+  leaderStore: section({ storageParams: leaderStorageParamsSchema }),
+  store: section({ storageParams: storageParamsSchema("store") }),
+  process: processSchema,
+});
+
+/**
+ * `server`; may be omitted.
+ *
+ * @example Usage
+ * ```ts
+ * import { serverSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(serverSchema.parse(undefined), { grpcAddress: "127.0.0.1:7943" });
+ * ```
+ */
+export const serverSchema: SectionSchema<ServerConfig> = section({
+  grpcAddress: hostPort().default("127.0.0.1:7943"),
+}).prefault({});
+
+/**
+ * `log`; may be omitted.
+ *
+ * @example Usage
+ * ```ts
+ * import { logSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(logSchema.parse({ level: "debug" }), { level: "debug" });
+ * ```
+ */
+export const logSchema: SectionSchema<LogConfig> = section({
+  level: z.enum(["debug", "info", "warn", "error"]).default("info"),
+}).prefault({});
+
+/**
+ * The whole configuration file. Parse with the package's error map (as
+ * `parseConfig` does) for messages that name the offending value.
+ *
+ * @example Usage
+ * ```ts
+ * import { configSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const store = { storageParams: { endpoints: ["localhost:2379"] } };
+ * const config = configSchema.parse({
+ *   shardDistribution: { namespaces: [{ name: "a", type: "ephemeral" }], leaderStore: store, store },
+ * });
+ * assert.equal(config.log.level, "info");
+ * assert.equal(config.shardDistribution.process.heartbeatTtlMs, 2_000);
+ * ```
+ */
+export const configSchema: SectionSchema<Config> = section({
+  shardDistribution: shardDistributionSchema,
+  server: serverSchema,
+  log: logSchema,
+});

@@ -1,0 +1,125 @@
+/**
+ * Named domain errors. Each carries the offending values as fields; the gRPC
+ * transport maps them to status codes in one place (`status_map.ts`).
+ *
+ * @module
+ */
+
+/** Base class of every domain error, so the transport can tell them from bugs. */
+export class ShardManagerError extends Error {
+  /** Builds an error with a message and an optional cause. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A request field is missing or malformed (gRPC INVALID_ARGUMENT). */
+export class InvalidArgumentError extends ShardManagerError {
+  /** The request field at fault, e.g. `metadata["zone"]`. */
+  readonly field: string;
+  /** Names the field and says what is wrong with it. */
+  constructor(field: string, problem: string) {
+    super(`Invalid ${field}: ${problem}`);
+    this.field = field;
+  }
+}
+
+/** The namespace is not configured (gRPC NOT_FOUND). */
+export class NamespaceNotFoundError extends ShardManagerError {
+  /** The unknown namespace. */
+  readonly namespace: string;
+  /** Names the unknown namespace. */
+  constructor(namespace: string) {
+    super(`Namespace ${JSON.stringify(namespace)} not found`);
+    this.namespace = namespace;
+  }
+}
+
+/** The shard does not exist in the namespace (gRPC NOT_FOUND). */
+export class ShardNotFoundError extends ShardManagerError {
+  /** Namespace asked. */
+  readonly namespace: string;
+  /** The unknown shard key. */
+  readonly shardKey: string;
+  /** Names the shard and namespace. */
+  constructor(namespace: string, shardKey: string) {
+    super(`Shard ${JSON.stringify(shardKey)} not found in namespace ${JSON.stringify(namespace)}`);
+    this.namespace = namespace;
+    this.shardKey = shardKey;
+  }
+}
+
+/** The executor is not known in the namespace (gRPC NOT_FOUND). */
+export class ExecutorNotFoundError extends ShardManagerError {
+  /** Namespace asked. */
+  readonly namespace: string;
+  /** The unknown executor id. */
+  readonly executorId: string;
+  /** Names the executor and namespace. */
+  constructor(namespace: string, executorId: string) {
+    super(
+      `Executor ${JSON.stringify(executorId)} not found in namespace ${JSON.stringify(namespace)}`,
+    );
+    this.namespace = namespace;
+    this.executorId = executorId;
+  }
+}
+
+/** The shard is drained by an operator and has no owner (gRPC FAILED_PRECONDITION). */
+export class ShardDrainedError extends ShardManagerError {
+  /** Namespace of the shard. */
+  readonly namespace: string;
+  /** The drained shard key. */
+  readonly shardKey: string;
+  /** Names the drained shard. */
+  constructor(namespace: string, shardKey: string) {
+    super(
+      `Shard ${JSON.stringify(shardKey)} in namespace ${
+        JSON.stringify(namespace)
+      } is drained; undrain it to route to it`,
+    );
+    this.namespace = namespace;
+    this.shardKey = shardKey;
+  }
+}
+
+/** No executor can take the shard right now (gRPC UNAVAILABLE; retry later). */
+export class NoOwnerError extends ShardManagerError {
+  /** Namespace of the shard. */
+  readonly namespace: string;
+  /** The shard without an owner. */
+  readonly shardKey: string;
+  /** Says why the shard has no owner. */
+  constructor(namespace: string, shardKey: string, reason: string) {
+    super(
+      `Shard ${JSON.stringify(shardKey)} in namespace ${
+        JSON.stringify(namespace)
+      } has no owner: ${reason}`,
+    );
+    this.namespace = namespace;
+    this.shardKey = shardKey;
+  }
+}
+
+/** The store could not be reached or did not answer in time (gRPC UNAVAILABLE). */
+export class StoreUnavailableError extends ShardManagerError {}
+
+/** A leader's write was refused because another instance has since taken over. */
+export class FencedError extends ShardManagerError {
+  /** Namespace whose leadership was lost. */
+  readonly namespace: string;
+  /** Names the namespace whose write was fenced off. */
+  constructor(namespace: string, detail: string) {
+    super(`Leadership of namespace ${JSON.stringify(namespace)} was lost: ${detail}`);
+    this.namespace = namespace;
+  }
+}
+
+/** The service is shutting down (gRPC UNAVAILABLE). */
+export class ShuttingDownError extends ShardManagerError {
+  /** A fixed message. */
+  constructor() {
+    super("The service is shutting down");
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Domain types shared by every area of the service. They are independent of
+ * the wire format (see `src/transport/grpc/`) and of the store (see `src/store/`).
+ *
+ * @module
+ */
+
+/** How an executor describes itself in a heartbeat. */
+export type ExecutorStatus = "ACTIVE" | "DRAINING" | "DRAINED";
+
+/** What an executor reports about one shard it runs. */
+export type ShardStatus = "READY" | "DONE";
+
+/** Fixed namespaces have shards "0".."shardNum-1"; ephemeral ones create shards on first ask. */
+export type NamespaceType = "fixed" | "ephemeral";
+
+/** One shard's report inside a heartbeat. */
+export interface ShardReport {
+  /** READY while running, DONE when ephemeral work finished. */
+  readonly status: ShardStatus;
+  /** Load the executor measured for the shard; any non-negative number. */
+  readonly load: number;
+}
+
+/** The liveness part of an executor's record, written on (coalesced) heartbeats. */
+export interface HeartbeatRecord {
+  /** Status the executor reported. */
+  readonly status: ExecutorStatus;
+  /** Wall-clock time (ms since epoch) of the service instance that accepted the heartbeat. */
+  readonly timestampMs: number;
+}
+
+/** One write of executor state produced by heartbeat ingestion; absent parts are unchanged. */
+export interface ExecutorWrite {
+  /** Executor that heartbeated. */
+  readonly executorId: string;
+  /** New liveness record, always written. */
+  readonly heartbeat: HeartbeatRecord;
+  /** Replacement metadata, only when it changed. */
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** Replacement shard reports, only when they changed. */
+  readonly reports?: Readonly<Record<string, ShardReport>>;
+}
+
+/**
+ * A change of assignment committed by a namespace leader: executors gaining
+ * shards, shards losing their owner, and (ephemeral) shards deleted for good.
+ */
+export interface AssignmentDelta {
+  /** Shards given to each executor (taken from any previous owner). */
+  readonly assign: Readonly<Record<string, readonly string[]>>;
+  /** Shards that no longer have an owner (drained, or no executor available). */
+  readonly unassign: readonly string[];
+  /** Ephemeral shards that are finished and forgotten. */
+  readonly remove: readonly string[];
+}
+
+/** The leader's claim on a namespace in the main store: its fencing token. */
+export interface LeaderClaim {
+  /** Grows with every change of leader; a write with an older term is refused. */
+  readonly term: number;
+  /** Id of the service instance that leads. */
+  readonly instanceId: string;
+  /** When the term began (ms since epoch, the leader's clock). */
+  readonly sinceMs: number;
+}
+
+/** True when a delta changes nothing. */
+export function isEmptyDelta(delta: AssignmentDelta): boolean {
+  return delta.unassign.length === 0 && delta.remove.length === 0 &&
+    Object.values(delta.assign).every((keys) => keys.length === 0);
+}

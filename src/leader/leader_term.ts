@@ -1,0 +1,114 @@
+/**
+ * What a namespace leader does during its term: claim the namespace (the
+ * fencing token), then run the rebalance pipeline until the term ends.
+ *
+ * ```
+ * cache.triggers ─┐
+ *                 ├─ merge ─ ThrottleStream(cooldown) ─ RebalanceSink(plan → fenced commit)
+ * ticker(period) ─┘
+ * ```
+ *
+ * @module
+ */
+import { type Clock, systemClock } from "../core/clock.ts";
+import { FencedError } from "../core/errors.ts";
+import type { Logger } from "../core/logger.ts";
+import { isEmptyDelta } from "../core/types.ts";
+import type { NamespaceCache } from "../state/namespace_cache.ts";
+import type { Fence, Store } from "../store/store.ts";
+import type { Leadership } from "../store/leader_store.ts";
+import { mergeStreams } from "../streams/merge_streams.ts";
+import { ThrottleStream } from "../streams/throttle_stream.ts";
+import { ticker } from "../streams/ticker.ts";
+import { type NamespaceShape, type PassOptions, planPass } from "./pass_planner.ts";
+
+/** Fold the change log into a snapshot every this many changes. */
+export const COMPACT_EVERY = 64;
+
+/** Everything a leader term needs. */
+export interface LeaderTermOptions {
+  /** This instance. */
+  readonly instanceId: string;
+  /** The namespace's followed state. */
+  readonly cache: NamespaceCache;
+  /** The main store. */
+  readonly store: Store;
+  /** The namespace's shape. */
+  readonly shape: NamespaceShape;
+  /** Pass knobs. */
+  readonly pass: PassOptions;
+  /** Longest time between passes. */
+  readonly periodMs: number;
+  /** Least time between passes. */
+  readonly cooldownMs: number;
+  /** Where to log. */
+  readonly logger: Logger;
+  /** Time source. @default {systemClock} */
+  readonly clock?: Clock;
+  /** Called after each committed pass (for metrics and tests). */
+  readonly onPass?: (info: { moves: number; changed: boolean; durationMs: number }) => void;
+}
+
+/**
+ * Leads until `signal` aborts (term over, leadership lost, shutdown) or a
+ * write is fenced off. Resolves normally in every case but a store failure
+ * while claiming.
+ */
+export async function runLeaderTerm(
+  leadership: Leadership,
+  signal: AbortSignal,
+  options: LeaderTermOptions,
+): Promise<void> {
+  const clock = options.clock ?? systemClock;
+  const { cache, store } = options;
+  const namespace = cache.state.namespace;
+  const logger = options.logger.with({ namespace, term: leadership.term });
+  const fence = await store.claimLeadership(namespace, {
+    term: leadership.term,
+    instanceId: options.instanceId,
+    sinceMs: clock.now(),
+  });
+  await cache.waitForRevision(fence.revision, signal);
+  logger.info("leading namespace");
+  const stop = new AbortController();
+  const term = AbortSignal.any([signal, stop.signal]);
+  const triggers = mergeStreams(cache.triggers.changes(term, 0), ticker(options.periodMs, term))
+    .pipeThrough(new ThrottleStream({ cooldownMs: options.cooldownMs }));
+  const sink = new WritableStream<number>({
+    write: async () => {
+      try {
+        await runPass(fence, options, clock, term);
+      } catch (error) {
+        if (error instanceof FencedError) {
+          logger.warn("leadership lost: a write was fenced off", { error });
+          stop.abort(error);
+        } else if (!term.aborted) logger.warn("rebalance pass failed; will retry", { error });
+      }
+    },
+  });
+  await triggers.pipeTo(sink, { signal: term }).catch(() => {});
+  logger.info("stopped leading namespace");
+}
+
+async function runPass(
+  fence: Fence,
+  options: LeaderTermOptions,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<void> {
+  const { cache, store } = options;
+  const started = clock.monotonic();
+  const state = cache.state;
+  if (!cache.synced) return;
+  const plan = planPass(state, options.shape, clock.monotonic(), options.pass);
+  const changed = !isEmptyDelta(plan.delta);
+  if (changed) {
+    const seq = state.seq + 1;
+    const revision = await store.commitAssignment(fence, seq, plan.delta);
+    await cache.waitForRevision(revision, signal);
+    if (seq % COMPACT_EVERY === 0) await store.compactAssignment(fence, seq, state.owners);
+  }
+  if (plan.forget.length > 0) await store.removeExecutors(fence, plan.forget);
+  if (plan.answered.length > 0) await store.clearRequests(fence, plan.answered);
+  options.onPass?.({ moves: plan.moves, changed, durationMs: clock.monotonic() - started });
+}

@@ -1,0 +1,131 @@
+/**
+ * One rebalance pass as a pure function: from the namespace's picture to the
+ * change to commit. No I/O and no clock: `now` is an argument.
+ *
+ * @module
+ */
+import type { AssignmentDelta, NamespaceType } from "../core/types.ts";
+import type { LoadBalancer } from "../loadbalancer/mod.ts";
+import type { NamespaceState } from "../state/namespace_state.ts";
+import type { Versioned } from "../store/store.ts";
+
+/** The namespace's shape. */
+export interface NamespaceShape {
+  /** fixed or ephemeral. */
+  readonly type: NamespaceType;
+  /** Number of shards of a fixed namespace. */
+  readonly shardNum?: number;
+}
+
+/** Knobs of a pass. */
+export interface PassOptions {
+  /** The load balancer. */
+  readonly balancer: LoadBalancer;
+  /** Balancing moves allowed in this pass. */
+  readonly maxMoves: number;
+  /** Stale executors that own nothing are forgotten after this long unseen. */
+  readonly executorRetentionMs: number;
+}
+
+/** What a pass decided. */
+export interface PassPlan {
+  /** The assignment change (empty when nothing changes). */
+  readonly delta: AssignmentDelta;
+  /** Shards that changed owner from one live executor to another. */
+  readonly moves: number;
+  /** Executors to forget, at the heartbeat revision seen. */
+  readonly forget: readonly Versioned[];
+  /** Shard requests that are answered (assigned, drained or removed). */
+  readonly answered: readonly Versioned[];
+}
+
+const fixedKeys = new Map<number, readonly string[]>();
+
+/** The shard keys "0".."n-1" of a fixed namespace, built once per size. */
+export function fixedShardKeys(n: number): readonly string[] {
+  let keys = fixedKeys.get(n);
+  if (!keys) {
+    keys = Array.from({ length: n }, (_, i) => String(i));
+    fixedKeys.clear();
+    fixedKeys.set(n, keys);
+  }
+  return keys;
+}
+
+/**
+ * Plans a pass: stale and draining executors lose their shards, drained
+ * shards lose their owner, finished ephemeral shards are removed, and the
+ * load balancer places the rest.
+ */
+export function planPass(
+  state: NamespaceState,
+  shape: NamespaceShape,
+  now: number,
+  options: PassOptions,
+): PassPlan {
+  const eligible = [...state.executors.values()]
+    .filter((e) => e.status === "ACTIVE" && state.isAlive(e, now))
+    .map((e) => e.executorId)
+    .sort();
+  const index = new Map(eligible.map((id, i) => [id, i]));
+
+  const done = new Set<string>();
+  if (shape.type === "ephemeral") {
+    for (const [shard, owner] of state.owners) {
+      if (state.executors.get(owner)?.reports[shard]?.status === "DONE") done.add(shard);
+    }
+  }
+  const universe = shape.type === "fixed"
+    ? fixedShardKeys(shape.shardNum ?? 0)
+    : [...new Set([...state.owners.keys(), ...state.requested.keys()])];
+  const shards = universe.filter((s) => !state.drained.has(s) && !done.has(s));
+
+  const owners = new Int32Array(shards.length);
+  const loads = new Float64Array(shards.length);
+  for (const [i, shard] of shards.entries()) {
+    const owner = state.owners.get(shard);
+    owners[i] = owner === undefined ? -1 : index.get(owner) ?? -1;
+    const load = owner === undefined ? undefined : state.executors.get(owner)?.reports[shard]?.load;
+    loads[i] = load === undefined || !(load >= 0) ? NaN : load;
+  }
+  const planned = options.balancer.plan(
+    { shards, owners, loads, executors: eligible },
+    { maxMoves: options.maxMoves },
+  );
+
+  const assign: Record<string, string[]> = {};
+  const unassign: string[] = [];
+  let moves = 0;
+  for (const [i, shard] of shards.entries()) {
+    const target = planned[i] ?? -1;
+    const current = state.owners.get(shard);
+    const next = target >= 0 ? eligible[target] : undefined;
+    if (next === current) continue;
+    if (next === undefined) unassign.push(shard);
+    else (assign[next] ??= []).push(shard);
+    if ((owners[i] ?? -1) >= 0 && next !== undefined) moves++;
+  }
+  for (const shard of state.drained) if (state.owners.has(shard)) unassign.push(shard);
+  const remove = [...done];
+  const delta: AssignmentDelta = { assign, unassign, remove };
+
+  const gone = new Set([...unassign, ...remove]);
+  const forget: Versioned[] = [];
+  for (const e of state.executors.values()) {
+    if (now - e.seenAtMs <= options.executorRetentionMs) continue;
+    const keeps = [...state.shardsOf(e.executorId)].some((s) => !gone.has(s));
+    if (!keeps && !assign[e.executorId]) {
+      forget.push({ id: e.executorId, revision: e.heartbeatRevision });
+    }
+  }
+  const assigned = new Set(Object.values(assign).flat());
+  const answered: Versioned[] = [];
+  for (const [shard, revision] of state.requested) {
+    if (
+      state.owners.has(shard) || assigned.has(shard) || state.drained.has(shard) || done.has(shard)
+    ) {
+      answered.push({ id: shard, revision });
+    }
+  }
+  return { delta, moves, forget, answered };
+}

@@ -1,0 +1,10 @@
+/**
+ * Routing: answering who owns what, from memory, and fanning changes out to spectators.
+ *
+ * @module
+ */
+export * from "./namespace_runtime.ts";
+export * from "./routing.ts";
+export * from "./shard_requester.ts";
+export * from "./views.ts";
+export * from "./watch_fanout.ts";

@@ -1,0 +1,114 @@
+/**
+ * Routing queries, answered from the in-memory namespace state (never a
+ * per-request store read). Only the first ask for a new ephemeral shard
+ * touches the store, through the coalescing `ShardRequester`.
+ *
+ * @module
+ */
+import { sleep } from "../core/clock.ts";
+import {
+  ExecutorNotFoundError,
+  NoOwnerError,
+  ShardDrainedError,
+  ShardNotFoundError,
+} from "../core/errors.ts";
+import type { NamespaceState } from "../state/namespace_state.ts";
+import { assertShardExists, type NamespaceRuntime } from "./namespace_runtime.ts";
+import type { ExecutorStateView, ShardOwnerView } from "./views.ts";
+
+/** How long a first ask for an ephemeral shard waits for the leader to place it. */
+export const CREATE_TIMEOUT_MS = 10_000;
+
+function ownerView(state: NamespaceState, owner: string): ShardOwnerView {
+  return {
+    namespace: state.namespace,
+    owner,
+    metadata: state.executors.get(owner)?.metadata ?? {},
+  };
+}
+
+function hasLiveExecutor(state: NamespaceState, now: number): boolean {
+  for (const e of state.executors.values()) {
+    if (e.status === "ACTIVE" && state.isAlive(e, now)) return true;
+  }
+  return false;
+}
+
+/** Who owns `key`, without creating it. */
+export function inspectShard(runtime: NamespaceRuntime, key: string): ShardOwnerView {
+  assertShardExists(runtime, key);
+  const state = runtime.cache.state;
+  if (state.drained.has(key)) throw new ShardDrainedError(state.namespace, key);
+  const owner = state.owners.get(key);
+  if (owner !== undefined) return ownerView(state, owner);
+  if (runtime.config.type === "ephemeral" && !state.requested.has(key)) {
+    throw new ShardNotFoundError(state.namespace, key);
+  }
+  throw new NoOwnerError(state.namespace, key, "no executor is available");
+}
+
+/**
+ * Who owns `key`; an ephemeral shard is created on first ask and the call
+ * waits (up to `CREATE_TIMEOUT_MS` or until `signal` aborts) for its owner.
+ */
+export async function getShardOwner(
+  runtime: NamespaceRuntime,
+  key: string,
+  now: number,
+  signal?: AbortSignal,
+): Promise<ShardOwnerView> {
+  assertShardExists(runtime, key);
+  const { cache } = runtime;
+  const state = cache.state;
+  if (state.drained.has(key)) throw new ShardDrainedError(state.namespace, key);
+  const owner = state.owners.get(key);
+  if (owner !== undefined) return ownerView(state, owner);
+  if (runtime.config.type === "fixed" || !hasLiveExecutor(state, now)) {
+    throw new NoOwnerError(state.namespace, key, "no executor is available");
+  }
+  if (!state.requested.has(key)) await runtime.requester.request(key);
+  const timeout = new AbortController();
+  const timer = sleep(CREATE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
+  try {
+    await cache.waitUntil(
+      () => state.owners.has(key) || state.drained.has(key),
+      signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
+    );
+  } catch {
+    throw new NoOwnerError(state.namespace, key, "it was not placed in time; retry");
+  } finally {
+    timeout.abort();
+    await timer;
+  }
+  const placed = state.owners.get(key);
+  if (placed === undefined) throw new ShardDrainedError(state.namespace, key);
+  return ownerView(state, placed);
+}
+
+/** One executor's state. */
+export function executorState(state: NamespaceState, executorId: string): ExecutorStateView {
+  const e = state.executors.get(executorId);
+  if (!e) throw new ExecutorNotFoundError(state.namespace, executorId);
+  return {
+    executorId,
+    status: e.status,
+    lastHeartbeatMs: e.lastHeartbeatMs,
+    metadata: e.metadata,
+    assignedShards: [...state.shardsOf(executorId)].sort(compareShardKeys).map((shardKey) => ({
+      shardKey,
+      assignedRevision: state.assignedRevisions.get(shardKey) ?? 0,
+    })),
+  };
+}
+
+/** Every executor's state, sorted by id. */
+export function namespaceState(state: NamespaceState): ExecutorStateView[] {
+  return [...state.executors.keys()].sort().map((id) => executorState(state, id));
+}
+
+/** Orders numeric keys numerically and others lexically. */
+export function compareShardKeys(a: string, b: string): number {
+  const na = Number(a), nb = Number(b);
+  if (Number.isInteger(na) && Number.isInteger(nb) && a !== "" && b !== "") return na - nb;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,202 @@
+/**
+ * One Shard Manager instance: a cache and an election loop per namespace, the
+ * heartbeat pipeline, and the API the transport calls. Any instance answers
+ * any call; only the leader of a namespace rebalances it.
+ *
+ * @module
+ */
+import type { Config, NamespaceConfig } from "../config/mod.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
+import { NamespaceNotFoundError, ShuttingDownError } from "../core/errors.ts";
+import type { Logger } from "../core/logger.ts";
+import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
+import { type RawHeartbeat, validateHeartbeat } from "../heartbeat/validate_heartbeat.ts";
+import { runElectionLoop } from "../leader/election_loop.ts";
+import { runLeaderTerm } from "../leader/leader_term.ts";
+import { loadBalancerFor } from "../loadbalancer/mod.ts";
+import * as routing from "../routing/mod.ts";
+import { NamespaceCache } from "../state/namespace_cache.ts";
+import type { LeaderStore, Store } from "../store/mod.ts";
+import { NamespaceOperations } from "./namespace_operations.ts";
+
+/** What an executor is told in answer to a heartbeat. */
+export interface HeartbeatAnswer {
+  /** Shards the executor owns now, sorted. */
+  readonly shards: readonly string[];
+}
+
+/** Options of {@linkcode ShardManager}. */
+export interface ShardManagerOptions {
+  /** Validated configuration. */
+  readonly config: Config;
+  /** Main store. */
+  readonly store: Store;
+  /** Leader store (may be the same cluster as the main store). */
+  readonly leaderStore: LeaderStore;
+  /** Where to log. */
+  readonly logger: Logger;
+  /** This instance's id. @default {a random UUID} */
+  readonly instanceId?: string;
+  /** Time source. @default {systemClock} */
+  readonly clock?: Clock;
+}
+
+/** A namespace inside this instance, with its fan-out. */
+interface Namespace extends routing.NamespaceRuntime {
+  readonly fanout: routing.WatchFanout;
+}
+
+/** One Shard Manager instance. */
+export class ShardManager {
+  /** This instance's id (recorded in leader claims). */
+  readonly instanceId: string;
+  /** Drain, undrain and reset. */
+  readonly operations: NamespaceOperations;
+  #options: ShardManagerOptions;
+  #clock: Clock;
+  #namespaces = new Map<string, Namespace>();
+  #ingest: HeartbeatIngest;
+  #stop = new AbortController();
+  #loops: Promise<void>[] = [];
+
+  /** Builds the instance; `start()` brings it up. */
+  constructor(options: ShardManagerOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.instanceId = options.instanceId ?? crypto.randomUUID();
+    const { process } = options.config.shardDistribution;
+    for (const config of options.config.shardDistribution.namespaces) {
+      const cache = new NamespaceCache(options.store, config.name, {
+        heartbeatTtlMs: process.heartbeatTtlMs,
+        clock: this.#clock,
+        logger: options.logger,
+      });
+      this.#namespaces.set(config.name, {
+        config,
+        cache,
+        requester: new routing.ShardRequester(options.store, config.name),
+        fanout: new routing.WatchFanout(cache),
+      });
+    }
+    this.#ingest = new HeartbeatIngest(options.store, {
+      refreshMs: process.heartbeatTtlMs / 4,
+      clock: this.#clock,
+      logger: options.logger,
+    });
+    this.operations = new NamespaceOperations(options.store, (name) => this.#namespace(name));
+  }
+
+  /** Loads every namespace, then starts the election loops. */
+  async start(): Promise<void> {
+    const signal = this.#stop.signal;
+    await Promise.all([...this.#namespaces.values()].map((ns) => ns.cache.start(signal)));
+    for (const ns of this.#namespaces.values()) this.#loops.push(this.#elect(ns, signal));
+    this.#options.logger.info("shard manager started", {
+      instanceId: this.instanceId,
+      namespaces: [...this.#namespaces.keys()],
+    });
+  }
+
+  /** Resigns every leadership, drains the heartbeat pipeline and stops following the store. */
+  async stop(): Promise<void> {
+    if (this.#stop.signal.aborted) return;
+    this.#stop.abort(new ShuttingDownError());
+    await Promise.all(this.#loops);
+    await this.#ingest.close();
+  }
+
+  /** Configured namespaces. */
+  listNamespaces(): routing.NamespaceInfo[] {
+    return [...this.#namespaces.values()].map(({ config }) => ({
+      name: config.name,
+      type: config.type,
+      shardNum: config.shardNum ?? 0,
+      mode: "onboarded",
+    }));
+  }
+
+  /** Records a heartbeat and answers with the executor's shards. */
+  async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
+    const ns = this.#namespace(raw.namespace);
+    const heartbeat = validateHeartbeat(raw);
+    await this.#ingest.submit(heartbeat, ns.cache);
+    return {
+      shards: [...ns.cache.state.shardsOf(heartbeat.executorId)].sort(routing.compareShardKeys),
+    };
+  }
+
+  /** Who owns a shard (creating an ephemeral one on first ask). */
+  getShardOwner(
+    namespace: string,
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<routing.ShardOwnerView> {
+    return routing.getShardOwner(this.#namespace(namespace), key, this.#clock.monotonic(), signal);
+  }
+
+  /** Who owns a shard, never creating it. */
+  inspectShard(namespace: string, key: string): routing.ShardOwnerView {
+    return routing.inspectShard(this.#namespace(namespace), key);
+  }
+
+  /** Every executor of a namespace. */
+  getNamespaceState(namespace: string): routing.ExecutorStateView[] {
+    return routing.namespaceState(this.#namespace(namespace).cache.state);
+  }
+
+  /** One executor. */
+  getExecutorState(namespace: string, executorId: string): routing.ExecutorStateView {
+    return routing.executorState(this.#namespace(namespace).cache.state, executorId);
+  }
+
+  /** A stream of the namespace picture: the current one, then every change. */
+  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespaceView> {
+    return this.#namespace(namespace).fanout.subscribe(
+      AbortSignal.any([signal, this.#stop.signal]),
+    );
+  }
+
+  #namespace(name: string): Namespace {
+    const ns = this.#namespaces.get(name);
+    if (!ns) throw new NamespaceNotFoundError(name);
+    return ns;
+  }
+
+  #elect(ns: Namespace, signal: AbortSignal): Promise<void> {
+    const { config: root, logger, leaderStore, store } = this.#options;
+    const sd = root.shardDistribution;
+    const ttl = sd.process.heartbeatTtlMs;
+    return runElectionLoop({
+      namespace: ns.config.name,
+      instanceId: this.instanceId,
+      leaderStore,
+      electionTtlMs: sd.leaderStore.storageParams.electionTtlMs,
+      leaderPeriodMs: sd.election.leaderPeriodMs,
+      maxRandomDelayMs: sd.election.maxRandomDelayMs,
+      failedElectionCooldownMs: sd.election.failedElectionCooldownMs,
+      logger,
+      lead: (leadership, termSignal) =>
+        runLeaderTerm(leadership, termSignal, {
+          instanceId: this.instanceId,
+          cache: ns.cache,
+          store,
+          shape: shapeOf(ns.config),
+          pass: {
+            balancer: loadBalancerFor(ns.config.loadBalancer),
+            maxMoves: sd.process.maxMovesPerPass,
+            executorRetentionMs: Math.max(10 * ttl, 60_000),
+          },
+          periodMs: sd.process.periodMs,
+          cooldownMs: sd.process.rebalanceCooldownMs,
+          logger,
+          clock: this.#clock,
+        }),
+    }, signal);
+  }
+}
+
+function shapeOf(config: NamespaceConfig) {
+  return config.shardNum === undefined
+    ? { type: config.type }
+    : { type: config.type, shardNum: config.shardNum };
+}

@@ -1,0 +1,105 @@
+/**
+ * Keeps a `NamespaceState` current: load a snapshot, follow the change feed,
+ * reload when the feed asks to. Readers wait on its signals.
+ *
+ * @module
+ */
+import { type Clock, sleep, systemClock } from "../core/clock.ts";
+import type { Logger } from "../core/logger.ts";
+import type { Store } from "../store/store.ts";
+import { VersionSignal } from "../streams/version_signal.ts";
+import { type LivenessOptions, NamespaceState } from "./namespace_state.ts";
+
+/** Options of {@linkcode NamespaceCache}. */
+export interface NamespaceCacheOptions extends LivenessOptions {
+  /** The time source. @default {systemClock} */
+  readonly clock?: Clock;
+  /** Where to log. */
+  readonly logger: Logger;
+}
+
+/** A namespace's state, followed from the store. */
+export class NamespaceCache {
+  /** The current picture; read it, never write it. */
+  readonly state: NamespaceState;
+  /** Bumped when owners, executors or metadata changed (what watchers see). */
+  readonly views: VersionSignal = new VersionSignal();
+  /** Bumped when something a rebalance pass reacts to changed. */
+  readonly triggers: VersionSignal = new VersionSignal();
+  /** Bumped after every applied batch of changes. */
+  readonly applied: VersionSignal = new VersionSignal();
+  #store: Store;
+  #clock: Clock;
+  #logger: Logger;
+  #synced = false;
+
+  /** A cache of `namespace` in `store`; call `start` to fill it. */
+  constructor(store: Store, namespace: string, options: NamespaceCacheOptions) {
+    this.#store = store;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger.with({ namespace });
+    this.state = new NamespaceState(namespace, options);
+  }
+
+  /** True while the cache follows the store (false before the first load and while reloading). */
+  get synced(): boolean {
+    return this.#synced;
+  }
+
+  /** Starts following; resolves once the first snapshot is loaded. */
+  start(signal: AbortSignal): Promise<void> {
+    const first = this.applied.wait(0, signal);
+    this.#run(signal).catch((error) => this.#logger.error("cache loop ended", { error }));
+    return first.then(() => {});
+  }
+
+  /** Resolves once the cache has applied store revision `revision`. */
+  waitForRevision(revision: number, signal?: AbortSignal): Promise<void> {
+    return this.waitUntil(() => this.state.revision >= revision, signal);
+  }
+
+  /** Resolves once `condition` holds after some applied change (or at once). */
+  async waitUntil(condition: () => boolean, signal?: AbortSignal): Promise<void> {
+    let seen = this.applied.version;
+    while (!condition()) seen = await this.applied.wait(seen, signal);
+  }
+
+  async #run(signal: AbortSignal): Promise<void> {
+    let backoff = 100;
+    while (!signal.aborted) {
+      try {
+        const snapshot = await this.#store.loadNamespace(this.state.namespace);
+        this.state.load(snapshot, this.#clock.monotonic(), this.#clock.now());
+        this.#synced = true;
+        backoff = 100;
+        this.#bumpAll();
+        const feed = this.#store.watchNamespace(this.state.namespace, snapshot.revision, signal);
+        for await (const batch of feed) {
+          const change = this.state.apply(batch, this.#clock.monotonic());
+          if (change.view) this.views.bump();
+          if (change.rebalance) this.triggers.bump();
+          this.applied.bump();
+          if (change.resync) {
+            this.#logger.info("reloading namespace state", {
+              reason: batch.events.find((e) => e.type === "resync"),
+            });
+            break;
+          }
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        this.#logger.warn("namespace state sync failed; retrying", { error, backoffMs: backoff });
+      }
+      this.#synced = false;
+      if (signal.aborted) break;
+      await sleep(backoff, signal).catch(() => {});
+      backoff = Math.min(backoff * 2, 5_000);
+    }
+  }
+
+  #bumpAll(): void {
+    this.views.bump();
+    this.triggers.bump();
+    this.applied.bump();
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The in-memory picture of one namespace, kept current from the store's change
+ * feed. Routing answers and leader passes both read it; nothing here does I/O.
+ *
+ * @module
+ */
+import type { ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
+import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
+
+/** What the service knows about an executor. */
+export interface ExecutorView {
+  /** Executor id. */
+  readonly executorId: string;
+  /** Reported status. */
+  status: ExecutorStatus;
+  /** Wall-clock time of its last recorded heartbeat (ms since epoch), 0 if none. */
+  lastHeartbeatMs: number;
+  /** Local monotonic time when this instance last saw a heartbeat recorded: liveness is judged on it. */
+  seenAtMs: number;
+  /** Store revision of the last recorded heartbeat. */
+  heartbeatRevision: number;
+  /** Metadata, e.g. the address spectators route to. */
+  metadata: Readonly<Record<string, string>>;
+  /** Latest shard reports. */
+  reports: Readonly<Record<string, ShardReport>>;
+}
+
+/** What applying a batch changed. */
+export interface ChangeSummary {
+  /** Something a rebalance pass should react to. */
+  readonly rebalance: boolean;
+  /** Something a watcher of the namespace sees (owners, executors, metadata). */
+  readonly view: boolean;
+  /** The store asked for a reload. */
+  readonly resync: boolean;
+}
+
+/** Times that decide liveness. */
+export interface LivenessOptions {
+  /** An executor unseen for longer is stale. */
+  readonly heartbeatTtlMs: number;
+}
+
+/** The mutable picture of a namespace. */
+export class NamespaceState {
+  /** Namespace name. */
+  readonly namespace: string;
+  /** Store revision applied so far. */
+  revision = 0;
+  /** Last committed assignment change number. */
+  seq = 0;
+  /** Executors by id. */
+  readonly executors: Map<string, ExecutorView> = new Map();
+  /** Shard → owner. */
+  readonly owners: Map<string, string> = new Map();
+  /** Owner → its shards. */
+  readonly byExecutor: Map<string, Set<string>> = new Map();
+  /** Shard → revision of the change that gave it its owner. */
+  readonly assignedRevisions: Map<string, number> = new Map();
+  /** Drained shards. */
+  readonly drained: Set<string> = new Set();
+  /** Ephemeral shards asked for, with their store revision. */
+  readonly requested: Map<string, number> = new Map();
+  /** The leader's claim, if any. */
+  leader: { claim: LeaderClaim; revision: number } | undefined;
+  #liveness: LivenessOptions;
+
+  /** An empty picture of `namespace`. */
+  constructor(namespace: string, liveness: LivenessOptions) {
+    this.namespace = namespace;
+    this.#liveness = liveness;
+  }
+
+  /** True when the executor's last heartbeat is recent enough at monotonic time `now`. */
+  isAlive(executor: ExecutorView, now: number): boolean {
+    return now - executor.seenAtMs <= this.#liveness.heartbeatTtlMs;
+  }
+
+  /** Shards owned by `executorId`. */
+  shardsOf(executorId: string): ReadonlySet<string> {
+    return this.byExecutor.get(executorId) ?? EMPTY;
+  }
+
+  /**
+   * Replaces everything with `snapshot`. Executors are taken as seen at `now`
+   * (a new reader cannot know better) unless their last heartbeat is far older
+   * than the TTL by the wall clock.
+   */
+  load(snapshot: NamespaceSnapshot, now: number, wallNow: number): void {
+    this.revision = snapshot.revision;
+    this.seq = snapshot.assignmentSeq;
+    this.executors.clear();
+    for (const e of snapshot.executors.values()) {
+      const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
+      const ancient = wallNow - lastHeartbeatMs > 10 * this.#liveness.heartbeatTtlMs;
+      this.executors.set(e.executorId, {
+        executorId: e.executorId,
+        status: e.heartbeat?.status ?? "DRAINED",
+        lastHeartbeatMs,
+        seenAtMs: ancient ? -Infinity : now,
+        heartbeatRevision: e.heartbeatRevision,
+        metadata: e.metadata,
+        reports: e.reports,
+      });
+    }
+    this.owners.clear();
+    this.byExecutor.clear();
+    this.assignedRevisions.clear();
+    for (const [shard, owner] of snapshot.owners) {
+      this.#setOwner(shard, owner, snapshot.assignedRevisions.get(shard) ?? snapshot.revision);
+    }
+    this.drained.clear();
+    for (const shard of snapshot.drained) this.drained.add(shard);
+    this.requested.clear();
+    for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
+    this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
+  }
+
+  /** Applies one batch of changes seen at monotonic time `now`. */
+  apply(batch: NamespaceEventBatch, now: number): ChangeSummary {
+    let rebalance = false, view = false, resync = false;
+    for (const event of batch.events) {
+      switch (event.type) {
+        case "heartbeat": {
+          const known = this.executors.get(event.executorId);
+          if (!known || known.status !== event.record.status || !this.isAlive(known, now)) {
+            rebalance = view = true;
+          }
+          const executor = known ?? this.#newExecutor(event.executorId);
+          executor.status = event.record.status;
+          executor.lastHeartbeatMs = event.record.timestampMs;
+          executor.seenAtMs = now;
+          executor.heartbeatRevision = batch.revision;
+          break;
+        }
+        case "metadata":
+          (this.executors.get(event.executorId) ?? this.#newExecutor(event.executorId))
+            .metadata = event.metadata;
+          view = true;
+          break;
+        case "reports": {
+          const executor = this.executors.get(event.executorId) ??
+            this.#newExecutor(event.executorId);
+          if (Object.values(event.reports).some((r) => r.status === "DONE")) rebalance = true;
+          executor.reports = event.reports;
+          break;
+        }
+        case "executor_removed":
+          this.executors.delete(event.executorId);
+          rebalance = view = true;
+          break;
+        case "assignment":
+          this.#applyAssignment(event.seq, event.delta, batch.revision);
+          view = true;
+          break;
+        case "drained":
+          if (event.drained) this.drained.add(event.shardKey);
+          else this.drained.delete(event.shardKey);
+          rebalance = true;
+          break;
+        case "requested":
+          if (event.requested) {
+            this.requested.set(event.shardKey, batch.revision);
+            rebalance = true;
+          } else this.requested.delete(event.shardKey);
+          break;
+        case "leader":
+          this.leader = event.claim ? { claim: event.claim, revision: batch.revision } : undefined;
+          break;
+        case "resync":
+          resync = true;
+          break;
+      }
+    }
+    if (batch.revision > this.revision) this.revision = batch.revision;
+    return { rebalance, view, resync };
+  }
+
+  #newExecutor(executorId: string): ExecutorView {
+    const executor: ExecutorView = {
+      executorId,
+      status: "ACTIVE",
+      lastHeartbeatMs: 0,
+      seenAtMs: -Infinity,
+      heartbeatRevision: 0,
+      metadata: {},
+      reports: {},
+    };
+    this.executors.set(executorId, executor);
+    return executor;
+  }
+
+  #applyAssignment(
+    seq: number,
+    delta: {
+      assign: Readonly<Record<string, readonly string[]>>;
+      unassign: readonly string[];
+      remove: readonly string[];
+    },
+    revision: number,
+  ): void {
+    this.seq = seq;
+    for (const shard of delta.unassign) this.#clearOwner(shard);
+    for (const shard of delta.remove) this.#clearOwner(shard);
+    for (const [executor, shards] of Object.entries(delta.assign)) {
+      for (const shard of shards) this.#setOwner(shard, executor, revision);
+    }
+  }
+
+  #setOwner(shard: string, owner: string, revision: number): void {
+    this.#clearOwner(shard);
+    this.owners.set(shard, owner);
+    let set = this.byExecutor.get(owner);
+    if (!set) this.byExecutor.set(owner, set = new Set());
+    set.add(shard);
+    this.assignedRevisions.set(shard, revision);
+  }
+
+  #clearOwner(shard: string): void {
+    const owner = this.owners.get(shard);
+    if (owner === undefined) return;
+    this.owners.delete(shard);
+    this.assignedRevisions.delete(shard);
+    const set = this.byExecutor.get(owner);
+    set?.delete(shard);
+    if (set?.size === 0) this.byExecutor.delete(owner);
+  }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();

@@ -1,0 +1,40 @@
+/**
+ * Creating etcd clients from storage parameters.
+ *
+ * @module
+ */
+import { Etcd3 } from "etcd3";
+
+/** Connection settings of one etcd cluster. */
+export interface EtcdConnection {
+  /** `host:port` or URLs of the members. */
+  readonly endpoints: readonly string[];
+  /** How long to wait for a connection, in ms. */
+  readonly dialTimeoutMs: number;
+}
+
+/** Largest response accepted from etcd: whole-namespace reads can be large. */
+const MAX_RECEIVE_BYTES = 512 * 1024 * 1024;
+
+/** Turns `host:port` into a URL; URLs are kept. */
+export function endpointUrl(endpoint: string): string {
+  return /^[a-z]+:\/\//i.test(endpoint) ? endpoint : `http://${endpoint}`;
+}
+
+/**
+ * Opens a client to the cluster at `connection.endpoints`.
+ *
+ * @example
+ * ```ts ignore
+ * const client = createEtcdClient({ endpoints: ["127.0.0.1:2379"], dialTimeoutMs: 1000 });
+ * await client.put("k").value("v");
+ * client.close();
+ * ```
+ */
+export function createEtcdClient(connection: EtcdConnection): Etcd3 {
+  return new Etcd3({
+    hosts: connection.endpoints.map(endpointUrl),
+    dialTimeout: connection.dialTimeoutMs,
+    grpcOptions: { "grpc.max_receive_message_length": MAX_RECEIVE_BYTES },
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * Value encodings of the main store, and the splitting of large values into
+ * parts that each fit in one etcd request (etcd refuses requests over 1.5 MiB).
+ *
+ * @module
+ */
+import type {
+  AssignmentDelta,
+  ExecutorStatus,
+  HeartbeatRecord,
+  LeaderClaim,
+  ShardReport,
+  ShardStatus,
+} from "../../core/types.ts";
+
+/** Largest part written in one request, leaving room for keys and the rest of a transaction. */
+export const MAX_PART_BYTES = 1024 * 1024;
+
+const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED"]);
+
+/** Encodes a heartbeat record. */
+export function encodeHeartbeat(record: HeartbeatRecord): string {
+  return JSON.stringify({ status: record.status, ts: record.timestampMs });
+}
+
+/** Decodes a heartbeat record; unknown statuses read as DRAINED so they get nothing new. */
+export function decodeHeartbeat(text: string): HeartbeatRecord {
+  const raw = JSON.parse(text) as { status?: string; ts?: number };
+  const status = (STATUSES.has(raw.status ?? "") ? raw.status : "DRAINED") as ExecutorStatus;
+  return { status, timestampMs: Number(raw.ts ?? 0) };
+}
+
+/** Encodes shard reports compactly as `{"shard":["READY",load]}`. */
+export function encodeReports(reports: Readonly<Record<string, ShardReport>>): string {
+  const out: Record<string, [ShardStatus, number]> = {};
+  for (const [key, report] of Object.entries(reports)) out[key] = [report.status, report.load];
+  return JSON.stringify(out);
+}
+
+/** Decodes shard reports. */
+export function decodeReports(text: string): Record<string, ShardReport> {
+  const raw = JSON.parse(text) as Record<string, [ShardStatus, number]>;
+  const out: Record<string, ShardReport> = {};
+  for (const [key, [status, load]] of Object.entries(raw)) out[key] = { status, load };
+  return out;
+}
+
+/** Encodes a leader claim. */
+export function encodeClaim(claim: LeaderClaim): string {
+  return JSON.stringify(claim);
+}
+
+/** Decodes a leader claim. */
+export function decodeClaim(text: string): LeaderClaim {
+  const raw = JSON.parse(text) as LeaderClaim;
+  return {
+    term: Number(raw.term),
+    instanceId: String(raw.instanceId),
+    sinceMs: Number(raw.sinceMs),
+  };
+}
+
+/** Encodes an assignment delta. */
+export function encodeDelta(delta: AssignmentDelta): string {
+  return JSON.stringify({ a: delta.assign, u: delta.unassign, r: delta.remove });
+}
+
+/** Decodes an assignment delta. */
+export function decodeDelta(text: string): AssignmentDelta {
+  const raw = JSON.parse(text) as {
+    a?: Record<string, string[]>;
+    u?: string[];
+    r?: string[];
+  };
+  return { assign: raw.a ?? {}, unassign: raw.u ?? [], remove: raw.r ?? [] };
+}
+
+/** Encodes a whole assignment as executor → shards. */
+export function encodeOwners(owners: ReadonlyMap<string, string>): string {
+  const byExecutor: Record<string, string[]> = {};
+  for (const [shard, executor] of owners) (byExecutor[executor] ??= []).push(shard);
+  return JSON.stringify(byExecutor);
+}
+
+/** Decodes a whole assignment into `owners` (shard → executor). */
+export function decodeOwners(text: string, owners: Map<string, string>): void {
+  const byExecutor = JSON.parse(text) as Record<string, string[]>;
+  for (const [executor, shards] of Object.entries(byExecutor)) {
+    for (const shard of shards) owners.set(shard, executor);
+  }
+}
+
+/**
+ * Splits `text` into parts of at most `maxBytes` UTF-8 bytes each, never
+ * inside a character.
+ */
+export function splitParts(text: string, maxBytes: number = MAX_PART_BYTES): string[] {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxBytes) return [text];
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = Math.min(start + maxBytes, bytes.length);
+    // Step back to a character boundary: continuation bytes are 10xxxxxx.
+    while (end < bytes.length && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+    parts.push(decoder.decode(bytes.subarray(start, end)));
+    start = end;
+  }
+  return parts;
+}
+
+/** A value stored in place of a large one: the number of parts to join. */
+export function encodePartsPointer(parts: number, seq?: number): string {
+  return JSON.stringify(seq === undefined ? { parts } : { seq, parts });
+}
+
+/** Reads a parts pointer, or undefined when the value is stored inline. */
+export function decodePartsPointer(text: string): { parts: number; seq?: number } | undefined {
+  if (!text.startsWith('{"parts":') && !text.startsWith('{"seq":')) return undefined;
+  const raw = JSON.parse(text) as { parts?: number; seq?: number };
+  if (typeof raw.parts !== "number") return undefined;
+  return raw.seq === undefined ? { parts: raw.parts } : { parts: raw.parts, seq: raw.seq };
+}

@@ -1,0 +1,137 @@
+/**
+ * Elections on etcd, after etcd's `concurrency` package: a session is a lease
+ * kept alive; a candidate puts `<prefix>/ns/<ns>/election/<lease>` on it and
+ * leads once no key with a lower create revision remains. Its create revision
+ * is the term: it only grows from one leader to the next.
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import type { Etcd3, Lease } from "etcd3";
+import { StoreUnavailableError } from "../../core/errors.ts";
+import type { LeaderInfo, Leadership, LeaderStore } from "../leader_store.ts";
+import { prefixEnd } from "./keys.ts";
+import { absent, errorText, txn } from "./txn.ts";
+
+/** The `LeaderStore` port on an etcd cluster. */
+export class EtcdLeaderStore implements LeaderStore {
+  #client: Etcd3;
+  #prefix: string;
+
+  /** Uses `client` (closed by `close()`) under `prefix`. */
+  constructor(client: Etcd3, prefix: string) {
+    this.#client = client;
+    this.#prefix = prefix;
+  }
+
+  #electionPrefix(namespace: string): string {
+    return `${this.#prefix}/ns/${namespace}/election/`;
+  }
+
+  /** Campaigns until leading or until `signal` aborts. */
+  async campaign(
+    namespace: string,
+    instanceId: string,
+    options: { readonly ttlMs: number; readonly signal: AbortSignal },
+  ): Promise<Leadership> {
+    const { signal } = options;
+    signal.throwIfAborted();
+    const lease = this.#client.lease(Math.max(2, Math.ceil(options.ttlMs / 1000)), {
+      autoKeepAlive: true,
+    });
+    const lost = new AbortController();
+    lease.on(
+      "lost",
+      (error) => lost.abort(new StoreUnavailableError(`Lease lost: ${error.message}`)),
+    );
+    try {
+      const leaseId = await lease.grant();
+      const key = `${this.#electionPrefix(namespace)}${BigInt(leaseId).toString(16)}`;
+      const res = await txn(this.#client, [absent(key)], [{
+        request_put: { key: Buffer.from(key), value: Buffer.from(instanceId), lease: leaseId },
+      }]);
+      if (!res.succeeded) throw new StoreUnavailableError(`Election key ${key} already exists`);
+      const term = Number(res.header.revision);
+      await this.#waitForTurn(namespace, term, AbortSignal.any([signal, lost.signal]));
+      return this.#leadership(namespace, term, key, lease, lost);
+    } catch (error) {
+      await lease.revoke().catch(() => {});
+      throw signal.aborted ? signal.reason : error;
+    }
+  }
+
+  /** The current leader of `namespace`, if any. */
+  async leader(namespace: string): Promise<LeaderInfo | undefined> {
+    const prefix = this.#electionPrefix(namespace);
+    const res = await this.#client.kv.range({
+      key: Buffer.from(prefix),
+      range_end: Buffer.from(prefixEnd(prefix)),
+      sort_order: "Ascend",
+      sort_target: "Create",
+      limit: 1,
+    });
+    const kv = res.kvs[0];
+    return kv ? { instanceId: kv.value.toString(), term: Number(kv.create_revision) } : undefined;
+  }
+
+  /** Closes the etcd client. */
+  close(): Promise<void> {
+    this.#client.close();
+    return Promise.resolve();
+  }
+
+  /** Waits until no candidate with a lower create revision than `term` remains. */
+  async #waitForTurn(namespace: string, term: number, signal: AbortSignal): Promise<void> {
+    const prefix = this.#electionPrefix(namespace);
+    while (true) {
+      signal.throwIfAborted();
+      const res = await this.#client.kv.range({
+        key: Buffer.from(prefix),
+        range_end: Buffer.from(prefixEnd(prefix)),
+        max_create_revision: term - 1,
+        sort_order: "Descend",
+        sort_target: "Create",
+        limit: 1,
+      });
+      const ahead = res.kvs[0];
+      if (!ahead) return;
+      await this.#waitForDelete(ahead.key.toString(), Number(res.header.revision), signal);
+    }
+  }
+
+  async #waitForDelete(key: string, afterRevision: number, signal: AbortSignal): Promise<void> {
+    const watcher = await this.#client.watch().key(key).startRevision(String(afterRevision + 1))
+      .create();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        watcher.on("delete", () => resolve());
+        watcher.on("error", (error) => reject(new StoreUnavailableError(errorText(error))));
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+    } finally {
+      await watcher.cancel().catch(() => {});
+    }
+  }
+
+  async #leadership(
+    namespace: string,
+    term: number,
+    key: string,
+    lease: Lease,
+    lost: AbortController,
+  ): Promise<Leadership> {
+    // Leadership also ends if someone deletes the election key.
+    const watcher = await this.#client.watch().key(key).startRevision(String(term + 1)).create();
+    watcher.on("delete", () => lost.abort(new StoreUnavailableError("Election key deleted")));
+    watcher.on("error", (error) => lost.abort(new StoreUnavailableError(errorText(error))));
+    let resigned: Promise<void> | undefined;
+    const resign = () =>
+      resigned ??= (async () => {
+        if (!lost.signal.aborted) lost.abort(new Error("Resigned"));
+        await watcher.cancel().catch(() => {});
+        await lease.revoke().catch(() => {});
+      })();
+    lost.signal.addEventListener("abort", () => void resign(), { once: true });
+    return { namespace, term, signal: lost.signal, resign };
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The main store on etcd.
+ *
+ * Leader writes are fenced by a compare on the namespace's leader claim, and
+ * an assignment change is committed by a transaction of constant size (the
+ * claim, the log head, the new entry), however many shards or executors it
+ * touches: large changes are staged as parts first. That is what removes the
+ * upstream's cap of about 128 executors per namespace.
+ *
+ * @module
+ */
+import type { Etcd3, IRequestOp } from "etcd3";
+import { FencedError } from "../../core/errors.ts";
+import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
+import type { Fence, NamespaceEventBatch, NamespaceSnapshot, Store, Versioned } from "../store.ts";
+import {
+  encodeDelta,
+  encodeHeartbeat,
+  encodeOwners,
+  encodePartsPointer,
+  encodeReports,
+  splitParts,
+} from "./codec.ts";
+import { NamespaceKeys, prefixEnd } from "./keys.ts";
+import { encodeLeaderValue, paddedTerm } from "./leader_value.ts";
+import { loadNamespace } from "./load_namespace.ts";
+import { absent, del, get, MAX_TXN_OPS, modIs, put, txn, valueIs, writeAll } from "./txn.ts";
+import { watchNamespace } from "./watch_namespace.ts";
+
+/** Conditional deletes per transaction: a compare and a delete each. */
+const CONDITIONAL_BATCH = MAX_TXN_OPS / 2 - 1;
+
+/** The `Store` port on an etcd cluster. */
+export class EtcdStore implements Store {
+  #client: Etcd3;
+  #prefix: string;
+  #keys = new Map<string, NamespaceKeys>();
+
+  /** Uses `client` (owned by the store: `close()` closes it) under `prefix`. */
+  constructor(client: Etcd3, prefix: string) {
+    this.#client = client;
+    this.#prefix = prefix;
+  }
+
+  #ns(namespace: string): NamespaceKeys {
+    let keys = this.#keys.get(namespace);
+    if (!keys) this.#keys.set(namespace, keys = new NamespaceKeys(this.#prefix, namespace));
+    return keys;
+  }
+
+  /** Reads a namespace at one revision. */
+  loadNamespace(namespace: string): Promise<NamespaceSnapshot> {
+    return loadNamespace(this.#client, this.#ns(namespace));
+  }
+
+  /** Streams a namespace's changes. */
+  watchNamespace(
+    namespace: string,
+    afterRevision: number,
+    signal: AbortSignal,
+  ): ReadableStream<NamespaceEventBatch> {
+    return watchNamespace(this.#client, this.#ns(namespace), afterRevision, signal);
+  }
+
+  /** Writes executor state, packing many executors into each transaction. */
+  writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number> {
+    const keys = this.#ns(namespace);
+    const ops: IRequestOp[] = [];
+    for (const w of writes) {
+      if (w.metadata) {
+        ops.push(put(keys.executor(w.executorId, "metadata"), JSON.stringify(w.metadata)));
+      }
+      if (w.reports) {
+        ops.push(put(keys.executor(w.executorId, "reports"), encodeReports(w.reports)));
+      }
+      ops.push(put(keys.executor(w.executorId, "heartbeat"), encodeHeartbeat(w.heartbeat)));
+    }
+    return writeAll(this.#client, ops);
+  }
+
+  /** Records requests for ephemeral shards. */
+  requestShards(namespace: string, shardKeys: readonly string[]): Promise<number> {
+    const keys = this.#ns(namespace);
+    return writeAll(this.#client, shardKeys.map((key) => put(`${keys.requests}${key}`, "")));
+  }
+
+  /** Drains or undrains shards. */
+  setDrained(namespace: string, shardKeys: readonly string[], drained: boolean): Promise<number> {
+    const prefix = this.#ns(namespace).drained;
+    return writeAll(
+      this.#client,
+      shardKeys.map((key) => drained ? put(`${prefix}${key}`, "") : del(`${prefix}${key}`)),
+    );
+  }
+
+  /** Claims the namespace for `claim.term`, refusing when a newer term holds it. */
+  async claimLeadership(namespace: string, claim: LeaderClaim): Promise<Fence> {
+    const key = this.#ns(namespace).leader;
+    const value = encodeLeaderValue(claim);
+    let res = await txn(this.#client, [valueIs(key, paddedTerm(claim.term), "Less")], [
+      put(key, value),
+    ], [get(key)]);
+    if (!res.succeeded && (res.responses[0]?.response_range.kvs.length ?? 0) === 0) {
+      res = await txn(this.#client, [absent(key)], [put(key, value)]);
+    }
+    if (!res.succeeded) {
+      throw new FencedError(namespace, `a newer term than ${claim.term} holds it`);
+    }
+    return { namespace, claim, revision: Number(res.header.revision) };
+  }
+
+  /** Commits change `seq` atomically, with a transaction of constant size. */
+  async commitAssignment(fence: Fence, seq: number, delta: AssignmentDelta): Promise<number> {
+    const keys = this.#ns(fence.namespace);
+    const value = await this.#stage(fence, keys.parts(seq), encodeDelta(delta));
+    const previous = seq === 1 ? absent(keys.head) : valueIs(keys.head, String(seq - 1));
+    const res = await txn(this.#client, [modIs(keys.leader, fence.revision), previous], [
+      put(keys.head, String(seq)),
+      put(keys.logEntry(seq), value),
+    ]);
+    if (!res.succeeded) {
+      throw new FencedError(fence.namespace, `assignment change ${seq} was refused`);
+    }
+    return Number(res.header.revision);
+  }
+
+  /** Folds the log up to `seq` into a snapshot and deletes what it replaces. */
+  async compactAssignment(
+    fence: Fence,
+    seq: number,
+    owners: ReadonlyMap<string, string>,
+  ): Promise<number> {
+    const keys = this.#ns(fence.namespace);
+    const parts = splitParts(encodeOwners(owners));
+    await this.#putParts(fence, keys.snapshotParts(seq), parts);
+    const res = await txn(this.#client, [
+      modIs(keys.leader, fence.revision),
+      valueIs(keys.head, String(seq)),
+    ], [
+      put(keys.snapshot, encodePartsPointer(parts.length, seq)),
+      del(keys.log, keys.logEntry(seq + 1)),
+      del(keys.parts(), keys.parts(seq + 1)),
+      del(keys.snapshotParts(), keys.snapshotParts(seq)),
+    ]);
+    if (!res.succeeded) {
+      await writeAll(this.#client, [
+        del(keys.snapshotParts(seq), prefixEnd(keys.snapshotParts(seq))),
+      ]);
+      throw new FencedError(fence.namespace, `snapshot at change ${seq} was refused`);
+    }
+    return Number(res.header.revision);
+  }
+
+  /** Removes executors whose heartbeat is unchanged since `revision`. */
+  async removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void> {
+    const keys = this.#ns(fence.namespace);
+    await Promise.all(executors.map((e) =>
+      txn(this.#client, [
+        modIs(keys.leader, fence.revision),
+        modIs(keys.executor(e.id, "heartbeat"), e.revision),
+      ], [
+        del(keys.executor(e.id, "heartbeat")),
+        del(keys.executor(e.id, "metadata")),
+        del(keys.executor(e.id, "reports")),
+      ])
+    ));
+  }
+
+  /** Removes shard requests still at their revision; a batch that conflicts is retried key by key. */
+  async clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void> {
+    const prefix = this.#ns(fence.namespace).requests;
+    const leader = modIs(this.#ns(fence.namespace).leader, fence.revision);
+    const clear = (batch: readonly Versioned[]) =>
+      txn(
+        this.#client,
+        [leader, ...batch.map((r) => modIs(`${prefix}${r.id}`, r.revision))],
+        batch.map((r) => del(`${prefix}${r.id}`)),
+      );
+    for (let i = 0; i < requests.length; i += CONDITIONAL_BATCH) {
+      const batch = requests.slice(i, i + CONDITIONAL_BATCH);
+      const res = await clear(batch);
+      if (!res.succeeded && batch.length > 1) await Promise.all(batch.map((r) => clear([r])));
+    }
+  }
+
+  /** Deletes every key of the namespace. */
+  async resetNamespace(namespace: string): Promise<number> {
+    const root = this.#ns(namespace).root;
+    const res = await txn(this.#client, [], [del(root, prefixEnd(root))]);
+    return Number(res.responses[0]?.response_delete_range.deleted ?? 0);
+  }
+
+  /** Closes the etcd client. */
+  close(): Promise<void> {
+    this.#client.close();
+    return Promise.resolve();
+  }
+
+  /** Returns `text` itself when small, else stages it as parts and returns a pointer. */
+  async #stage(fence: Fence, prefix: string, text: string): Promise<string> {
+    const parts = splitParts(text);
+    if (parts.length === 1) return text;
+    await this.#putParts(fence, prefix, parts);
+    return encodePartsPointer(parts.length);
+  }
+
+  async #putParts(fence: Fence, prefix: string, parts: readonly string[]): Promise<void> {
+    const leader = this.#ns(fence.namespace).leader;
+    for (const [i, part] of parts.entries()) {
+      const res = await txn(this.#client, [modIs(leader, fence.revision)], [
+        put(`${prefix}${String(i).padStart(6, "0")}`, part),
+      ]);
+      if (!res.succeeded) {
+        throw new FencedError(fence.namespace, "staging a large change was refused");
+      }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Reading a namespace's whole state from etcd at one revision, and decoding it.
+ *
+ * @module
+ */
+import type { Etcd3, IKeyValue } from "etcd3";
+import { applyDelta } from "../../core/assignment.ts";
+import type { HeartbeatRecord, ShardReport } from "../../core/types.ts";
+import type { NamespaceSnapshot, StoredExecutor } from "../store.ts";
+import {
+  decodeClaim,
+  decodeDelta,
+  decodeHeartbeat,
+  decodeOwners,
+  decodePartsPointer,
+  decodeReports,
+} from "./codec.ts";
+import { type NamespaceKeys, parseKey, prefixEnd } from "./keys.ts";
+import { Buffer } from "node:buffer";
+import { errorText } from "./txn.ts";
+import { StoreUnavailableError } from "../../core/errors.ts";
+import { decodeLeaderValue } from "./leader_value.ts";
+
+interface MutableExecutor {
+  heartbeat?: HeartbeatRecord;
+  heartbeatRevision: number;
+  metadata: Record<string, string>;
+  reports: Record<string, ShardReport>;
+}
+
+/** Reads every key of the namespace in one request, so the result is consistent. */
+export async function loadNamespace(
+  client: Etcd3,
+  keys: NamespaceKeys,
+): Promise<NamespaceSnapshot> {
+  let response;
+  try {
+    response = await client.kv.range({
+      key: Buffer.from(keys.root),
+      range_end: Buffer.from(prefixEnd(keys.root)),
+    });
+  } catch (cause) {
+    throw new StoreUnavailableError(`etcd read failed: ${errorText(cause)}`, { cause });
+  }
+  return decodeNamespace(keys, Number(response.header.revision), response.kvs);
+}
+
+/** Builds a snapshot from the namespace's key-values. */
+export function decodeNamespace(
+  keys: NamespaceKeys,
+  revision: number,
+  kvs: readonly IKeyValue[],
+): NamespaceSnapshot {
+  const executors = new Map<string, MutableExecutor>();
+  const logs = new Map<number, { text: string; revision: number }>();
+  const parts = new Map<string, string>();
+  const drained = new Set<string>();
+  const requested = new Map<string, number>();
+  let snapshotPointer: { text: string; revision: number } | undefined;
+  let leader: NamespaceSnapshot["leader"];
+  let head = 0;
+  for (const kv of kvs) {
+    const key = kv.key.toString();
+    const value = kv.value.toString();
+    const parsed = parseKey(keys, key);
+    const rev = Number(kv.mod_revision);
+    switch (parsed.kind) {
+      case "executor": {
+        const executor = executors.get(parsed.executorId) ??
+          { heartbeatRevision: 0, metadata: {}, reports: {} };
+        executors.set(parsed.executorId, executor);
+        if (parsed.part === "heartbeat") {
+          executor.heartbeat = decodeHeartbeat(value);
+          executor.heartbeatRevision = rev;
+        } else if (parsed.part === "metadata") executor.metadata = JSON.parse(value);
+        else executor.reports = decodeReports(value);
+        break;
+      }
+      case "log":
+        logs.set(parsed.seq, { text: value, revision: rev });
+        break;
+      case "parts":
+        parts.set(`log/${parsed.seq}/${parsed.index}`, value);
+        break;
+      case "snapshot-parts":
+        parts.set(`snap/${parsed.seq}/${parsed.index}`, value);
+        break;
+      case "snapshot":
+        snapshotPointer = { text: value, revision: rev };
+        break;
+      case "head":
+        head = Number(value);
+        break;
+      case "drained":
+        drained.add(parsed.shardKey);
+        break;
+      case "requested":
+        requested.set(parsed.shardKey, rev);
+        break;
+      case "leader":
+        leader = { claim: decodeClaim(decodeLeaderValue(value)), revision: rev };
+        break;
+    }
+  }
+  const owners = new Map<string, string>();
+  const assignedRevisions = new Map<string, number>();
+  let from = 0;
+  if (snapshotPointer) {
+    const pointer = decodePartsPointer(snapshotPointer.text);
+    if (pointer?.seq !== undefined) {
+      decodeOwners(joinParts(parts, `snap/${pointer.seq}`, pointer.parts), owners);
+      for (const shard of owners.keys()) assignedRevisions.set(shard, snapshotPointer.revision);
+      from = pointer.seq;
+    }
+  }
+  for (const seq of [...logs.keys()].sort((a, b) => a - b)) {
+    if (seq <= from) continue;
+    const entry = logs.get(seq)!;
+    const pointer = decodePartsPointer(entry.text);
+    const text = pointer ? joinParts(parts, `log/${seq}`, pointer.parts) : entry.text;
+    applyDelta(owners, decodeDelta(text), (shard) => assignedRevisions.set(shard, entry.revision));
+  }
+  for (const shard of assignedRevisions.keys()) {
+    if (!owners.has(shard)) assignedRevisions.delete(shard);
+  }
+  const stored = new Map<string, StoredExecutor>();
+  for (const [executorId, e] of executors) stored.set(executorId, { executorId, ...e });
+  return {
+    revision,
+    executors: stored,
+    assignmentSeq: Math.max(head, from),
+    owners,
+    assignedRevisions,
+    drained,
+    requested,
+    ...(leader ? { leader } : {}),
+  };
+}
+
+function joinParts(parts: ReadonlyMap<string, string>, prefix: string, count: number): string {
+  let text = "";
+  for (let i = 0; i < count; i++) {
+    const part = parts.get(`${prefix}/${i}`);
+    if (part === undefined) throw new Error(`Missing part ${i} of ${prefix}`);
+    text += part;
+  }
+  return text;
+}

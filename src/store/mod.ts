@@ -1,0 +1,7 @@
+/**
+ * Store ports. Adapters live in sub-folders (`etcd/`).
+ *
+ * @module
+ */
+export * from "./store.ts";
+export * from "./leader_store.ts";

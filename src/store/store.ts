@@ -1,0 +1,140 @@
+/**
+ * The main store port: everything the service persists about a namespace.
+ * Only adapters under `src/store/<engine>/` know how it is laid out.
+ *
+ * @module
+ */
+import type {
+  AssignmentDelta,
+  ExecutorWrite,
+  HeartbeatRecord,
+  LeaderClaim,
+  ShardReport,
+} from "../core/types.ts";
+
+/** An executor as stored: liveness, metadata and shard reports. */
+export interface StoredExecutor {
+  /** Executor id. */
+  readonly executorId: string;
+  /** Latest liveness record, if one was written. */
+  readonly heartbeat?: HeartbeatRecord;
+  /** Store revision of the latest liveness record (0 when none). */
+  readonly heartbeatRevision: number;
+  /** Latest metadata. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Latest shard reports. */
+  readonly reports: Readonly<Record<string, ShardReport>>;
+}
+
+/** A namespace's whole persisted state, read at one store revision. */
+export interface NamespaceSnapshot {
+  /** The store revision the snapshot was read at. */
+  readonly revision: number;
+  /** Executors by id. */
+  readonly executors: ReadonlyMap<string, StoredExecutor>;
+  /** Sequence number of the last committed assignment change (0 when none). */
+  readonly assignmentSeq: number;
+  /** Shard key → executor id. */
+  readonly owners: ReadonlyMap<string, string>;
+  /** Shard key → store revision of the commit that gave it its owner. */
+  readonly assignedRevisions: ReadonlyMap<string, number>;
+  /** Drained shard keys. */
+  readonly drained: ReadonlySet<string>;
+  /** Ephemeral shard keys asked for and not yet assigned, with their store revision. */
+  readonly requested: ReadonlyMap<string, number>;
+  /** The current leader's claim, if any, with its store revision. */
+  readonly leader?: { readonly claim: LeaderClaim; readonly revision: number };
+}
+
+/** One change to a namespace, decoded from the store's change feed. */
+export type NamespaceEvent =
+  | { readonly type: "heartbeat"; readonly executorId: string; readonly record: HeartbeatRecord }
+  | {
+    readonly type: "metadata";
+    readonly executorId: string;
+    readonly metadata: Readonly<Record<string, string>>;
+  }
+  | {
+    readonly type: "reports";
+    readonly executorId: string;
+    readonly reports: Readonly<Record<string, ShardReport>>;
+  }
+  | { readonly type: "executor_removed"; readonly executorId: string }
+  | { readonly type: "assignment"; readonly seq: number; readonly delta: AssignmentDelta }
+  | { readonly type: "drained"; readonly shardKey: string; readonly drained: boolean }
+  | { readonly type: "requested"; readonly shardKey: string; readonly requested: boolean }
+  | { readonly type: "leader"; readonly claim?: LeaderClaim }
+  /** The namespace's state was reset or the feed lost history: reload a snapshot. */
+  | { readonly type: "resync"; readonly reason: string };
+
+/** Events that happened at one store revision. */
+export interface NamespaceEventBatch {
+  /** Store revision of the batch. */
+  readonly revision: number;
+  /** The decoded events, in order. */
+  readonly events: readonly NamespaceEvent[];
+}
+
+/** Proof of leadership in the main store; every leader write is checked against it. */
+export interface Fence {
+  /** Namespace led. */
+  readonly namespace: string;
+  /** The claim written. */
+  readonly claim: LeaderClaim;
+  /** Store revision of the claim; a write succeeds only while it is unchanged. */
+  readonly revision: number;
+}
+
+/** An item that must still be at a given revision for a conditional delete. */
+export interface Versioned {
+  /** Executor id or shard key. */
+  readonly id: string;
+  /** The revision it must still have. */
+  readonly revision: number;
+}
+
+/** The main store port. */
+export interface Store {
+  /** Reads a namespace's whole state at one revision. */
+  loadNamespace(namespace: string, signal?: AbortSignal): Promise<NamespaceSnapshot>;
+  /**
+   * Streams changes after `afterRevision`. The stream ends with a `resync`
+   * event when history was lost; it closes when `signal` aborts.
+   */
+  watchNamespace(
+    namespace: string,
+    afterRevision: number,
+    signal: AbortSignal,
+  ): ReadableStream<NamespaceEventBatch>;
+  /** Writes executor state for many executors at once; returns the store revision. */
+  writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number>;
+  /** Records that ephemeral shards were asked for; returns the store revision. */
+  requestShards(namespace: string, shardKeys: readonly string[]): Promise<number>;
+  /** Drains (or undrains) shards; returns the store revision. */
+  setDrained(namespace: string, shardKeys: readonly string[], drained: boolean): Promise<number>;
+  /** Claims a namespace for a leader term; fails with `FencedError` if a newer term holds it. */
+  claimLeadership(namespace: string, claim: LeaderClaim): Promise<Fence>;
+  /**
+   * Commits assignment change number `seq` (the previous one must be `seq - 1`),
+   * atomically and fenced; the transaction size does not grow with the delta
+   * or the number of executors. Returns the store revision of the commit.
+   */
+  commitAssignment(fence: Fence, seq: number, delta: AssignmentDelta): Promise<number>;
+  /**
+   * Folds the change log up to `seq` into a snapshot of `owners`, fenced; the
+   * log entries it replaces are deleted.
+   */
+  compactAssignment(
+    fence: Fence,
+    seq: number,
+    owners: ReadonlyMap<string, string>,
+  ): Promise<number>;
+  /** Deletes executors that are still at the given heartbeat revision (fenced). */
+  removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void>;
+  /** Deletes shard requests that are still at the given revision (fenced). */
+  clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void>;
+  /** Deletes every key of a namespace; returns how many were deleted. */
+  resetNamespace(namespace: string): Promise<number>;
+  /** Releases connections. */
+  close(): Promise<void>;
+}

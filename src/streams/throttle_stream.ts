@@ -1,0 +1,62 @@
+/**
+ * Coalescing bursts of triggers.
+ *
+ * @module
+ */
+
+/** Options of {@linkcode ThrottleStream}. */
+export interface ThrottleOptions {
+  /** Least time between two outputs, in ms. */
+  readonly cooldownMs: number;
+  /** Time source, for tests. @default {performance.now} */
+  readonly now?: () => number;
+}
+
+/**
+ * Passes the first chunk of a burst at once, then at most one chunk per
+ * cooldown (the latest, at the end of the cooldown). When the reader is busy,
+ * at most one chunk waits: further ones are folded into it. A burst of events
+ * therefore costs one pass, and a slow pass never builds a backlog.
+ *
+ * @example
+ * ```ts
+ * import { ThrottleStream } from "./throttle_stream.ts";
+ * const out = ReadableStream.from([1, 2, 3]).pipeThrough(new ThrottleStream({ cooldownMs: 10 }));
+ * console.assert((await Array.fromAsync(out)).length <= 2);
+ * ```
+ */
+export class ThrottleStream<T> extends TransformStream<T, T> {
+  /** Builds the stage with a cooldown. */
+  constructor(options: ThrottleOptions) {
+    const { cooldownMs } = options;
+    if (!(cooldownMs >= 0)) throw new RangeError(`Cooldown must be >= 0, got ${cooldownMs}`);
+    const now = options.now ?? (() => performance.now());
+    let last = -Infinity;
+    let pending: { value: T } | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const emit = (controller: TransformStreamDefaultController<T>, value: T) => {
+      last = now();
+      // A chunk already waits for the reader: this one is folded into it.
+      if ((controller.desiredSize ?? 0) > 0) controller.enqueue(value);
+    };
+    super(
+      {
+        transform(chunk, controller) {
+          const wait = last + cooldownMs - now();
+          if (wait <= 0 && timer === undefined) return emit(controller, chunk);
+          pending = { value: chunk };
+          timer ??= setTimeout(() => {
+            timer = undefined;
+            if (pending) emit(controller, pending.value);
+            pending = undefined;
+          }, Math.max(0, wait));
+        },
+        flush() {
+          clearTimeout(timer);
+        },
+      },
+      undefined,
+      { highWaterMark: 1 },
+    );
+  }
+}

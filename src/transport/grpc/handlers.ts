@@ -1,0 +1,147 @@
+/**
+ * gRPC handlers: decode a request, call the service, encode the answer, and
+ * map errors in one place.
+ *
+ * @module
+ */
+import type * as grpc from "@grpc/grpc-js";
+import { InvalidArgumentError } from "../../core/errors.ts";
+import type { Logger } from "../../core/logger.ts";
+import type { ShardManager } from "../../service/shard_manager.ts";
+import { enumName, toExecutorState, toWatchResponse } from "./convert.ts";
+import type { ShardDistributorAPIHandlers, ShardDistributorExecutorAPIHandlers } from "./proto.ts";
+import { isUnexpected, toGrpcError } from "./status_map.ts";
+
+type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
+
+/** Wraps an async function as a unary handler with the shared error mapping. */
+function unary<Req, Res>(
+  logger: Logger,
+  method: string,
+  fn: (request: Req, signal: AbortSignal) => Promise<Res> | Res,
+): (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void {
+  return (call, callback) => {
+    const aborted = new AbortController();
+    call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
+    Promise.resolve().then(() => fn(call.request, aborted.signal)).then(
+      (response) => callback(null, response),
+      (error) => {
+        if (isUnexpected(error)) logger.error("request failed", { method, error });
+        const { code, details } = toGrpcError(error);
+        callback({ code, details, message: details });
+      },
+    );
+  };
+}
+
+function required(value: string, field: string): string {
+  if (value === "") throw new InvalidArgumentError(field, "must not be empty");
+  return value;
+}
+
+/** Handlers of `ShardDistributorAPI`. */
+export function routingHandlers(
+  manager: ShardManager,
+  logger: Logger,
+): ShardDistributorAPIHandlers {
+  const ops = manager.operations;
+  return {
+    GetShardOwner: unary(logger, "GetShardOwner", async (req, signal) => {
+      const ns = required(req.namespace, "namespace");
+      return await manager.getShardOwner(ns, required(req.shardKey, "shard_key"), signal);
+    }),
+    InspectShard: unary(
+      logger,
+      "InspectShard",
+      (req) =>
+        manager.inspectShard(
+          required(req.namespace, "namespace"),
+          required(req.shardKey, "shard_key"),
+        ),
+    ),
+    GetNamespaceState: unary(logger, "GetNamespaceState", (req) => {
+      const namespace = required(req.namespace, "namespace");
+      return { namespace, executors: manager.getNamespaceState(namespace).map(toExecutorState) };
+    }),
+    GetExecutorState: unary(logger, "GetExecutorState", (req) => {
+      const namespace = required(req.namespace, "namespace");
+      const id = required(req.executorId, "executor_id");
+      return { namespace, executor: toExecutorState(manager.getExecutorState(namespace, id)) };
+    }),
+    ListNamespaces: unary(logger, "ListNamespaces", () => ({
+      namespaces: manager.listNamespaces().map((n) => ({
+        name: n.name,
+        type: n.type,
+        mode: n.mode,
+        shardNum: String(n.shardNum),
+      })),
+    })),
+    DrainShards: unary(logger, "DrainShards", async (req) => ({
+      drainedShardKeys: await ops.drainShards(required(req.namespace, "namespace"), req.shardKeys),
+    })),
+    UndrainShards: unary(logger, "UndrainShards", async (req) => ({
+      undrainedShardKeys: await ops.undrainShards(
+        required(req.namespace, "namespace"),
+        req.shardKeys,
+      ),
+    })),
+    GetDrainedShards: unary(logger, "GetDrainedShards", (req) => {
+      const namespace = required(req.namespace, "namespace");
+      return { namespace, shardKeys: ops.drainedShards(namespace) };
+    }),
+    ForceResetNamespace: unary(logger, "ForceResetNamespace", async (req) => ({
+      deletedKeys: String(await ops.forceReset(required(req.namespace, "namespace"))),
+    })),
+    WatchNamespaceState: (call) => {
+      const cancelled = new AbortController();
+      call.on("cancelled", () => cancelled.abort());
+      call.on("close", () => cancelled.abort());
+      (async () => {
+        const stream = manager.watchNamespace(
+          required(call.request.namespace, "namespace"),
+          cancelled.signal,
+        );
+        for await (const view of stream) {
+          if (!call.write(toWatchResponse(view))) {
+            await new Promise<void>((resolve) => {
+              call.once("drain", resolve);
+              cancelled.signal.addEventListener("abort", () => resolve(), { once: true });
+            });
+          }
+        }
+        if (!cancelled.signal.aborted) call.end();
+      })().catch((error) => {
+        if (isUnexpected(error)) logger.error("watch failed", { error });
+        const { code, details } = toGrpcError(error);
+        call.emit("error", { code, details, message: details });
+      });
+    },
+  };
+}
+
+/** Handlers of `ShardDistributorExecutorAPI`. */
+export function executorHandlers(
+  manager: ShardManager,
+  logger: Logger,
+): ShardDistributorExecutorAPIHandlers {
+  return {
+    Heartbeat: unary(logger, "Heartbeat", async (req) => {
+      const reports: Record<string, { status: string; load: number }> = {};
+      for (const [key, report] of Object.entries(req.shardStatusReports)) {
+        reports[key] = { status: enumName(report.status), load: report.shardLoad };
+      }
+      const answer = await manager.heartbeat({
+        namespace: required(req.namespace, "namespace"),
+        executorId: req.executorId,
+        status: enumName(req.status),
+        reports,
+        metadata: req.metadata,
+      });
+      const shardAssignments: Record<string, { status: "ASSIGNMENT_STATUS_READY" }> = {};
+      for (const shard of answer.shards) {
+        shardAssignments[shard] = { status: "ASSIGNMENT_STATUS_READY" };
+      }
+      return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" };
+    }),
+  };
+}

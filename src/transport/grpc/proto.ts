@@ -1,0 +1,239 @@
+/**
+ * The shard distributor's wire contract, loaded at runtime from the `.proto`
+ * files in `proto/` and typed with the types generated from the same files
+ * (`deno task proto` writes them to `./gen/`).
+ *
+ * Messages are plain objects as `@grpc/proto-loader` produces them with
+ * {@linkcode PROTO_LOADER_OPTIONS}: camelCase fields, enums as their names,
+ * 64-bit integers as decimal strings, maps as records, and every field present
+ * on received messages (the `__Output` types).
+ *
+ * @example Call GetShardOwner
+ * ```ts ignore
+ * import * as grpc from "@grpc/grpc-js";
+ * import { ShardDistributorAPIClient } from "./proto.ts";
+ *
+ * const client = new ShardDistributorAPIClient("127.0.0.1:7943", grpc.credentials.createInsecure());
+ * client.getShardOwner({ namespace: "orders", shardKey: "42" }, (error, response) => {
+ *   if (error) throw error;
+ *   console.log(response?.owner, response?.metadata);
+ * });
+ * ```
+ *
+ * @module
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { fileURLToPath } from "node:url";
+import type { ProtoGrpcType } from "./gen/service.ts";
+import type {
+  ShardDistributorAPIClient as ShardDistributorAPIClientInstance,
+  ShardDistributorAPIDefinition,
+} from "./gen/uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts";
+import type {
+  ShardDistributorExecutorAPIClient as ShardDistributorExecutorAPIClientInstance,
+  ShardDistributorExecutorAPIDefinition,
+} from "./gen/uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts";
+
+/**
+ * How `.proto` messages map to JavaScript objects. The generated types in
+ * `./gen/` assume exactly these options (`scripts/gen_proto.ts` passes the
+ * same ones to the generator, and a test compares them).
+ *
+ * - `keepCase: false`: fields are camelCase (`shard_key` is `shardKey`).
+ * - `longs: String`: `int64` values arrive as decimal strings.
+ * - `enums: String`: enum values arrive as their names.
+ * - `defaults: true`: received messages have every field, unset ones at their
+ *   default (`""`, `"0"`, `{}`, `[]`, the zero enum name, `null` for messages).
+ * - `oneofs: true`: each oneof gets a virtual field naming the set member.
+ *
+ * @example
+ * ```ts
+ * import { PROTO_LOADER_OPTIONS } from "./proto.ts";
+ *
+ * console.assert(PROTO_LOADER_OPTIONS.longs === String);
+ * ```
+ */
+export const PROTO_LOADER_OPTIONS: {
+  readonly keepCase: false;
+  readonly longs: StringConstructor;
+  readonly enums: StringConstructor;
+  readonly defaults: true;
+  readonly oneofs: true;
+} = Object.freeze({
+  keepCase: false,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+});
+
+/**
+ * Absolute path of the folder holding the `.proto` files (the repository's
+ * `proto/`), resolved from this module's location.
+ *
+ * @example
+ * ```ts
+ * import { PROTO_ROOT } from "./proto.ts";
+ *
+ * console.assert(PROTO_ROOT.endsWith("proto"));
+ * ```
+ */
+export const PROTO_ROOT: string = fileURLToPath(new URL("../../../proto", import.meta.url));
+
+const PROTO_FILES = [
+  "uber/cadence/sharddistributor/v1/executor.proto",
+  "uber/cadence/sharddistributor/v1/service.proto",
+];
+
+const packageDefinition = protoLoader.loadSync(PROTO_FILES, {
+  ...PROTO_LOADER_OPTIONS,
+  includeDirs: [PROTO_ROOT],
+});
+const v1 = (grpc.loadPackageDefinition(packageDefinition) as unknown as ProtoGrpcType)
+  .uber.cadence.sharddistributor.v1;
+
+type V1 = ProtoGrpcType["uber"]["cadence"]["sharddistributor"]["v1"];
+
+/**
+ * Client constructor for `ShardDistributorAPI` (spectators and operators).
+ * Methods exist in both the proto's spelling (`GetShardOwner`) and camelCase
+ * (`getShardOwner`).
+ *
+ * @example
+ * ```ts ignore
+ * import * as grpc from "@grpc/grpc-js";
+ * import { ShardDistributorAPIClient } from "./proto.ts";
+ *
+ * const client = new ShardDistributorAPIClient("127.0.0.1:7943", grpc.credentials.createInsecure());
+ * client.close();
+ * ```
+ */
+export const ShardDistributorAPIClient: V1["ShardDistributorAPI"] = v1.ShardDistributorAPI;
+/** An instance of {@linkcode ShardDistributorAPIClient}. */
+export type ShardDistributorAPIClient = ShardDistributorAPIClientInstance;
+
+/**
+ * Client constructor for `ShardDistributorExecutorAPI` (executors'
+ * heartbeats).
+ *
+ * @example
+ * ```ts ignore
+ * import * as grpc from "@grpc/grpc-js";
+ * import { ShardDistributorExecutorAPIClient } from "./proto.ts";
+ *
+ * const client = new ShardDistributorExecutorAPIClient("127.0.0.1:7943", grpc.credentials.createInsecure());
+ * client.heartbeat(
+ *   { namespace: "orders", executorId: "exec-1", status: "EXECUTOR_STATUS_ACTIVE" },
+ *   (error, response) => console.log(error ?? response?.shardAssignments),
+ * );
+ * ```
+ */
+export const ShardDistributorExecutorAPIClient: V1["ShardDistributorExecutorAPI"] =
+  v1.ShardDistributorExecutorAPI;
+/** An instance of {@linkcode ShardDistributorExecutorAPIClient}. */
+export type ShardDistributorExecutorAPIClient = ShardDistributorExecutorAPIClientInstance;
+
+/**
+ * Service definition of `ShardDistributorAPI`, for `grpc.Server.addService`.
+ *
+ * @example
+ * ```ts ignore
+ * import * as grpc from "@grpc/grpc-js";
+ * import { shardDistributorService, type ShardDistributorAPIHandlers } from "./proto.ts";
+ *
+ * declare const handlers: ShardDistributorAPIHandlers;
+ * new grpc.Server().addService(shardDistributorService, handlers);
+ * ```
+ */
+export const shardDistributorService: ShardDistributorAPIDefinition =
+  v1.ShardDistributorAPI.service;
+
+/**
+ * Service definition of `ShardDistributorExecutorAPI`, for
+ * `grpc.Server.addService`.
+ *
+ * @example
+ * ```ts ignore
+ * import * as grpc from "@grpc/grpc-js";
+ * import { executorService, type ShardDistributorExecutorAPIHandlers } from "./proto.ts";
+ *
+ * declare const handlers: ShardDistributorExecutorAPIHandlers;
+ * new grpc.Server().addService(executorService, handlers);
+ * ```
+ */
+export const executorService: ShardDistributorExecutorAPIDefinition =
+  v1.ShardDistributorExecutorAPI.service;
+
+/** The shape of everything the `.proto` files define, as loaded. */
+export type { ProtoGrpcType };
+
+/**
+ * Server-side types: the handler maps a server implements (handlers receive
+ * `__Output` requests and send plain responses) and the typed service
+ * definitions.
+ */
+export type {
+  ShardDistributorAPIDefinition,
+  ShardDistributorAPIHandlers,
+} from "./gen/uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts";
+export type {
+  ShardDistributorExecutorAPIDefinition,
+  ShardDistributorExecutorAPIHandlers,
+} from "./gen/uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts";
+
+/*
+ * Enums: `ExecutorStatus`, `ShardStatus`, `AssignmentStatus`, `MigrationMode`.
+ * Each name is both a value (an object of the enum's names, e.g.
+ * `ExecutorStatus.EXECUTOR_STATUS_ACTIVE`) and the type for messages being
+ * sent (it also accepts the numbers); `<Enum>__Output` is the union of names
+ * that received messages carry.
+ */
+export * from "./gen/uber/cadence/sharddistributor/v1/ExecutorStatus.ts";
+export * from "./gen/uber/cadence/sharddistributor/v1/ShardStatus.ts";
+export * from "./gen/uber/cadence/sharddistributor/v1/AssignmentStatus.ts";
+export * from "./gen/uber/cadence/sharddistributor/v1/MigrationMode.ts";
+
+/*
+ * Messages. Each `<Message>` type is for messages being sent (every field
+ * optional, enums as names or numbers, int64 as number, string or Long);
+ * each `<Message>__Output` type is for received messages (every field
+ * present, enums as names, int64 as decimal strings, unset message fields
+ * `null`). Their documentation comes from the `.proto` comments.
+ */
+export type * from "./gen/uber/cadence/sharddistributor/v1/HeartbeatRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/HeartbeatResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ShardStatusReport.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ShardAssignment.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetShardOwnerRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetShardOwnerResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/InspectShardRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/InspectShardResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetNamespaceStateRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetNamespaceStateResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/AssignedShardState.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetExecutorStateRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetExecutorStateResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/WatchNamespaceStateRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/WatchNamespaceStateResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ExecutorInfo.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/Shard.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceConfig.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/DrainShardsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/DrainShardsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/UndrainShardsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/UndrainShardsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetDrainedShardsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetDrainedShardsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ForceResetNamespaceRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ForceResetNamespaceResponse.ts";
+
+/*
+ * `google.protobuf.Timestamp` (`NamespaceExecutorState.lastHeartbeat`):
+ * `{ seconds, nanos }` where `seconds` is an int64, so a decimal string on
+ * received messages.
+ */
+export type * from "./gen/google/protobuf/Timestamp.ts";

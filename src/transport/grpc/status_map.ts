@@ -1,0 +1,65 @@
+/**
+ * The one place where domain errors become gRPC status codes. A caller's
+ * mistake never maps to INTERNAL.
+ *
+ * @module
+ */
+import * as grpc from "@grpc/grpc-js";
+import {
+  ExecutorNotFoundError,
+  FencedError,
+  InvalidArgumentError,
+  NamespaceNotFoundError,
+  NoOwnerError,
+  ShardDrainedError,
+  ShardManagerError,
+  ShardNotFoundError,
+  ShuttingDownError,
+  StoreUnavailableError,
+} from "../../core/errors.ts";
+
+/** A gRPC error object as `@grpc/grpc-js` handlers pass to their callback. */
+export interface GrpcError {
+  /** The status code. */
+  readonly code: grpc.status;
+  /** The message (the `details` of the status). */
+  readonly details: string;
+}
+
+const CODES: readonly [new (...args: never[]) => Error, grpc.status][] = [
+  [InvalidArgumentError, grpc.status.INVALID_ARGUMENT],
+  [NamespaceNotFoundError, grpc.status.NOT_FOUND],
+  [ShardNotFoundError, grpc.status.NOT_FOUND],
+  [ExecutorNotFoundError, grpc.status.NOT_FOUND],
+  [ShardDrainedError, grpc.status.FAILED_PRECONDITION],
+  [NoOwnerError, grpc.status.UNAVAILABLE],
+  [StoreUnavailableError, grpc.status.UNAVAILABLE],
+  [ShuttingDownError, grpc.status.UNAVAILABLE],
+  [FencedError, grpc.status.ABORTED],
+];
+
+/**
+ * Maps an error to a gRPC status; unknown errors (bugs) become INTERNAL with
+ * a generic message, never a stack trace.
+ *
+ * @example
+ * ```ts
+ * import { toGrpcError } from "./status_map.ts";
+ * import { NamespaceNotFoundError } from "../../core/errors.ts";
+ * console.assert(toGrpcError(new NamespaceNotFoundError("x")).code === 5);
+ * ```
+ */
+export function toGrpcError(error: unknown): GrpcError {
+  for (const [type, code] of CODES) {
+    if (error instanceof type) return { code, details: error.message };
+  }
+  if (error instanceof ShardManagerError) {
+    return { code: grpc.status.UNKNOWN, details: error.message };
+  }
+  return { code: grpc.status.INTERNAL, details: "Internal error; see the service logs" };
+}
+
+/** True when `error` is a bug rather than an expected domain outcome. */
+export function isUnexpected(error: unknown): boolean {
+  return toGrpcError(error).code === grpc.status.INTERNAL;
+}

@@ -1,0 +1,82 @@
+// deno-lint-ignore-file no-console -- the measured figure is printed for whoever runs the test
+import assert from "node:assert/strict";
+import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { call, connect } from "./support/grpc_clients.ts";
+import { eventually, runExecutors } from "./support/executors.ts";
+import { type ServiceProcess, startProcess, testConfigYaml } from "./support/service.ts";
+import type { GetShardOwnerResponse__Output } from "../src/transport/grpc/proto.ts";
+
+const leads = (p: ServiceProcess) => /"msg":"leading namespace","namespace":"eph"/.test(p.logs());
+
+Deno.test("two instances: one owner per new ephemeral key, and SIGKILL of the leader hands rebalancing over", async () => {
+  await using etcd = await startEtcd();
+  const electionTtlMs = 2_000;
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("failover"),
+    namespaces: [{ name: "eph", type: "ephemeral" }],
+    electionTTL: "2s",
+  });
+  await using first = await startProcess(yaml, "instance-1");
+  await using second = await startProcess(yaml, "instance-2");
+  await eventually(() => leads(first) || leads(second), 10_000, "a leader");
+  const [leader, follower] = leads(first) ? [first, second] : [second, first];
+  const toLeader = connect(leader.address);
+  const toFollower = connect(follower.address);
+  const executors = runExecutors(toFollower, "eph", ["a", "b", "c"], { intervalMs: 200 });
+  try {
+    await eventually(() => executors.every((e) => e.beats > 1), 5_000, "executors registered");
+
+    // The same new keys asked of both instances at once get one owner each.
+    const keys = Array.from({ length: 20 }, (_, i) => `tenant-${i}`);
+    const ask = (clients: typeof toLeader, key: string) =>
+      call<unknown, GetShardOwnerResponse__Output>(clients.api, "getShardOwner", {
+        namespace: "eph",
+        shardKey: key,
+      });
+    const answers = await Promise.all(
+      keys.flatMap((key) => [ask(toLeader, key), ask(toFollower, key), ask(toFollower, key)]),
+    );
+    for (let i = 0; i < keys.length; i++) {
+      const owners = new Set(answers.slice(i * 3, i * 3 + 3).map((a) => a.owner));
+      assert.equal(owners.size, 1, `${keys[i]} got owners ${[...owners]}`);
+    }
+    await eventually(
+      () => executors.flatMap((e) => e.shards).length === keys.length,
+      5_000,
+      "executors to hold the keys",
+    );
+    const held = executors.flatMap((e) => e.shards);
+    assert.equal(new Set(held).size, held.length, "no key is held twice");
+
+    // Kill the leader without a chance to resign.
+    const killedAt = performance.now();
+    await leader.kill("SIGKILL");
+    const handover = await eventually(
+      () => leads(follower),
+      electionTtlMs + 5_000,
+      "the follower to lead",
+    );
+    assert.ok(handover <= electionTtlMs + 3_000, `handover took ${Math.round(handover)} ms`);
+
+    // The new leader rebalances: a new key gets an owner, and a dead executor's keys move.
+    const fresh = await ask(toFollower, "tenant-after-failover");
+    assert.ok(["a", "b", "c"].includes(fresh.owner));
+    const victim = executors.find((e) => e.shards.length > 0)!;
+    const moved = new Set(victim.shards);
+    victim.stop();
+    await eventually(
+      () => {
+        const others = executors.filter((e) => e !== victim).flatMap((e) => e.shards);
+        return [...moved].every((k) => others.includes(k));
+      },
+      10_000,
+      "the dead executor's keys to move",
+    );
+    console.log(`leader killed; follower led after ${Math.round(performance.now() - killedAt)} ms`);
+  } finally {
+    for (const e of executors) e.stop();
+    toLeader.close();
+    toFollower.close();
+  }
+});

@@ -1,0 +1,104 @@
+/**
+ * Guards the wire contract: the committed generated types must match the
+ * `.proto` files, and the `.proto` files must pass `buf lint` and have no
+ * breaking change against `proto/baseline.json`.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import {
+  GEN_DIR,
+  GEN_LOADER_OPTIONS,
+  generateProtoTypes,
+  PROTO_DIR,
+  REPO_ROOT,
+} from "../scripts/gen_proto.ts";
+import { BASELINE_PATH } from "../scripts/update_proto_baseline.ts";
+import { PROTO_LOADER_OPTIONS } from "../src/transport/grpc/proto.ts";
+
+const decoder = new TextDecoder();
+
+/** Reads every file under `dir` into a map keyed by path relative to `dir`. */
+async function readTree(dir: string, prefix = ""): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for await (const entry of Deno.readDir(`${dir}/${prefix}`)) {
+    const path = `${prefix}${entry.name}`;
+    if (entry.isDirectory) {
+      for (const [key, text] of await readTree(dir, `${path}/`)) files.set(key, text);
+    } else {
+      files.set(path, await Deno.readTextFile(`${dir}/${path}`));
+    }
+  }
+  return files;
+}
+
+/** Runs the buf CLI from the repository root; returns its exit code and output. */
+async function buf(...args: string[]): Promise<{ code: number; output: string }> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "npm:@bufbuild/buf", ...args],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code, output: decoder.decode(stdout) + decoder.decode(stderr) };
+}
+
+Deno.test("committed generated types match a fresh `deno task proto`", async () => {
+  const scratch = await Deno.makeTempDir({ prefix: "proto_codegen_" });
+  try {
+    await generateProtoTypes(`${scratch}/gen`);
+    const fresh = await readTree(`${scratch}/gen`);
+    const committed = await readTree(fileURLToPath(new URL(GEN_DIR, REPO_ROOT)));
+    const paths = [...new Set([...fresh.keys(), ...committed.keys()])].sort();
+    const stale = paths.filter((path) => fresh.get(path) !== committed.get(path)).map((path) =>
+      !committed.has(path) ? `missing: ${path}` : !fresh.has(path) ? `extra: ${path}` : path
+    );
+    assert.deepEqual(
+      stale,
+      [],
+      `${GEN_DIR}/ is out of date with ${PROTO_DIR}/; run \`deno task proto\`. Differs:\n  ${
+        stale.join("\n  ")
+      }`,
+    );
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+});
+
+Deno.test("types are generated with the options the runtime loader uses", () => {
+  const runtime = Object.fromEntries(
+    Object.entries(PROTO_LOADER_OPTIONS).map((
+      [key, value],
+    ) => [key, typeof value === "function" ? value.name : value]),
+  );
+  assert.deepEqual(runtime, GEN_LOADER_OPTIONS);
+});
+
+Deno.test("buf lint passes on proto/", async () => {
+  const { code, output } = await buf("lint", PROTO_DIR);
+  assert.equal(code, 0, `buf lint failed:\n${output}`);
+});
+
+Deno.test("buf breaking finds no break against proto/baseline.json", async () => {
+  const { code, output } = await buf("breaking", PROTO_DIR, "--against", BASELINE_PATH);
+  assert.equal(code, 0, `buf breaking failed against ${BASELINE_PATH}:\n${output}`);
+});
+
+Deno.test("buf breaking rejects a renumbered field", async () => {
+  const scratch = await Deno.makeTempDir({ prefix: "proto_breaking_" });
+  try {
+    const source = fileURLToPath(new URL(PROTO_DIR, REPO_ROOT));
+    for (const [path, text] of await readTree(source)) {
+      if (!path.endsWith(".proto") && path !== "buf.yaml") continue;
+      await Deno.mkdir(`${scratch}/${path.replace(/[^/]*$/, "")}`, { recursive: true });
+      await Deno.writeTextFile(
+        `${scratch}/${path}`,
+        text.replace("string shard_key = 1;", "string shard_key = 9;"),
+      );
+    }
+    const { code, output } = await buf("breaking", scratch, "--against", BASELINE_PATH);
+    assert.notEqual(code, 0, `buf breaking accepted a renumbered field:\n${output}`);
+    assert.match(output, /shard_key/);
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+});

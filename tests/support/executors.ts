@@ -1,0 +1,96 @@
+/**
+ * Simulated executors for integration tests: they heartbeat over real gRPC
+ * and remember the assignment each answer carried.
+ *
+ * @module
+ */
+import type { HeartbeatRequest } from "../../src/transport/grpc/proto.ts";
+import { type Clients, heartbeat } from "./grpc_clients.ts";
+
+/** A simulated executor. */
+export interface SimExecutor {
+  /** Its id. */
+  readonly id: string;
+  /** Shards in the last answer. */
+  shards: string[];
+  /** Reported status. */
+  status: NonNullable<HeartbeatRequest["status"]>;
+  /** Heartbeats answered. */
+  beats: number;
+  /** Stops heartbeating (as if it died). */
+  stop(): void;
+}
+
+/** Options of {@linkcode runExecutors}. */
+export interface RunExecutorsOptions {
+  /** Time between heartbeats, ms. @default {300} */
+  readonly intervalMs?: number;
+  /** Metadata per executor. */
+  readonly metadata?: (id: string) => Record<string, string>;
+  /** Which client each executor uses (to spread them over instances). */
+  readonly clientFor?: (index: number) => Clients;
+}
+
+/** Starts executors `ids` heartbeating into `namespace`. */
+export function runExecutors(
+  clients: Clients,
+  namespace: string,
+  ids: readonly string[],
+  options: RunExecutorsOptions = {},
+): SimExecutor[] {
+  const interval = options.intervalMs ?? 300;
+  return ids.map((id, index) => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const client = options.clientFor?.(index) ?? clients;
+    const executor: SimExecutor = {
+      id,
+      shards: [],
+      status: "EXECUTOR_STATUS_ACTIVE",
+      beats: 0,
+      stop() {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+    const beat = async () => {
+      if (stopped) return;
+      try {
+        const reports: NonNullable<HeartbeatRequest["shardStatusReports"]> = {};
+        for (const shard of executor.shards) {
+          reports[shard] = { status: "SHARD_STATUS_READY", shardLoad: 1 };
+        }
+        const res = await heartbeat(client, {
+          namespace,
+          executorId: id,
+          status: executor.status,
+          shardStatusReports: reports,
+          metadata: options.metadata?.(id) ?? { address: `${id}.example:1234` },
+        });
+        if (!stopped) {
+          executor.shards = Object.keys(res.shardAssignments);
+          executor.beats++;
+        }
+      } catch { /* the service may be restarting; try again next beat */ }
+      if (!stopped) timer = setTimeout(beat, interval * (0.8 + 0.4 * Math.random()));
+    };
+    timer = setTimeout(beat, Math.random() * interval);
+    return executor;
+  });
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes; returns the elapsed ms. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what = "condition",
+): Promise<number> {
+  const start = performance.now();
+  while (!(await check())) {
+    if (performance.now() - start > timeoutMs) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return performance.now() - start;
+}

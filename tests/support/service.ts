@@ -1,0 +1,143 @@
+/**
+ * Running Shard Manager instances in tests: in process (fast) or as a child
+ * process (so it can be killed with SIGKILL or SIGTERM).
+ *
+ * @module
+ */
+import { type RunningInstance, startInstance } from "../../src/app.ts";
+import { parseConfig } from "../../src/config/mod.ts";
+import { jsonLogger, silentLogger } from "../../src/core/logger.ts";
+
+/** Knobs of a test configuration. */
+export interface TestConfigOptions {
+  /** etcd endpoints. */
+  readonly endpoints: readonly string[];
+  /** Key prefix unique to the test. */
+  readonly prefix: string;
+  /** Namespaces, as YAML objects. */
+  readonly namespaces: readonly Record<string, unknown>[];
+  /** Durations and numbers under `process`. */
+  readonly process?: Record<string, string | number>;
+  /** Durations under `election`. */
+  readonly election?: Record<string, string>;
+  /** The leader's lease. @default {"2s"} */
+  readonly electionTTL?: string;
+}
+
+/** A YAML configuration for tests, with quick timings. */
+export function testConfigYaml(options: TestConfigOptions): string {
+  const store = (prefix: string, extra = "") => `
+    storageParams:
+      endpoints: ${JSON.stringify(options.endpoints)}
+      dialTimeout: 2s
+      prefix: ${JSON.stringify(prefix)}${extra}`;
+  const lines = (obj: Record<string, unknown>, indent: string) =>
+    Object.entries(obj).map(([k, v]) => `${indent}${k}: ${JSON.stringify(v)}`).join("\n");
+  return `shardDistribution:
+  election:
+${
+    lines({
+      leaderPeriod: "60s",
+      maxRandomDelay: "100ms",
+      failedElectionCooldown: "200ms",
+      ...options.election,
+    }, "    ")
+  }
+  namespaces:
+${options.namespaces.map((n) => `    - ${JSON.stringify(n)}`).join("\n")}
+  leaderStore:${
+    store(`${options.prefix}/leader`, `\n      electionTTL: ${options.electionTTL ?? "2s"}`)
+  }
+  store:${store(`${options.prefix}/store`)}
+  process:
+${
+    lines(
+      { period: "500ms", heartbeatTTL: "2s", rebalanceCooldown: "50ms", ...options.process },
+      "    ",
+    )
+  }
+server:
+  grpcAddress: 127.0.0.1:0
+log:
+  level: warn
+`;
+}
+
+/** Starts an instance inside the test process. */
+export function startInProcess(yaml: string, instanceId?: string): Promise<RunningInstance> {
+  const config = parseConfig(yaml, "test.yaml");
+  const logger = Deno.env.get("TEST_LOGS") ? jsonLogger("debug", { instanceId }) : silentLogger;
+  return startInstance(config, logger, instanceId ? { instanceId } : {});
+}
+
+/** An instance running as a child process. */
+export interface ServiceProcess extends AsyncDisposable {
+  /** The gRPC address it listens on. */
+  readonly address: string;
+  /** Its instance id. */
+  readonly instanceId: string;
+  /** Everything it logged so far. */
+  logs(): string;
+  /** Sends a signal and waits for the process to exit. */
+  kill(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+}
+
+const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
+
+/** Starts `src/main.ts` with `yaml` as its configuration and waits until it listens. */
+export async function startProcess(yaml: string, instanceId: string): Promise<ServiceProcess> {
+  const dir = await Deno.makeTempDir({ prefix: "sm-service-" });
+  const configPath = `${dir}/config.yaml`;
+  await Deno.writeTextFile(configPath, yaml.replace("level: warn", "level: info"));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--config", configPath, "--instance-id", instanceId],
+    stdout: "null",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  let text = "";
+  const listening = Promise.withResolvers<string>();
+  const reading = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      text += chunk;
+      const match = text.match(/"msg":"listening","address":"([^"]+)"/);
+      if (match) listening.resolve(match[1]!);
+    }
+    listening.reject(new Error(`Service exited before listening:\n${text}`));
+  })();
+  const timer = setTimeout(
+    () => listening.reject(new Error(`Service did not start:\n${text}`)),
+    30_000,
+  );
+  let status: Promise<Deno.CommandStatus> | undefined;
+  const kill = (signal: Deno.Signal = "SIGTERM") => {
+    if (!status) {
+      try {
+        child.kill(signal);
+      } catch { /* already exited */ }
+      status = child.status.then(async (s) => {
+        await reading;
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+        return s;
+      });
+    }
+    return status;
+  };
+  try {
+    const address = await listening.promise;
+    return {
+      address,
+      instanceId,
+      logs: () => text,
+      kill,
+      [Symbol.asyncDispose]: async () => {
+        await kill("SIGKILL");
+      },
+    };
+  } catch (error) {
+    await kill("SIGKILL");
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
