@@ -63,8 +63,10 @@ export async function startInstance(
     server,
     stop: () =>
       stopping ??= (async () => {
-        await server.stop();
-        await manager.stop();
+        // Resign at once (another instance takes over without waiting for a
+        // lease to expire) while the server finishes its calls; stopping the
+        // manager also ends watch streams, so the server need not wait for them.
+        await Promise.all([manager.stop(), server.stop()]);
         await store.close();
         await leaderStore.close();
       })(),

@@ -36,14 +36,14 @@ export class EtcdLeaderStore implements LeaderStore {
   ): Promise<Leadership> {
     const { signal } = options;
     signal.throwIfAborted();
-    const lease = this.#client.lease(Math.max(2, Math.ceil(options.ttlMs / 1000)), {
-      autoKeepAlive: true,
-    });
+    const ttlSeconds = Math.max(2, Math.ceil(options.ttlMs / 1000));
+    const lease = this.#client.lease(ttlSeconds, { autoKeepAlive: true });
     const lost = new AbortController();
     lease.on(
       "lost",
       (error) => lost.abort(new StoreUnavailableError(`Lease lost: ${error.message}`)),
     );
+    watchKeepalives(lease, ttlSeconds * 1000, lost);
     try {
       const leaseId = await lease.grant();
       const key = `${this.#electionPrefix(namespace)}${BigInt(leaseId).toString(16)}`;
@@ -55,6 +55,7 @@ export class EtcdLeaderStore implements LeaderStore {
       await this.#waitForTurn(namespace, term, AbortSignal.any([signal, lost.signal]));
       return this.#leadership(namespace, term, key, lease, lost);
     } catch (error) {
+      lost.abort(new Error("Campaign ended"));
       await lease.revoke().catch(() => {});
       throw signal.aborted ? signal.reason : error;
     }
@@ -134,4 +135,20 @@ export class EtcdLeaderStore implements LeaderStore {
     lost.signal.addEventListener("abort", () => void resign(), { once: true });
     return { namespace, term, signal: lost.signal, resign };
   }
+}
+
+/**
+ * The etcd3 client reports a lost lease only after two TTLs without a
+ * keep-alive; a leader must stop sooner, since etcd may already have expired
+ * its lease after one TTL. Leadership ends once a TTL passes without success.
+ */
+function watchKeepalives(lease: Lease, ttlMs: number, lost: AbortController): void {
+  let last = performance.now();
+  lease.on("keepaliveSucceeded", () => last = performance.now());
+  const timer = setInterval(() => {
+    if (performance.now() - last > ttlMs) {
+      lost.abort(new StoreUnavailableError(`No lease keep-alive succeeded for ${ttlMs} ms`));
+    }
+  }, Math.max(100, ttlMs / 8));
+  lost.signal.addEventListener("abort", () => clearInterval(timer), { once: true });
 }
