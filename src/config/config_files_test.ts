@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import dev from "../../config/dev.yaml" with { type: "text" };
 import example from "../../config/example.yaml" with { type: "text" };
+import compose from "../../config/compose.yaml" with { type: "text" };
 import { yamlAllowed, yamlTest } from "./_testing.ts";
 import { loadConfig, parseConfig } from "./load.ts";
 import type { Config } from "./types.ts";
@@ -45,4 +46,14 @@ Deno.test({
     assert.deepEqual(await loadConfig(DEV_PATH.pathname), parseConfig(dev));
     assert.deepEqual(await loadConfig(EXAMPLE_PATH.pathname), parseConfig(example));
   },
+});
+
+yamlTest("config/compose.yaml loads and points at the compose etcd cluster", () => {
+  const config = parseConfig(compose, "config/compose.yaml");
+  assert.deepEqual(config.shardDistribution.store.storageParams.endpoints, [
+    "etcd-0:2379",
+    "etcd-1:2379",
+    "etcd-2:2379",
+  ]);
+  assert.equal(config.server.grpcAddress, "0.0.0.0:7943");
 });

@@ -106,9 +106,17 @@ export function namespaceState(state: NamespaceState): ExecutorStateView[] {
   return [...state.executors.keys()].sort().map((id) => executorState(state, id));
 }
 
-/** Orders numeric keys numerically and others lexically. */
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * Orders decimal keys ("0", "17") numerically and before all others, which are
+ * ordered lexically. A total order, so sorting gives the same result whatever
+ * the input order.
+ */
 export function compareShardKeys(a: string, b: string): number {
-  const na = Number(a), nb = Number(b);
-  if (Number.isInteger(na) && Number.isInteger(nb) && a !== "" && b !== "") return na - nb;
+  const da = DECIMAL.test(a), db = DECIMAL.test(b);
+  if (da !== db) return da ? -1 : 1;
+  // Canonical decimals of different lengths compare by length, at any size.
+  if (da && a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;
 }

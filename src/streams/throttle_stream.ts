@@ -34,10 +34,14 @@ export class ThrottleStream<T> extends TransformStream<T, T> {
     let last = -Infinity;
     let pending: { value: T } | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // The readable has room for two chunks but holds at most one, so it never
+    // pushes back: chunks keep reaching `transform` and fold into the waiting
+    // one instead of queueing behind it.
+    const room = 2;
     const emit = (controller: TransformStreamDefaultController<T>, value: T) => {
       last = now();
       // A chunk already waits for the reader: this one is folded into it.
-      if ((controller.desiredSize ?? 0) > 0) controller.enqueue(value);
+      if (controller.desiredSize === room) controller.enqueue(value);
     };
     super(
       {
@@ -54,9 +58,12 @@ export class ThrottleStream<T> extends TransformStream<T, T> {
         flush() {
           clearTimeout(timer);
         },
+        cancel() {
+          clearTimeout(timer);
+        },
       },
       undefined,
-      { highWaterMark: 1 },
+      { highWaterMark: room },
     );
   }
 }

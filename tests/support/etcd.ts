@@ -1,10 +1,14 @@
 /**
  * Real etcd servers for integration tests: one member or a small cluster on
- * free loopback ports, each with a fresh temporary data dir.
+ * free loopback ports, each with a fresh temporary data dir (`$TMPDIR/etcd-test-*`,
+ * with each member's log beside its data). The binary is `etcd` on PATH, or
+ * `ETCD_BIN`. etcd keeps its own timing defaults (100 ms heartbeat, 1 s
+ * election timeout), so leases behave as in production: the shortest is 2 s.
  *
- * Every process is started with `setpriv --pdeathsig KILL` (when util-linux
- * provides it), so it dies with the test process even when a test crashes
- * before calling `close()`.
+ * No process outlives the test process: each is started under
+ * `setpriv --pdeathsig KILL` (util-linux), so it dies even when a test crashes
+ * before `close()`; the data dirs such a crash leaves are removed by the next
+ * run once their owner's pid is gone.
  *
  * @module
  */
@@ -69,6 +73,7 @@ const MISSING = "etcd not found: apt-get install etcd-server, or set ETCD_ENDPOI
 const KILL_GRACE_MS = 5_000;
 const CLOSE_GRACE_MS = 1_000;
 const live = new Set<Cluster>();
+const swept = new Map<string, Promise<void>>();
 
 /**
  * Starts one etcd on free loopback ports, or returns the endpoints in
@@ -192,6 +197,10 @@ class Cluster implements EtcdCluster {
 
   static async create(size: number, options: EtcdOptions, etcd: string, setpriv?: string) {
     const root = await Deno.makeTempDir({ prefix: "etcd-test-" });
+    await Deno.writeTextFile(`${root}/owner.pid`, `${Deno.pid}\n`);
+    const tmp = root.slice(0, root.lastIndexOf("/"));
+    if (!swept.has(tmp)) swept.set(tmp, sweepStaleDirs(tmp));
+    await swept.get(tmp);
     const ports = freePorts(2 * size);
     const peer = (i: number) => `http://127.0.0.1:${ports[2 * i + 1]}`;
     const names = Array.from({ length: size }, (_, i) => `m${i}`);
@@ -230,29 +239,21 @@ class Cluster implements EtcdCluster {
     await Deno.remove(this.#root, { recursive: true }).catch(() => {});
   }
 
-  killSync(): void {
-    for (const member of this.members) member.killSync();
-    try {
-      Deno.removeSync(this.#root, { recursive: true });
-    } catch { /* best effort at exit */ }
-  }
-
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
 }
 
 function etcdFlags(options: EtcdOptions): string[] {
-  const flags: string[] = [];
-  if (options.quotaBackendBytes !== undefined) {
-    flags.push(`--quota-backend-bytes=${options.quotaBackendBytes}`);
-  }
-  if (options.autoCompactionRetention !== undefined) {
-    flags.push("--auto-compaction-mode=periodic");
-    flags.push(`--auto-compaction-retention=${options.autoCompactionRetention}`);
-  }
-  if (options.maxTxnOps !== undefined) flags.push(`--max-txn-ops=${options.maxTxnOps}`);
-  return [...flags, ...(options.extraArgs ?? [])];
+  const { quotaBackendBytes: quota, autoCompactionRetention: retention, maxTxnOps } = options;
+  return [
+    ...(quota === undefined ? [] : [`--quota-backend-bytes=${quota}`]),
+    ...(retention === undefined
+      ? []
+      : ["--auto-compaction-mode=periodic", `--auto-compaction-retention=${retention}`]),
+    ...(maxTxnOps === undefined ? [] : [`--max-txn-ops=${maxTxnOps}`]),
+    ...(options.extraArgs ?? []),
+  ];
 }
 
 class Member implements EtcdMember {
@@ -405,6 +406,26 @@ function findOnPath(name: string): string | undefined {
   return undefined;
 }
 
+/** At exit, for processes whose `close()` never ran (setpriv covers crashes). */
 function killLeftovers(): void {
-  for (const cluster of live) cluster.killSync();
+  for (const cluster of live) for (const member of cluster.members) member.killSync();
+}
+
+/**
+ * Removes the data dirs of test processes that died before `close()` (a crash
+ * or Ctrl-C): each holds a preallocated 64 MB WAL. A dir is only removed when
+ * the pid in its `owner.pid` no longer runs.
+ */
+async function sweepStaleDirs(tmp: string): Promise<void> {
+  if (!(await Deno.stat("/proc/self").then(() => true, () => false))) return;
+  try {
+    for await (const entry of Deno.readDir(tmp)) {
+      if (!entry.isDirectory || !entry.name.startsWith("etcd-test-")) continue;
+      const dir = `${tmp}/${entry.name}`;
+      const pid = Number(await Deno.readTextFile(`${dir}/owner.pid`).catch(() => ""));
+      if (!Number.isInteger(pid) || pid <= 0) continue;
+      const alive = await Deno.stat(`/proc/${pid}`).then(() => true, () => false);
+      if (!alive) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  } catch { /* best effort */ }
 }

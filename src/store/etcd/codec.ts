@@ -95,6 +95,8 @@ export function decodeOwners(text: string, owners: Map<string, string>): void {
  * inside a character.
  */
 export function splitParts(text: string, maxBytes: number = MAX_PART_BYTES): string[] {
+  // A part must hold the longest UTF-8 character (4 bytes), or no part could advance.
+  if (!(maxBytes >= 4)) throw new RangeError(`maxBytes must be at least 4, got ${maxBytes}`);
   const bytes = new TextEncoder().encode(text);
   if (bytes.length <= maxBytes) return [text];
   const decoder = new TextDecoder();

@@ -1,0 +1,24 @@
+# Shard Manager service image. Build: `docker build -t shard-manager .`
+# Run: mount a config at /config/config.yaml (see compose.yaml).
+# Keep DENO_VERSION in step with the Deno that CI installs (npm package `deno`).
+ARG DENO_VERSION=2.9.6
+FROM denoland/deno:${DENO_VERSION}
+
+WORKDIR /app
+# The base image creates the `deno` user (uid 1993) and owns DENO_DIR
+# (/deno-dir) by it: fill the cache as that user so the service can use it.
+USER deno
+
+# Dependencies first: this layer is rebuilt only when deno.json/deno.lock change.
+COPY deno.json deno.lock ./
+RUN deno install --frozen
+
+COPY src/ src/
+COPY proto/ proto/
+COPY config/ config/
+# Cache the entry point's module graph, so a container starts without downloading.
+RUN deno cache --frozen src/main.ts
+
+ENV DENO_NO_UPDATE_CHECK=1
+EXPOSE 7943
+CMD ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "src/main.ts", "--config", "/config/config.yaml"]

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import type { ExecutorView } from "../state/namespace_state.ts";
+import { decideWrite, LOAD_TOLERANCE, reportsDiffer } from "./decide_write.ts";
+import type { Heartbeat } from "./validate_heartbeat.ts";
+
+const timing = { wallNow: 1_700_000_000_000, now: 10_000, refreshMs: 1_000 };
+
+function heartbeat(over: Partial<Heartbeat> = {}): Heartbeat {
+  return {
+    namespace: "ns",
+    executorId: "e1",
+    status: "ACTIVE",
+    metadata: { addr: "a:1" },
+    reports: { "0": { status: "READY", load: 100 } },
+    ...over,
+  };
+}
+
+function known(over: Partial<ExecutorView> = {}): ExecutorView {
+  return {
+    executorId: "e1",
+    status: "ACTIVE",
+    lastHeartbeatMs: 0,
+    seenAtMs: timing.now - 10, // recent
+    heartbeatRevision: 5,
+    metadata: { addr: "a:1" },
+    reports: { "0": { status: "READY", load: 100 } },
+    ...over,
+  };
+}
+
+Deno.test("decide write writes everything for a new executor", () => {
+  const hb = heartbeat();
+  assert.deepEqual(decideWrite(undefined, hb, timing), {
+    executorId: "e1",
+    heartbeat: { status: "ACTIVE", timestampMs: timing.wallNow },
+    metadata: hb.metadata,
+    reports: hb.reports,
+  });
+});
+
+Deno.test("decide write skips an unchanged heartbeat whose liveness record is recent", () => {
+  assert.equal(decideWrite(known(), heartbeat(), timing), undefined);
+  const almostDue = known({ seenAtMs: timing.now - timing.refreshMs + 1 });
+  assert.equal(decideWrite(almostDue, heartbeat(), timing), undefined);
+});
+
+Deno.test("decide write writes only the liveness record when a refresh is due", () => {
+  const due = known({ seenAtMs: timing.now - timing.refreshMs });
+  assert.deepEqual(decideWrite(due, heartbeat(), timing), {
+    executorId: "e1",
+    heartbeat: { status: "ACTIVE", timestampMs: timing.wallNow },
+  });
+});
+
+Deno.test("decide write writes a status change at once", () => {
+  const write = decideWrite(known(), heartbeat({ status: "DRAINING" }), timing);
+  assert.deepEqual(write, {
+    executorId: "e1",
+    heartbeat: { status: "DRAINING", timestampMs: timing.wallNow },
+  });
+});
+
+Deno.test("decide write writes changed metadata but not unchanged reports", () => {
+  const write = decideWrite(known(), heartbeat({ metadata: { addr: "b:2" } }), timing);
+  assert.deepEqual(write?.metadata, { addr: "b:2" });
+  assert.equal(write?.reports, undefined);
+  assert.ok(decideWrite(known(), heartbeat({ metadata: {} }), timing)?.metadata, "removed key");
+});
+
+Deno.test("decide write ignores load changes within 5% and writes larger ones", () => {
+  assert.equal(LOAD_TOLERANCE, 0.05);
+  const small = heartbeat({ reports: { "0": { status: "READY", load: 104 } } });
+  assert.equal(decideWrite(known(), small, timing), undefined);
+  const large = heartbeat({ reports: { "0": { status: "READY", load: 106 } } });
+  const write = decideWrite(known(), large, timing);
+  assert.deepEqual(write?.reports, large.reports);
+  assert.equal(write?.metadata, undefined);
+});
+
+Deno.test("reports differ on a new or missing shard, a status change, or a load beyond 5%", () => {
+  const base = { a: { status: "READY", load: 100 }, b: { status: "READY", load: 0 } } as const;
+  assert.equal(reportsDiffer(base, { ...base }), false);
+  assert.equal(reportsDiffer(base, { a: base.a }), true, "b is gone");
+  assert.equal(reportsDiffer(base, { ...base, c: base.a }), true, "c is new");
+  assert.equal(reportsDiffer(base, { a: base.a, c: base.b }), true, "same size, other key");
+  assert.equal(reportsDiffer(base, { ...base, b: { status: "DONE", load: 0 } }), true);
+  assert.equal(reportsDiffer(base, { ...base, a: { status: "READY", load: 95 } }), false);
+  assert.equal(reportsDiffer(base, { ...base, a: { status: "READY", load: 94 } }), true);
+  assert.equal(reportsDiffer(base, { ...base, b: { status: "READY", load: 0.001 } }), true);
+  assert.equal(reportsDiffer({}, {}), false);
+});

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { InvalidArgumentError } from "../core/errors.ts";
+import {
+  MAX_EXECUTOR_ID_LENGTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_BYTES,
+  MAX_SHARD_KEY_LENGTH,
+} from "./limits.ts";
+import { type RawHeartbeat, validateHeartbeat } from "./validate_heartbeat.ts";
+
+function raw(over: Partial<RawHeartbeat> = {}): RawHeartbeat {
+  return {
+    namespace: "ns",
+    executorId: "exec-1",
+    status: "EXECUTOR_STATUS_ACTIVE",
+    reports: {},
+    metadata: {},
+    ...over,
+  };
+}
+
+/** Asserts that validation fails naming `field`, with a message matching `message`. */
+function rejects(input: RawHeartbeat, field: string, message?: RegExp): void {
+  assert.throws(() => validateHeartbeat(input), (error: unknown) => {
+    assert.ok(error instanceof InvalidArgumentError, String(error));
+    assert.equal(error.field, field);
+    assert.ok(error.message.includes(field), error.message);
+    if (message) assert.match(error.message, message);
+    return true;
+  });
+}
+
+function keys(n: number): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
+}
+
+Deno.test("validate heartbeat accepts a well-formed heartbeat and copies it", () => {
+  const metadata = { addr: "10.0.0.1:7000" };
+  const hb = validateHeartbeat(raw({
+    metadata,
+    reports: { "7": { status: "SHARD_STATUS_READY", load: 2.5 }, x: { status: "DONE", load: 0 } },
+  }));
+  assert.deepEqual(hb, {
+    namespace: "ns",
+    executorId: "exec-1",
+    status: "ACTIVE",
+    metadata,
+    reports: { "7": { status: "READY", load: 2.5 }, x: { status: "DONE", load: 0 } },
+  });
+  assert.notEqual(hb.metadata, metadata);
+});
+
+Deno.test("validate heartbeat accepts executor statuses with and without the enum prefix", () => {
+  for (const name of ["ACTIVE", "DRAINING", "DRAINED"] as const) {
+    assert.equal(validateHeartbeat(raw({ status: name })).status, name);
+    assert.equal(validateHeartbeat(raw({ status: `EXECUTOR_STATUS_${name}` })).status, name);
+  }
+});
+
+Deno.test("validate heartbeat rejects unknown statuses, including numbers as strings", () => {
+  for (const status of ["1", "UNKNOWN_3", "EXECUTOR_STATUS_INVALID", "active", ""]) {
+    rejects(raw({ status }), "status", /must be one of EXECUTOR_STATUS_ACTIVE/);
+  }
+  rejects(
+    raw({ reports: { s: { status: "2", load: 1 } } }),
+    'shard_status_reports["s"].status',
+    /SHARD_STATUS_READY/,
+  );
+});
+
+Deno.test("validate heartbeat allows 32 metadata keys and rejects 33", () => {
+  assert.equal(MAX_METADATA_KEYS, 32);
+  validateHeartbeat(raw({ metadata: keys(32) }));
+  rejects(raw({ metadata: keys(33) }), "metadata", /has 33 keys; at most 32/);
+});
+
+Deno.test("validate heartbeat allows a 128-character metadata key and rejects 129", () => {
+  assert.equal(MAX_METADATA_KEY_LENGTH, 128);
+  validateHeartbeat(raw({ metadata: { ["k".repeat(128)]: "v" } }));
+  rejects(
+    raw({ metadata: { ["k".repeat(129)]: "v" } }),
+    `metadata[${JSON.stringify("k".repeat(32))}…]`,
+    /129 characters/,
+  );
+  rejects(raw({ metadata: { "": "v" } }), "metadata", /empty/);
+});
+
+Deno.test("validate heartbeat counts metadata values in UTF-8 bytes up to 512 KiB", () => {
+  assert.equal(MAX_METADATA_VALUE_BYTES, 512 * 1024);
+  validateHeartbeat(raw({ metadata: { big: "x".repeat(512 * 1024) } }));
+  rejects(
+    raw({ metadata: { big: "x".repeat(512 * 1024 + 1) } }),
+    'metadata["big"]',
+    /524289 bytes/,
+  );
+  // 256 Ki two-byte characters are exactly 512 KiB; one more is over.
+  validateHeartbeat(raw({ metadata: { big: "é".repeat(256 * 1024) } }));
+  rejects(raw({ metadata: { big: "é".repeat(256 * 1024 + 1) } }), 'metadata["big"]');
+});
+
+Deno.test("validate heartbeat checks the executor id for emptiness, length and control characters", () => {
+  assert.equal(MAX_EXECUTOR_ID_LENGTH, 256);
+  validateHeartbeat(raw({ executorId: "e".repeat(256) }));
+  rejects(raw({ executorId: "" }), "executor_id", /must not be empty/);
+  rejects(raw({ executorId: "e".repeat(257) }), "executor_id", /257 characters; at most 256/);
+  for (const id of ["a\nb", "a\u0000", "tab\there", "del\u007f"]) {
+    rejects(raw({ executorId: id }), "executor_id", /control characters/);
+  }
+  validateHeartbeat(raw({ executorId: "host/pod-1:ü" }));
+});
+
+Deno.test("validate heartbeat rejects negative, NaN and infinite loads", () => {
+  validateHeartbeat(raw({ reports: { s: { status: "READY", load: 0 } } }));
+  for (const load of [-1, -0.001, NaN, Infinity]) {
+    rejects(
+      raw({ reports: { s: { status: "READY", load } } }),
+      'shard_status_reports["s"].shard_load',
+      new RegExp(`got ${load}`),
+    );
+  }
+});
+
+Deno.test("validate heartbeat checks shard keys in reports", () => {
+  assert.equal(MAX_SHARD_KEY_LENGTH, 1024);
+  validateHeartbeat(raw({ reports: { ["s".repeat(1024)]: { status: "READY", load: 1 } } }));
+  const long = "s".repeat(1025);
+  rejects(
+    raw({ reports: { [long]: { status: "READY", load: 1 } } }),
+    `shard_status_reports[${JSON.stringify(long.slice(0, 64))}]`,
+    /1025 characters/,
+  );
+  rejects(raw({ reports: { "": { status: "READY", load: 1 } } }), 'shard_status_reports[""]');
+});

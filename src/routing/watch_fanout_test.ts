@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { silentLogger } from "../core/logger.ts";
+import { NamespaceCache } from "../state/namespace_cache.ts";
+import type { NamespaceEvent, Store } from "../store/store.ts";
+import { WatchFanout } from "./watch_fanout.ts";
+
+const unusedStore = new Proxy({} as Store, {
+  get: (_, name) => () => {
+    throw new Error(`Unexpected store call: ${String(name)}`);
+  },
+});
+
+function cacheWith(owners: [string, string][]): NamespaceCache {
+  const cache = new NamespaceCache(unusedStore, "ns", {
+    heartbeatTtlMs: 1_000,
+    logger: silentLogger,
+  });
+  const stored = (id: string) => ({
+    executorId: id,
+    heartbeat: { status: "ACTIVE" as const, timestampMs: Date.now() },
+    heartbeatRevision: 1,
+    metadata: { addr: id },
+    reports: {},
+  });
+  cache.state.load(
+    {
+      revision: 5,
+      executors: new Map([["b", stored("b")], ["a", stored("a")]]),
+      assignmentSeq: 1,
+      owners: new Map(owners),
+      assignedRevisions: new Map(),
+      drained: new Set(),
+      requested: new Map(),
+    },
+    0,
+    Date.now(),
+  );
+  cache.views.bump();
+  return cache;
+}
+
+/** Moves `shard` to `owner` and tells watchers, as the cache does for a feed batch. */
+function assign(cache: NamespaceCache, shard: string, owner: string): void {
+  const event: NamespaceEvent = {
+    type: "assignment",
+    seq: cache.state.seq + 1,
+    delta: { assign: { [owner]: [shard] }, unassign: [], remove: [] },
+  };
+  cache.state.apply({ revision: cache.state.revision + 1, events: [event] }, 0);
+  cache.views.bump();
+}
+
+Deno.test("watch fanout pictures executors sorted by id with shards in key order", () => {
+  const fanout = new WatchFanout(cacheWith([["10", "a"], ["9", "a"], ["x", "a"], ["1", "b"]]));
+  assert.deepEqual(fanout.current(), {
+    version: 1,
+    executors: [
+      { executorId: "a", metadata: { addr: "a" }, shards: ["9", "10", "x"] },
+      { executorId: "b", metadata: { addr: "b" }, shards: ["1"] },
+    ],
+  });
+});
+
+Deno.test("watch fanout builds the picture once per version", () => {
+  const cache = cacheWith([["0", "a"]]);
+  const fanout = new WatchFanout(cache);
+  const first = fanout.current();
+  assert.equal(fanout.current(), first, "the same object while the version holds");
+  assign(cache, "1", "b");
+  const second = fanout.current();
+  assert.notEqual(second, first);
+  assert.equal(second.version, first.version + 1);
+  assert.deepEqual(second.executors[1]?.shards, ["1"]);
+});
+
+Deno.test("watch fanout gives a subscriber the current picture first, then each change", async () => {
+  const cache = cacheWith([["0", "a"]]);
+  const fanout = new WatchFanout(cache);
+  const controller = new AbortController();
+  const reader = fanout.subscribe(controller.signal).getReader();
+  const first = await reader.read();
+  assert.equal(first.value, fanout.current());
+  const next = reader.read();
+  assign(cache, "1", "a");
+  assert.deepEqual((await next).value?.executors[0]?.shards, ["0", "1"]);
+  controller.abort();
+  assert.deepEqual(await reader.read(), { done: true, value: undefined });
+});
+
+Deno.test("watch fanout lets a slow subscriber skip to the latest version, sharing the picture", async () => {
+  const cache = cacheWith([]);
+  const fanout = new WatchFanout(cache);
+  const controller = new AbortController();
+  const fast = fanout.subscribe(controller.signal).getReader();
+  const slow = fanout.subscribe(controller.signal).getReader();
+  await fast.read();
+  await slow.read();
+  for (const shard of ["0", "1", "2"]) {
+    assign(cache, shard, "b");
+    await fast.read();
+  }
+  const caughtUp = await slow.read();
+  assert.equal(caughtUp.value?.version, cache.views.version, "the latest version, not the next");
+  assert.deepEqual(caughtUp.value?.executors[1]?.shards, ["0", "1", "2"]);
+  assert.equal(caughtUp.value, fanout.current(), "both subscribers share one built picture");
+  let more = false;
+  slow.read().then(() => more = true);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(more, false, "nothing queued behind the latest picture");
+  controller.abort();
+});

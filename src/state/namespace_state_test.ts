@@ -1,0 +1,200 @@
+import assert from "node:assert/strict";
+import type { NamespaceEvent, NamespaceSnapshot, StoredExecutor } from "../store/store.ts";
+import { NamespaceState } from "./namespace_state.ts";
+
+const TTL = 1_000;
+const WALL = 1_700_000_000_000;
+
+function executor(id: string, timestampMs = WALL, status = "ACTIVE" as const): StoredExecutor {
+  return {
+    executorId: id,
+    heartbeat: { status, timestampMs },
+    heartbeatRevision: 3,
+    metadata: { addr: `${id}:1` },
+    reports: {},
+  };
+}
+
+function snapshot(over: Partial<NamespaceSnapshot> = {}): NamespaceSnapshot {
+  return {
+    revision: 10,
+    executors: new Map([["a", executor("a")], ["b", executor("b")]]),
+    assignmentSeq: 4,
+    owners: new Map([["0", "a"], ["1", "b"], ["2", "a"]]),
+    assignedRevisions: new Map([["0", 7], ["1", 8]]),
+    drained: new Set(["9"]),
+    requested: new Map([["eph", 9]]),
+    ...over,
+  };
+}
+
+function loaded(now = 0): NamespaceState {
+  const state = new NamespaceState("ns", { heartbeatTtlMs: TTL });
+  state.load(snapshot(), now, WALL);
+  return state;
+}
+
+function heartbeat(executorId: string, status: "ACTIVE" | "DRAINING" = "ACTIVE"): NamespaceEvent {
+  return { type: "heartbeat", executorId, record: { status, timestampMs: WALL + 5 } };
+}
+
+Deno.test("namespace state load copies a snapshot, indexing owners by executor", () => {
+  const state = loaded(50);
+  assert.equal(state.revision, 10);
+  assert.equal(state.seq, 4);
+  assert.deepEqual([...state.shardsOf("a")], ["0", "2"]);
+  assert.deepEqual([...state.shardsOf("b")], ["1"]);
+  assert.deepEqual([...state.shardsOf("nobody")], []);
+  assert.equal(state.assignedRevisions.get("0"), 7);
+  assert.equal(state.assignedRevisions.get("2"), 10, "missing revisions default to the snapshot's");
+  assert.deepEqual([...state.drained], ["9"]);
+  assert.deepEqual([...state.requested], [["eph", 9]]);
+  const a = state.executors.get("a")!;
+  assert.equal(a.seenAtMs, 50, "executors are taken as seen at load time");
+  assert.equal(a.lastHeartbeatMs, WALL);
+  assert.equal(a.status, "ACTIVE");
+});
+
+Deno.test("namespace state load replaces everything from an earlier load", () => {
+  const state = loaded();
+  state.load(snapshot({ owners: new Map([["5", "b"]]), drained: new Set() }), 0, WALL);
+  assert.deepEqual([...state.owners], [["5", "b"]]);
+  assert.deepEqual([...state.shardsOf("a")], []);
+  assert.equal(state.drained.size, 0);
+});
+
+Deno.test("namespace state isAlive holds up to the TTL after the executor was seen", () => {
+  const state = loaded(100);
+  const a = state.executors.get("a")!;
+  assert.equal(state.isAlive(a, 100 + TTL), true);
+  assert.equal(state.isAlive(a, 100 + TTL + 1), false);
+});
+
+Deno.test("namespace state treats an ancient heartbeat on load as stale at once", () => {
+  const state = new NamespaceState("ns", { heartbeatTtlMs: TTL });
+  const ancient = WALL - 10 * TTL - 1;
+  const { heartbeat: _, ...silent } = executor("none");
+  const executors = new Map<string, StoredExecutor>([
+    ["old", executor("old", ancient)],
+    ["recent", executor("recent", WALL - 10 * TTL)],
+    ["none", silent],
+  ]);
+  state.load(snapshot({ executors }), 500, WALL);
+  assert.equal(state.isAlive(state.executors.get("old")!, 500), false);
+  assert.equal(state.isAlive(state.executors.get("recent")!, 500), true);
+  const none = state.executors.get("none")!;
+  assert.equal(state.isAlive(none, 500), false);
+  assert.equal(none.status, "DRAINED", "an executor without a heartbeat gets nothing new");
+});
+
+Deno.test("namespace state heartbeat of a new executor asks for a rebalance and a new view", () => {
+  const state = loaded();
+  const change = state.apply({ revision: 11, events: [heartbeat("c")] }, 20);
+  assert.deepEqual(change, { rebalance: true, view: true, resync: false });
+  const c = state.executors.get("c")!;
+  assert.equal(c.seenAtMs, 20);
+  assert.equal(c.heartbeatRevision, 11);
+  assert.equal(c.lastHeartbeatMs, WALL + 5);
+  assert.equal(state.revision, 11);
+});
+
+Deno.test("namespace state same-status heartbeat of a live executor changes nothing visible", () => {
+  const state = loaded();
+  const change = state.apply({ revision: 11, events: [heartbeat("a")] }, TTL);
+  assert.deepEqual(change, { rebalance: false, view: false, resync: false });
+  assert.equal(state.executors.get("a")!.seenAtMs, TTL, "but liveness is refreshed");
+});
+
+Deno.test("namespace state status change or a stale executor's heartbeat asks for a rebalance", () => {
+  const state = loaded();
+  assert.equal(
+    state.apply({ revision: 11, events: [heartbeat("a", "DRAINING")] }, 1).rebalance,
+    true,
+  );
+  assert.equal(state.executors.get("a")!.status, "DRAINING");
+  const stale = state.apply({ revision: 12, events: [heartbeat("b")] }, TTL + 1);
+  assert.deepEqual(stale, { rebalance: true, view: true, resync: false });
+  assert.equal(state.isAlive(state.executors.get("b")!, TTL + 1), true);
+});
+
+Deno.test("namespace state assignment deltas update owners, byExecutor and revisions", () => {
+  const state = loaded();
+  const change = state.apply({
+    revision: 12,
+    events: [{
+      type: "assignment",
+      seq: 5,
+      delta: { assign: { b: ["0", "3"] }, unassign: ["2"], remove: ["1"] },
+    }],
+  }, 0);
+  assert.deepEqual(change, { rebalance: false, view: true, resync: false });
+  assert.equal(state.seq, 5);
+  assert.deepEqual([...state.owners].sort(), [["0", "b"], ["3", "b"]]);
+  assert.equal(state.byExecutor.has("a"), false, "an owner left with nothing is dropped");
+  assert.deepEqual([...state.shardsOf("b")].sort(), ["0", "3"]);
+  assert.deepEqual([...state.assignedRevisions].sort(), [["0", 12], ["3", 12]]);
+});
+
+Deno.test("namespace state drained and requested events update their sets", () => {
+  const state = loaded();
+  const drained = state.apply({
+    revision: 13,
+    events: [{ type: "drained", shardKey: "4", drained: true }, {
+      type: "drained",
+      shardKey: "9",
+      drained: false,
+    }],
+  }, 0);
+  assert.equal(drained.rebalance, true);
+  assert.deepEqual([...state.drained], ["4"]);
+  const asked = state.apply({
+    revision: 14,
+    events: [{ type: "requested", shardKey: "new", requested: true }],
+  }, 0);
+  assert.equal(asked.rebalance, true);
+  assert.equal(state.requested.get("new"), 14);
+  const cleared = state.apply({
+    revision: 15,
+    events: [{ type: "requested", shardKey: "eph", requested: false }],
+  }, 0);
+  assert.equal(cleared.rebalance, false);
+  assert.equal(state.requested.has("eph"), false);
+});
+
+Deno.test("namespace state reports rebalance only when a shard is DONE", () => {
+  const state = loaded();
+  const ready = { type: "reports", executorId: "a", reports: { x: { status: "READY", load: 1 } } };
+  assert.equal(
+    state.apply({ revision: 11, events: [ready as NamespaceEvent] }, 0).rebalance,
+    false,
+  );
+  assert.deepEqual(state.executors.get("a")!.reports, { x: { status: "READY", load: 1 } });
+  const done = { type: "reports", executorId: "a", reports: { x: { status: "DONE", load: 0 } } };
+  assert.equal(state.apply({ revision: 12, events: [done as NamespaceEvent] }, 0).rebalance, true);
+});
+
+Deno.test("namespace state removal, metadata, leader and resync events", () => {
+  const state = loaded();
+  const meta = state.apply({
+    revision: 11,
+    events: [{ type: "metadata", executorId: "a", metadata: { addr: "new" } }],
+  }, 0);
+  assert.equal(meta.view, true);
+  assert.deepEqual(state.executors.get("a")!.metadata, { addr: "new" });
+  const removed = state.apply({
+    revision: 12,
+    events: [{ type: "executor_removed", executorId: "b" }],
+  }, 0);
+  assert.deepEqual(removed, { rebalance: true, view: true, resync: false });
+  assert.equal(state.executors.has("b"), false);
+  const claim = { term: 3, instanceId: "i1", sinceMs: WALL };
+  state.apply({ revision: 13, events: [{ type: "leader", claim }] }, 0);
+  assert.deepEqual(state.leader, { claim, revision: 13 });
+  const resync = state.apply(
+    { revision: 14, events: [{ type: "resync", reason: "compacted" }] },
+    0,
+  );
+  assert.equal(resync.resync, true);
+  state.apply({ revision: 9, events: [] }, 0);
+  assert.equal(state.revision, 14, "the revision never goes back");
+});

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import {
+  decodeClaim,
+  decodeDelta,
+  decodeHeartbeat,
+  decodeOwners,
+  decodePartsPointer,
+  decodeReports,
+  encodeClaim,
+  encodeDelta,
+  encodeHeartbeat,
+  encodeOwners,
+  encodePartsPointer,
+  encodeReports,
+  splitParts,
+} from "./codec.ts";
+
+const encoder = new TextEncoder();
+
+Deno.test("codec round-trips heartbeats, reports, claims and deltas", () => {
+  for (const status of ["ACTIVE", "DRAINING", "DRAINED"] as const) {
+    const record = { status, timestampMs: 1_700_000_000_123 };
+    assert.deepEqual(decodeHeartbeat(encodeHeartbeat(record)), record);
+  }
+  const reports = {
+    "0": { status: "READY", load: 1.25 },
+    "a/b": { status: "DONE", load: 0 },
+  } as const;
+  assert.deepEqual(decodeReports(encodeReports(reports)), reports);
+  assert.equal(encodeReports({ x: { status: "READY", load: 2 } }), '{"x":["READY",2]}');
+  const claim = { term: 12, instanceId: "host-1", sinceMs: 99 };
+  assert.deepEqual(decodeClaim(encodeClaim(claim)), claim);
+  const delta = { assign: { e1: ["0", "1"], "pod/2": ["x"] }, unassign: ["5"], remove: ["y"] };
+  assert.deepEqual(decodeDelta(encodeDelta(delta)), delta);
+});
+
+Deno.test("codec reads unknown heartbeat statuses as DRAINED and missing parts as defaults", () => {
+  assert.deepEqual(decodeHeartbeat('{"status":"BOGUS","ts":5}'), {
+    status: "DRAINED",
+    timestampMs: 5,
+  });
+  assert.deepEqual(decodeHeartbeat("{}"), { status: "DRAINED", timestampMs: 0 });
+  assert.deepEqual(decodeDelta("{}"), { assign: {}, unassign: [], remove: [] });
+  assert.deepEqual(decodeClaim('{"term":"3","instanceId":7,"sinceMs":"1"}'), {
+    term: 3,
+    instanceId: "7",
+    sinceMs: 1,
+  });
+});
+
+Deno.test("codec round-trips a whole assignment through executor → shards", () => {
+  const owners = new Map([["0", "a"], ["1", "b"], ["2", "a"], ["k/1", "c/d"]]);
+  assert.deepEqual(JSON.parse(encodeOwners(owners)), { a: ["0", "2"], b: ["1"], "c/d": ["k/1"] });
+  const decoded = new Map<string, string>([["stale", "z"]]);
+  decodeOwners(encodeOwners(owners), decoded);
+  assert.deepEqual(decoded, new Map([["stale", "z"], ...owners]), "decoding adds to the map");
+});
+
+Deno.test("codec parts pointers round-trip and inline values are not pointers", () => {
+  assert.deepEqual(decodePartsPointer(encodePartsPointer(3)), { parts: 3 });
+  assert.deepEqual(decodePartsPointer(encodePartsPointer(2, 64)), { parts: 2, seq: 64 });
+  assert.equal(
+    decodePartsPointer(encodeDelta({ assign: {}, unassign: [], remove: [] })),
+    undefined,
+  );
+  assert.equal(decodePartsPointer('{"parts":"x"}'), undefined);
+});
+
+Deno.test("splitParts keeps a small value whole", () => {
+  assert.deepEqual(splitParts("hello", 5), ["hello"]);
+  assert.deepEqual(splitParts("", 4), [""]);
+});
+
+Deno.test("splitParts never splits a character, keeps every part within the limit and joins back", () => {
+  // ASCII, 2-, 3- and 4-byte characters in a fixed pseudo-random mix.
+  const alphabet = ["a", "/", "é", "ß", "€", "日", "😀", "\u{10ffff}"];
+  const text = Array.from({ length: 500 }, (_, i) => alphabet[(i * i + 3 * i) % 8]).join("");
+  for (const max of [4, 5, 6, 7, 8, 13, 64, 1000]) {
+    const parts = splitParts(text, max);
+    assert.equal(parts.join(""), text, `max ${max}`);
+    for (const part of parts) {
+      const bytes = encoder.encode(part).length;
+      assert.ok(bytes > 0 && bytes <= max, `max ${max}: a part of ${bytes} bytes`);
+      assert.ok(!part.includes("\ufffd"), `max ${max}: a character was cut`);
+    }
+    assert.ok(parts.length >= Math.ceil(encoder.encode(text).length / max));
+  }
+});
+
+Deno.test("splitParts fills parts of ASCII text exactly to the limit", () => {
+  assert.deepEqual(splitParts("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+});

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { enumName, toExecutorState, toTimestamp, toWatchResponse } from "./convert.ts";
+
+Deno.test("toTimestamp splits milliseconds into seconds as a string and nanos", () => {
+  assert.deepEqual(toTimestamp(0), { seconds: "0", nanos: 0 });
+  assert.deepEqual(toTimestamp(1_700_000_000_123), { seconds: "1700000000", nanos: 123_000_000 });
+  assert.deepEqual(toTimestamp(1_500.25), { seconds: "1", nanos: 500_250_000 });
+});
+
+Deno.test("toTimestamp keeps nanos non-negative before the epoch", () => {
+  assert.deepEqual(toTimestamp(-1), { seconds: "-1", nanos: 999_000_000 });
+  assert.deepEqual(toTimestamp(-1_000), { seconds: "-1", nanos: 0 });
+});
+
+Deno.test("toExecutorState prefixes enums and writes revisions as strings", () => {
+  const metadata = { addr: "10.0.0.1:7000" };
+  const state = toExecutorState({
+    executorId: "e1",
+    status: "DRAINING",
+    lastHeartbeatMs: 2_000,
+    metadata,
+    assignedShards: [{ shardKey: "3", assignedRevision: 123_456_789_012 }, {
+      shardKey: "a",
+      assignedRevision: 12,
+    }],
+  });
+  assert.deepEqual(state, {
+    executorId: "e1",
+    status: "EXECUTOR_STATUS_DRAINING",
+    lastHeartbeat: { seconds: "2", nanos: 0 },
+    metadata: { addr: "10.0.0.1:7000" },
+    assignedShards: [
+      {
+        shardKey: "3",
+        assignmentStatus: "ASSIGNMENT_STATUS_READY",
+        assignedStateModRevision: String(123_456_789_012),
+      },
+      {
+        shardKey: "a",
+        assignmentStatus: "ASSIGNMENT_STATUS_READY",
+        assignedStateModRevision: "12",
+      },
+    ],
+  });
+  assert.notEqual(state.metadata, metadata, "metadata is copied");
+});
+
+Deno.test("toWatchResponse lists executors with their shards", () => {
+  assert.deepEqual(
+    toWatchResponse({
+      version: 3,
+      executors: [{ executorId: "e1", metadata: { a: "b" }, shards: ["0", "1"] }],
+    }),
+    {
+      executors: [{
+        executorId: "e1",
+        metadata: { a: "b" },
+        shards: [{ shardKey: "0" }, { shardKey: "1" }],
+      }],
+    },
+  );
+});
+
+Deno.test("enumName passes names through and marks numbers as unknown", () => {
+  assert.equal(enumName("EXECUTOR_STATUS_ACTIVE"), "EXECUTOR_STATUS_ACTIVE");
+  assert.equal(enumName(7), "UNKNOWN_7");
+});
