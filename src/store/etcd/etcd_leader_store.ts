@@ -17,6 +17,7 @@ import { absent, errorText, txn } from "./txn.ts";
 export class EtcdLeaderStore implements LeaderStore {
   #client: Etcd3;
   #prefix: string;
+  #active = new Set<Leadership>();
 
   /** Uses `client` (closed by `close()`) under `prefix`. */
   constructor(client: Etcd3, prefix: string) {
@@ -76,9 +77,10 @@ export class EtcdLeaderStore implements LeaderStore {
   }
 
   /** Closes the etcd client. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // Closing the client alone would leave lease keep-alives running.
+    await Promise.all([...this.#active].map((leadership) => leadership.resign()));
     this.#client.close();
-    return Promise.resolve();
   }
 
   /** Waits until no candidate with a lower create revision than `term` remains. */
@@ -132,23 +134,32 @@ export class EtcdLeaderStore implements LeaderStore {
         await watcher.cancel().catch(() => {});
         await lease.revoke().catch(() => {});
       })();
-    lost.signal.addEventListener("abort", () => void resign(), { once: true });
-    return { namespace, term, signal: lost.signal, resign };
+    const leadership: Leadership = { namespace, term, signal: lost.signal, resign };
+    this.#active.add(leadership);
+    lost.signal.addEventListener("abort", () => {
+      this.#active.delete(leadership);
+      void resign();
+    }, { once: true });
+    return leadership;
   }
 }
 
 /**
  * The etcd3 client reports a lost lease only after two TTLs without a
- * keep-alive; a leader must stop sooner, since etcd may already have expired
- * its lease after one TTL. Leadership ends once a TTL passes without success.
+ * keep-alive, but etcd may expire the lease one TTL after the last keep-alive
+ * it received. Leadership therefore ends once three quarters of a TTL pass
+ * since the last keep-alive that was sent and then acknowledged.
  */
 function watchKeepalives(lease: Lease, ttlMs: number, lost: AbortController): void {
-  let last = performance.now();
-  lease.on("keepaliveSucceeded", () => last = performance.now());
+  let fired = performance.now();
+  let acknowledged = fired;
+  lease.on("keepaliveFired", () => fired = performance.now());
+  lease.on("keepaliveSucceeded", () => acknowledged = fired);
+  const limit = ttlMs * 0.75;
   const timer = setInterval(() => {
-    if (performance.now() - last > ttlMs) {
-      lost.abort(new StoreUnavailableError(`No lease keep-alive succeeded for ${ttlMs} ms`));
+    if (performance.now() - acknowledged > limit) {
+      lost.abort(new StoreUnavailableError(`No lease keep-alive acknowledged for ${limit} ms`));
     }
-  }, Math.max(100, ttlMs / 8));
+  }, Math.max(50, ttlMs / 20));
   lost.signal.addEventListener("abort", () => clearInterval(timer), { once: true });
 }

@@ -14,6 +14,7 @@ import { FencedError } from "../../core/errors.ts";
 import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
 import type { Fence, NamespaceEventBatch, NamespaceSnapshot, Store, Versioned } from "../store.ts";
 import {
+  decodePartsPointer,
   encodeDelta,
   encodeHeartbeat,
   encodeOwners,
@@ -131,22 +132,26 @@ export class EtcdStore implements Store {
     owners: ReadonlyMap<string, string>,
   ): Promise<number> {
     const keys = this.#ns(fence.namespace);
+    const fenced = [modIs(keys.leader, fence.revision), valueIs(keys.head, String(seq))];
+    const refused = () => new FencedError(fence.namespace, `snapshot at change ${seq} was refused`);
+    // Check before staging: the live snapshot's parts may be the ones at `seq`.
+    if (!(await txn(this.#client, fenced, [])).succeeded) throw refused();
     const parts = splitParts(encodeOwners(owners));
     await this.#putParts(fence, keys.snapshotParts(seq), parts);
-    const res = await txn(this.#client, [
-      modIs(keys.leader, fence.revision),
-      valueIs(keys.head, String(seq)),
-    ], [
+    const res = await txn(this.#client, fenced, [
       put(keys.snapshot, encodePartsPointer(parts.length, seq)),
       del(keys.log, keys.logEntry(seq + 1)),
       del(keys.parts(), keys.parts(seq + 1)),
       del(keys.snapshotParts(), keys.snapshotParts(seq)),
-    ]);
+    ], [get(keys.snapshot)]);
     if (!res.succeeded) {
-      await writeAll(this.#client, [
-        del(keys.snapshotParts(seq), prefixEnd(keys.snapshotParts(seq))),
-      ]);
-      throw new FencedError(fence.namespace, `snapshot at change ${seq} was refused`);
+      const live = res.responses[0]?.response_range.kvs[0]?.value.toString() ?? "";
+      if (decodePartsPointer(live)?.seq !== seq) {
+        await writeAll(this.#client, [
+          del(keys.snapshotParts(seq), prefixEnd(keys.snapshotParts(seq))),
+        ]);
+      }
+      throw refused();
     }
     return Number(res.header.revision);
   }
