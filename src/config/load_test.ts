@@ -68,7 +68,7 @@ yamlTest("parseConfig accepts the design document's block as written", () => {
       process: {
         periodMs: 1_000,
         heartbeatTtlMs: 2_000,
-        rebalanceCooldownMs: 250,
+        rebalanceCooldownMs: 100,
         maxMovesPerPass: 1_000,
       },
     },

@@ -80,7 +80,7 @@ export const electionSchema: SectionSchema<ElectionConfig> = section({
 export const processSchema: SectionSchema<ProcessConfig> = section({
   period: duration("1s", { exclusive: true }),
   heartbeatTTL: duration("2s", { exclusive: true }),
-  rebalanceCooldown: duration("250ms"),
+  rebalanceCooldown: duration("100ms"),
   maxMovesPerPass: integer(0).default(1_000),
 }).transform((process): ProcessConfig => ({
   periodMs: process.period,

@@ -48,7 +48,7 @@ Deno.test("configSchema applies every default to a minimal configuration", () =>
       process: {
         periodMs: 1_000,
         heartbeatTtlMs: 2_000,
-        rebalanceCooldownMs: 250,
+        rebalanceCooldownMs: 100,
         maxMovesPerPass: 1_000,
       },
     },

@@ -69,7 +69,7 @@ export interface ProcessConfig {
   periodMs: number;
   /** Age after which an executor's heartbeat is stale (`heartbeatTTL`, default 2s). */
   heartbeatTtlMs: number;
-  /** Least time between two passes (`rebalanceCooldown`, default 250ms). */
+  /** Least time between two passes (`rebalanceCooldown`, default 100ms). */
   rebalanceCooldownMs: number;
   /** Balancing moves per pass; assigning unowned shards is not limited (`maxMovesPerPass`, default 1000). */
   maxMovesPerPass: number;

@@ -12,6 +12,8 @@ import { jsonLogger, silentLogger } from "../../src/core/logger.ts";
 export interface TestConfigOptions {
   /** etcd endpoints. */
   readonly endpoints: readonly string[];
+  /** etcd endpoints of the leader store. @default {endpoints} */
+  readonly leaderEndpoints?: readonly string[];
   /** Key prefix unique to the test. */
   readonly prefix: string;
   /** Namespaces, as YAML objects. */
@@ -26,9 +28,9 @@ export interface TestConfigOptions {
 
 /** A YAML configuration for tests, with quick timings. */
 export function testConfigYaml(options: TestConfigOptions): string {
-  const store = (prefix: string, extra = "") => `
+  const store = (prefix: string, extra = "", endpoints = options.endpoints) => `
     storageParams:
-      endpoints: ${JSON.stringify(options.endpoints)}
+      endpoints: ${JSON.stringify(endpoints)}
       dialTimeout: 2s
       prefix: ${JSON.stringify(prefix)}${extra}`;
   const lines = (obj: Record<string, unknown>, indent: string) =>
@@ -46,7 +48,11 @@ ${
   namespaces:
 ${options.namespaces.map((n) => `    - ${JSON.stringify(n)}`).join("\n")}
   leaderStore:${
-    store(`${options.prefix}/leader`, `\n      electionTTL: ${options.electionTTL ?? "2s"}`)
+    store(
+      `${options.prefix}/leader`,
+      `\n      electionTTL: ${options.electionTTL ?? "2s"}`,
+      options.leaderEndpoints ?? options.endpoints,
+    )
   }
   store:${store(`${options.prefix}/store`)}
   process:
