@@ -22,7 +22,7 @@ export interface RunningInstance {
 
 /** Options of {@linkcode startInstance}. */
 export interface StartOptions {
-  /** Instance id. @default {a random UUID} */
+  /** Instance id. @default {`<hostname>-<8 random hex digits>`} */
   readonly instanceId?: string;
   /** Overrides `server.grpcAddress`. */
   readonly grpcAddress?: string;
@@ -48,7 +48,7 @@ export async function startInstance(
     store,
     leaderStore,
     logger,
-    ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    instanceId: options.instanceId ?? defaultInstanceId(),
   });
   await manager.start();
   const server = await startGrpcServer(
@@ -71,4 +71,13 @@ export async function startInstance(
         await leaderStore.close();
       })(),
   };
+}
+
+/** A readable id that operators can map to a host: `<hostname>-<8 random hex digits>`. */
+export function defaultInstanceId(): string {
+  let host = "instance";
+  try {
+    host = Deno.hostname();
+  } catch { /* no --allow-sys: keep the generic name */ }
+  return `${host}-${crypto.randomUUID().slice(0, 8)}`;
 }

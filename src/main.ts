@@ -20,7 +20,7 @@ const USAGE = `Usage: shard-manager --config FILE [--grpc-address HOST:PORT] [--
 
   --config FILE          YAML configuration (see config/example.yaml)
   --grpc-address ADDR    overrides server.grpcAddress
-  --instance-id ID       this instance's id (default: a random UUID)
+  --instance-id ID       this instance's id (default: <hostname>-<random>)
   --help                 this text`;
 
 async function main(): Promise<number> {

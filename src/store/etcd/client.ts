@@ -16,6 +16,14 @@ export interface EtcdConnection {
 /** Largest response accepted from etcd: whole-namespace reads can be large. */
 const MAX_RECEIVE_BYTES = 512 * 1024 * 1024;
 
+/**
+ * Deadline of one unary etcd call. Without one, a call made while etcd is
+ * unreachable waits for the connection to come back, and so would the
+ * heartbeat or operator request behind it; with one it fails cleanly
+ * (UNAVAILABLE) and the caller retries. Streams (watches, keep-alives) have none.
+ */
+export const CALL_TIMEOUT_MS = 10_000;
+
 /** Turns `host:port` into a URL; URLs are kept. */
 export function endpointUrl(endpoint: string): string {
   return /^[a-z]+:\/\//i.test(endpoint) ? endpoint : `http://${endpoint}`;
@@ -36,5 +44,7 @@ export function createEtcdClient(connection: EtcdConnection): Etcd3 {
     hosts: connection.endpoints.map(endpointUrl),
     dialTimeout: connection.dialTimeoutMs,
     grpcOptions: { "grpc.max_receive_message_length": MAX_RECEIVE_BYTES },
+    defaultCallOptions: (context) =>
+      context.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS },
   });
 }
