@@ -51,23 +51,21 @@ async function startEtcd(): Promise<Deno.ChildProcess | undefined> {
   for (let i = 0; i < 100 && !(await etcdAnswers()); i++) {
     await new Promise((r) => setTimeout(r, 100));
   }
+  if (!(await etcdAnswers())) {
+    console.error(
+      `dev: etcd did not answer at ${ETCD_URL} within 10 s; is port 2379 or 2380 taken?`,
+    );
+    child.kill("SIGKILL");
+    Deno.exit(1);
+  }
   console.error(`dev: started etcd at ${ETCD_URL} (data in .data/etcd)`);
   return child;
 }
 
 const etcd = await startEtcd();
+// The `start` task holds the service's permissions; one place to keep them.
 const service = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "--allow-net",
-    "--allow-env",
-    "--allow-read",
-    "--allow-sys",
-    "src/main.ts",
-    "--config",
-    "config/dev.yaml",
-    ...Deno.args,
-  ],
+  args: ["task", "start", "--config", "config/dev.yaml", ...Deno.args],
   stdin: "null",
 }).spawn();
 const stop = () => {
