@@ -8,19 +8,39 @@ import type { GetShardOwnerResponse__Output } from "../src/transport/grpc/proto.
 
 const leads = (p: ServiceProcess) => /"msg":"leading namespace","namespace":"eph"/.test(p.logs());
 
+/** Two instance processes on one etcd, with an ephemeral namespace "eph", sorted into leader and follower. */
+async function twoInstances(endpoints: string[], name: string, electionTTL: string) {
+  const yaml = testConfigYaml({
+    endpoints,
+    prefix: uniquePrefix(name),
+    namespaces: [{ name: "eph", type: "ephemeral" }],
+    electionTTL,
+  });
+  const first = await startProcess(yaml, "instance-1");
+  const second = await startProcess(yaml, "instance-2").catch(async (error) => {
+    await first.kill("SIGKILL");
+    throw error;
+  });
+  const both = {
+    async [Symbol.asyncDispose]() {
+      await Promise.all([first.kill("SIGKILL"), second.kill("SIGKILL")]);
+    },
+  };
+  try {
+    await eventually(() => leads(first) || leads(second), 10_000, "a leader");
+  } catch (error) {
+    await both[Symbol.asyncDispose]();
+    throw error;
+  }
+  const [leader, follower] = leads(first) ? [first, second] : [second, first];
+  return { leader, follower, ...both };
+}
+
 Deno.test("two instances: one owner per new ephemeral key, and SIGKILL of the leader hands rebalancing over", async () => {
   await using etcd = await startEtcd();
   const electionTtlMs = 2_000;
-  const yaml = testConfigYaml({
-    endpoints: etcd.endpoints,
-    prefix: uniquePrefix("failover"),
-    namespaces: [{ name: "eph", type: "ephemeral" }],
-    electionTTL: "2s",
-  });
-  await using first = await startProcess(yaml, "instance-1");
-  await using second = await startProcess(yaml, "instance-2");
-  await eventually(() => leads(first) || leads(second), 10_000, "a leader");
-  const [leader, follower] = leads(first) ? [first, second] : [second, first];
+  await using instances = await twoInstances(etcd.endpoints, "failover", "2s");
+  const { leader, follower } = instances;
   const toLeader = connect(leader.address);
   const toFollower = connect(follower.address);
   const executors = runExecutors(toFollower, "eph", ["a", "b", "c"], { intervalMs: 200 });
@@ -84,16 +104,8 @@ Deno.test("two instances: one owner per new ephemeral key, and SIGKILL of the le
 
 Deno.test("SIGTERM makes the leader resign at once, long before its lease would expire", async () => {
   await using etcd = await startEtcd();
-  const yaml = testConfigYaml({
-    endpoints: etcd.endpoints,
-    prefix: uniquePrefix("sigterm"),
-    namespaces: [{ name: "eph", type: "ephemeral" }],
-    electionTTL: "10s",
-  });
-  await using first = await startProcess(yaml, "instance-1");
-  await using second = await startProcess(yaml, "instance-2");
-  await eventually(() => leads(first) || leads(second), 10_000, "a leader");
-  const [leader, follower] = leads(first) ? [first, second] : [second, first];
+  await using instances = await twoInstances(etcd.endpoints, "sigterm", "10s");
+  const { leader, follower } = instances;
   const stoppedAt = performance.now();
   const status = await leader.kill("SIGTERM");
   assert.equal(status.code, 0, "a clean exit");
