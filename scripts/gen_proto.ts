@@ -1,6 +1,6 @@
 /**
  * Generates TypeScript types for the wire contract in `proto/` into
- * `src/transport/grpc/gen/`, using `proto-loader-gen-types` from the
+ * `src/wire/gen/`, using `proto-loader-gen-types` from the
  * `@grpc/proto-loader` version pinned in deno.json.
  *
  * Run it with `deno task proto` after changing any `.proto` file; the test
@@ -23,11 +23,11 @@ export const REPO_ROOT: URL = new URL("../", import.meta.url);
 export const PROTO_DIR = "proto";
 
 /** Where the committed types live, relative to {@linkcode REPO_ROOT}. */
-export const GEN_DIR = "src/transport/grpc/gen";
+export const GEN_DIR = "src/wire/gen";
 
 /**
  * The conversion options the types are generated for. They must equal the
- * ones `src/transport/grpc/proto.ts` passes to `loadSync` at runtime, or the
+ * ones `src/wire/proto.ts` passes to `loadSync` at runtime, or the
  * types would describe objects the loader never produces;
  * `tests/proto_codegen_test.ts` checks that they do.
  */

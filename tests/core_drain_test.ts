@@ -3,7 +3,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, codeOf, connect, grpc } from "./support/grpc_clients.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
-import type { GetDrainedShardsResponse__Output } from "../src/transport/grpc/proto.ts";
+import type { GetDrainedShardsResponse__Output } from "../src/wire/proto.ts";
 
 Deno.test("an executor reporting DRAINING is emptied and gets nothing new", async () => {
   await using etcd = await startEtcd();

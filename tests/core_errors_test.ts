@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, connect, grpc, heartbeat } from "./support/grpc_clients.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
-import type { HeartbeatRequest } from "../src/transport/grpc/proto.ts";
+import type { HeartbeatRequest } from "../src/wire/proto.ts";
 
 async function failure(promise: Promise<unknown>): Promise<grpc.ServiceError> {
   try {

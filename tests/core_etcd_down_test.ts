@@ -4,7 +4,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, connect, grpc, heartbeat } from "./support/grpc_clients.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
-import type { GetShardOwnerResponse__Output } from "../src/transport/grpc/proto.ts";
+import type { GetShardOwnerResponse__Output } from "../src/wire/proto.ts";
 
 Deno.test("with etcd down, routing answers from the cache and heartbeats fail cleanly with UNAVAILABLE", async () => {
   const etcd = await startEtcd();

@@ -4,7 +4,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, connect } from "./support/grpc_clients.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
 import { type ServiceProcess, startProcess, testConfigYaml } from "./support/service.ts";
-import type { GetShardOwnerResponse__Output } from "../src/transport/grpc/proto.ts";
+import type { GetShardOwnerResponse__Output } from "../src/wire/proto.ts";
 
 const leads = (p: ServiceProcess) => /"msg":"leading namespace","namespace":"eph"/.test(p.logs());
 

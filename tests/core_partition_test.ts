@@ -6,7 +6,7 @@ import { startInProcess, testConfigYaml } from "./support/service.ts";
 import type {
   GetNamespaceStateResponse__Output,
   GetShardOwnerResponse__Output,
-} from "../src/transport/grpc/proto.ts";
+} from "../src/wire/proto.ts";
 
 Deno.test("three executors on a fixed 32-shard namespace receive a partition, and routing, state and watch agree", async () => {
   await using etcd = await startEtcd();

@@ -4,7 +4,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, connect } from "./support/grpc_clients.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
-import type { ForceResetNamespaceResponse__Output } from "../src/transport/grpc/proto.ts";
+import type { ForceResetNamespaceResponse__Output } from "../src/wire/proto.ts";
 
 const partitioned = (executors: { shards: string[] }[], shards: number) => () => {
   const all = executors.flatMap((e) => e.shards);

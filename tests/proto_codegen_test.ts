@@ -13,7 +13,7 @@ import {
   REPO_ROOT,
 } from "../scripts/gen_proto.ts";
 import { BASELINE_PATH } from "../scripts/update_proto_baseline.ts";
-import { PROTO_LOADER_OPTIONS } from "../src/transport/grpc/proto.ts";
+import { PROTO_LOADER_OPTIONS } from "../src/wire/proto.ts";
 
 const decoder = new TextDecoder();
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HeartbeatRequest } from "../../src/transport/grpc/proto.ts";
+import type { HeartbeatRequest } from "../../src/wire/proto.ts";
 import { type Clients, heartbeat } from "./grpc_clients.ts";
 
 /** A simulated executor. */

@@ -10,7 +10,7 @@ import {
   ShardDistributorAPIClient,
   ShardDistributorExecutorAPIClient,
   type WatchNamespaceStateResponse__Output,
-} from "../../src/transport/grpc/proto.ts";
+} from "../../src/wire/proto.ts";
 
 /** Both service clients on one address. */
 export interface Clients {

@@ -4,7 +4,11 @@
  * @module
  */
 import type { ExecutorStateView, NamespaceView } from "../../routing/views.ts";
-import type { NamespaceExecutorState, Timestamp, WatchNamespaceStateResponse } from "./proto.ts";
+import type {
+  NamespaceExecutorState,
+  Timestamp,
+  WatchNamespaceStateResponse,
+} from "../../wire/proto.ts";
 
 /** Milliseconds since the epoch as a protobuf Timestamp. */
 export function toTimestamp(ms: number): Timestamp {

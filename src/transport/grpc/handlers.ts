@@ -9,7 +9,10 @@ import { InvalidArgumentError } from "../../core/errors.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
 import { enumName, toExecutorState, toWatchResponse } from "./convert.ts";
-import type { ShardDistributorAPIHandlers, ShardDistributorExecutorAPIHandlers } from "./proto.ts";
+import type {
+  ShardDistributorAPIHandlers,
+  ShardDistributorExecutorAPIHandlers,
+} from "../../wire/proto.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
@@ -92,6 +95,18 @@ export function routingHandlers(
     ForceResetNamespace: unary(logger, "ForceResetNamespace", async (req) => ({
       deletedKeys: String(await ops.forceReset(required(req.namespace, "namespace"))),
     })),
+    DrainExecutors: unary(logger, "DrainExecutors", () => {
+      throw new Error("DrainExecutors is not implemented yet");
+    }),
+    UndrainExecutors: unary(logger, "UndrainExecutors", () => {
+      throw new Error("UndrainExecutors is not implemented yet");
+    }),
+    ListExecutorDrains: unary(logger, "ListExecutorDrains", () => {
+      throw new Error("ListExecutorDrains is not implemented yet");
+    }),
+    ListLeaders: unary(logger, "ListLeaders", () => {
+      throw new Error("ListLeaders is not implemented yet");
+    }),
     WatchNamespaceState: (call) => {
       const cancelled = new AbortController();
       call.on("cancelled", () => cancelled.abort());

@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
 import { executorHandlers, routingHandlers } from "./handlers.ts";
-import { executorService, shardDistributorService } from "./proto.ts";
+import { executorService, shardDistributorService } from "../../wire/proto.ts";
 
 /** Largest request accepted, in bytes (metadata values may be 512 KiB each). */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;

@@ -79,7 +79,7 @@ export const PROTO_LOADER_OPTIONS: {
  * console.assert(PROTO_ROOT.endsWith("proto"));
  * ```
  */
-export const PROTO_ROOT: string = fileURLToPath(new URL("../../../proto", import.meta.url));
+export const PROTO_ROOT: string = fileURLToPath(new URL("../../proto", import.meta.url));
 
 const PROTO_FILES = [
   "uber/cadence/sharddistributor/v1/executor.proto",
@@ -230,6 +230,16 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/GetDrainedShardsReque
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetDrainedShardsResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ForceResetNamespaceRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ForceResetNamespaceResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/DrainExecutorsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/DrainExecutorsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/UndrainExecutorsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/UndrainExecutorsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListExecutorDrainsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListExecutorDrainsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ExecutorDrain.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListLeadersRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListLeadersResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceLeader.ts";
 
 /*
  * `google.protobuf.Timestamp` (`NamespaceExecutorState.lastHeartbeat`):

@@ -40,7 +40,15 @@ const apiHandlers: Pick<
           shardKey: "7",
           assignmentStatus: "ASSIGNMENT_STATUS_READY",
           assignedStateModRevision: BIG_INT64,
+          shardLoad: 0,
+          assignedAt: null,
         }],
+        drained: false,
+        drainedBy: [],
+        heartbeatAgeMs: "0",
+        alive: false,
+        shardCount: "0",
+        totalLoad: 0,
       }, {
         // Everything unset: the client must still see every field.
         executorId: "exec-2",
@@ -152,8 +160,8 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
     }]);
     assert.deepEqual(response, {
       shardAssignments: {
-        "1": { status: "ASSIGNMENT_STATUS_READY" },
-        "2": { status: "ASSIGNMENT_STATUS_READY" },
+        "1": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0" },
+        "2": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0" },
       },
       migrationMode: "MIGRATION_MODE_ONBOARDED",
     });
@@ -186,13 +194,27 @@ Deno.test("received messages have every field, with defaults for unset ones", as
           shardKey: "7",
           assignmentStatus: "ASSIGNMENT_STATUS_READY",
           assignedStateModRevision: BIG_INT64,
+          shardLoad: 0,
+          assignedAt: null,
         }],
+        drained: false,
+        drainedBy: [],
+        heartbeatAgeMs: "0",
+        alive: false,
+        shardCount: "0",
+        totalLoad: 0,
       }, {
         executorId: "exec-2",
         status: "EXECUTOR_STATUS_INVALID",
         lastHeartbeat: null,
         metadata: {},
         assignedShards: [],
+        drained: false,
+        drainedBy: [],
+        heartbeatAgeMs: "0",
+        alive: false,
+        shardCount: "0",
+        totalLoad: 0,
       }],
     });
   });

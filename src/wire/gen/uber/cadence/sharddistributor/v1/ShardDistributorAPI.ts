@@ -3,6 +3,8 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { DrainExecutorsRequest as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, DrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainExecutorsRequest.ts';
+import type { DrainExecutorsResponse as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, DrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainExecutorsResponse.ts';
 import type { DrainShardsRequest as _uber_cadence_sharddistributor_v1_DrainShardsRequest, DrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainShardsRequest.ts';
 import type { DrainShardsResponse as _uber_cadence_sharddistributor_v1_DrainShardsResponse, DrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainShardsResponse.ts';
 import type { ForceResetNamespaceRequest as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, ForceResetNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ForceResetNamespaceRequest.ts';
@@ -17,8 +19,14 @@ import type { GetShardOwnerRequest as _uber_cadence_sharddistributor_v1_GetShard
 import type { GetShardOwnerResponse as _uber_cadence_sharddistributor_v1_GetShardOwnerResponse, GetShardOwnerResponse__Output as _uber_cadence_sharddistributor_v1_GetShardOwnerResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetShardOwnerResponse.ts';
 import type { InspectShardRequest as _uber_cadence_sharddistributor_v1_InspectShardRequest, InspectShardRequest__Output as _uber_cadence_sharddistributor_v1_InspectShardRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/InspectShardRequest.ts';
 import type { InspectShardResponse as _uber_cadence_sharddistributor_v1_InspectShardResponse, InspectShardResponse__Output as _uber_cadence_sharddistributor_v1_InspectShardResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/InspectShardResponse.ts';
+import type { ListExecutorDrainsRequest as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, ListExecutorDrainsRequest__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListExecutorDrainsRequest.ts';
+import type { ListExecutorDrainsResponse as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, ListExecutorDrainsResponse__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListExecutorDrainsResponse.ts';
+import type { ListLeadersRequest as _uber_cadence_sharddistributor_v1_ListLeadersRequest, ListLeadersRequest__Output as _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListLeadersRequest.ts';
+import type { ListLeadersResponse as _uber_cadence_sharddistributor_v1_ListLeadersResponse, ListLeadersResponse__Output as _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListLeadersResponse.ts';
 import type { ListNamespacesRequest as _uber_cadence_sharddistributor_v1_ListNamespacesRequest, ListNamespacesRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts';
 import type { ListNamespacesResponse as _uber_cadence_sharddistributor_v1_ListNamespacesResponse, ListNamespacesResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts';
+import type { UndrainExecutorsRequest as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, UndrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainExecutorsRequest.ts';
+import type { UndrainExecutorsResponse as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, UndrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainExecutorsResponse.ts';
 import type { UndrainShardsRequest as _uber_cadence_sharddistributor_v1_UndrainShardsRequest, UndrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainShardsRequest.ts';
 import type { UndrainShardsResponse as _uber_cadence_sharddistributor_v1_UndrainShardsResponse, UndrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainShardsResponse.ts';
 import type { WatchNamespaceStateRequest as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, WatchNamespaceStateRequest__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/WatchNamespaceStateRequest.ts';
@@ -28,6 +36,27 @@ import type { WatchNamespaceStateResponse as _uber_cadence_sharddistributor_v1_W
  * The API that spectators (routers of shard traffic) and operators call.
  */
 export interface ShardDistributorAPIClient extends grpc.Client {
+  /**
+   * Drains executors chosen by id or by a metadata selector: their shards move
+   * away and they get nothing new, until undrained. The drain is stored, so it
+   * holds across restarts of the service and of the executors, and a selector
+   * drain also catches executors that register later with matching metadata.
+   */
+  DrainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  DrainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  DrainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  DrainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Drains executors chosen by id or by a metadata selector: their shards move
+   * away and they get nothing new, until undrained. The drain is stored, so it
+   * holds across restarts of the service and of the executors, and a selector
+   * drain also catches executors that register later with matching metadata.
+   */
+  drainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  drainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  drainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  drainExecutors(argument: _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  
   /**
    * Marks shards as drained so the leader moves them off their executors and
    * assigns them nowhere until they are undrained.
@@ -140,6 +169,36 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   inspectShard(argument: _uber_cadence_sharddistributor_v1_InspectShardRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_InspectShardResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Lists the executor drains of a namespace.
+   */
+  ListExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  ListExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  ListExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  ListExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Lists the executor drains of a namespace.
+   */
+  listExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  listExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  listExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  listExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Lists which instance leads each namespace, and since when.
+   */
+  ListLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  ListLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  ListLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  ListLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Lists which instance leads each namespace, and since when.
+   */
+  listLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  listLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  listLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  listLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Lists the configured namespaces.
    */
   ListNamespaces(argument: _uber_cadence_sharddistributor_v1_ListNamespacesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>): grpc.ClientUnaryCall;
@@ -153,6 +212,21 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   listNamespaces(argument: _uber_cadence_sharddistributor_v1_ListNamespacesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>): grpc.ClientUnaryCall;
   listNamespaces(argument: _uber_cadence_sharddistributor_v1_ListNamespacesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>): grpc.ClientUnaryCall;
   listNamespaces(argument: _uber_cadence_sharddistributor_v1_ListNamespacesRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Removes an executor drain (by the same id or selector it was made with).
+   */
+  UndrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  UndrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  UndrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  UndrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Removes an executor drain (by the same id or selector it was made with).
+   */
+  undrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  undrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  undrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  undrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Clears the drained mark on shards so they are assigned again.
@@ -188,6 +262,14 @@ export interface ShardDistributorAPIClient extends grpc.Client {
  * The API that spectators (routers of shard traffic) and operators call.
  */
 export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * Drains executors chosen by id or by a metadata selector: their shards move
+   * away and they get nothing new, until undrained. The drain is stored, so it
+   * holds across restarts of the service and of the executors, and a selector
+   * drain also catches executors that register later with matching metadata.
+   */
+  DrainExecutors: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse>;
+  
   /**
    * Marks shards as drained so the leader moves them off their executors and
    * assigns them nowhere until they are undrained.
@@ -227,9 +309,24 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   InspectShard: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_InspectShardRequest__Output, _uber_cadence_sharddistributor_v1_InspectShardResponse>;
   
   /**
+   * Lists the executor drains of a namespace.
+   */
+  ListExecutorDrains: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse>;
+  
+  /**
+   * Lists which instance leads each namespace, and since when.
+   */
+  ListLeaders: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListLeadersRequest__Output, _uber_cadence_sharddistributor_v1_ListLeadersResponse>;
+  
+  /**
    * Lists the configured namespaces.
    */
   ListNamespaces: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespacesResponse>;
+  
+  /**
+   * Removes an executor drain (by the same id or selector it was made with).
+   */
+  UndrainExecutors: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse>;
   
   /**
    * Clears the drained mark on shards so they are assigned again.
@@ -245,6 +342,7 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
 }
 
 export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
+  DrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
   DrainShards: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainShardsRequest, _uber_cadence_sharddistributor_v1_DrainShardsResponse, _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output>
   ForceResetNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>
   GetDrainedShards: MethodDefinition<_uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output>
@@ -252,7 +350,10 @@ export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   GetNamespaceState: MethodDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceStateRequest, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse, _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse__Output>
   GetShardOwner: MethodDefinition<_uber_cadence_sharddistributor_v1_GetShardOwnerRequest, _uber_cadence_sharddistributor_v1_GetShardOwnerResponse, _uber_cadence_sharddistributor_v1_GetShardOwnerRequest__Output, _uber_cadence_sharddistributor_v1_GetShardOwnerResponse__Output>
   InspectShard: MethodDefinition<_uber_cadence_sharddistributor_v1_InspectShardRequest, _uber_cadence_sharddistributor_v1_InspectShardResponse, _uber_cadence_sharddistributor_v1_InspectShardRequest__Output, _uber_cadence_sharddistributor_v1_InspectShardResponse__Output>
+  ListExecutorDrains: MethodDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>
+  ListLeaders: MethodDefinition<_uber_cadence_sharddistributor_v1_ListLeadersRequest, _uber_cadence_sharddistributor_v1_ListLeadersResponse, _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output, _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>
   ListNamespaces: MethodDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesRequest, _uber_cadence_sharddistributor_v1_ListNamespacesResponse, _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>
+  UndrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>
   UndrainShards: MethodDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsRequest, _uber_cadence_sharddistributor_v1_UndrainShardsResponse, _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output>
   WatchNamespaceState: MethodDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>
 }

@@ -2,6 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/executor.proto
 
 import type { AssignmentStatus as _uber_cadence_sharddistributor_v1_AssignmentStatus, AssignmentStatus__Output as _uber_cadence_sharddistributor_v1_AssignmentStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignmentStatus.ts';
+import type { Long } from '@grpc/proto-loader';
 
 /**
  * One shard assigned to an executor.
@@ -11,6 +12,12 @@ export interface ShardAssignment {
    * State of the assignment.
    */
   'status'?: (_uber_cadence_sharddistributor_v1_AssignmentStatus);
+  /**
+   * Store revision of the change that gave the shard to this executor. It only
+   * grows from one owner to the next, so a processor can pass it to
+   * downstream systems as a fencing token to reject a stale owner.
+   */
+  'fencingToken'?: (number | string | Long);
 }
 
 /**
@@ -21,4 +28,10 @@ export interface ShardAssignment__Output {
    * State of the assignment.
    */
   'status': (_uber_cadence_sharddistributor_v1_AssignmentStatus__Output);
+  /**
+   * Store revision of the change that gave the shard to this executor. It only
+   * grows from one owner to the next, so a processor can pass it to
+   * downstream systems as a fencing token to reject a stale owner.
+   */
+  'fencingToken': (string);
 }

@@ -4,8 +4,11 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp.ts';
 import type { AssignedShardState as _uber_cadence_sharddistributor_v1_AssignedShardState, AssignedShardState__Output as _uber_cadence_sharddistributor_v1_AssignedShardState__Output } from './uber/cadence/sharddistributor/v1/AssignedShardState.ts';
+import type { DrainExecutorsRequest as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, DrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output } from './uber/cadence/sharddistributor/v1/DrainExecutorsRequest.ts';
+import type { DrainExecutorsResponse as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, DrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output } from './uber/cadence/sharddistributor/v1/DrainExecutorsResponse.ts';
 import type { DrainShardsRequest as _uber_cadence_sharddistributor_v1_DrainShardsRequest, DrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output } from './uber/cadence/sharddistributor/v1/DrainShardsRequest.ts';
 import type { DrainShardsResponse as _uber_cadence_sharddistributor_v1_DrainShardsResponse, DrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output } from './uber/cadence/sharddistributor/v1/DrainShardsResponse.ts';
+import type { ExecutorDrain as _uber_cadence_sharddistributor_v1_ExecutorDrain, ExecutorDrain__Output as _uber_cadence_sharddistributor_v1_ExecutorDrain__Output } from './uber/cadence/sharddistributor/v1/ExecutorDrain.ts';
 import type { ExecutorInfo as _uber_cadence_sharddistributor_v1_ExecutorInfo, ExecutorInfo__Output as _uber_cadence_sharddistributor_v1_ExecutorInfo__Output } from './uber/cadence/sharddistributor/v1/ExecutorInfo.ts';
 import type { ForceResetNamespaceRequest as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, ForceResetNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/ForceResetNamespaceRequest.ts';
 import type { ForceResetNamespaceResponse as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, ForceResetNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/ForceResetNamespaceResponse.ts';
@@ -21,15 +24,22 @@ import type { HeartbeatRequest as _uber_cadence_sharddistributor_v1_HeartbeatReq
 import type { HeartbeatResponse as _uber_cadence_sharddistributor_v1_HeartbeatResponse, HeartbeatResponse__Output as _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output } from './uber/cadence/sharddistributor/v1/HeartbeatResponse.ts';
 import type { InspectShardRequest as _uber_cadence_sharddistributor_v1_InspectShardRequest, InspectShardRequest__Output as _uber_cadence_sharddistributor_v1_InspectShardRequest__Output } from './uber/cadence/sharddistributor/v1/InspectShardRequest.ts';
 import type { InspectShardResponse as _uber_cadence_sharddistributor_v1_InspectShardResponse, InspectShardResponse__Output as _uber_cadence_sharddistributor_v1_InspectShardResponse__Output } from './uber/cadence/sharddistributor/v1/InspectShardResponse.ts';
+import type { ListExecutorDrainsRequest as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, ListExecutorDrainsRequest__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output } from './uber/cadence/sharddistributor/v1/ListExecutorDrainsRequest.ts';
+import type { ListExecutorDrainsResponse as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, ListExecutorDrainsResponse__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output } from './uber/cadence/sharddistributor/v1/ListExecutorDrainsResponse.ts';
+import type { ListLeadersRequest as _uber_cadence_sharddistributor_v1_ListLeadersRequest, ListLeadersRequest__Output as _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output } from './uber/cadence/sharddistributor/v1/ListLeadersRequest.ts';
+import type { ListLeadersResponse as _uber_cadence_sharddistributor_v1_ListLeadersResponse, ListLeadersResponse__Output as _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output } from './uber/cadence/sharddistributor/v1/ListLeadersResponse.ts';
 import type { ListNamespacesRequest as _uber_cadence_sharddistributor_v1_ListNamespacesRequest, ListNamespacesRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output } from './uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts';
 import type { ListNamespacesResponse as _uber_cadence_sharddistributor_v1_ListNamespacesResponse, ListNamespacesResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output } from './uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts';
 import type { NamespaceConfig as _uber_cadence_sharddistributor_v1_NamespaceConfig, NamespaceConfig__Output as _uber_cadence_sharddistributor_v1_NamespaceConfig__Output } from './uber/cadence/sharddistributor/v1/NamespaceConfig.ts';
 import type { NamespaceExecutorState as _uber_cadence_sharddistributor_v1_NamespaceExecutorState, NamespaceExecutorState__Output as _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output } from './uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts';
+import type { NamespaceLeader as _uber_cadence_sharddistributor_v1_NamespaceLeader, NamespaceLeader__Output as _uber_cadence_sharddistributor_v1_NamespaceLeader__Output } from './uber/cadence/sharddistributor/v1/NamespaceLeader.ts';
 import type { Shard as _uber_cadence_sharddistributor_v1_Shard, Shard__Output as _uber_cadence_sharddistributor_v1_Shard__Output } from './uber/cadence/sharddistributor/v1/Shard.ts';
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from './uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { ShardDistributorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorAPIClient, ShardDistributorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts';
 import type { ShardDistributorExecutorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient, ShardDistributorExecutorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts';
 import type { ShardStatusReport as _uber_cadence_sharddistributor_v1_ShardStatusReport, ShardStatusReport__Output as _uber_cadence_sharddistributor_v1_ShardStatusReport__Output } from './uber/cadence/sharddistributor/v1/ShardStatusReport.ts';
+import type { UndrainExecutorsRequest as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, UndrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output } from './uber/cadence/sharddistributor/v1/UndrainExecutorsRequest.ts';
+import type { UndrainExecutorsResponse as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, UndrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output } from './uber/cadence/sharddistributor/v1/UndrainExecutorsResponse.ts';
 import type { UndrainShardsRequest as _uber_cadence_sharddistributor_v1_UndrainShardsRequest, UndrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output } from './uber/cadence/sharddistributor/v1/UndrainShardsRequest.ts';
 import type { UndrainShardsResponse as _uber_cadence_sharddistributor_v1_UndrainShardsResponse, UndrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output } from './uber/cadence/sharddistributor/v1/UndrainShardsResponse.ts';
 import type { WatchNamespaceStateRequest as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, WatchNamespaceStateRequest__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output } from './uber/cadence/sharddistributor/v1/WatchNamespaceStateRequest.ts';
@@ -51,8 +61,11 @@ export interface ProtoGrpcType {
         v1: {
           AssignedShardState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_AssignedShardState, _uber_cadence_sharddistributor_v1_AssignedShardState__Output>
           AssignmentStatus: EnumTypeDefinition
+          DrainExecutorsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest, _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output>
+          DrainExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
           DrainShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainShardsRequest, _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output>
           DrainShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainShardsResponse, _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output>
+          ExecutorDrain: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorDrain, _uber_cadence_sharddistributor_v1_ExecutorDrain__Output>
           ExecutorInfo: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorInfo, _uber_cadence_sharddistributor_v1_ExecutorInfo__Output>
           ExecutorStatus: EnumTypeDefinition
           ForceResetNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output>
@@ -69,11 +82,16 @@ export interface ProtoGrpcType {
           HeartbeatResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HeartbeatResponse, _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output>
           InspectShardRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_InspectShardRequest, _uber_cadence_sharddistributor_v1_InspectShardRequest__Output>
           InspectShardResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_InspectShardResponse, _uber_cadence_sharddistributor_v1_InspectShardResponse__Output>
+          ListExecutorDrainsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output>
+          ListExecutorDrainsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>
+          ListLeadersRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListLeadersRequest, _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output>
+          ListLeadersResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListLeadersResponse, _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>
           ListNamespacesRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesRequest, _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output>
           ListNamespacesResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesResponse, _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>
           MigrationMode: EnumTypeDefinition
           NamespaceConfig: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceConfig, _uber_cadence_sharddistributor_v1_NamespaceConfig__Output>
           NamespaceExecutorState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceExecutorState, _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output>
+          NamespaceLeader: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceLeader, _uber_cadence_sharddistributor_v1_NamespaceLeader__Output>
           Shard: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_Shard, _uber_cadence_sharddistributor_v1_Shard__Output>
           ShardAssignment: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardAssignment, _uber_cadence_sharddistributor_v1_ShardAssignment__Output>
           /**
@@ -86,6 +104,8 @@ export interface ProtoGrpcType {
           ShardDistributorExecutorAPI: SubtypeConstructor<typeof grpc.Client, _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient> & { service: _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition }
           ShardStatus: EnumTypeDefinition
           ShardStatusReport: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardStatusReport, _uber_cadence_sharddistributor_v1_ShardStatusReport__Output>
+          UndrainExecutorsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output>
+          UndrainExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>
           UndrainShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsRequest, _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output>
           UndrainShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsResponse, _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output>
           WatchNamespaceStateRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output>

@@ -4,6 +4,7 @@
 import type { ExecutorStatus as _uber_cadence_sharddistributor_v1_ExecutorStatus, ExecutorStatus__Output as _uber_cadence_sharddistributor_v1_ExecutorStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
 import type { AssignedShardState as _uber_cadence_sharddistributor_v1_AssignedShardState, AssignedShardState__Output as _uber_cadence_sharddistributor_v1_AssignedShardState__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignedShardState.ts';
+import type { Long } from '@grpc/proto-loader';
 
 /**
  * One executor as the distributor knows it.
@@ -29,6 +30,30 @@ export interface NamespaceExecutorState {
    * The shards assigned to it.
    */
   'assignedShards'?: (_uber_cadence_sharddistributor_v1_AssignedShardState)[];
+  /**
+   * True when an operator drain (by id or selector) applies to it.
+   */
+  'drained'?: (boolean);
+  /**
+   * Ids of the executor drains that apply to it (see ExecutorDrain.id).
+   */
+  'drainedBy'?: (string)[];
+  /**
+   * Milliseconds since the serving instance last saw its heartbeat recorded.
+   */
+  'heartbeatAgeMs'?: (number | string | Long);
+  /**
+   * Whether its heartbeats are recent enough (within the heartbeat TTL).
+   */
+  'alive'?: (boolean);
+  /**
+   * Number of shards assigned to it.
+   */
+  'shardCount'?: (number | string | Long);
+  /**
+   * Sum of the loads it reported for its assigned shards.
+   */
+  'totalLoad'?: (number | string);
 }
 
 /**
@@ -55,4 +80,28 @@ export interface NamespaceExecutorState__Output {
    * The shards assigned to it.
    */
   'assignedShards': (_uber_cadence_sharddistributor_v1_AssignedShardState__Output)[];
+  /**
+   * True when an operator drain (by id or selector) applies to it.
+   */
+  'drained': (boolean);
+  /**
+   * Ids of the executor drains that apply to it (see ExecutorDrain.id).
+   */
+  'drainedBy': (string)[];
+  /**
+   * Milliseconds since the serving instance last saw its heartbeat recorded.
+   */
+  'heartbeatAgeMs': (string);
+  /**
+   * Whether its heartbeats are recent enough (within the heartbeat TTL).
+   */
+  'alive': (boolean);
+  /**
+   * Number of shards assigned to it.
+   */
+  'shardCount': (string);
+  /**
+   * Sum of the loads it reported for its assigned shards.
+   */
+  'totalLoad': (number);
 }

@@ -2,6 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/service.proto
 
 import type { AssignmentStatus as _uber_cadence_sharddistributor_v1_AssignmentStatus, AssignmentStatus__Output as _uber_cadence_sharddistributor_v1_AssignmentStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignmentStatus.ts';
+import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
 import type { Long } from '@grpc/proto-loader';
 
 /**
@@ -20,6 +21,15 @@ export interface AssignedShardState {
    * Store revision at which the executor's assignment record last changed.
    */
   'assignedStateModRevision'?: (number | string | Long);
+  /**
+   * Load the executor last reported for the shard; 0 when it reported none.
+   */
+  'shardLoad'?: (number | string);
+  /**
+   * When the shard got this owner (the leader's clock at commit); unset when
+   * unknown.
+   */
+  'assignedAt'?: (_google_protobuf_Timestamp | null);
 }
 
 /**
@@ -38,4 +48,13 @@ export interface AssignedShardState__Output {
    * Store revision at which the executor's assignment record last changed.
    */
   'assignedStateModRevision': (string);
+  /**
+   * Load the executor last reported for the shard; 0 when it reported none.
+   */
+  'shardLoad': (number);
+  /**
+   * When the shard got this owner (the leader's clock at commit); unset when
+   * unknown.
+   */
+  'assignedAt': (_google_protobuf_Timestamp__Output | null);
 }
