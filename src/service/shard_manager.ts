@@ -21,8 +21,8 @@ import { NamespaceOperations } from "./namespace_operations.ts";
 
 /** What an executor is told in answer to a heartbeat. */
 export interface HeartbeatAnswer {
-  /** Shards the executor owns now, sorted. */
-  readonly shards: readonly string[];
+  /** Shards the executor owns now, sorted, each with its fencing token. */
+  readonly shards: readonly { readonly shardKey: string; readonly fencingToken: number }[];
 }
 
 /** Options of {@linkcode ShardManager}. */
@@ -120,8 +120,13 @@ export class ShardManager {
     const ns = this.#namespace(raw.namespace);
     const heartbeat = validateHeartbeat(raw);
     await this.#ingest.submit(heartbeat, ns.cache);
+    const state = ns.cache.state;
+    const keys = [...state.shardsOf(heartbeat.executorId)].sort(routing.compareShardKeys);
     return {
-      shards: [...ns.cache.state.shardsOf(heartbeat.executorId)].sort(routing.compareShardKeys),
+      shards: keys.map((shardKey) => ({
+        shardKey,
+        fencingToken: state.assignedRevisions.get(shardKey) ?? 0,
+      })),
     };
   }
 

@@ -10,6 +10,7 @@ import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
 import { enumName, toExecutorState, toWatchResponse } from "./convert.ts";
 import type {
+  ShardAssignment,
   ShardDistributorAPIHandlers,
   ShardDistributorExecutorAPIHandlers,
 } from "../../wire/proto.ts";
@@ -152,9 +153,12 @@ export function executorHandlers(
         reports,
         metadata: req.metadata,
       });
-      const shardAssignments: Record<string, { status: "ASSIGNMENT_STATUS_READY" }> = {};
-      for (const shard of answer.shards) {
-        shardAssignments[shard] = { status: "ASSIGNMENT_STATUS_READY" };
+      const shardAssignments: Record<string, ShardAssignment> = {};
+      for (const { shardKey, fencingToken } of answer.shards) {
+        shardAssignments[shardKey] = {
+          status: "ASSIGNMENT_STATUS_READY",
+          fencingToken: String(fencingToken),
+        };
       }
       return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" };
     }),
