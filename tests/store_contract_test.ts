@@ -3,7 +3,7 @@ import { Buffer } from "node:buffer";
 import type { Etcd3 } from "etcd3";
 import { createEtcdClient, EtcdStore } from "../src/store/etcd/mod.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
-import { assign, bigDelta, claim, storeContract } from "./support/store_contract.ts";
+import { assign, bigDelta, claim, ownersImage, storeContract } from "./support/store_contract.ts";
 
 // One etcd, with default settings (so at most 128 operations per transaction), for the file.
 const etcd = await startEtcd();
@@ -37,13 +37,13 @@ Deno.test("etcd store: compaction deletes the log entries and parts it folds", a
     await store.commitAssignment(fence, 3, assign({ e2: ["a"] }));
     assert.deepEqual([await area("log"), (await area("parts")) > 1], [3, true]);
     const owners = new Map((await store.loadNamespace("ns")).owners);
-    await store.compactAssignment(fence, 3, owners);
+    await store.compactAssignment(fence, 3, ownersImage(owners));
     assert.deepEqual([await area("log"), await area("parts")], [0, 0]);
     const firstSnapshot = await area("snapshot-parts");
     assert.ok(firstSnapshot > 1);
     await store.commitAssignment(fence, 4, assign({ e3: ["b"] }));
     assert.equal(await area("log"), 1);
-    await store.compactAssignment(fence, 4, owners.set("b", "e3"));
+    await store.compactAssignment(fence, 4, ownersImage(owners.set("b", "e3")));
     // Only the newest snapshot's parts remain.
     assert.deepEqual([await area("log"), await area("snapshot-parts")], [0, firstSnapshot]);
     assert.deepEqual((await store.loadNamespace("ns")).owners, owners);

@@ -53,6 +53,8 @@ export interface AssignmentDelta {
   readonly unassign: readonly string[];
   /** Ephemeral shards that are finished and forgotten. */
   readonly remove: readonly string[];
+  /** When the leader committed it (ms since epoch, the leader's clock), when known. */
+  readonly atMs?: number;
 }
 
 /** The leader's claim on a namespace in the main store: its fencing token. */

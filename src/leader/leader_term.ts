@@ -104,9 +104,15 @@ async function runPass(
   const changed = !isEmptyDelta(plan.delta);
   if (changed) {
     const seq = state.seq + 1;
-    const revision = await store.commitAssignment(fence, seq, plan.delta);
+    const revision = await store.commitAssignment(fence, seq, { ...plan.delta, atMs: clock.now() });
     await cache.waitForRevision(revision, signal);
-    if (seq % COMPACT_EVERY === 0) await store.compactAssignment(fence, seq, state.owners);
+    if (seq % COMPACT_EVERY === 0) {
+      await store.compactAssignment(fence, seq, {
+        owners: state.owners,
+        revisions: state.assignedRevisions,
+        times: state.assignmentTimes,
+      });
+    }
   }
   if (plan.forget.length > 0) await store.removeExecutors(fence, plan.forget);
   if (plan.answered.length > 0) await store.clearRequests(fence, plan.answered);

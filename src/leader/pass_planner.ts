@@ -53,7 +53,7 @@ export function fixedShardKeys(n: number): readonly string[] {
 }
 
 /**
- * Plans a pass: stale and draining executors lose their shards, drained
+ * Plans a pass: stale, draining and operator-drained executors lose their shards, drained
  * shards lose their owner, finished ephemeral shards are removed, and the
  * load balancer places the rest.
  */
@@ -64,7 +64,7 @@ export function planPass(
   options: PassOptions,
 ): PassPlan {
   const eligible = [...state.executors.values()]
-    .filter((e) => e.status === "ACTIVE" && state.isAlive(e, now))
+    .filter((e) => e.status === "ACTIVE" && state.isAlive(e, now) && !state.isExecutorDrained(e))
     .map((e) => e.executorId)
     .sort();
   const index = new Map(eligible.map((id, i) => [id, i]));

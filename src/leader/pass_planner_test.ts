@@ -41,7 +41,9 @@ function stateOf(picture: Picture): NamespaceState {
       assignmentSeq: 1,
       owners: new Map(Object.entries(picture.owners ?? {})),
       assignedRevisions: new Map(),
+      assignmentTimes: new Map(),
       drained: new Set(picture.drained ?? []),
+      executorDrains: new Map(),
       requested: new Map(Object.entries(picture.requested ?? {})),
     },
     0,
@@ -97,6 +99,26 @@ Deno.test("pass planner empties DRAINING executors", () => {
   const after = ownersAfter(state, plan);
   assert.equal(after.size, 4);
   assert.ok(![...after.values()].includes("d"), JSON.stringify([...after]));
+});
+
+Deno.test("pass planner empties operator-drained executors, by id or by metadata selector", () => {
+  const owners = { "0": "d", "1": "d", "2": "b", "3": "a", "4": "a", "5": "b" };
+  const state = stateOf({ executors: { a: "ACTIVE", b: "ACTIVE", d: "ACTIVE" }, owners });
+  state.executorDrains.set("id:d", { id: "id:d", executorId: "d", reason: "", createdAtMs: 0 });
+  let plan = planPass(state, { type: "fixed", shardNum: 6 }, NOW, options("greedy"));
+  assert.ok([...ownersAfter(state, plan).values()].every((e) => e !== "d"), "d emptied");
+  state.executorDrains.clear();
+  state.executors.get("b")!.metadata = { host: "w7" };
+  state.executorDrains.set("selector:host=w7", {
+    id: "selector:host=w7",
+    selector: { host: "w7" },
+    reason: "",
+    createdAtMs: 0,
+  });
+  plan = planPass(state, { type: "fixed", shardNum: 6 }, NOW, options("greedy"));
+  const after = ownersAfter(state, plan);
+  assert.equal(after.size, 6);
+  assert.ok([...after.values()].every((e) => e !== "b"), "b matches the selector: emptied");
 });
 
 Deno.test("pass planner unassigns drained shards and never assigns them", () => {

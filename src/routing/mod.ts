@@ -3,6 +3,7 @@
  *
  * @module
  */
+export * from "./inspection.ts";
 export * from "./namespace_runtime.ts";
 export * from "./routing.ts";
 export * from "./shard_requester.ts";

@@ -6,20 +6,16 @@
  * @module
  */
 import { sleep } from "../core/clock.ts";
-import {
-  ExecutorNotFoundError,
-  NoOwnerError,
-  ShardDrainedError,
-  ShardNotFoundError,
-} from "../core/errors.ts";
+import { NoOwnerError, ShardDrainedError } from "../core/errors.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 import { assertShardExists, type NamespaceRuntime } from "./namespace_runtime.ts";
-import type { ExecutorStateView, ShardOwnerView } from "./views.ts";
+import type { ShardOwnerView } from "./views.ts";
 
 /** How long a first ask for an ephemeral shard waits for the leader to place it. */
 export const CREATE_TIMEOUT_MS = 10_000;
 
-function ownerView(state: NamespaceState, owner: string): ShardOwnerView {
+/** The owner of a shard as routing answers it. */
+export function ownerView(state: NamespaceState, owner: string): ShardOwnerView {
   return {
     namespace: state.namespace,
     owner,
@@ -32,19 +28,6 @@ function hasLiveExecutor(state: NamespaceState, now: number): boolean {
     if (e.status === "ACTIVE" && state.isAlive(e, now)) return true;
   }
   return false;
-}
-
-/** Who owns `key`, without creating it. */
-export function inspectShard(runtime: NamespaceRuntime, key: string): ShardOwnerView {
-  assertShardExists(runtime, key);
-  const state = runtime.cache.state;
-  if (state.drained.has(key)) throw new ShardDrainedError(state.namespace, key);
-  const owner = state.owners.get(key);
-  if (owner !== undefined) return ownerView(state, owner);
-  if (runtime.config.type === "ephemeral" && !state.requested.has(key)) {
-    throw new ShardNotFoundError(state.namespace, key);
-  }
-  throw new NoOwnerError(state.namespace, key, "no executor is available");
 }
 
 /**
@@ -83,27 +66,6 @@ export async function getShardOwner(
   const placed = state.owners.get(key);
   if (placed === undefined) throw new ShardDrainedError(state.namespace, key);
   return ownerView(state, placed);
-}
-
-/** One executor's state. */
-export function executorState(state: NamespaceState, executorId: string): ExecutorStateView {
-  const e = state.executors.get(executorId);
-  if (!e) throw new ExecutorNotFoundError(state.namespace, executorId);
-  return {
-    executorId,
-    status: e.status,
-    lastHeartbeatMs: e.lastHeartbeatMs,
-    metadata: e.metadata,
-    assignedShards: [...state.shardsOf(executorId)].sort(compareShardKeys).map((shardKey) => ({
-      shardKey,
-      assignedRevision: state.assignedRevisions.get(shardKey) ?? 0,
-    })),
-  };
-}
-
-/** Every executor's state, sorted by id. */
-export function namespaceState(state: NamespaceState): ExecutorStateView[] {
-  return [...state.executors.keys()].sort().map((id) => executorState(state, id));
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;

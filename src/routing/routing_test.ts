@@ -10,13 +10,8 @@ import { silentLogger } from "../core/logger.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { Store, StoredExecutor } from "../store/store.ts";
 import { isFixedShard, type NamespaceRuntime } from "./namespace_runtime.ts";
-import {
-  compareShardKeys,
-  executorState,
-  getShardOwner,
-  inspectShard,
-  namespaceState,
-} from "./routing.ts";
+import { compareShardKeys, getShardOwner } from "./routing.ts";
+import { executorState, inspectShard, namespaceState } from "./inspection.ts";
 import { ShardRequester } from "./shard_requester.ts";
 
 const WALL = 1_700_000_000_000;
@@ -57,7 +52,9 @@ function runtime(config: NamespaceConfig, requested: string[][] = []): Namespace
       assignmentSeq: 3,
       owners: new Map([["10", "a"], ["2", "a"], ["1", "b"], ["9", "b"]]),
       assignedRevisions: new Map([["10", 41], ["2", 42], ["1", 43]]),
+      assignmentTimes: new Map([[41, 1_700_000_000_000]]),
       drained: new Set(["3"]),
+      executorDrains: new Map(),
       requested: new Map([["asked", 48]]),
     },
     0,
@@ -112,6 +109,9 @@ Deno.test("inspect shard names the owner and its metadata", () => {
     namespace: "fx",
     owner: "a",
     metadata: { addr: "a:7000" },
+    load: 0,
+    assignedRevision: 41,
+    assignedAtMs: 1_700_000_000_000,
   });
 });
 
@@ -132,22 +132,37 @@ Deno.test("inspect shard of an ephemeral namespace tells unknown keys from waiti
 
 Deno.test("executor state lists the executor's shards in key order with their revisions", () => {
   const { cache } = runtime(fixed);
-  assert.deepEqual(executorState(cache.state, "a"), {
+  const time = { now: 250, wallNow: WALL + 250 };
+  assert.deepEqual(executorState(cache.state, "a", time), {
     executorId: "a",
     status: "ACTIVE",
     lastHeartbeatMs: WALL,
     metadata: { addr: "a:7000" },
     assignedShards: [
-      { shardKey: "2", assignedRevision: 42 },
-      { shardKey: "10", assignedRevision: 41 },
+      { shardKey: "2", assignedRevision: 42, load: 0 },
+      { shardKey: "10", assignedRevision: 41, load: 0, assignedAtMs: 1_700_000_000_000 },
     ],
+    drainedBy: [],
+    heartbeatAgeMs: 250,
+    alive: true,
+    totalLoad: 0,
   });
-  assert.throws(() => executorState(cache.state, "zz"), ExecutorNotFoundError);
+  assert.throws(() => executorState(cache.state, "zz", time), ExecutorNotFoundError);
+  cache.state.executorDrains.set("selector:addr=a:7000", {
+    id: "selector:addr=a:7000",
+    selector: { addr: "a:7000" },
+    reason: "",
+    createdAtMs: 0,
+  });
+  assert.deepEqual(executorState(cache.state, "a", time).drainedBy, ["selector:addr=a:7000"]);
+  assert.deepEqual(executorState(cache.state, "b", time).drainedBy, []);
+  const late = executorState(cache.state, "a", { now: 5_000, wallNow: WALL + 5_000 });
+  assert.deepEqual([late.alive, late.heartbeatAgeMs], [false, 5_000]);
 });
 
 Deno.test("namespace state lists every executor sorted by id", () => {
   const { cache } = runtime(fixed);
-  const views = namespaceState(cache.state);
+  const views = namespaceState(cache.state, { now: 0, wallNow: WALL });
   assert.deepEqual(views.map((v) => v.executorId), ["a", "b"]);
   assert.deepEqual(views[1]?.assignedShards.map((s) => s.shardKey), ["1", "9"]);
   assert.equal(views[1]?.assignedShards[1]?.assignedRevision, 50, "snapshot revision by default");

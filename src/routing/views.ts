@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ExecutorStatus, NamespaceType } from "../core/types.ts";
+import type { ExecutorStatus, NamespaceType, ShardStatus } from "../core/types.ts";
 
 /** The owner of a shard. */
 export interface ShardOwnerView {
@@ -15,12 +15,28 @@ export interface ShardOwnerView {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+/** A shard's owner with what the operator wants to know about it. */
+export interface ShardInspection extends ShardOwnerView {
+  /** Load the owner reported for it (0 when none). */
+  readonly load: number;
+  /** Status the owner reported for it, when it reported one. */
+  readonly status?: ShardStatus;
+  /** Store revision of the change that gave it its owner: its fencing token. */
+  readonly assignedRevision: number;
+  /** When it got its owner (ms since epoch), when known. */
+  readonly assignedAtMs?: number;
+}
+
 /** One shard held by an executor. */
 export interface AssignedShardView {
   /** Shard key. */
   readonly shardKey: string;
   /** Store revision of the change that assigned it. */
   readonly assignedRevision: number;
+  /** Load the executor reported for it (0 when none). */
+  readonly load: number;
+  /** When it was assigned (ms since epoch), when known. */
+  readonly assignedAtMs?: number;
 }
 
 /** An executor and what it holds. */
@@ -35,6 +51,26 @@ export interface ExecutorStateView {
   readonly metadata: Readonly<Record<string, string>>;
   /** Shards it owns, sorted. */
   readonly assignedShards: readonly AssignedShardView[];
+  /** Ids of the operator drains that apply to it, sorted (empty when not drained). */
+  readonly drainedBy: readonly string[];
+  /** Milliseconds since its heartbeat was last seen. */
+  readonly heartbeatAgeMs: number;
+  /** Whether its heartbeats are within the TTL. */
+  readonly alive: boolean;
+  /** Sum of the loads it reported for its shards. */
+  readonly totalLoad: number;
+}
+
+/** Who leads a namespace. */
+export interface LeaderView {
+  /** Namespace. */
+  readonly namespace: string;
+  /** The leading instance, when the namespace has a leader. */
+  readonly instanceId?: string;
+  /** The leader's term, when the namespace has a leader. */
+  readonly term?: number;
+  /** When the term began (ms since epoch), when known. */
+  readonly sinceMs?: number;
 }
 
 /** A configured namespace. */

@@ -17,6 +17,7 @@ import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
+import { ExecutorDrains } from "./executor_drains.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 
 /** What an executor is told in answer to a heartbeat. */
@@ -52,6 +53,8 @@ export class ShardManager {
   readonly instanceId: string;
   /** Drain, undrain and reset. */
   readonly operations: NamespaceOperations;
+  /** Operator drains of executors. */
+  readonly executorDrains: ExecutorDrains;
   #options: ShardManagerOptions;
   #clock: Clock;
   #namespaces = new Map<string, Namespace>();
@@ -83,7 +86,9 @@ export class ShardManager {
       clock: this.#clock,
       logger: options.logger,
     });
-    this.operations = new NamespaceOperations(options.store, (name) => this.#namespace(name));
+    const lookup = (name: string) => this.#namespace(name);
+    this.operations = new NamespaceOperations(options.store, lookup);
+    this.executorDrains = new ExecutorDrains(options.store, lookup, this.#clock);
   }
 
   /** Loads every namespace, then starts the election loops. */
@@ -139,19 +144,51 @@ export class ShardManager {
     return routing.getShardOwner(this.#namespace(namespace), key, this.#clock.monotonic(), signal);
   }
 
-  /** Who owns a shard, never creating it. */
-  inspectShard(namespace: string, key: string): routing.ShardOwnerView {
+  /** Who owns a shard, with its load and history; never creates it. */
+  inspectShard(namespace: string, key: string): routing.ShardInspection {
     return routing.inspectShard(this.#namespace(namespace), key);
   }
 
   /** Every executor of a namespace. */
   getNamespaceState(namespace: string): routing.ExecutorStateView[] {
-    return routing.namespaceState(this.#namespace(namespace).cache.state);
+    return routing.namespaceState(this.#namespace(namespace).cache.state, this.#time());
   }
 
   /** One executor. */
   getExecutorState(namespace: string, executorId: string): routing.ExecutorStateView {
-    return routing.executorState(this.#namespace(namespace).cache.state, executorId);
+    return routing.executorState(
+      this.#namespace(namespace).cache.state,
+      executorId,
+      this.#time(),
+    );
+  }
+
+  /**
+   * Who leads each namespace now, sorted by namespace: the election's winner
+   * (from the leader store), with the start of its term from its claim.
+   */
+  async listLeaders(): Promise<routing.LeaderView[]> {
+    const namespaces = [...this.#namespaces.values()].sort((a, b) =>
+      a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0
+    );
+    return await Promise.all(namespaces.map(async ({ config, cache }) => {
+      const elected = await this.#options.leaderStore.leader(config.name);
+      if (!elected) return { namespace: config.name };
+      const claim = cache.state.leader?.claim;
+      const sinceMs = claim?.term === elected.term && claim.instanceId === elected.instanceId
+        ? claim.sinceMs
+        : undefined;
+      return {
+        namespace: config.name,
+        instanceId: elected.instanceId,
+        term: elected.term,
+        ...(sinceMs === undefined ? {} : { sinceMs }),
+      };
+    }));
+  }
+
+  #time(): routing.InspectionTime {
+    return { now: this.#clock.monotonic(), wallNow: this.#clock.now() };
   }
 
   /** A stream of the namespace picture: the current one, then every change. */

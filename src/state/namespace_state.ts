@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
+import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
+import type { AssignmentDelta, ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 
 /** What the service knows about an executor. */
@@ -57,8 +58,12 @@ export class NamespaceState {
   readonly byExecutor: Map<string, Set<string>> = new Map();
   /** Shard → revision of the change that gave it its owner. */
   readonly assignedRevisions: Map<string, number> = new Map();
+  /** Store revision → commit time (ms since epoch) of assignment changes still held by a shard. */
+  readonly assignmentTimes: Map<number, number> = new Map();
   /** Drained shards. */
   readonly drained: Set<string> = new Set();
+  /** Operator drains of executors, by drain id. */
+  readonly executorDrains: Map<string, ExecutorDrain> = new Map();
   /** Ephemeral shards asked for, with their store revision. */
   readonly requested: Map<string, number> = new Map();
   /** The leader's claim, if any. */
@@ -74,6 +79,30 @@ export class NamespaceState {
   /** True when the executor's last heartbeat is recent enough at monotonic time `now`. */
   isAlive(executor: ExecutorView, now: number): boolean {
     return now - executor.seenAtMs <= this.#liveness.heartbeatTtlMs;
+  }
+
+  /** The executor drains that apply to an executor with this id and metadata. */
+  drainsOf(executorId: string, metadata: Readonly<Record<string, string>>): ExecutorDrain[] {
+    const out: ExecutorDrain[] = [];
+    for (const drain of this.executorDrains.values()) {
+      if (drainMatches(drain, executorId, metadata)) out.push(drain);
+    }
+    return out;
+  }
+
+  /** True when an operator drain applies to `executor`. */
+  isExecutorDrained(executor: ExecutorView): boolean {
+    if (this.executorDrains.size === 0) return false;
+    for (const drain of this.executorDrains.values()) {
+      if (drainMatches(drain, executor.executorId, executor.metadata)) return true;
+    }
+    return false;
+  }
+
+  /** When `shard` got its current owner (ms since epoch), if known. */
+  assignedAtMs(shard: string): number | undefined {
+    const revision = this.assignedRevisions.get(shard);
+    return revision === undefined ? undefined : this.assignmentTimes.get(revision);
   }
 
   /** Shards owned by `executorId`. */
@@ -109,8 +138,12 @@ export class NamespaceState {
     for (const [shard, owner] of snapshot.owners) {
       this.#setOwner(shard, owner, snapshot.assignedRevisions.get(shard) ?? snapshot.revision);
     }
+    this.assignmentTimes.clear();
+    for (const [revision, ms] of snapshot.assignmentTimes) this.assignmentTimes.set(revision, ms);
     this.drained.clear();
     for (const shard of snapshot.drained) this.drained.add(shard);
+    this.executorDrains.clear();
+    for (const [id, drain] of snapshot.executorDrains) this.executorDrains.set(id, drain);
     this.requested.clear();
     for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
     this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
@@ -137,6 +170,8 @@ export class NamespaceState {
           (this.executors.get(event.executorId) ?? this.#newExecutor(event.executorId))
             .metadata = event.metadata;
           view = true;
+          // A selector drain may start or stop matching the executor.
+          if (this.executorDrains.size > 0) rebalance = true;
           break;
         case "reports": {
           const executor = this.executors.get(event.executorId) ??
@@ -152,6 +187,11 @@ export class NamespaceState {
         case "assignment":
           this.#applyAssignment(event.seq, event.delta, batch.revision);
           view = true;
+          break;
+        case "executor_drain":
+          if (event.drain) this.executorDrains.set(event.id, event.drain);
+          else this.executorDrains.delete(event.id);
+          rebalance = view = true;
           break;
         case "drained":
           if (event.drained) this.drained.add(event.shardKey);
@@ -190,16 +230,10 @@ export class NamespaceState {
     return executor;
   }
 
-  #applyAssignment(
-    seq: number,
-    delta: {
-      assign: Readonly<Record<string, readonly string[]>>;
-      unassign: readonly string[];
-      remove: readonly string[];
-    },
-    revision: number,
-  ): void {
+  #applyAssignment(seq: number, delta: AssignmentDelta, revision: number): void {
     this.seq = seq;
+    if (delta.atMs !== undefined) this.assignmentTimes.set(revision, delta.atMs);
+    if (seq % PRUNE_TIMES_EVERY === 0) this.#pruneTimes();
     for (const shard of delta.unassign) this.#clearOwner(shard);
     for (const shard of delta.remove) this.#clearOwner(shard);
     for (const [executor, shards] of Object.entries(delta.assign)) {
@@ -216,6 +250,13 @@ export class NamespaceState {
     this.assignedRevisions.set(shard, revision);
   }
 
+  #pruneTimes(): void {
+    const held = new Set(this.assignedRevisions.values());
+    for (const revision of this.assignmentTimes.keys()) {
+      if (!held.has(revision)) this.assignmentTimes.delete(revision);
+    }
+  }
+
   #clearOwner(shard: string): void {
     const owner = this.owners.get(shard);
     if (owner === undefined) return;
@@ -228,3 +269,6 @@ export class NamespaceState {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** Commit times of revisions no shard holds any more are dropped this often (in changes). */
+const PRUNE_TIMES_EVERY = 256;

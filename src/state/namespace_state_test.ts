@@ -22,7 +22,9 @@ function snapshot(over: Partial<NamespaceSnapshot> = {}): NamespaceSnapshot {
     assignmentSeq: 4,
     owners: new Map([["0", "a"], ["1", "b"], ["2", "a"]]),
     assignedRevisions: new Map([["0", 7], ["1", 8]]),
+    assignmentTimes: new Map([[7, 1_000]]),
     drained: new Set(["9"]),
+    executorDrains: new Map(),
     requested: new Map([["eph", 9]]),
     ...over,
   };
@@ -197,4 +199,40 @@ Deno.test("namespace state removal, metadata, leader and resync events", () => {
   assert.equal(resync.resync, true);
   state.apply({ revision: 9, events: [] }, 0);
   assert.equal(state.revision, 14, "the revision never goes back");
+});
+
+Deno.test("namespace state follows executor drains and asks for a rebalance", () => {
+  const state = loaded();
+  const drain = { id: "selector:addr=a:1", selector: { addr: "a:1" }, reason: "", createdAtMs: 1 };
+  const made = state.apply({
+    revision: 11,
+    events: [{ type: "executor_drain", id: drain.id, drain }],
+  }, 0);
+  assert.equal(made.rebalance, true);
+  assert.equal(state.isExecutorDrained(state.executors.get("a")!), true);
+  assert.equal(state.isExecutorDrained(state.executors.get("b")!), false);
+  assert.deepEqual(state.drainsOf("a", { addr: "a:1" }).map((d) => d.id), [drain.id]);
+  const moved = state.apply({
+    revision: 12,
+    events: [{ type: "metadata", executorId: "b", metadata: { addr: "a:1" } }],
+  }, 0);
+  assert.equal(moved.rebalance, true, "new metadata may match a selector drain");
+  state.apply({ revision: 13, events: [{ type: "executor_drain", id: drain.id }] }, 0);
+  assert.equal(state.isExecutorDrained(state.executors.get("a")!), false);
+});
+
+Deno.test("namespace state keeps commit times of assignment changes", () => {
+  const state = loaded();
+  assert.equal(state.assignedAtMs("0"), 1_000, "from the snapshot");
+  state.apply({
+    revision: 20,
+    events: [{
+      type: "assignment",
+      seq: 5,
+      delta: { assign: { b: ["0"] }, unassign: [], remove: [], atMs: 2_000 },
+    }],
+  }, 0);
+  assert.equal(state.assignedAtMs("0"), 2_000);
+  assert.equal(state.assignedRevisions.get("0"), 20);
+  assert.equal(state.assignedAtMs("2"), undefined, "unknown without a recorded time");
 });

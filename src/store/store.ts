@@ -11,6 +11,7 @@ import type {
   LeaderClaim,
   ShardReport,
 } from "../core/types.ts";
+import type { ExecutorDrain } from "../core/executor_drain.ts";
 
 /** An executor as stored: liveness, metadata and shard reports. */
 export interface StoredExecutor {
@@ -38,8 +39,12 @@ export interface NamespaceSnapshot {
   readonly owners: ReadonlyMap<string, string>;
   /** Shard key → store revision of the commit that gave it its owner. */
   readonly assignedRevisions: ReadonlyMap<string, number>;
+  /** Store revision → commit time (ms since epoch) of assignment changes, where known. */
+  readonly assignmentTimes: ReadonlyMap<number, number>;
   /** Drained shard keys. */
   readonly drained: ReadonlySet<string>;
+  /** Executor drains by id. */
+  readonly executorDrains: ReadonlyMap<string, ExecutorDrain>;
   /** Ephemeral shard keys asked for and not yet assigned, with their store revision. */
   readonly requested: ReadonlyMap<string, number>;
   /** The current leader's claim, if any, with its store revision. */
@@ -62,6 +67,8 @@ export type NamespaceEvent =
   | { readonly type: "executor_removed"; readonly executorId: string }
   | { readonly type: "assignment"; readonly seq: number; readonly delta: AssignmentDelta }
   | { readonly type: "drained"; readonly shardKey: string; readonly drained: boolean }
+  /** An executor drain was made (`drain` set) or removed. */
+  | { readonly type: "executor_drain"; readonly id: string; readonly drain?: ExecutorDrain }
   | { readonly type: "requested"; readonly shardKey: string; readonly requested: boolean }
   | { readonly type: "leader"; readonly claim?: LeaderClaim }
   /** The namespace's state was reset or the feed lost history: reload a snapshot. */
@@ -83,6 +90,16 @@ export interface Fence {
   readonly claim: LeaderClaim;
   /** Store revision of the claim; a write succeeds only while it is unchanged. */
   readonly revision: number;
+}
+
+/** A whole assignment, as folded into a snapshot. */
+export interface AssignmentImage {
+  /** Shard → executor. */
+  readonly owners: ReadonlyMap<string, string>;
+  /** Shard → store revision of the change that gave it its owner (its fencing token). */
+  readonly revisions: ReadonlyMap<string, number>;
+  /** Store revision → commit time (ms since epoch), where known. */
+  readonly times: ReadonlyMap<number, number>;
 }
 
 /** An item that must still be at a given revision for a conditional delete. */
@@ -112,6 +129,10 @@ export interface Store {
   requestShards(namespace: string, shardKeys: readonly string[]): Promise<number>;
   /** Drains (or undrains) shards; returns the store revision. */
   setDrained(namespace: string, shardKeys: readonly string[], drained: boolean): Promise<number>;
+  /** Stores an executor drain (replacing one with the same id); returns the store revision. */
+  putExecutorDrain(namespace: string, drain: ExecutorDrain): Promise<number>;
+  /** Removes an executor drain by id; returns the store revision. */
+  deleteExecutorDrain(namespace: string, id: string): Promise<number>;
   /** Claims a namespace for a leader term; fails with `FencedError` if a newer term holds it. */
   claimLeadership(namespace: string, claim: LeaderClaim): Promise<Fence>;
   /**
@@ -121,14 +142,11 @@ export interface Store {
    */
   commitAssignment(fence: Fence, seq: number, delta: AssignmentDelta): Promise<number>;
   /**
-   * Folds the change log up to `seq` into a snapshot of `owners`, fenced; the
-   * log entries it replaces are deleted.
+   * Folds the change log up to `seq` into a snapshot of `image`, fenced; the
+   * log entries it replaces are deleted. Loading afterwards gives the same
+   * owners, revisions and (for revisions still held) times.
    */
-  compactAssignment(
-    fence: Fence,
-    seq: number,
-    owners: ReadonlyMap<string, string>,
-  ): Promise<number>;
+  compactAssignment(fence: Fence, seq: number, image: AssignmentImage): Promise<number>;
   /** Deletes executors that are still at the given heartbeat revision (fenced). */
   removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void>;
   /** Deletes shard requests that are still at the given revision (fenced). */

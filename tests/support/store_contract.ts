@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { FencedError } from "../../src/core/errors.ts";
 import type { AssignmentDelta, HeartbeatRecord, LeaderClaim } from "../../src/core/types.ts";
 import type { NamespaceEvent, NamespaceEventBatch, Store } from "../../src/store/store.ts";
-import type { NamespaceSnapshot } from "../../src/store/store.ts";
+import type { AssignmentImage, NamespaceSnapshot } from "../../src/store/store.ts";
 import { uniquePrefix } from "./etcd.ts";
 
 /** Opens a store under `prefix`; `cleanup` closes it and anything opened with it. */
@@ -41,6 +41,20 @@ export function ownersOf(delta: AssignmentDelta): Map<string, string> {
     for (const shard of shards) owners.set(shard, executor);
   }
   return owners;
+}
+
+/** A snapshot's assignment as an image to compact. */
+export function imageOf(snapshot: NamespaceSnapshot): AssignmentImage {
+  return {
+    owners: snapshot.owners,
+    revisions: snapshot.assignedRevisions,
+    times: snapshot.assignmentTimes,
+  };
+}
+
+/** An image of bare owners, without revisions or times. */
+export function ownersImage(owners: ReadonlyMap<string, string>): AssignmentImage {
+  return { owners, revisions: new Map(), times: new Map() };
 }
 
 const HEARTBEAT = { status: "ACTIVE", timestampMs: 42 } as const;
@@ -175,7 +189,7 @@ export function storeContract(name: string, open: OpenStore): void {
     const fence = await store.claimLeadership("ns", claim(2, "i-2"));
     await assert.rejects(store.commitAssignment(old, 2, assign({ e2: ["a"] })), FencedError);
     await assert.rejects(store.commitAssignment(old, 2, bigDelta(60_000, 10)), FencedError);
-    await assert.rejects(store.compactAssignment(old, 1, before.owners), FencedError);
+    await assert.rejects(store.compactAssignment(old, 1, imageOf(before)), FencedError);
     const fenced = (error: unknown) => {
       if (!(error instanceof FencedError)) throw error;
     };
@@ -217,7 +231,7 @@ export function storeContract(name: string, open: OpenStore): void {
     const loaded = await store.loadNamespace("ns");
     assert.equal(loaded.assignmentSeq, 2);
     assert.deepEqual(loaded.owners, owners);
-    await store.compactAssignment(fence, 2, loaded.owners);
+    await store.compactAssignment(fence, 2, imageOf(loaded));
     const compacted = await store.loadNamespace("ns");
     assert.equal(compacted.assignmentSeq, 2);
     assert.deepEqual(compacted.owners, owners);
@@ -228,17 +242,20 @@ export function storeContract(name: string, open: OpenStore): void {
     await store.commitAssignment(fence, 1, assign({ e1: ["a", "b"] }));
     await store.commitAssignment(fence, 2, assign({ e2: ["b", "c"] }));
     const before = await store.loadNamespace("ns");
-    await store.compactAssignment(fence, 2, before.owners);
+    await store.compactAssignment(fence, 2, imageOf(before));
     const after = await store.loadNamespace("ns");
     assert.deepEqual([after.owners, after.assignmentSeq], [before.owners, 2]);
     await store.commitAssignment(fence, 3, assign({ e3: ["a"] }, ["c"]));
     const expected = new Map([["a", "e3"], ["b", "e2"]]);
     // The head moved on: a compaction at 2 (again) or at 1 is refused and changes nothing.
-    await assert.rejects(store.compactAssignment(fence, 2, new Map([["z", "e9"]])), FencedError);
-    await assert.rejects(store.compactAssignment(fence, 1, after.owners), FencedError);
+    await assert.rejects(
+      store.compactAssignment(fence, 2, ownersImage(new Map([["z", "e9"]]))),
+      FencedError,
+    );
+    await assert.rejects(store.compactAssignment(fence, 1, imageOf(after)), FencedError);
     const last = await store.loadNamespace("ns");
     assert.deepEqual([last.owners, last.assignmentSeq], [expected, 3]);
-    await store.compactAssignment(fence, 3, expected);
+    await store.compactAssignment(fence, 3, ownersImage(expected));
     await store.commitAssignment(fence, 4, assign({ e1: ["d"] }));
     expected.set("d", "e1");
     assert.deepEqual((await store.loadNamespace("ns")).owners, expected);
@@ -339,5 +356,61 @@ export function storeContract(name: string, open: OpenStore): void {
     // A feed whose signal is already aborted closes at once.
     const closed = store.watchNamespace("ns", start, abort.signal).getReader();
     assert.equal((await within(closed.read(), "close")).done, true);
+  });
+
+  test("compaction keeps each shard's revision (its fencing token) and commit time", async (store) => {
+    const fence = await store.claimLeadership("ns", claim(1));
+    const rev1 = await store.commitAssignment(fence, 1, {
+      ...assign({ e1: ["a", "b"] }),
+      atMs: 111,
+    });
+    const rev2 = await store.commitAssignment(fence, 2, { ...assign({ e2: ["b"] }), atMs: 222 });
+    const before = await store.loadNamespace("ns");
+    assert.deepEqual(before.assignedRevisions, new Map([["a", rev1], ["b", rev2]]));
+    assert.deepEqual(before.assignmentTimes, new Map([[rev1, 111], [rev2, 222]]));
+    await store.compactAssignment(fence, 2, imageOf(before));
+    const after = await store.loadNamespace("ns");
+    assert.deepEqual(
+      [after.owners, after.assignedRevisions, after.assignmentTimes],
+      [before.owners, before.assignedRevisions, before.assignmentTimes],
+    );
+  });
+
+  test("executor drains are stored, loaded, streamed and reset", async (store) => {
+    const byId = { id: "id:e/1", executorId: "e/1", reason: "bad disk", createdAtMs: 5 };
+    const bySelector = {
+      id: "selector:host=w7,zone=b",
+      selector: { host: "w7", zone: "b" },
+      reason: "",
+      createdAtMs: 6,
+    };
+    const abort = new AbortController();
+    const start = (await store.loadNamespace("ns")).revision;
+    const feed = store.watchNamespace("ns", start, abort.signal).getReader();
+    try {
+      const rev1 = await store.putExecutorDrain("ns", byId);
+      await expectBatch(feed, rev1, { type: "executor_drain", id: byId.id, drain: byId });
+      await store.putExecutorDrain("ns", bySelector);
+      await expectBatch(feed, undefined, {
+        type: "executor_drain",
+        id: bySelector.id,
+        drain: bySelector,
+      });
+      const loaded = await store.loadNamespace("ns");
+      assert.deepEqual(
+        loaded.executorDrains,
+        new Map<string, unknown>([[byId.id, byId], [bySelector.id, bySelector]]),
+      );
+      const rev3 = await store.deleteExecutorDrain("ns", byId.id);
+      await expectBatch(feed, rev3, { type: "executor_drain", id: byId.id });
+      assert.deepEqual([...(await store.loadNamespace("ns")).executorDrains.keys()], [
+        bySelector.id,
+      ]);
+      await store.resetNamespace("ns");
+      assert.equal((await store.loadNamespace("ns")).executorDrains.size, 0);
+    } finally {
+      abort.abort();
+      feed.releaseLock();
+    }
   });
 }

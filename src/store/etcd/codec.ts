@@ -12,6 +12,8 @@ import type {
   ShardReport,
   ShardStatus,
 } from "../../core/types.ts";
+import type { AssignmentImage } from "../store.ts";
+import type { ExecutorDrain } from "../../core/executor_drain.ts";
 
 /** Largest part written in one request, leaving room for keys and the rest of a transaction. */
 export const MAX_PART_BYTES = 1024 * 1024;
@@ -45,6 +47,28 @@ export function decodeReports(text: string): Record<string, ShardReport> {
   return out;
 }
 
+/** Encodes an executor drain. */
+export function encodeExecutorDrain(drain: ExecutorDrain): string {
+  return JSON.stringify(drain);
+}
+
+/** Decodes an executor drain; undefined when the value is not one. */
+export function decodeExecutorDrain(text: string): ExecutorDrain | undefined {
+  const raw = JSON.parse(text) as Record<string, unknown>;
+  const id = String(raw.id ?? "");
+  const reason = String(raw.reason ?? "");
+  const createdAtMs = Number(raw.createdAtMs ?? 0);
+  if (typeof raw.executorId === "string") {
+    return { id, executorId: raw.executorId, reason, createdAtMs };
+  }
+  if (raw.selector && typeof raw.selector === "object") {
+    const selector: Record<string, string> = {};
+    for (const [k, v] of Object.entries(raw.selector)) selector[k] = String(v);
+    return { id, selector, reason, createdAtMs };
+  }
+  return undefined;
+}
+
 /** Encodes a leader claim. */
 export function encodeClaim(claim: LeaderClaim): string {
   return JSON.stringify(claim);
@@ -60,9 +84,9 @@ export function decodeClaim(text: string): LeaderClaim {
   };
 }
 
-/** Encodes an assignment delta. */
+/** Encodes an assignment delta (with its commit time, when set). */
 export function encodeDelta(delta: AssignmentDelta): string {
-  return JSON.stringify({ a: delta.assign, u: delta.unassign, r: delta.remove });
+  return JSON.stringify({ a: delta.assign, u: delta.unassign, r: delta.remove, t: delta.atMs });
 }
 
 /** Decodes an assignment delta. */
@@ -71,23 +95,58 @@ export function decodeDelta(text: string): AssignmentDelta {
     a?: Record<string, string[]>;
     u?: string[];
     r?: string[];
+    t?: number;
   };
-  return { assign: raw.a ?? {}, unassign: raw.u ?? [], remove: raw.r ?? [] };
+  const delta = { assign: raw.a ?? {}, unassign: raw.u ?? [], remove: raw.r ?? [] };
+  return typeof raw.t === "number" ? { ...delta, atMs: raw.t } : delta;
 }
 
-/** Encodes a whole assignment as executor → shards. */
-export function encodeOwners(owners: ReadonlyMap<string, string>): string {
-  const byExecutor: Record<string, string[]> = {};
-  for (const [shard, executor] of owners) (byExecutor[executor] ??= []).push(shard);
-  return JSON.stringify(byExecutor);
-}
-
-/** Decodes a whole assignment into `owners` (shard → executor). */
-export function decodeOwners(text: string, owners: Map<string, string>): void {
-  const byExecutor = JSON.parse(text) as Record<string, string[]>;
-  for (const [executor, shards] of Object.entries(byExecutor)) {
-    for (const shard of shards) owners.set(shard, executor);
+/**
+ * Encodes a whole assignment as `{"v":2,"o":{executor:{revision:[shards]}},"t":{revision:ms}}`.
+ * Grouping by revision keeps it compact: shards placed together share one.
+ */
+export function encodeOwners(image: AssignmentImage): string {
+  const o: Record<string, Record<string, string[]>> = {};
+  const t: Record<string, number> = {};
+  for (const [shard, executor] of image.owners) {
+    const revision = image.revisions.get(shard) ?? 0;
+    ((o[executor] ??= {})[revision] ??= []).push(shard);
+    const time = image.times.get(revision);
+    if (time !== undefined) t[revision] = time;
   }
+  return JSON.stringify({ v: 2, o, t });
+}
+
+/**
+ * Decodes a whole assignment into `into`. The first format (executor →
+ * shards, no revisions) is still read: its shards get `fallbackRevision`.
+ */
+export function decodeOwners(
+  text: string,
+  into: { owners: Map<string, string>; revisions: Map<string, number>; times: Map<number, number> },
+  fallbackRevision: number,
+): void {
+  const raw = JSON.parse(text) as Record<string, unknown>;
+  if (raw.v !== 2) {
+    for (const [executor, shards] of Object.entries(raw as Record<string, string[]>)) {
+      for (const shard of shards) {
+        into.owners.set(shard, executor);
+        into.revisions.set(shard, fallbackRevision);
+      }
+    }
+    return;
+  }
+  const v2 = raw as { o: Record<string, Record<string, string[]>>; t?: Record<string, number> };
+  for (const [executor, byRevision] of Object.entries(v2.o)) {
+    for (const [revision, shards] of Object.entries(byRevision)) {
+      const rev = Number(revision) || fallbackRevision;
+      for (const shard of shards) {
+        into.owners.set(shard, executor);
+        into.revisions.set(shard, rev);
+      }
+    }
+  }
+  for (const [revision, ms] of Object.entries(v2.t ?? {})) into.times.set(Number(revision), ms);
 }
 
 /**

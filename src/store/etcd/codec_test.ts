@@ -32,6 +32,7 @@ Deno.test("codec round-trips heartbeats, reports, claims and deltas", () => {
   assert.deepEqual(decodeClaim(encodeClaim(claim)), claim);
   const delta = { assign: { e1: ["0", "1"], "pod/2": ["x"] }, unassign: ["5"], remove: ["y"] };
   assert.deepEqual(decodeDelta(encodeDelta(delta)), delta);
+  assert.deepEqual(decodeDelta(encodeDelta({ ...delta, atMs: 1234 })), { ...delta, atMs: 1234 });
 });
 
 Deno.test("codec reads unknown heartbeat statuses as DRAINED and missing parts as defaults", () => {
@@ -48,12 +49,27 @@ Deno.test("codec reads unknown heartbeat statuses as DRAINED and missing parts a
   });
 });
 
-Deno.test("codec round-trips a whole assignment through executor → shards", () => {
+Deno.test("codec round-trips a whole assignment with revisions and times", () => {
   const owners = new Map([["0", "a"], ["1", "b"], ["2", "a"], ["k/1", "c/d"]]);
-  assert.deepEqual(JSON.parse(encodeOwners(owners)), { a: ["0", "2"], b: ["1"], "c/d": ["k/1"] });
-  const decoded = new Map<string, string>([["stale", "z"]]);
-  decodeOwners(encodeOwners(owners), decoded);
-  assert.deepEqual(decoded, new Map([["stale", "z"], ...owners]), "decoding adds to the map");
+  const revisions = new Map([["0", 5], ["1", 5], ["2", 9], ["k/1", 9]]);
+  const times = new Map([[5, 1000], [9, 2000], [3, 1]]);
+  assert.deepEqual(JSON.parse(encodeOwners({ owners, revisions, times })), {
+    v: 2,
+    o: { a: { 5: ["0"], 9: ["2"] }, b: { 5: ["1"] }, "c/d": { 9: ["k/1"] } },
+    t: { 5: 1000, 9: 2000 },
+  }, "grouped by revision; times of revisions no shard holds are dropped");
+  const into = { owners: new Map([["stale", "z"]]), revisions: new Map(), times: new Map() };
+  decodeOwners(encodeOwners({ owners, revisions, times }), into, 77);
+  assert.deepEqual(into.owners, new Map([["stale", "z"], ...owners]), "decoding adds to the map");
+  assert.deepEqual(into.revisions, revisions);
+  assert.deepEqual(into.times, new Map([[5, 1000], [9, 2000]]));
+});
+
+Deno.test("codec still reads the first snapshot format, at the pointer's revision", () => {
+  const into = { owners: new Map(), revisions: new Map(), times: new Map() };
+  decodeOwners('{"a":["0","2"],"b":["1"]}', into, 42);
+  assert.deepEqual(into.owners, new Map([["0", "a"], ["2", "a"], ["1", "b"]]));
+  assert.deepEqual(into.revisions, new Map([["0", 42], ["2", 42], ["1", 42]]));
 });
 
 Deno.test("codec parts pointers round-trip and inline values are not pointers", () => {

@@ -71,6 +71,8 @@ export class EtcdLeaderStore implements LeaderStore {
       sort_order: "Ascend",
       sort_target: "Create",
       limit: 1,
+    }).catch((cause) => {
+      throw new StoreUnavailableError(`leader store read failed: ${errorText(cause)}`, { cause });
     });
     const kv = res.kvs[0];
     return kv ? { instanceId: kv.value.toString(), term: Number(kv.create_revision) } : undefined;

@@ -12,10 +12,19 @@
 import type { Etcd3, IRequestOp } from "etcd3";
 import { FencedError } from "../../core/errors.ts";
 import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
-import type { Fence, NamespaceEventBatch, NamespaceSnapshot, Store, Versioned } from "../store.ts";
+import type { ExecutorDrain } from "../../core/executor_drain.ts";
+import type {
+  AssignmentImage,
+  Fence,
+  NamespaceEventBatch,
+  NamespaceSnapshot,
+  Store,
+  Versioned,
+} from "../store.ts";
 import {
   decodePartsPointer,
   encodeDelta,
+  encodeExecutorDrain,
   encodeHeartbeat,
   encodeOwners,
   encodePartsPointer,
@@ -94,6 +103,17 @@ export class EtcdStore implements Store {
     );
   }
 
+  /** Stores an executor drain. */
+  putExecutorDrain(namespace: string, drain: ExecutorDrain): Promise<number> {
+    const key = this.#ns(namespace).executorDrain(drain.id);
+    return writeAll(this.#client, [put(key, encodeExecutorDrain(drain))]);
+  }
+
+  /** Removes an executor drain. */
+  deleteExecutorDrain(namespace: string, id: string): Promise<number> {
+    return writeAll(this.#client, [del(this.#ns(namespace).executorDrain(id))]);
+  }
+
   /** Claims the namespace for `claim.term`, refusing when a newer term holds it. */
   async claimLeadership(namespace: string, claim: LeaderClaim): Promise<Fence> {
     const key = this.#ns(namespace).leader;
@@ -126,17 +146,13 @@ export class EtcdStore implements Store {
   }
 
   /** Folds the log up to `seq` into a snapshot and deletes what it replaces. */
-  async compactAssignment(
-    fence: Fence,
-    seq: number,
-    owners: ReadonlyMap<string, string>,
-  ): Promise<number> {
+  async compactAssignment(fence: Fence, seq: number, image: AssignmentImage): Promise<number> {
     const keys = this.#ns(fence.namespace);
     const fenced = [modIs(keys.leader, fence.revision), valueIs(keys.head, String(seq))];
     const refused = () => new FencedError(fence.namespace, `snapshot at change ${seq} was refused`);
     // Check before staging: the live snapshot's parts may be the ones at `seq`.
     if (!(await txn(this.#client, fenced, [])).succeeded) throw refused();
-    const parts = splitParts(encodeOwners(owners));
+    const parts = splitParts(encodeOwners(image));
     await this.#putParts(fence, keys.snapshotParts(seq), parts);
     const res = await txn(this.#client, fenced, [
       put(keys.snapshot, encodePartsPointer(parts.length, seq)),

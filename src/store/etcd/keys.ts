@@ -12,6 +12,7 @@
  * <prefix>/ns/<ns>/assignment/snapshot                 {"seq","parts"} of the folded log
  * <prefix>/ns/<ns>/assignment/snapshot-parts/<seq>/<i> parts of the snapshot
  * <prefix>/ns/<ns>/drained/<shard>                     a drained shard
+ * <prefix>/ns/<ns>/executor-drains/<uri-encoded id>    an operator's executor drain
  * <prefix>/ns/<ns>/requests/<shard>                    an ephemeral shard asked for
  * ```
  *
@@ -73,6 +74,14 @@ export class NamespaceKeys {
   get drained(): string {
     return `${this.root}drained/`;
   }
+  /** Prefix of executor drains. */
+  get executorDrains(): string {
+    return `${this.root}executor-drains/`;
+  }
+  /** One executor drain (ids hold "/" and "=", so they are URI-encoded). */
+  executorDrain(id: string): string {
+    return `${this.executorDrains}${encodeURIComponent(id)}`;
+  }
   /** Prefix of ephemeral shard requests. */
   get requests(): string {
     return `${this.root}requests/`;
@@ -89,6 +98,7 @@ export type ParsedKey =
   | { kind: "snapshot" }
   | { kind: "snapshot-parts"; seq: number; index: number }
   | { kind: "drained"; shardKey: string }
+  | { kind: "executor-drain"; id: string }
   | { kind: "requested"; shardKey: string }
   | { kind: "unknown" };
 
@@ -112,6 +122,13 @@ export function parseKey(keys: NamespaceKeys, key: string): ParsedKey {
   }
   if (rest.startsWith("drained/")) return { kind: "drained", shardKey: rest.slice(8) };
   if (rest.startsWith("requests/")) return { kind: "requested", shardKey: rest.slice(9) };
+  if (rest.startsWith("executor-drains/")) {
+    try {
+      return { kind: "executor-drain", id: decodeURIComponent(rest.slice(16)) };
+    } catch {
+      return { kind: "unknown" };
+    }
+  }
   if (rest === "assignment/head") return { kind: "head" };
   if (rest === "assignment/snapshot") return { kind: "snapshot" };
   const [area, a, b] = rest.split("/").slice(1);

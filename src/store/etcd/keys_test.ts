@@ -26,6 +26,11 @@ Deno.test("parseKey round-trips every key kind, including ids and shard keys wit
     [`${keys.snapshotParts(64)}0`, { kind: "snapshot-parts", seq: 64, index: 0 }],
     [`${keys.drained}42`, { kind: "drained", shardKey: "42" }],
     [`${keys.drained}a/b/c`, { kind: "drained", shardKey: "a/b/c" }],
+    [keys.executorDrain("selector:a=b/c,d=e"), {
+      kind: "executor-drain",
+      id: "selector:a=b/c,d=e",
+    }],
+    [`${keys.executorDrains}%E0%A4%A`, { kind: "unknown" }],
     [`${keys.requests}job/2024/01`, { kind: "requested", shardKey: "job/2024/01" }],
     [`${keys.requests}executors/x/heartbeat`, {
       kind: "requested",

@@ -6,10 +6,12 @@
 import type { Etcd3, IKeyValue } from "etcd3";
 import { applyDelta } from "../../core/assignment.ts";
 import type { HeartbeatRecord, ShardReport } from "../../core/types.ts";
+import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { NamespaceSnapshot, StoredExecutor } from "../store.ts";
 import {
   decodeClaim,
   decodeDelta,
+  decodeExecutorDrain,
   decodeHeartbeat,
   decodeOwners,
   decodePartsPointer,
@@ -55,6 +57,7 @@ export function decodeNamespace(
   const logs = new Map<number, { text: string; revision: number }>();
   const parts = new Map<string, string>();
   const drained = new Set<string>();
+  const executorDrains = new Map<string, ExecutorDrain>();
   const requested = new Map<string, number>();
   let snapshotPointer: { text: string; revision: number } | undefined;
   let leader: NamespaceSnapshot["leader"];
@@ -97,6 +100,11 @@ export function decodeNamespace(
       case "requested":
         requested.set(parsed.shardKey, rev);
         break;
+      case "executor-drain": {
+        const drain = decodeExecutorDrain(value);
+        if (drain) executorDrains.set(parsed.id, drain);
+        break;
+      }
       case "leader":
         leader = { claim: decodeClaim(decodeLeaderValue(value)), revision: rev };
         break;
@@ -104,12 +112,16 @@ export function decodeNamespace(
   }
   const owners = new Map<string, string>();
   const assignedRevisions = new Map<string, number>();
+  const assignmentTimes = new Map<number, number>();
   let from = 0;
   if (snapshotPointer) {
     const pointer = decodePartsPointer(snapshotPointer.text);
     if (pointer?.seq !== undefined) {
-      decodeOwners(joinParts(parts, `snap/${pointer.seq}`, pointer.parts), owners);
-      for (const shard of owners.keys()) assignedRevisions.set(shard, snapshotPointer.revision);
+      decodeOwners(
+        joinParts(parts, `snap/${pointer.seq}`, pointer.parts),
+        { owners, revisions: assignedRevisions, times: assignmentTimes },
+        snapshotPointer.revision,
+      );
       from = pointer.seq;
     }
   }
@@ -118,10 +130,16 @@ export function decodeNamespace(
     const entry = logs.get(seq)!;
     const pointer = decodePartsPointer(entry.text);
     const text = pointer ? joinParts(parts, `log/${seq}`, pointer.parts) : entry.text;
-    applyDelta(owners, decodeDelta(text), (shard) => assignedRevisions.set(shard, entry.revision));
+    const delta = decodeDelta(text);
+    if (delta.atMs !== undefined) assignmentTimes.set(entry.revision, delta.atMs);
+    applyDelta(owners, delta, (shard) => assignedRevisions.set(shard, entry.revision));
   }
   for (const shard of assignedRevisions.keys()) {
     if (!owners.has(shard)) assignedRevisions.delete(shard);
+  }
+  const held = new Set(assignedRevisions.values());
+  for (const revision of assignmentTimes.keys()) {
+    if (!held.has(revision)) assignmentTimes.delete(revision);
   }
   const stored = new Map<string, StoredExecutor>();
   for (const [executorId, e] of executors) stored.set(executorId, { executorId, ...e });
@@ -131,7 +149,9 @@ export function decodeNamespace(
     assignmentSeq: Math.max(head, from),
     owners,
     assignedRevisions,
+    assignmentTimes,
     drained,
+    executorDrains,
     requested,
     ...(leader ? { leader } : {}),
   };

@@ -27,9 +27,13 @@ function kv(key: string, value: string, modRevision: number): IKeyValue {
 
 /** A namespace compacted at seq 3 (snapshot in two parts), then changes 4 (inline) and 5 (in parts). */
 function history(): IKeyValue[] {
-  const snapshot = encodeOwners(new Map([["0", "a"], ["1", "a"], ["2", "pod/b"], ["3", "pod/b"]]));
+  const snapshot = encodeOwners({
+    owners: new Map([["0", "a"], ["1", "a"], ["2", "pod/b"], ["3", "pod/b"]]),
+    revisions: new Map([["0", 14], ["1", 14], ["2", 16], ["3", 16]]),
+    times: new Map([[14, 1_400], [16, 1_600]]),
+  });
   const [s0, s1] = splitParts(snapshot, Math.ceil(snapshot.length / 2));
-  const change5 = encodeDelta({ assign: { c: ["2"] }, unassign: [], remove: ["3"] });
+  const change5 = encodeDelta({ assign: { c: ["2"] }, unassign: [], remove: ["3"], atMs: 2_700 });
   const [p0, p1] = splitParts(change5, Math.ceil(change5.length / 2));
   return [
     kv(keys.leader, encodeLeaderValue({ term: 4, instanceId: "i-1", sinceMs: 10 }), 18),
@@ -61,6 +65,16 @@ function history(): IKeyValue[] {
     kv(`${keys.snapshotParts(3)}0`, s0!, 20),
     kv(`${keys.snapshotParts(3)}1`, s1!, 20),
     kv(`${keys.drained}d/1`, "", 21),
+    kv(
+      keys.executorDrain("selector:host=w/7"),
+      JSON.stringify({
+        id: "selector:host=w/7",
+        selector: { host: "w/7" },
+        reason: "",
+        createdAtMs: 3,
+      }),
+      22,
+    ),
     kv(`${keys.requests}r/1`, "", 28),
     kv(`${keys.root}future/kind`, "ignored", 29),
   ];
@@ -76,8 +90,13 @@ Deno.test("decode namespace applies the snapshot and then the later log entries"
   );
   assert.deepEqual(
     [...snap.assignedRevisions].sort(),
-    [["0", 20], ["2", 27], ["5", 25]],
-    "snapshot shards carry the snapshot's revision, later ones their change's",
+    [["0", 14], ["2", 27], ["5", 25]],
+    "snapshot shards keep the revision stored with them, later ones their change's",
+  );
+  assert.deepEqual(
+    [...snap.assignmentTimes],
+    [[14, 1_400], [27, 2_700]],
+    "times of revisions still held",
   );
 });
 
@@ -97,6 +116,12 @@ Deno.test("decode namespace reads executors, drained shards, requests and the le
   assert.equal(c?.heartbeatRevision, 0);
   assert.deepEqual([...snap.executors.keys()].sort(), ["a", "c", "pod/b"]);
   assert.deepEqual([...snap.drained], ["d/1"]);
+  assert.deepEqual([...snap.executorDrains], [["selector:host=w/7", {
+    id: "selector:host=w/7",
+    selector: { host: "w/7" },
+    reason: "",
+    createdAtMs: 3,
+  }]]);
   assert.deepEqual([...snap.requested], [["r/1", 28]]);
   assert.deepEqual(snap.leader, {
     claim: { term: 4, instanceId: "i-1", sinceMs: 10 },

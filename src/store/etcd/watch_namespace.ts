@@ -10,6 +10,7 @@ import type { NamespaceEvent, NamespaceEventBatch } from "../store.ts";
 import {
   decodeClaim,
   decodeDelta,
+  decodeExecutorDrain,
   decodeHeartbeat,
   decodePartsPointer,
   decodeReports,
@@ -139,6 +140,13 @@ class EventDecoder {
       }
       case "drained":
         return { type: "drained", shardKey: parsed.shardKey, drained: isPut };
+      case "executor-drain": {
+        const drain = isPut ? decodeExecutorDrain(value) : undefined;
+        return drain ? { type: "executor_drain", id: parsed.id, drain } : {
+          type: "executor_drain",
+          id: parsed.id,
+        };
+      }
       case "requested":
         return { type: "requested", shardKey: parsed.shardKey, requested: isPut };
       case "leader":

@@ -3,9 +3,18 @@
  *
  * @module
  */
-import type { ExecutorStateView, NamespaceView } from "../../routing/views.ts";
 import type {
+  ExecutorStateView,
+  LeaderView,
+  NamespaceView,
+  ShardInspection,
+} from "../../routing/views.ts";
+import type { ExecutorDrainView } from "../../service/executor_drains.ts";
+import type {
+  ExecutorDrain,
+  InspectShardResponse,
   NamespaceExecutorState,
+  NamespaceLeader,
   Timestamp,
   WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
@@ -27,7 +36,52 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
       shardKey: s.shardKey,
       assignmentStatus: "ASSIGNMENT_STATUS_READY",
       assignedStateModRevision: String(s.assignedRevision),
+      shardLoad: s.load,
+      ...(s.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(s.assignedAtMs) }),
     })),
+    drained: view.drainedBy.length > 0,
+    drainedBy: [...view.drainedBy],
+    heartbeatAgeMs: String(view.heartbeatAgeMs),
+    alive: view.alive,
+    shardCount: String(view.assignedShards.length),
+    totalLoad: view.totalLoad,
+  };
+}
+
+/** A shard inspection on the wire. */
+export function toInspectShardResponse(view: ShardInspection): InspectShardResponse {
+  return {
+    owner: view.owner,
+    namespace: view.namespace,
+    metadata: { ...view.metadata },
+    shardLoad: view.load,
+    shardStatus: view.status ? `SHARD_STATUS_${view.status}` : "SHARD_STATUS_INVALID",
+    assignedRevision: String(view.assignedRevision),
+    ...(view.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(view.assignedAtMs) }),
+  };
+}
+
+/** An executor drain on the wire. */
+export function toExecutorDrain(view: ExecutorDrainView): ExecutorDrain {
+  const { drain } = view;
+  return {
+    id: drain.id,
+    ...(drain.executorId === undefined ? { selector: { ...drain.selector } } : {
+      executorId: drain.executorId,
+    }),
+    reason: drain.reason,
+    createdAt: toTimestamp(drain.createdAtMs),
+    matchedExecutorIds: [...view.matched],
+  };
+}
+
+/** A namespace's leader on the wire. */
+export function toNamespaceLeader(view: LeaderView): NamespaceLeader {
+  return {
+    namespace: view.namespace,
+    instanceId: view.instanceId ?? "",
+    term: String(view.term ?? 0),
+    ...(view.sinceMs === undefined ? {} : { since: toTimestamp(view.sinceMs) }),
   };
 }
 

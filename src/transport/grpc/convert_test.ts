@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { enumName, toExecutorState, toTimestamp, toWatchResponse } from "./convert.ts";
+import {
+  enumName,
+  toExecutorDrain,
+  toExecutorState,
+  toInspectShardResponse,
+  toNamespaceLeader,
+  toTimestamp,
+  toWatchResponse,
+} from "./convert.ts";
 
 Deno.test("toTimestamp splits milliseconds into seconds as a string and nanos", () => {
   assert.deepEqual(toTimestamp(0), { seconds: "0", nanos: 0 });
@@ -19,10 +27,14 @@ Deno.test("toExecutorState prefixes enums and writes revisions as strings", () =
     status: "DRAINING",
     lastHeartbeatMs: 2_000,
     metadata,
-    assignedShards: [{ shardKey: "3", assignedRevision: 123_456_789_012 }, {
-      shardKey: "a",
-      assignedRevision: 12,
-    }],
+    assignedShards: [
+      { shardKey: "3", assignedRevision: 123_456_789_012, load: 0.5, assignedAtMs: 1_500 },
+      { shardKey: "a", assignedRevision: 12, load: 1 },
+    ],
+    drainedBy: ["id:e1"],
+    heartbeatAgeMs: 250,
+    alive: true,
+    totalLoad: 1.5,
   });
   assert.deepEqual(state, {
     executorId: "e1",
@@ -34,15 +46,66 @@ Deno.test("toExecutorState prefixes enums and writes revisions as strings", () =
         shardKey: "3",
         assignmentStatus: "ASSIGNMENT_STATUS_READY",
         assignedStateModRevision: String(123_456_789_012),
+        shardLoad: 0.5,
+        assignedAt: { seconds: "1", nanos: 500_000_000 },
       },
       {
         shardKey: "a",
         assignmentStatus: "ASSIGNMENT_STATUS_READY",
         assignedStateModRevision: "12",
+        shardLoad: 1,
       },
     ],
+    drained: true,
+    drainedBy: ["id:e1"],
+    heartbeatAgeMs: "250",
+    alive: true,
+    shardCount: "2",
+    totalLoad: 1.5,
   });
   assert.notEqual(state.metadata, metadata, "metadata is copied");
+});
+
+Deno.test("toExecutorDrain sets either the id or the selector", () => {
+  const drain = { id: "selector:h=w7", selector: { h: "w7" }, reason: "disk", createdAtMs: 2_000 };
+  assert.deepEqual(toExecutorDrain({ drain, matched: ["e1"] }), {
+    id: "selector:h=w7",
+    selector: { h: "w7" },
+    reason: "disk",
+    createdAt: { seconds: "2", nanos: 0 },
+    matchedExecutorIds: ["e1"],
+  });
+  const byId = { id: "id:e2", executorId: "e2", reason: "", createdAtMs: 0 };
+  assert.equal(toExecutorDrain({ drain: byId, matched: [] }).executorId, "e2");
+  assert.equal(toExecutorDrain({ drain: byId, matched: [] }).selector, undefined);
+});
+
+Deno.test("toNamespaceLeader leaves an unled namespace's instance empty", () => {
+  assert.deepEqual(toNamespaceLeader({ namespace: "a" }), {
+    namespace: "a",
+    instanceId: "",
+    term: "0",
+  });
+  assert.deepEqual(
+    toNamespaceLeader({ namespace: "a", instanceId: "i", term: 9, sinceMs: 1_000 }),
+    { namespace: "a", instanceId: "i", term: "9", since: { seconds: "1", nanos: 0 } },
+  );
+});
+
+Deno.test("toInspectShardResponse names an unreported status INVALID", () => {
+  const base = { namespace: "n", owner: "e", metadata: {}, load: 0, assignedRevision: 4 };
+  assert.deepEqual(toInspectShardResponse(base), {
+    owner: "e",
+    namespace: "n",
+    metadata: {},
+    shardLoad: 0,
+    shardStatus: "SHARD_STATUS_INVALID",
+    assignedRevision: "4",
+  });
+  assert.equal(
+    toInspectShardResponse({ ...base, status: "DONE" }).shardStatus,
+    "SHARD_STATUS_DONE",
+  );
 });
 
 Deno.test("toWatchResponse lists executors with their shards", () => {

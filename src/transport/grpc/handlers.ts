@@ -6,9 +6,17 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import { InvalidArgumentError } from "../../core/errors.ts";
+import { validateDrainTarget } from "../../core/executor_drain.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
-import { enumName, toExecutorState, toWatchResponse } from "./convert.ts";
+import {
+  enumName,
+  toExecutorDrain,
+  toExecutorState,
+  toInspectShardResponse,
+  toNamespaceLeader,
+  toWatchResponse,
+} from "./convert.ts";
 import type {
   ShardAssignment,
   ShardDistributorAPIHandlers,
@@ -49,6 +57,7 @@ export function routingHandlers(
   logger: Logger,
 ): ShardDistributorAPIHandlers {
   const ops = manager.operations;
+  const drains = manager.executorDrains;
   return {
     GetShardOwner: unary(logger, "GetShardOwner", async (req, signal) => {
       const ns = required(req.namespace, "namespace");
@@ -58,10 +67,10 @@ export function routingHandlers(
       logger,
       "InspectShard",
       (req) =>
-        manager.inspectShard(
+        toInspectShardResponse(manager.inspectShard(
           required(req.namespace, "namespace"),
           required(req.shardKey, "shard_key"),
-        ),
+        )),
     ),
     GetNamespaceState: unary(logger, "GetNamespaceState", (req) => {
       const namespace = required(req.namespace, "namespace");
@@ -96,18 +105,27 @@ export function routingHandlers(
     ForceResetNamespace: unary(logger, "ForceResetNamespace", async (req) => ({
       deletedKeys: String(await ops.forceReset(required(req.namespace, "namespace"))),
     })),
-    DrainExecutors: unary(logger, "DrainExecutors", () => {
-      throw new Error("DrainExecutors is not implemented yet");
+    DrainExecutors: unary(logger, "DrainExecutors", async (req) => {
+      const namespace = required(req.namespace, "namespace");
+      const target = validateDrainTarget(req.executorId, req.selector);
+      return { drain: toExecutorDrain(await drains.drain(namespace, target, req.reason)) };
     }),
-    UndrainExecutors: unary(logger, "UndrainExecutors", () => {
-      throw new Error("UndrainExecutors is not implemented yet");
+    UndrainExecutors: unary(logger, "UndrainExecutors", async (req) => {
+      const namespace = required(req.namespace, "namespace");
+      const target = validateDrainTarget(req.executorId, req.selector);
+      const { removed, stillDrained } = await drains.undrain(namespace, target);
+      return {
+        ...(removed ? { removed: toExecutorDrain(removed) } : {}),
+        stillDrainedExecutorIds: [...stillDrained],
+      };
     }),
-    ListExecutorDrains: unary(logger, "ListExecutorDrains", () => {
-      throw new Error("ListExecutorDrains is not implemented yet");
+    ListExecutorDrains: unary(logger, "ListExecutorDrains", (req) => {
+      const namespace = required(req.namespace, "namespace");
+      return { namespace, drains: drains.list(namespace).map(toExecutorDrain) };
     }),
-    ListLeaders: unary(logger, "ListLeaders", () => {
-      throw new Error("ListLeaders is not implemented yet");
-    }),
+    ListLeaders: unary(logger, "ListLeaders", async () => ({
+      leaders: (await manager.listLeaders()).map(toNamespaceLeader),
+    })),
     WatchNamespaceState: (call) => {
       const cancelled = new AbortController();
       call.on("cancelled", () => cancelled.abort());

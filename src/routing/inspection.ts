@@ -1,0 +1,96 @@
+/**
+ * Operator inspection, answered from the in-memory namespace state: a shard's
+ * owner with its load and history, and executors with their health, load and
+ * drains.
+ *
+ * @module
+ */
+import {
+  ExecutorNotFoundError,
+  NoOwnerError,
+  ShardDrainedError,
+  ShardNotFoundError,
+} from "../core/errors.ts";
+import type { ExecutorView, NamespaceState } from "../state/namespace_state.ts";
+import { assertShardExists, type NamespaceRuntime } from "./namespace_runtime.ts";
+import { compareShardKeys, ownerView } from "./routing.ts";
+import type { ExecutorStateView, ShardInspection } from "./views.ts";
+
+/** Who owns `key`, with its reported load and when it got its owner; never creates it. */
+export function inspectShard(runtime: NamespaceRuntime, key: string): ShardInspection {
+  assertShardExists(runtime, key);
+  const state = runtime.cache.state;
+  if (state.drained.has(key)) throw new ShardDrainedError(state.namespace, key);
+  const owner = state.owners.get(key);
+  if (owner !== undefined) {
+    const report = state.executors.get(owner)?.reports[key];
+    const assignedAtMs = state.assignedAtMs(key);
+    return {
+      ...ownerView(state, owner),
+      load: report?.load ?? 0,
+      ...(report ? { status: report.status } : {}),
+      assignedRevision: state.assignedRevisions.get(key) ?? 0,
+      ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
+    };
+  }
+  if (runtime.config.type === "ephemeral" && !state.requested.has(key)) {
+    throw new ShardNotFoundError(state.namespace, key);
+  }
+  throw new NoOwnerError(state.namespace, key, "no executor is available");
+}
+
+/** Times that make an executor's health: monotonic `now` and wall-clock `wallNow`. */
+export interface InspectionTime {
+  /** Monotonic ms, as the state's `seenAtMs`. */
+  readonly now: number;
+  /** Wall-clock ms since epoch. */
+  readonly wallNow: number;
+}
+
+function heartbeatAgeMs(e: ExecutorView, time: InspectionTime): number {
+  const age = Number.isFinite(e.seenAtMs)
+    ? time.now - e.seenAtMs
+    : e.lastHeartbeatMs > 0
+    ? time.wallNow - e.lastHeartbeatMs
+    : Infinity;
+  return Math.max(0, Math.round(Math.min(age, Number.MAX_SAFE_INTEGER)));
+}
+
+/** One executor's state, with health, load and drains. */
+export function executorState(
+  state: NamespaceState,
+  executorId: string,
+  time: InspectionTime,
+): ExecutorStateView {
+  const e = state.executors.get(executorId);
+  if (!e) throw new ExecutorNotFoundError(state.namespace, executorId);
+  const shards = [...state.shardsOf(executorId)].sort(compareShardKeys);
+  let totalLoad = 0;
+  const assignedShards = shards.map((shardKey) => {
+    const load = e.reports[shardKey]?.load ?? 0;
+    totalLoad += load;
+    const assignedAtMs = state.assignedAtMs(shardKey);
+    return {
+      shardKey,
+      assignedRevision: state.assignedRevisions.get(shardKey) ?? 0,
+      load,
+      ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
+    };
+  });
+  return {
+    executorId,
+    status: e.status,
+    lastHeartbeatMs: e.lastHeartbeatMs,
+    metadata: e.metadata,
+    assignedShards,
+    drainedBy: state.drainsOf(executorId, e.metadata).map((d) => d.id).sort(),
+    heartbeatAgeMs: heartbeatAgeMs(e, time),
+    alive: state.isAlive(e, time.now),
+    totalLoad,
+  };
+}
+
+/** Every executor's state, sorted by id. */
+export function namespaceState(state: NamespaceState, time: InspectionTime): ExecutorStateView[] {
+  return [...state.executors.keys()].sort().map((id) => executorState(state, id, time));
+}
