@@ -7,7 +7,7 @@
 import type { Config } from "./config/mod.ts";
 import type { Logger } from "./core/logger.ts";
 import { ShardManager } from "./service/shard_manager.ts";
-import { createEtcdClient, EtcdLeaderStore, EtcdStore } from "./store/etcd/mod.ts";
+import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 
 /** A running instance. */
@@ -34,15 +34,7 @@ export async function startInstance(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningInstance> {
-  const sd = config.shardDistribution;
-  const store = new EtcdStore(
-    createEtcdClient(sd.store.storageParams),
-    sd.store.storageParams.prefix,
-  );
-  const leaderStore = new EtcdLeaderStore(
-    createEtcdClient(sd.leaderStore.storageParams),
-    sd.leaderStore.storageParams.prefix,
-  );
+  const { store, leaderStore } = await openStores(config.shardDistribution, logger);
   const manager = new ShardManager({
     config,
     store,

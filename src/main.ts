@@ -3,8 +3,11 @@
  * The Shard Manager service.
  *
  * ```sh
- * deno task start --config config/dev.yaml [--grpc-address 127.0.0.1:7943] [--instance-id ID]
+ * deno task start                           # demo: embedded store, no etcd needed
+ * deno task start --config config/dev.yaml  # etcd, as configured
  * ```
+ *
+ * Flags: `--grpc-address 127.0.0.1:7943`, `--instance-id ID`, `--data-dir DIR`.
  *
  * SIGINT and SIGTERM stop it gracefully: leaderships are resigned at once so
  * another instance takes over without waiting for a lease to expire.
@@ -16,12 +19,18 @@ import { startInstance } from "./app.ts";
 import { ConfigError, loadConfig } from "./config/mod.ts";
 import { jsonLogger } from "./core/logger.ts";
 
-const USAGE = `Usage: shard-manager --config FILE [--grpc-address HOST:PORT] [--instance-id ID]
+const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT] [--instance-id ID]
+                     [--data-dir DIR]
 
-  --config FILE          YAML configuration (see config/example.yaml)
+  --config FILE          YAML configuration (see config/example.yaml for etcd). Without it,
+                         the demo configuration (config/demo.yaml) runs one instance on the
+                         embedded store: no etcd needed, state under .data/embedded.
   --grpc-address ADDR    overrides server.grpcAddress
   --instance-id ID       this instance's id (default: <hostname>-<random>)
+  --data-dir DIR         overrides shardDistribution.embedded.dataDir (embedded store only)
   --help                 this text`;
+
+const DEMO_CONFIG = new URL("../config/demo.yaml", import.meta.url);
 
 async function main(): Promise<number> {
   let args;
@@ -32,6 +41,7 @@ async function main(): Promise<number> {
         config: { type: "string" },
         "grpc-address": { type: "string" },
         "instance-id": { type: "string" },
+        "data-dir": { type: "string" },
         help: { type: "boolean" },
       },
     }).values;
@@ -43,13 +53,26 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!args.config) {
-    console.error(`Missing --config.\n\n${USAGE}`);
-    return 2;
-  }
   let config;
   try {
-    config = await loadConfig(args.config);
+    config = await loadConfig(args.config ?? DEMO_CONFIG);
+    if (!args.config) {
+      console.error(
+        "No --config given: running the demo configuration (config/demo.yaml) on the embedded " +
+          "store. Pass --config FILE to use etcd.",
+      );
+    }
+    const dataDir = args["data-dir"];
+    if (dataDir !== undefined) {
+      const { embedded } = config.shardDistribution;
+      if (!embedded) {
+        console.error(
+          "--data-dir applies only to the embedded store; this configuration uses etcd",
+        );
+        return 2;
+      }
+      embedded.dataDir = dataDir;
+    }
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

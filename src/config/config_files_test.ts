@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import dev from "../../config/dev.yaml" with { type: "text" };
 import example from "../../config/example.yaml" with { type: "text" };
 import compose from "../../config/compose.yaml" with { type: "text" };
+import demo from "../../config/demo.yaml" with { type: "text" };
 import { yamlAllowed, yamlTest } from "./_testing.ts";
 import { loadConfig, parseConfig } from "./load.ts";
 import type { Config } from "./types.ts";
@@ -16,9 +17,9 @@ yamlTest("config/dev.yaml loads with short local timings", () => {
     { name: "my-fixed-namespace", type: "fixed", shardNum: 32 },
     { name: "my-ephemeral-namespace", type: "ephemeral", shardNum: undefined },
   ]);
-  assert.deepEqual(leaderStore.storageParams.endpoints, ["127.0.0.1:2379"]);
-  assert.deepEqual(store.storageParams.endpoints, ["127.0.0.1:2379"]);
-  assert.equal(leaderStore.storageParams.electionTtlMs, 3_000);
+  assert.deepEqual(leaderStore?.storageParams.endpoints, ["127.0.0.1:2379"]);
+  assert.deepEqual(store?.storageParams.endpoints, ["127.0.0.1:2379"]);
+  assert.equal(leaderStore?.storageParams.electionTtlMs, 3_000);
   assert.equal(election.leaderPeriodMs, 60_000);
   assert.equal(process.periodMs, 1_000);
   assert.equal(process.heartbeatTtlMs, 2_000);
@@ -50,10 +51,33 @@ Deno.test({
 
 yamlTest("config/compose.yaml loads and points at the compose etcd cluster", () => {
   const config = parseConfig(compose, "config/compose.yaml");
-  assert.deepEqual(config.shardDistribution.store.storageParams.endpoints, [
+  assert.deepEqual(config.shardDistribution.store?.storageParams.endpoints, [
     "etcd-0:2379",
     "etcd-1:2379",
     "etcd-2:2379",
   ]);
   assert.equal(config.server.grpcAddress, "0.0.0.0:7943");
+});
+
+yamlTest("config/demo.yaml runs on the embedded store without etcd", () => {
+  const { shardDistribution } = parseConfig(demo, "config/demo.yaml");
+  assert.deepEqual(shardDistribution.embedded, { dataDir: ".data/embedded" });
+  assert.equal(shardDistribution.store, undefined);
+  assert.equal(shardDistribution.leaderStore, undefined);
+  assert.deepEqual(shardDistribution.namespaces.map((n) => n.name), [
+    "demo-fixed",
+    "demo-ephemeral",
+  ]);
+});
+
+yamlTest("embedded and etcd stores exclude each other", () => {
+  const base = `shardDistribution:
+  namespaces: [{ name: a, type: ephemeral }]
+  embedded: {}
+`;
+  assert.equal(parseConfig(base).shardDistribution.embedded?.dataDir, ".data/embedded");
+  assert.throws(
+    () => parseConfig(base + "  store: { storageParams: { endpoints: [a:1] } }\n"),
+    /store: not allowed with embedded/,
+  );
 });

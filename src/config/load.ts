@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { issueMessage } from "./_issue_message.ts";
@@ -97,18 +98,21 @@ export function parseConfig(text: string, source?: string): Config {
  * @throws {ConfigError} If the file cannot be read, is not valid YAML or does not
  * match the schema.
  */
-export async function loadConfig(path: string): Promise<Config> {
+export async function loadConfig(path: string | URL): Promise<Config> {
+  const source = path instanceof URL && path.protocol === "file:"
+    ? fileURLToPath(path)
+    : String(path);
   let text: string;
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError([{ path: "", message: `could not read the file: ${reason}` }], {
-      source: path,
+      source,
       cause: error,
     });
   }
-  return parseConfig(text, path);
+  return parseConfig(text, source);
 }
 
 interface PathIssue {

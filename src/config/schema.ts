@@ -103,16 +103,44 @@ export const processSchema: SectionSchema<ProcessConfig> = section({
  *   leaderStore: store,
  *   store,
  * });
- * assert.equal(config.leaderStore.storageParams.prefix, "leader");
- * assert.equal(config.store.storageParams.prefix, "store");
+ * assert.equal(config.leaderStore?.storageParams.prefix, "leader");
+ * assert.equal(config.store?.storageParams.prefix, "store");
  * ```
  */
 export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = section({
   election: electionSchema,
   namespaces: namespacesSchema,
-  leaderStore: section({ storageParams: leaderStorageParamsSchema }),
-  store: section({ storageParams: storageParamsSchema("store") }),
+  leaderStore: section({ storageParams: leaderStorageParamsSchema }).optional(),
+  store: section({ storageParams: storageParamsSchema("store") }).optional(),
+  embedded: section({ dataDir: z.string().min(1).default(".data/embedded") }).optional(),
   process: processSchema,
+}).superRefine((sd, ctx) => {
+  if (sd.embedded) {
+    for (const key of ["store", "leaderStore"] as const) {
+      if (sd[key]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          input: sd[key],
+          message: "not allowed with embedded; use either etcd (store and leaderStore) or embedded",
+        });
+      }
+    }
+    return;
+  }
+  for (const key of ["store", "leaderStore"] as const) {
+    if (!sd[key]) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        input: undefined,
+        message: "required; expected a mapping (or configure embedded instead of etcd)",
+      });
+    }
+  }
+}).transform((sd): ShardDistributionConfig => {
+  const { leaderStore, store, embedded, ...rest } = sd;
+  return embedded ? { ...rest, embedded } : { ...rest, leaderStore: leaderStore!, store: store! };
 });
 
 /**

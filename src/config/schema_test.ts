@@ -85,13 +85,13 @@ Deno.test("configSchema leaves shardNum out of an ephemeral namespace", () => {
 Deno.test("configSchema strips slashes around store prefixes", () => {
   const store = { storageParams: { endpoints: ["http://etcd:2379"], prefix: "/sm/store/" } };
   const config = configSchema.parse(minimal({ store }));
-  assert.equal(config.shardDistribution.store.storageParams.prefix, "sm/store");
+  assert.equal(config.shardDistribution.store?.storageParams.prefix, "sm/store");
 });
 
 Deno.test("configSchema accepts the endpoint forms etcd understands", () => {
   const endpoints = ["localhost:2379", "10.0.0.1:2379", "http://etcd-0.local:2379", "[::1]:2379"];
   const config = configSchema.parse(minimal({ store: { storageParams: { endpoints } } }));
-  assert.deepEqual(config.shardDistribution.store.storageParams.endpoints, endpoints);
+  assert.deepEqual(config.shardDistribution.store?.storageParams.endpoints, endpoints);
 });
 
 const REJECTED: ReadonlyArray<[string, Record<string, unknown>, string]> = [
@@ -184,7 +184,7 @@ const REJECTED: ReadonlyArray<[string, Record<string, unknown>, string]> = [
   [
     "a missing store",
     { shardDistribution: { namespaces: [{ name: "a", type: "ephemeral" }], leaderStore: STORE } },
-    "shardDistribution.store: required; expected a mapping",
+    "shardDistribution.store: required; expected a mapping (or configure embedded instead of etcd)",
   ],
   [
     "a duration without a unit",

@@ -63,6 +63,12 @@ export interface StoreConfig {
   storageParams: StorageParams;
 }
 
+/** `shardDistribution.embedded`: the single-node store that needs no etcd. */
+export interface EmbeddedConfig {
+  /** Directory of its files (`dataDir`, default `.data/embedded`), created when missing. */
+  dataDir: string;
+}
+
 /** `shardDistribution.process`: the leader's rebalancing loop. */
 export interface ProcessConfig {
   /** Longest time between two passes; a state change triggers one sooner (`period`, default 1s). */
@@ -81,10 +87,12 @@ export interface ShardDistributionConfig {
   election: ElectionConfig;
   /** The namespaces served; at least one, names unique. */
   namespaces: NamespaceConfig[];
-  /** The etcd used for elections. */
-  leaderStore: LeaderStoreConfig;
-  /** The etcd used for namespace state. */
-  store: StoreConfig;
+  /** The etcd used for elections; absent exactly when `embedded` is set. */
+  leaderStore?: LeaderStoreConfig;
+  /** The etcd used for namespace state; absent exactly when `embedded` is set. */
+  store?: StoreConfig;
+  /** A single-node embedded store instead of etcd; absent when etcd is configured. */
+  embedded?: EmbeddedConfig;
   /** The rebalancing loop. */
   process: ProcessConfig;
 }

@@ -212,7 +212,8 @@ export class ShardManager {
       namespace: ns.config.name,
       instanceId: this.instanceId,
       leaderStore,
-      electionTtlMs: sd.leaderStore.storageParams.electionTtlMs,
+      // The embedded leader store has no leases; the value is then unused.
+      electionTtlMs: sd.leaderStore?.storageParams.electionTtlMs ?? 5_000,
       leaderPeriodMs: sd.election.leaderPeriodMs,
       maxRandomDelayMs: sd.election.maxRandomDelayMs,
       failedElectionCooldownMs: sd.election.failedElectionCooldownMs,

@@ -1,0 +1,47 @@
+/**
+ * Opens the stores a configuration names: etcd (the main store and the leader
+ * store, possibly different clusters) or the single-node embedded store.
+ *
+ * @module
+ */
+import type { ShardDistributionConfig } from "./config/mod.ts";
+import type { Logger } from "./core/logger.ts";
+import { openEmbeddedStores } from "./store/embedded/mod.ts";
+import { createEtcdClient, EtcdLeaderStore, EtcdStore } from "./store/etcd/mod.ts";
+import type { LeaderStore, Store } from "./store/mod.ts";
+
+/** The two ports, opened. */
+export interface OpenedStores {
+  /** Namespace state. */
+  readonly store: Store;
+  /** Elections. */
+  readonly leaderStore: LeaderStore;
+  /** Which engine: for logs and health. */
+  readonly kind: "etcd" | "embedded";
+}
+
+/** Opens the configured stores; says so in the log when they are embedded (single node). */
+export async function openStores(
+  sd: ShardDistributionConfig,
+  logger: Logger,
+): Promise<OpenedStores> {
+  if (sd.embedded) {
+    const { store, leaderStore } = await openEmbeddedStores(sd.embedded.dataDir);
+    logger.warn(
+      "single-node mode: the embedded store keeps state in a local directory; only one " +
+        "instance can use it. For several instances and high availability, configure etcd " +
+        "(shardDistribution.store and leaderStore; see config/example.yaml).",
+      { dataDir: sd.embedded.dataDir },
+    );
+    return { store, leaderStore, kind: "embedded" };
+  }
+  if (!sd.store || !sd.leaderStore) throw new Error("configure etcd stores or embedded");
+  return {
+    store: new EtcdStore(createEtcdClient(sd.store.storageParams), sd.store.storageParams.prefix),
+    leaderStore: new EtcdLeaderStore(
+      createEtcdClient(sd.leaderStore.storageParams),
+      sd.leaderStore.storageParams.prefix,
+    ),
+    kind: "etcd",
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * The `Store` port on an embedded engine: namespaces kept in memory as
+ * `NamespaceModel`s, every change committed as one revision of a global
+ * counter, journaled to disk before it is acknowledged or streamed. Single
+ * process only: the data directory is locked.
+ *
+ * It needs no etcd and starts with the service; it is for trying Shard
+ * Manager out and for single-node deployments. For high availability use
+ * etcd (several service instances then share one cluster).
+ *
+ * @module
+ */
+import type { ExecutorDrain } from "../../core/executor_drain.ts";
+import { FencedError } from "../../core/errors.ts";
+import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
+import type {
+  AssignmentImage,
+  Fence,
+  NamespaceEvent,
+  NamespaceEventBatch,
+  NamespaceSnapshot,
+  Store,
+  Versioned,
+} from "../store.ts";
+import { Journal } from "./journal.ts";
+import { NamespaceFeed } from "./namespace_feed.ts";
+import { NamespaceModel } from "./namespace_model.ts";
+
+/** Journal lines after which the journal is folded into a snapshot. */
+export const COMPACT_AFTER_LINES = 20_000;
+
+/** The embedded engine behind both embedded ports. */
+export class EmbeddedStore implements Store {
+  #journal: Journal;
+  #revision: number;
+  #models: Map<string, NamespaceModel>;
+  #feeds = new Map<string, NamespaceFeed>();
+  #closed = false;
+
+  private constructor(journal: Journal, revision: number, models: Map<string, NamespaceModel>) {
+    this.#journal = journal;
+    this.#revision = revision;
+    this.#models = models;
+  }
+
+  /** Opens the store in `dataDir` (created if missing). */
+  static async open(dataDir: string): Promise<EmbeddedStore> {
+    const { journal, revision, models } = await Journal.open(dataDir);
+    return new EmbeddedStore(journal, revision, models);
+  }
+
+  /** The latest revision; also advanced by elections so that terms keep growing. */
+  nextRevision(): number {
+    return ++this.#revision;
+  }
+
+  /** Reads a namespace. */
+  loadNamespace(namespace: string): Promise<NamespaceSnapshot> {
+    return Promise.resolve(this.#model(namespace).snapshot(this.#revision));
+  }
+
+  /** Streams a namespace's changes after `afterRevision`. */
+  watchNamespace(
+    namespace: string,
+    afterRevision: number,
+    signal: AbortSignal,
+  ): ReadableStream<NamespaceEventBatch> {
+    return this.#feed(namespace).watch(afterRevision, signal);
+  }
+
+  /** Writes executors' state in one revision. */
+  writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number> {
+    const events: NamespaceEvent[] = [];
+    for (const w of writes) {
+      if (w.metadata) {
+        events.push({ type: "metadata", executorId: w.executorId, metadata: w.metadata });
+      }
+      if (w.reports) events.push({ type: "reports", executorId: w.executorId, reports: w.reports });
+      events.push({ type: "heartbeat", executorId: w.executorId, record: w.heartbeat });
+    }
+    return this.#commit(namespace, events);
+  }
+
+  /** Records requests for ephemeral shards. */
+  requestShards(namespace: string, shardKeys: readonly string[]): Promise<number> {
+    return this.#commit(
+      namespace,
+      [...new Set(shardKeys)].map((shardKey) => ({ type: "requested", shardKey, requested: true })),
+    );
+  }
+
+  /** Drains or undrains shards. */
+  setDrained(namespace: string, shardKeys: readonly string[], drained: boolean): Promise<number> {
+    const model = this.#model(namespace);
+    const keys = [...new Set(shardKeys)].filter((k) => drained || model.drained.has(k));
+    return this.#commit(
+      namespace,
+      keys.map((shardKey) => ({ type: "drained", shardKey, drained })),
+    );
+  }
+
+  /** Stores an executor drain. */
+  putExecutorDrain(namespace: string, drain: ExecutorDrain): Promise<number> {
+    return this.#commit(namespace, [{ type: "executor_drain", id: drain.id, drain }]);
+  }
+
+  /** Removes an executor drain. */
+  deleteExecutorDrain(namespace: string, id: string): Promise<number> {
+    const exists = this.#model(namespace).executorDrains.has(id);
+    return this.#commit(namespace, exists ? [{ type: "executor_drain", id }] : []);
+  }
+
+  /** Claims the namespace for `claim.term`, refusing when the stored term is not older. */
+  async claimLeadership(namespace: string, claim: LeaderClaim): Promise<Fence> {
+    const current = this.#model(namespace).leader;
+    if (current && current.claim.term >= claim.term) {
+      throw new FencedError(namespace, `a newer term than ${claim.term} holds it`);
+    }
+    const revision = await this.#commit(namespace, [{ type: "leader", claim }]);
+    return { namespace, claim, revision };
+  }
+
+  /** Commits change `seq`. */
+  async commitAssignment(fence: Fence, seq: number, delta: AssignmentDelta): Promise<number> {
+    const model = this.#fenced(fence, `assignment change ${seq} was refused`);
+    if (model.seq !== seq - 1) {
+      throw new FencedError(fence.namespace, `assignment change ${seq} was refused`);
+    }
+    return await this.#commit(fence.namespace, [{ type: "assignment", seq, delta }]);
+  }
+
+  /** Nothing to fold in memory; checks the fence and the head like etcd does. */
+  // deno-lint-ignore require-await -- async so that a refusal is a rejection
+  async compactAssignment(fence: Fence, seq: number, _image: AssignmentImage): Promise<number> {
+    const model = this.#fenced(fence, `snapshot at change ${seq} was refused`);
+    if (model.seq !== seq) {
+      throw new FencedError(fence.namespace, `snapshot at change ${seq} was refused`);
+    }
+    return this.#revision;
+  }
+
+  /** Removes executors still at their heartbeat revision; a stale fence removes nothing. */
+  async removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void> {
+    const model = this.#model(fence.namespace);
+    if (model.leader?.revision !== fence.revision) return;
+    const events: NamespaceEvent[] = executors
+      .filter((e) => model.executors.get(e.id)?.heartbeatRevision === e.revision)
+      .map((e) => ({ type: "executor_removed", executorId: e.id }));
+    await this.#commit(fence.namespace, events);
+  }
+
+  /** Removes shard requests still at their revision; a stale fence removes nothing. */
+  async clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void> {
+    const model = this.#model(fence.namespace);
+    if (model.leader?.revision !== fence.revision) return;
+    const events: NamespaceEvent[] = requests
+      .filter((r) => model.requested.get(r.id) === r.revision)
+      .map((r) => ({ type: "requested", shardKey: r.id, requested: false }));
+    await this.#commit(fence.namespace, events);
+  }
+
+  /** Deletes everything of one namespace. */
+  async resetNamespace(namespace: string): Promise<number> {
+    const model = this.#models.get(namespace);
+    if (!model || model.empty) return 0;
+    const deleted = model.keyCount();
+    this.#models.delete(namespace);
+    const revision = this.nextRevision();
+    await this.#journal.append({ r: revision, ns: namespace, reset: true });
+    this.#feed(namespace).publish({
+      revision,
+      events: [{ type: "resync", reason: "the namespace was reset" }],
+    });
+    return deleted;
+  }
+
+  /** Writes a final snapshot and releases the data directory. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#journal.compact(this.#revision, this.#models);
+    await this.#journal.close();
+  }
+
+  #model(namespace: string): NamespaceModel {
+    let model = this.#models.get(namespace);
+    if (!model) this.#models.set(namespace, model = new NamespaceModel());
+    return model;
+  }
+
+  #feed(namespace: string): NamespaceFeed {
+    let feed = this.#feeds.get(namespace);
+    if (!feed) this.#feeds.set(namespace, feed = new NamespaceFeed(this.#revision));
+    return feed;
+  }
+
+  #fenced(fence: Fence, what: string): NamespaceModel {
+    const model = this.#model(fence.namespace);
+    if (model.leader?.revision !== fence.revision) throw new FencedError(fence.namespace, what);
+    return model;
+  }
+
+  /** Applies `events` as one revision, makes it durable, then streams it. */
+  async #commit(namespace: string, events: readonly NamespaceEvent[]): Promise<number> {
+    if (this.#closed) throw new Error("the embedded store is closed");
+    if (events.length === 0) return this.#revision;
+    const model = this.#model(namespace);
+    const revision = this.nextRevision();
+    for (const event of events) model.apply(event, revision);
+    const feed = this.#feed(namespace);
+    const written = this.#journal.append({ r: revision, ns: namespace, e: events });
+    if (this.#journal.lines >= COMPACT_AFTER_LINES) {
+      void this.#journal.compact(this.#revision, this.#models).catch(() => {});
+    }
+    await written;
+    feed.publish({ revision, events });
+    return revision;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * One namespace of the embedded store, in memory: the same facts the etcd
+ * layout holds, kept as maps. Every change arrives as a `NamespaceEvent`, the
+ * store's own vocabulary, so the journal replays through the same code.
+ *
+ * @module
+ */
+import { applyDelta } from "../../core/assignment.ts";
+import type { ExecutorDrain } from "../../core/executor_drain.ts";
+import type { HeartbeatRecord, LeaderClaim, ShardReport } from "../../core/types.ts";
+import type { NamespaceEvent, NamespaceSnapshot, StoredExecutor } from "../store.ts";
+
+interface ModelExecutor {
+  heartbeat?: HeartbeatRecord;
+  heartbeatRevision: number;
+  metadata: Readonly<Record<string, string>>;
+  reports: Readonly<Record<string, ShardReport>>;
+}
+
+/** The plain-data form of a model, as written in the embedded store's snapshot file. */
+export interface ModelImage {
+  /** Executors: [id, executor]. */
+  readonly executors: [string, ModelExecutor][];
+  /** Last committed change number. */
+  readonly seq: number;
+  /** [shard, executor, revision]. */
+  readonly owners: [string, string, number][];
+  /** [revision, commit ms]. */
+  readonly times: [number, number][];
+  /** Drained shards. */
+  readonly drained: string[];
+  /** [shard, revision]. */
+  readonly requested: [string, number][];
+  /** Executor drains. */
+  readonly executorDrains: ExecutorDrain[];
+  /** The leader claim with its revision. */
+  readonly leader?: { claim: LeaderClaim; revision: number };
+}
+
+/** A namespace's stored facts. */
+export class NamespaceModel {
+  /** Executors by id. */
+  readonly executors: Map<string, ModelExecutor> = new Map();
+  /** Last committed change number. */
+  seq = 0;
+  /** Shard → executor. */
+  readonly owners: Map<string, string> = new Map();
+  /** Shard → revision of the change that gave it its owner. */
+  readonly revisions: Map<string, number> = new Map();
+  /** Revision → commit time. */
+  readonly times: Map<number, number> = new Map();
+  /** Drained shards. */
+  readonly drained: Set<string> = new Set();
+  /** Shard → revision of its request. */
+  readonly requested: Map<string, number> = new Map();
+  /** Executor drains by id. */
+  readonly executorDrains: Map<string, ExecutorDrain> = new Map();
+  /** The leader claim. */
+  leader: { claim: LeaderClaim; revision: number } | undefined;
+
+  /** True when nothing is stored. */
+  get empty(): boolean {
+    return this.executors.size + this.owners.size + this.drained.size + this.requested.size +
+            this.executorDrains.size === 0 && this.seq === 0 && this.leader === undefined;
+  }
+
+  /** How many etcd-style keys the model holds (what a reset reports as deleted). */
+  keyCount(): number {
+    let keys = this.drained.size + this.requested.size + this.executorDrains.size;
+    for (const e of this.executors.values()) {
+      keys += (e.heartbeat ? 1 : 0) + 2;
+    }
+    if (this.seq > 0) keys += 2;
+    if (this.leader) keys += 1;
+    return keys;
+  }
+
+  /** Applies one event written at `revision`. */
+  apply(event: NamespaceEvent, revision: number): void {
+    switch (event.type) {
+      case "heartbeat":
+        this.#executor(event.executorId).heartbeat = event.record;
+        this.#executor(event.executorId).heartbeatRevision = revision;
+        break;
+      case "metadata":
+        this.#executor(event.executorId).metadata = event.metadata;
+        break;
+      case "reports":
+        this.#executor(event.executorId).reports = event.reports;
+        break;
+      case "executor_removed":
+        this.executors.delete(event.executorId);
+        break;
+      case "assignment":
+        this.seq = event.seq;
+        if (event.delta.atMs !== undefined) this.times.set(revision, event.delta.atMs);
+        applyDelta(this.owners, event.delta, (shard) => this.revisions.set(shard, revision));
+        for (const shard of [...event.delta.unassign, ...event.delta.remove]) {
+          if (!this.owners.has(shard)) this.revisions.delete(shard);
+        }
+        break;
+      case "drained":
+        if (event.drained) this.drained.add(event.shardKey);
+        else this.drained.delete(event.shardKey);
+        break;
+      case "executor_drain":
+        if (event.drain) this.executorDrains.set(event.id, event.drain);
+        else this.executorDrains.delete(event.id);
+        break;
+      case "requested":
+        if (event.requested) this.requested.set(event.shardKey, revision);
+        else this.requested.delete(event.shardKey);
+        break;
+      case "leader":
+        this.leader = event.claim ? { claim: event.claim, revision } : undefined;
+        break;
+      case "resync":
+        break;
+    }
+  }
+
+  /** The namespace as the `Store` port returns it, read at `revision`. */
+  snapshot(revision: number): NamespaceSnapshot {
+    const executors = new Map<string, StoredExecutor>();
+    for (const [executorId, e] of this.executors) executors.set(executorId, { executorId, ...e });
+    const held = new Set(this.revisions.values());
+    const times = new Map([...this.times].filter(([rev]) => held.has(rev)));
+    return {
+      revision,
+      executors,
+      assignmentSeq: this.seq,
+      owners: new Map(this.owners),
+      assignedRevisions: new Map(this.revisions),
+      assignmentTimes: times,
+      drained: new Set(this.drained),
+      executorDrains: new Map(this.executorDrains),
+      requested: new Map(this.requested),
+      ...(this.leader ? { leader: { ...this.leader } } : {}),
+    };
+  }
+
+  /** The model as plain data. */
+  image(): ModelImage {
+    const held = new Set(this.revisions.values());
+    return {
+      executors: [...this.executors],
+      seq: this.seq,
+      owners: [...this.owners].map(([s, e]) => [s, e, this.revisions.get(s) ?? 0]),
+      times: [...this.times].filter(([rev]) => held.has(rev)),
+      drained: [...this.drained],
+      requested: [...this.requested],
+      executorDrains: [...this.executorDrains.values()],
+      ...(this.leader ? { leader: this.leader } : {}),
+    };
+  }
+
+  /** A model from plain data. */
+  static from(image: ModelImage): NamespaceModel {
+    const model = new NamespaceModel();
+    for (const [id, e] of image.executors) model.executors.set(id, e);
+    model.seq = image.seq;
+    for (const [shard, executor, revision] of image.owners) {
+      model.owners.set(shard, executor);
+      model.revisions.set(shard, revision);
+    }
+    for (const [revision, ms] of image.times) model.times.set(revision, ms);
+    for (const shard of image.drained) model.drained.add(shard);
+    for (const [shard, revision] of image.requested) model.requested.set(shard, revision);
+    for (const drain of image.executorDrains) model.executorDrains.set(drain.id, drain);
+    model.leader = image.leader;
+    return model;
+  }
+
+  #executor(id: string): ModelExecutor {
+    let e = this.executors.get(id);
+    if (!e) this.executors.set(id, e = { heartbeatRevision: 0, metadata: {}, reports: {} });
+    return e;
+  }
+}
