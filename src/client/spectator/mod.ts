@@ -1,0 +1,51 @@
+/**
+ * The spectator SDK: route requests to the executor that owns a shard,
+ * answered from a local map that a `WatchNamespaceState` stream keeps
+ * current, and that keeps answering while the service is down.
+ *
+ * - {@linkcode createSpectator} starts one; `ownerOf` / `addressOf` are
+ *   synchronous lookups, `owner` / `address` wait for the first snapshot and
+ *   ask the service on a miss in an ephemeral namespace.
+ * - `staleness()` says whether the stream is connected and how old the
+ *   answers may be; `changes()` yields placement changes (latest-value).
+ * - Errors: {@linkcode SpectatorNotReadyError}, {@linkcode SpectatorClosedError},
+ *   {@linkcode MissingMetadataError}, {@linkcode ShardOwnerLookupError}.
+ *
+ * See `docs/sdk_spectator.md`.
+ *
+ * @example
+ * ```ts ignore
+ * import { createSpectator } from "./mod.ts";
+ *
+ * await using spectator = createSpectator({ addresses: ["127.0.0.1:7943"], namespace: "orders" });
+ * await spectator.ready;
+ * console.log(spectator.addressOf("7"), spectator.staleness());
+ * ```
+ *
+ * @module
+ */
+export { createSpectator } from "./create_spectator.ts";
+export type { SpectatorOptions } from "./options.ts";
+export type { Spectator } from "./spectator.ts";
+export type {
+  AddressOptions,
+  ChangeSet,
+  ExecutorPlacement,
+  Owner,
+  Placement,
+  PlacementChange,
+  PlacementSnapshot,
+  PlacementUpdate,
+  ShardMove,
+  Staleness,
+  WaitOptions,
+  WaitReadyOptions,
+} from "./types.ts";
+export {
+  MissingMetadataError,
+  ShardOwnerLookupError,
+  SpectatorClosedError,
+  SpectatorNotReadyError,
+} from "./errors.ts";
+export type { NamespaceType, SpectatorTransport, TransportCallOptions } from "./transport.ts";
+export type { SpectatorClock } from "./clock.ts";

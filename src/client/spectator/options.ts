@@ -1,0 +1,129 @@
+/**
+ * The options of `createSpectator`, their defaults, and their validation.
+ *
+ * @module
+ */
+import type * as grpc from "@grpc/grpc-js";
+import type { BackoffOptions } from "../common/backoff.ts";
+import type { ClientTlsOptions } from "../common/credentials.ts";
+import { type SpectatorClock, systemClock } from "./clock.ts";
+import type { NamespaceType, SpectatorTransport } from "./transport.ts";
+
+/** Options of `createSpectator`. */
+export interface SpectatorOptions {
+  /**
+   * Service addresses (`host:port`). The spectator starts at a random one
+   * and moves to the next whenever its stream fails or ends.
+   */
+  readonly addresses: readonly string[];
+  /** The namespace to watch. */
+  readonly namespace: string;
+  /** How to secure the connections. @default {{}} plaintext */
+  readonly tls?: ClientTlsOptions;
+  /**
+   * The namespace's shard model. On a miss, `owner()` asks the service
+   * (`GetShardOwner`, which creates the shard) only in an ephemeral
+   * namespace; in a fixed one a miss means the shard has no owner right now.
+   * @default {undefined} asked of the service (`ListNamespaces`) when the first snapshot arrives
+   */
+  readonly namespaceType?: NamespaceType;
+  /** Delays between reconnect attempts (exponential, full jitter). @default {{ baseMs: 100, maxMs: 5000 }} */
+  readonly backoff?: BackoffOptions;
+  /** A stream that delivers no snapshot within this many ms is dropped for the next address. @default {10000} */
+  readonly firstSnapshotTimeoutMs?: number;
+  /** Deadline of each `GetShardOwner` and `ListNamespaces` call, in ms. @default {5000} */
+  readonly callTimeoutMs?: number;
+  /** More gRPC channel options (ignored with `transport`). @default {{}} */
+  readonly channelOptions?: grpc.ChannelOptions;
+  /** Replaces the gRPC transport, for tests. @default {undefined} gRPC */
+  readonly transport?: SpectatorTransport;
+  /** Timers and wall-clock time, for tests. @default {systemClock} */
+  readonly clock?: SpectatorClock;
+  /** Random numbers in [0, 1) for jitter and the first address, for tests. @default {Math.random} */
+  readonly random?: () => number;
+}
+
+/** {@linkcode SpectatorOptions} with defaults applied. */
+export interface ResolvedSpectatorOptions {
+  /** See {@linkcode SpectatorOptions.addresses}. */
+  readonly addresses: readonly string[];
+  /** See {@linkcode SpectatorOptions.namespace}. */
+  readonly namespace: string;
+  /** See {@linkcode SpectatorOptions.namespaceType}. */
+  readonly namespaceType: NamespaceType | undefined;
+  /** See {@linkcode SpectatorOptions.backoff}. */
+  readonly backoff: Required<BackoffOptions>;
+  /** See {@linkcode SpectatorOptions.firstSnapshotTimeoutMs}. */
+  readonly firstSnapshotTimeoutMs: number;
+  /** See {@linkcode SpectatorOptions.callTimeoutMs}. */
+  readonly callTimeoutMs: number;
+  /** See {@linkcode SpectatorOptions.clock}. */
+  readonly clock: SpectatorClock;
+  /** See {@linkcode SpectatorOptions.random}. */
+  readonly random: () => number;
+}
+
+/**
+ * Checks `options` and fills in defaults. Throws a `TypeError` or
+ * `RangeError` that names the option and the value given.
+ *
+ * @example
+ * ```ts
+ * import { resolveOptions } from "./options.ts";
+ *
+ * const resolved = resolveOptions({ addresses: ["127.0.0.1:7943"], namespace: "orders" });
+ * console.assert(resolved.backoff.maxMs === 5_000);
+ * ```
+ */
+export function resolveOptions(options: SpectatorOptions): ResolvedSpectatorOptions {
+  const { addresses, namespace } = options;
+  if (!Array.isArray(addresses) || addresses.length === 0) {
+    throw new TypeError(
+      `addresses must be a non-empty array of "host:port" strings, got ${show(addresses)}`,
+    );
+  }
+  const bad = addresses.find((a) => typeof a !== "string" || a.trim() === "");
+  if (bad !== undefined) {
+    throw new TypeError(`addresses must be non-empty strings, got ${show(bad)}`);
+  }
+  if (typeof namespace !== "string" || namespace === "") {
+    throw new TypeError(`namespace must be a non-empty string, got ${show(namespace)}`);
+  }
+  const type = options.namespaceType;
+  if (type !== undefined && type !== "fixed" && type !== "ephemeral") {
+    throw new TypeError(`namespaceType must be "fixed" or "ephemeral", got ${show(type)}`);
+  }
+  const baseMs = positive("backoff.baseMs", options.backoff?.baseMs ?? 100);
+  const maxMs = positive("backoff.maxMs", options.backoff?.maxMs ?? 5_000);
+  if (maxMs < baseMs) {
+    throw new RangeError(`backoff.maxMs must be at least backoff.baseMs (${baseMs}), got ${maxMs}`);
+  }
+  return {
+    addresses: [...addresses],
+    namespace,
+    namespaceType: type,
+    backoff: { baseMs, maxMs },
+    firstSnapshotTimeoutMs: positive(
+      "firstSnapshotTimeoutMs",
+      options.firstSnapshotTimeoutMs ?? 10_000,
+    ),
+    callTimeoutMs: positive("callTimeoutMs", options.callTimeoutMs ?? 5_000),
+    clock: options.clock ?? systemClock,
+    random: options.random ?? Math.random,
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive number of milliseconds, got ${show(value)}`);
+  }
+  return value;
+}
+
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Applying an update to a placement: the one place where the shard → owner
+ * map is built. A new map is built off to the side and the caller swaps it in,
+ * so lookups never see a half-applied update.
+ *
+ * @module
+ */
+import type { ExecutorPlacement, Owner, Placement, PlacementUpdate } from "./types.ts";
+
+/**
+ * The placement after `update`, numbered `previous.version + 1` (1 for the
+ * first). `previous` is left untouched. Each executor becomes one frozen
+ * object shared by all its shards, so lookups allocate nothing.
+ *
+ * @example
+ * ```ts
+ * import { applyUpdate } from "./placement.ts";
+ *
+ * const placement = applyUpdate(undefined, {
+ *   kind: "snapshot",
+ *   executors: [{ executorId: "a", metadata: { address: "a:80" }, shards: ["0", "1"] }],
+ * }, Date.now());
+ * console.assert(placement.owners.get("1")?.executorId === "a");
+ * ```
+ */
+export function applyUpdate(
+  previous: Placement | undefined,
+  update: PlacementUpdate,
+  receivedAtMs: number,
+): Placement {
+  const version = (previous?.version ?? 0) + 1;
+  switch (update.kind) {
+    case "snapshot":
+      return fromSnapshot(update.executors, version, receivedAtMs);
+  }
+}
+
+function fromSnapshot(
+  list: readonly ExecutorPlacement[],
+  version: number,
+  receivedAtMs: number,
+): Placement {
+  const executors = new Map<string, ExecutorPlacement>();
+  const owners = new Map<string, Owner>();
+  for (const item of list) {
+    const executor: ExecutorPlacement = Object.freeze({
+      executorId: item.executorId,
+      metadata: frozenMetadata(item.metadata),
+      shards: Object.freeze([...item.shards]),
+    });
+    executors.set(executor.executorId, executor);
+    for (const shard of executor.shards) owners.set(shard, executor);
+  }
+  return Object.freeze({ version, receivedAtMs, executors, owners });
+}
+
+/**
+ * A frozen copy of `metadata` without a prototype, so that looking up a key
+ * such as `"toString"` finds only what the executor reported.
+ *
+ * @example
+ * ```ts
+ * import { frozenMetadata } from "./placement.ts";
+ *
+ * const metadata = frozenMetadata({ address: "a:80" });
+ * console.assert(metadata["toString"] === undefined && Object.isFrozen(metadata));
+ * ```
+ */
+export function frozenMetadata(
+  metadata: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, string>, metadata));
+}

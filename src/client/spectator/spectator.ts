@@ -1,0 +1,255 @@
+/**
+ * The spectator: a local, always-answering copy of a namespace's placement,
+ * kept current by a watch stream.
+ *
+ * @module
+ */
+import { abortable } from "./_abortable.ts";
+import { ChangeFeed } from "./change_feed.ts";
+import { diffPlacements, isEmptyChange } from "./diff.ts";
+import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
+import type { ResolvedSpectatorOptions } from "./options.ts";
+import { OwnerFallback } from "./owner_fallback.ts";
+import { applyUpdate } from "./placement.ts";
+import type { SpectatorTransport } from "./transport.ts";
+import type {
+  AddressOptions,
+  Owner,
+  Placement,
+  PlacementChange,
+  PlacementUpdate,
+  Staleness,
+  WaitOptions,
+  WaitReadyOptions,
+} from "./types.ts";
+import { runWatchLoop } from "./watch_loop.ts";
+
+/** Answers from the service's `GetShardOwner` kept at most; past this the cache starts over. */
+const MAX_ASKED = 100_000;
+
+/**
+ * Who owns which shard of one namespace, answered from memory. Create one
+ * with `createSpectator` (see its example); close it when done.
+ */
+export class Spectator implements AsyncDisposable {
+  /** The namespace watched. */
+  readonly namespace: string;
+  /**
+   * Resolves when the first snapshot has arrived; rejects with a
+   * `SpectatorClosedError` if the spectator is closed first. It never
+   * rejects otherwise: while the service is unreachable it stays pending (see
+   * {@linkcode Spectator.waitReady} for a bounded wait).
+   */
+  readonly ready: Promise<void>;
+
+  readonly #options: ResolvedSpectatorOptions;
+  readonly #transport: SpectatorTransport;
+  readonly #feed = new ChangeFeed();
+  readonly #readiness = Promise.withResolvers<void>();
+  readonly #stop = new AbortController();
+  readonly #fallback: OwnerFallback;
+  readonly #loop: Promise<void>;
+  #owners: ReadonlyMap<string, Owner> | undefined;
+  #asked = new Map<string, Owner>();
+  #placement: Placement | undefined;
+  #connectedTo: string | undefined;
+  #lastUpdateMs: number | undefined;
+  #disconnectedAtMs: number | undefined;
+  #lastError: Error | undefined;
+  #closing: Promise<void> | undefined;
+
+  /** Starts watching. Use `createSpectator`, which validates options and builds the transport. */
+  constructor(options: ResolvedSpectatorOptions, transport: SpectatorTransport) {
+    this.namespace = options.namespace;
+    this.#options = options;
+    this.#transport = transport;
+    this.ready = this.#readiness.promise;
+    this.ready.catch(() => {}); // closing before the first snapshot is not an unhandled error
+    this.#fallback = new OwnerFallback({ ...options, transport, signal: this.#stop.signal });
+    this.#loop = runWatchLoop({ ...options, transport }, {
+      update: (update, address, first) => this.#apply(update, address, first),
+      lost: (_address, error) => this.#lost(error),
+    }, this.#stop.signal);
+  }
+
+  /**
+   * The owner of `shardKey` from memory, or undefined when it has none (or,
+   * in an ephemeral namespace, the spectator has not heard of it: use
+   * {@linkcode Spectator.owner}). Throws `SpectatorNotReadyError` before the
+   * first snapshot and `SpectatorClosedError` after `close()`. Allocates
+   * nothing.
+   */
+  ownerOf(shardKey: string): Owner | undefined {
+    const owners = this.#owners;
+    if (owners === undefined) throw this.#unavailable();
+    return owners.get(shardKey) ?? this.#asked.get(shardKey);
+  }
+
+  /**
+   * The owner of `shardKey`, waiting for the first snapshot if need be. On a
+   * miss in an ephemeral namespace it asks the service (`GetShardOwner`,
+   * which creates the shard; concurrent asks share one call) and keeps the
+   * answer until the next snapshot. On a miss in a fixed namespace it
+   * resolves undefined. Rejects with `ShardOwnerLookupError` when the service
+   * cannot answer, `SpectatorClosedError` after `close()`.
+   */
+  async owner(shardKey: string, options: WaitOptions = {}): Promise<Owner | undefined> {
+    if (this.#owners === undefined) await this.waitReady(options);
+    const known = this.ownerOf(shardKey);
+    if (known !== undefined) return known;
+    const { signal } = options;
+    if (!await abortable(this.#fallback.asksOnMiss(this.#connectedTo), signal)) return undefined;
+    const owner = await abortable(this.#fallback.lookup(shardKey, this.#connectedTo), signal);
+    const now = this.ownerOf(shardKey); // throws if closed meanwhile
+    if (now !== undefined) return now;
+    if (this.#asked.size >= MAX_ASKED) this.#asked = new Map();
+    this.#asked.set(shardKey, owner);
+    return owner;
+  }
+
+  /**
+   * The routing address of `shardKey`'s owner: its metadata under
+   * `metadataKey`. Undefined when the shard has no owner (as
+   * {@linkcode Spectator.ownerOf}); throws `MissingMetadataError` when the
+   * owner did not report that key, and what `ownerOf` throws.
+   */
+  addressOf(shardKey: string, metadataKey = "address"): string | undefined {
+    const owner = this.ownerOf(shardKey);
+    return owner === undefined ? undefined : this.#metadata(shardKey, owner, metadataKey);
+  }
+
+  /** {@linkcode Spectator.addressOf} after {@linkcode Spectator.owner}: waits, and asks on a miss. */
+  async address(shardKey: string, options: AddressOptions = {}): Promise<string | undefined> {
+    const owner = await this.owner(shardKey, options);
+    return owner === undefined
+      ? undefined
+      : this.#metadata(shardKey, owner, options.metadataKey ?? "address");
+  }
+
+  /**
+   * Resolves once the first snapshot has arrived (at once if it has). Rejects
+   * with the signal's reason, with a `SpectatorNotReadyError` (whose `cause`
+   * is the last connection error) after `timeoutMs`, or with a
+   * `SpectatorClosedError`.
+   */
+  async waitReady(options: WaitReadyOptions = {}): Promise<void> {
+    if (this.#owners !== undefined) return;
+    if (this.#closing !== undefined) throw new SpectatorClosedError(this.namespace);
+    const { timeoutMs } = options;
+    if (timeoutMs === undefined) return await abortable(this.ready, options.signal);
+    const { clock } = this.#options;
+    let timer: unknown;
+    const late = new Promise<never>((_, reject) => {
+      timer = clock.setTimeout(() => {
+        const detail = `no snapshot within ${timeoutMs} ms`;
+        reject(new SpectatorNotReadyError(this.namespace, { detail, cause: this.#lastError }));
+      }, timeoutMs);
+    });
+    try {
+      await Promise.race([abortable(this.ready, options.signal), late]);
+    } finally {
+      clock.clearTimeout(timer);
+    }
+  }
+
+  /** The current placement (kept after `close()`), or undefined before the first snapshot. */
+  get placement(): Placement | undefined {
+    return this.#placement;
+  }
+
+  /** How current the answers are; see {@linkcode Staleness}. */
+  staleness(): Staleness {
+    const connected = this.#connectedTo !== undefined;
+    const since = this.#disconnectedAtMs;
+    return {
+      connected,
+      address: this.#connectedTo,
+      lastUpdateMs: this.#lastUpdateMs,
+      ageMs: this.#placement === undefined
+        ? Number.POSITIVE_INFINITY
+        : connected || since === undefined
+        ? 0
+        : Math.max(0, this.#options.clock.now() - since),
+      disconnectedAtMs: connected ? undefined : since,
+      lastError: this.#lastError,
+    };
+  }
+
+  /**
+   * Placement changes, latest-value: the first item is the current placement
+   * (every shard in `added`) once there is one; then one item per change.
+   * Nothing is buffered: a reader that falls behind skips versions and gets
+   * one item diffed from the placement it saw last, so a slow reader costs at
+   * most one retained placement. Ends on `close()` or when `signal` aborts.
+   */
+  changes(options: WaitOptions = {}): AsyncIterableIterator<PlacementChange> {
+    return this.#feed.subscribe(options.signal);
+  }
+
+  /** Stops watching: cancels the stream, timers and calls, ends `changes()`, closes connections. */
+  close(): Promise<void> {
+    return this.#closing ??= (async () => {
+      if (this.#connectedTo !== undefined) this.#disconnectedAtMs = this.#options.clock.now();
+      this.#connectedTo = undefined;
+      this.#owners = undefined;
+      const closed = new SpectatorClosedError(this.namespace);
+      this.#readiness.reject(closed);
+      this.#stop.abort(closed);
+      this.#feed.close();
+      await this.#loop;
+      this.#transport.close();
+    })();
+  }
+
+  /** {@linkcode Spectator.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** The one place where updates reach the map; a delta-watch extension changes only `applyUpdate`. */
+  #apply(update: PlacementUpdate, address: string, first: boolean): void {
+    if (this.#closing !== undefined) return;
+    const now = this.#options.clock.now();
+    const previous = this.#placement;
+    const next = applyUpdate(previous, update, now);
+    const change = diffPlacements(previous, next);
+    if (previous === undefined || !isEmptyChange(change)) {
+      this.#placement = next;
+      this.#owners = next.owners;
+      this.#feed.publish(next, change);
+    }
+    if (this.#asked.size > 0) this.#asked = new Map();
+    this.#lastUpdateMs = now;
+    if (first) {
+      this.#connectedTo = address;
+      this.#disconnectedAtMs = undefined;
+      this.#lastError = undefined;
+    }
+    if (previous === undefined) {
+      this.#readiness.resolve();
+      // Learn the namespace's type while the service is reachable, so misses
+      // in a fixed namespace answer undefined even once it is not.
+      void this.#fallback.asksOnMiss(address);
+    }
+  }
+
+  #lost(error: Error): void {
+    if (this.#connectedTo !== undefined) this.#disconnectedAtMs = this.#options.clock.now();
+    this.#connectedTo = undefined;
+    this.#lastError = error;
+  }
+
+  #unavailable(): Error {
+    return this.#closing !== undefined
+      ? new SpectatorClosedError(this.namespace)
+      : new SpectatorNotReadyError(this.namespace, { cause: this.#lastError });
+  }
+
+  #metadata(shardKey: string, owner: Owner, metadataKey: string): string {
+    const value = owner.metadata[metadataKey];
+    if (value === undefined) {
+      throw new MissingMetadataError(this.namespace, shardKey, owner, metadataKey);
+    }
+    return value;
+  }
+}

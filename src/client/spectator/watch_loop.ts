@@ -1,0 +1,116 @@
+/**
+ * The reconnect loop: keeps one watch stream open, moving to the next address
+ * and waiting an exponential backoff with full jitter whenever a stream
+ * fails, ends, or delivers nothing in time.
+ *
+ * @module
+ */
+import { backoffDelay, type BackoffOptions } from "../common/backoff.ts";
+import { sleep, type SpectatorClock } from "./clock.ts";
+import type { SpectatorTransport } from "./transport.ts";
+import type { PlacementUpdate } from "./types.ts";
+
+/** What {@linkcode runWatchLoop} needs. */
+export interface WatchLoopOptions {
+  /** Service addresses, tried in turn. */
+  readonly addresses: readonly string[];
+  /** The namespace to watch. */
+  readonly namespace: string;
+  /** How to reach the service. */
+  readonly transport: SpectatorTransport;
+  /** Delays between attempts; the attempt count resets once a stream delivers. */
+  readonly backoff: BackoffOptions;
+  /** A stream that delivers no update within this many ms is abandoned. */
+  readonly firstSnapshotTimeoutMs: number;
+  /** Timers. */
+  readonly clock: SpectatorClock;
+  /** Jitter, and the first address (`addresses[floor(random() * n)]`). */
+  readonly random: () => number;
+}
+
+/** What the loop reports. */
+export interface WatchLoopHandlers {
+  /** A stream delivered `update`; `first` for the first update of that stream. */
+  update(update: PlacementUpdate, address: string, first: boolean): void;
+  /** A stream failed, ended, or timed out; the loop waits `retryInMs` before the next attempt. */
+  lost(address: string, error: Error, retryInMs: number): void;
+}
+
+/**
+ * Runs until `signal` aborts; resolves once the stream and every timer it
+ * started are gone.
+ *
+ * @example
+ * ```ts ignore
+ * import { runWatchLoop } from "./watch_loop.ts";
+ * import { systemClock } from "./clock.ts";
+ * import { grpcTransport } from "./grpc_transport.ts";
+ *
+ * const stop = new AbortController();
+ * const done = runWatchLoop({
+ *   addresses: ["127.0.0.1:7943"], namespace: "orders", transport: grpcTransport(),
+ *   backoff: {}, firstSnapshotTimeoutMs: 10_000, clock: systemClock, random: Math.random,
+ * }, { update: (u) => console.log(u.executors.length), lost: (a, e) => console.warn(a, e) }, stop.signal);
+ * stop.abort();
+ * await done;
+ * ```
+ */
+export async function runWatchLoop(
+  options: WatchLoopOptions,
+  handlers: WatchLoopHandlers,
+  signal: AbortSignal,
+): Promise<void> {
+  const { addresses, clock } = options;
+  let index = Math.min(addresses.length - 1, Math.floor(options.random() * addresses.length));
+  let attempt = 0;
+  while (!signal.aborted) {
+    const address = addresses[index]!;
+    const { delivered, error } = await watchOnce(options, address, handlers, signal);
+    if (signal.aborted) return;
+    if (delivered) attempt = 0;
+    const delay = backoffDelay(attempt++, options.backoff, options.random);
+    handlers.lost(address, error, delay);
+    index = (index + 1) % addresses.length;
+    await sleep(clock, delay, signal);
+  }
+}
+
+async function watchOnce(
+  options: WatchLoopOptions,
+  address: string,
+  handlers: WatchLoopHandlers,
+  signal: AbortSignal,
+): Promise<{ delivered: boolean; error: Error }> {
+  const attempt = new AbortController();
+  const stop = () => attempt.abort(signal.reason);
+  signal.addEventListener("abort", stop, { once: true });
+  let timedOut = false;
+  const timer = options.clock.setTimeout(() => {
+    timedOut = true;
+    attempt.abort();
+  }, options.firstSnapshotTimeoutMs);
+  let delivered = false;
+  let failure: unknown;
+  try {
+    const updates = options.transport.watch(address, options.namespace, attempt.signal);
+    for await (const update of updates) {
+      if (!delivered) options.clock.clearTimeout(timer);
+      handlers.update(update, address, !delivered);
+      delivered = true;
+    }
+  } catch (error) {
+    failure = error;
+  } finally {
+    options.clock.clearTimeout(timer);
+    signal.removeEventListener("abort", stop);
+    attempt.abort();
+  }
+  const error = timedOut
+    ? new Error(`No snapshot from ${address} within ${options.firstSnapshotTimeoutMs} ms`)
+    : failure === undefined
+    ? new Error(`The service at ${address} ended the watch stream`)
+    : failure instanceof Error
+    ? failure
+    : new Error(String(failure));
+  return { delivered, error };
+}
