@@ -9,6 +9,8 @@ import type { Logger } from "./core/logger.ts";
 import { ShardManager } from "./service/shard_manager.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
+import { healthRoutes } from "./transport/http/health_routes.ts";
+import { type HttpServer, startHttpServer } from "./transport/http/http_server.ts";
 
 /** A running instance. */
 export interface RunningInstance {
@@ -16,6 +18,8 @@ export interface RunningInstance {
   readonly manager: ShardManager;
   /** The gRPC server. */
   readonly server: GrpcServer;
+  /** The HTTP server: metrics, health, dashboard. */
+  readonly http: HttpServer;
   /** Graceful stop: stop serving, resign leaderships, close stores. */
   stop(): Promise<void>;
 }
@@ -26,6 +30,8 @@ export interface StartOptions {
   readonly instanceId?: string;
   /** Overrides `server.grpcAddress`. */
   readonly grpcAddress?: string;
+  /** Overrides `server.httpAddress`. */
+  readonly httpAddress?: string;
 }
 
 /** Connects to the stores named in `config`, then serves. */
@@ -48,17 +54,27 @@ export async function startInstance(
     options.grpcAddress ?? config.server.grpcAddress,
     logger,
   );
-  logger.info("listening", { address: server.address, instanceId: manager.instanceId });
+  const http = await startHttpServer(
+    options.httpAddress ?? config.server.httpAddress,
+    logger,
+    [healthRoutes(manager.health)],
+  );
+  logger.info("listening", {
+    address: server.address,
+    httpAddress: http.address,
+    instanceId: manager.instanceId,
+  });
   let stopping: Promise<void> | undefined;
   return {
     manager,
     server,
+    http,
     stop: () =>
       stopping ??= (async () => {
         // Resign at once (another instance takes over without waiting for a
         // lease to expire) while the server finishes its calls; stopping the
         // manager also ends watch streams, so the server need not wait for them.
-        await Promise.all([manager.stop(), server.stop()]);
+        await Promise.all([manager.stop(), server.stop(), http.stop()]);
         await store.close();
         await leaderStore.close();
       })(),

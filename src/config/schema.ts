@@ -151,11 +151,15 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
  * import { serverSchema } from "./schema.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(serverSchema.parse(undefined), { grpcAddress: "127.0.0.1:7943" });
+ * assert.deepEqual(serverSchema.parse(undefined), {
+ *   grpcAddress: "127.0.0.1:7943",
+ *   httpAddress: "127.0.0.1:7944",
+ * });
  * ```
  */
 export const serverSchema: SectionSchema<ServerConfig> = section({
   grpcAddress: hostPort().default("127.0.0.1:7943"),
+  httpAddress: hostPort().default("127.0.0.1:7944"),
 }).prefault({});
 
 /**

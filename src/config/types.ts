@@ -101,6 +101,8 @@ export interface ShardDistributionConfig {
 export interface ServerConfig {
   /** `host:port` to listen on (`grpcAddress`, default `127.0.0.1:7943`). */
   grpcAddress: string;
+  /** `host:port` of the HTTP listener: metrics, health, dashboard (`httpAddress`, default `127.0.0.1:7944`). */
+  httpAddress: string;
 }
 
 /** Log levels, least severe first. */

@@ -18,6 +18,7 @@ import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
+import { HealthMonitor } from "./health_monitor.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 
 /** What an executor is told in answer to a heartbeat. */
@@ -55,6 +56,8 @@ export class ShardManager {
   readonly operations: NamespaceOperations;
   /** Operator drains of executors. */
   readonly executorDrains: ExecutorDrains;
+  /** Store reachability and cache readiness, probed on a timer. */
+  readonly health: HealthMonitor;
   #options: ShardManagerOptions;
   #clock: Clock;
   #namespaces = new Map<string, Namespace>();
@@ -89,6 +92,11 @@ export class ShardManager {
     const lookup = (name: string) => this.#namespace(name);
     this.operations = new NamespaceOperations(options.store, lookup);
     this.executorDrains = new ExecutorDrains(options.store, lookup, this.#clock);
+    this.health = new HealthMonitor(
+      options.store,
+      () => [...this.#namespaces.values()].every((ns) => ns.cache.synced),
+      { clock: this.#clock },
+    );
   }
 
   /** Loads every namespace, then starts the election loops. */
@@ -96,6 +104,7 @@ export class ShardManager {
     const signal = this.#stop.signal;
     await Promise.all([...this.#namespaces.values()].map((ns) => ns.cache.start(signal)));
     for (const ns of this.#namespaces.values()) this.#loops.push(this.#elect(ns, signal));
+    this.#loops.push(this.health.run(signal));
     this.#options.logger.info("shard manager started", {
       instanceId: this.instanceId,
       namespaces: [...this.#namespaces.keys()],

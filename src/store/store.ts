@@ -153,6 +153,8 @@ export interface Store {
   clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void>;
   /** Deletes every key of a namespace; returns how many were deleted. */
   resetNamespace(namespace: string): Promise<number>;
+  /** Resolves when the store answers a trivial read; rejects when it cannot be reached. */
+  ping(): Promise<void>;
   /** Releases connections. */
   close(): Promise<void>;
 }

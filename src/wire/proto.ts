@@ -86,7 +86,17 @@ const PROTO_FILES = [
   "uber/cadence/sharddistributor/v1/service.proto",
 ];
 
-const packageDefinition = protoLoader.loadSync(PROTO_FILES, {
+/**
+ * The loaded definition of every `.proto` file, for server reflection.
+ *
+ * @example
+ * ```ts
+ * import { packageDefinition } from "./proto.ts";
+ *
+ * console.assert("uber.cadence.sharddistributor.v1.ShardDistributorAPI" in packageDefinition);
+ * ```
+ */
+export const packageDefinition: protoLoader.PackageDefinition = protoLoader.loadSync(PROTO_FILES, {
   ...PROTO_LOADER_OPTIONS,
   includeDirs: [PROTO_ROOT],
 });

@@ -64,6 +64,7 @@ ${
   }
 server:
   grpcAddress: 127.0.0.1:0
+  httpAddress: 127.0.0.1:0
 log:
   level: warn
 `;

@@ -105,6 +105,10 @@ export function storeContract(name: string, open: OpenStore): void {
       }
     });
 
+  test("answers a ping", async (store) => {
+    await store.ping();
+  });
+
   test("loads an empty namespace", async (store) => {
     const snap = await store.loadNamespace("ns");
     assert.ok(snap.revision >= 0);

@@ -174,6 +174,13 @@ export class EmbeddedStore implements Store {
     return deleted;
   }
 
+  /** Always reachable while open: it lives in this process. */
+  ping(): Promise<void> {
+    return this.#closed
+      ? Promise.reject(new Error("the embedded store is closed"))
+      : Promise.resolve();
+  }
+
   /** Writes a final snapshot and releases the data directory. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -10,7 +10,8 @@
  * @module
  */
 import type { Etcd3, IRequestOp } from "etcd3";
-import { FencedError } from "../../core/errors.ts";
+import { Buffer } from "node:buffer";
+import { FencedError, StoreUnavailableError } from "../../core/errors.ts";
 import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type {
@@ -34,7 +35,18 @@ import {
 import { NamespaceKeys, prefixEnd } from "./keys.ts";
 import { encodeLeaderValue, paddedTerm } from "./leader_value.ts";
 import { loadNamespace } from "./load_namespace.ts";
-import { absent, del, get, MAX_TXN_OPS, modIs, put, txn, valueIs, writeAll } from "./txn.ts";
+import {
+  absent,
+  del,
+  errorText,
+  get,
+  MAX_TXN_OPS,
+  modIs,
+  put,
+  txn,
+  valueIs,
+  writeAll,
+} from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
 
 /** Conditional deletes per transaction: a compare and a delete each. */
@@ -209,6 +221,20 @@ export class EtcdStore implements Store {
     const root = this.#ns(namespace).root;
     const res = await txn(this.#client, [], [del(root, prefixEnd(root))]);
     return Number(res.responses[0]?.response_delete_range.deleted ?? 0);
+  }
+
+  /** Reads one key of the namespace root range (count only) to check etcd answers. */
+  async ping(): Promise<void> {
+    try {
+      await this.#client.kv.range({
+        key: Buffer.from(`${this.#prefix}/`),
+        range_end: Buffer.from(prefixEnd(`${this.#prefix}/`)),
+        count_only: true,
+        limit: 1,
+      });
+    } catch (cause) {
+      throw new StoreUnavailableError(`etcd read failed: ${errorText(cause)}`, { cause });
+    }
   }
 
   /** Closes the etcd client. */

@@ -1,5 +1,6 @@
 /**
- * The gRPC server: the only code (with the clients) that imports `@grpc/grpc-js`.
+ * The gRPC server: the Shard Distributor services, the standard health service
+ * (`grpc.health.v1`) and server reflection (so `grpcurl` needs no proto files).
  *
  * @module
  */
@@ -7,7 +8,9 @@ import * as grpc from "@grpc/grpc-js";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
 import { executorHandlers, routingHandlers } from "./handlers.ts";
-import { executorService, shardDistributorService } from "../../wire/proto.ts";
+import { executorService, packageDefinition, shardDistributorService } from "../../wire/proto.ts";
+import { ReflectionService } from "@grpc/reflection";
+import { addHealthService } from "./health_service.ts";
 
 /** Largest request accepted, in bytes (metadata values may be 512 KiB each). */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -41,6 +44,8 @@ export async function startGrpcServer(
   });
   server.addService(shardDistributorService, routingHandlers(manager, logger));
   server.addService(executorService, executorHandlers(manager, logger));
+  addHealthService(server, manager.health);
+  new ReflectionService(packageDefinition).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
       address,

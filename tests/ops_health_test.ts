@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { service as healthService } from "grpc-health-check";
+import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { eventually } from "./support/executors.ts";
+import { startInProcess, testConfigYaml } from "./support/service.ts";
+
+const REFLECTION_PROTO = new URL("./support/proto/reflection_v1.proto", import.meta.url).pathname;
+
+interface ReflectionResponse {
+  listServicesResponse?: { service: { name: string }[] };
+  fileDescriptorResponse?: { fileDescriptorProto: Uint8Array[] };
+  errorResponse?: { errorCode: number; errorMessage: string };
+}
+
+/** Asks the server's reflection service one question, as grpcurl does. */
+function reflect(address: string, request: Record<string, string>): Promise<ReflectionResponse> {
+  const definition = protoLoader.loadSync(REFLECTION_PROTO, { keepCase: false, oneofs: true });
+  const pkg = grpc.loadPackageDefinition(definition) as unknown as {
+    grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } };
+  };
+  const client = new pkg.grpc.reflection.v1.ServerReflection(
+    address,
+    grpc.credentials.createInsecure(),
+  );
+  return new Promise((resolve, reject) => {
+    const call = (client as unknown as {
+      serverReflectionInfo(): grpc.ClientDuplexStream<unknown, ReflectionResponse>;
+    }).serverReflectionInfo();
+    call.on("data", (response: ReflectionResponse) => {
+      resolve(response);
+      call.end();
+      client.close();
+    });
+    call.on("error", reject);
+    call.write(request);
+  });
+}
+
+function checkHealth(address: string, service: string): Promise<string> {
+  const Client = grpc.makeGenericClientConstructor(healthService, "Health");
+  const client = new Client(address, grpc.credentials.createInsecure()) as unknown as {
+    check(req: { service: string }, cb: (e: Error | null, res?: { status: string }) => void): void;
+    close(): void;
+  };
+  return new Promise((resolve, reject) =>
+    client.check({ service }, (error, res) => {
+      client.close();
+      error ? reject(error) : resolve(String(res?.status));
+    })
+  );
+}
+
+Deno.test("health over gRPC and HTTP follows etcd; reflection lists the services", async () => {
+  const etcd = await startEtcd();
+  const instance = await startInProcess(testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("ops-health"),
+    namespaces: [{ name: "ns", type: "fixed", shardNum: 4 }],
+  }));
+  const grpcAddress = instance.server.address;
+  const http = `http://${instance.http.address}`;
+  try {
+    assert.equal((await fetch(`${http}/healthz`).then((r) => r.json())).status, "ok");
+    await eventually(
+      async () => (await fetch(`${http}/readyz`).then((r) => r.status)) === 200,
+      10_000,
+      "ready over HTTP",
+    );
+    await eventually(
+      async () => (await checkHealth(grpcAddress, "")) === "SERVING",
+      10_000,
+      "SERVING over gRPC",
+    );
+    assert.equal(
+      await checkHealth(grpcAddress, "uber.cadence.sharddistributor.v1.ShardDistributorAPI"),
+      "SERVING",
+    );
+    await assert.rejects(checkHealth(grpcAddress, "no.such.Service"), /NOT_FOUND/);
+
+    const listed = await reflect(grpcAddress, { listServices: "*" });
+    const names = listed.listServicesResponse?.service.map((s) => s.name) ?? [];
+    for (
+      const name of [
+        "uber.cadence.sharddistributor.v1.ShardDistributorAPI",
+        "uber.cadence.sharddistributor.v1.ShardDistributorExecutorAPI",
+      ]
+    ) assert.ok(names.includes(name), `${name} in ${names}`);
+    const file = await reflect(grpcAddress, {
+      fileContainingSymbol: "uber.cadence.sharddistributor.v1.ShardDistributorAPI",
+    });
+    const descriptor = new TextDecoder().decode(
+      file.fileDescriptorResponse?.fileDescriptorProto[0],
+    );
+    assert.match(descriptor, /GetShardOwner/, "the descriptor names the methods");
+
+    await etcd[Symbol.asyncDispose]();
+    await eventually(
+      async () => (await fetch(`${http}/readyz`).then((r) => r.status)) === 503,
+      15_000,
+      "not ready once etcd is gone",
+    );
+    assert.equal(await checkHealth(grpcAddress, ""), "NOT_SERVING");
+    const body = await fetch(`${http}/readyz`).then((r) => r.json());
+    assert.equal(body.storeReachable, false);
+  } finally {
+    await instance.stop();
+    await etcd[Symbol.asyncDispose]();
+  }
+});
