@@ -9,6 +9,7 @@ import type { Logger } from "./core/logger.ts";
 import { ShardManager } from "./service/shard_manager.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
+import { dashboardRoutes } from "./dashboard/mod.ts";
 import { healthRoutes } from "./transport/http/health_routes.ts";
 import { type HttpServer, startHttpServer } from "./transport/http/http_server.ts";
 
@@ -57,7 +58,10 @@ export async function startInstance(
   const http = await startHttpServer(
     options.httpAddress ?? config.server.httpAddress,
     logger,
-    [healthRoutes(manager.health)],
+    [
+      healthRoutes(manager.health),
+      dashboardRoutes(manager, { allowActions: config.server.dashboardActions }),
+    ],
   );
   logger.info("listening", {
     address: server.address,

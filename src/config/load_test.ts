@@ -72,7 +72,11 @@ yamlTest("parseConfig accepts the design document's block as written", () => {
         maxMovesPerPass: 1_000,
       },
     },
-    server: { grpcAddress: "127.0.0.1:7943", httpAddress: "127.0.0.1:7944" },
+    server: {
+      grpcAddress: "127.0.0.1:7943",
+      httpAddress: "127.0.0.1:7944",
+      dashboardActions: false,
+    },
     log: { level: "info" },
   });
 });

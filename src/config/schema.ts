@@ -154,12 +154,14 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
  * assert.deepEqual(serverSchema.parse(undefined), {
  *   grpcAddress: "127.0.0.1:7943",
  *   httpAddress: "127.0.0.1:7944",
+ *   dashboardActions: false,
  * });
  * ```
  */
 export const serverSchema: SectionSchema<ServerConfig> = section({
   grpcAddress: hostPort().default("127.0.0.1:7943"),
   httpAddress: hostPort().default("127.0.0.1:7944"),
+  dashboardActions: z.boolean().default(false),
 }).prefault({});
 
 /**

@@ -52,7 +52,11 @@ Deno.test("configSchema applies every default to a minimal configuration", () =>
         maxMovesPerPass: 1_000,
       },
     },
-    server: { grpcAddress: "127.0.0.1:7943", httpAddress: "127.0.0.1:7944" },
+    server: {
+      grpcAddress: "127.0.0.1:7943",
+      httpAddress: "127.0.0.1:7944",
+      dashboardActions: false,
+    },
     log: { level: "info" },
   };
   assert.deepEqual(configSchema.parse(minimal()), expected);

@@ -103,6 +103,8 @@ export interface ServerConfig {
   grpcAddress: string;
   /** `host:port` of the HTTP listener: metrics, health, dashboard (`httpAddress`, default `127.0.0.1:7944`). */
   httpAddress: string;
+  /** Let the dashboard drain and undrain executors and shards (`dashboardActions`, default false). */
+  dashboardActions: boolean;
 }
 
 /** Log levels, least severe first. */
