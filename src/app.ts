@@ -10,7 +10,9 @@ import { ShardManager } from "./service/shard_manager.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { dashboardRoutes } from "./dashboard/mod.ts";
+import { PrometheusMetrics } from "./metrics/prometheus_metrics.ts";
 import { healthRoutes } from "./transport/http/health_routes.ts";
+import { metricsRoute } from "./transport/http/metrics_route.ts";
 import { type HttpServer, startHttpServer } from "./transport/http/http_server.ts";
 
 /** A running instance. */
@@ -42,13 +44,16 @@ export async function startInstance(
   options: StartOptions = {},
 ): Promise<RunningInstance> {
   const { store, leaderStore } = await openStores(config.shardDistribution, logger);
+  const metrics = new PrometheusMetrics();
   const manager = new ShardManager({
+    observer: metrics,
     config,
     store,
     leaderStore,
     logger,
     instanceId: options.instanceId ?? defaultInstanceId(),
   });
+  metrics.watch(manager);
   await manager.start();
   const server = await startGrpcServer(
     manager,
@@ -60,6 +65,7 @@ export async function startInstance(
     logger,
     [
       healthRoutes(manager.health),
+      metricsRoute(metrics),
       dashboardRoutes(manager, { allowActions: config.server.dashboardActions }),
     ],
   );

@@ -5,6 +5,7 @@
  */
 export * from "./inspection.ts";
 export * from "./namespace_runtime.ts";
+export * from "./namespace_stats.ts";
 export * from "./routing.ts";
 export * from "./shard_requester.ts";
 export * from "./views.ts";

@@ -9,6 +9,7 @@ import type { Config, NamespaceConfig } from "../config/mod.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { NamespaceNotFoundError, ShuttingDownError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
+import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
 import { type RawHeartbeat, validateHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 import { runElectionLoop } from "../leader/election_loop.ts";
@@ -41,6 +42,8 @@ export interface ShardManagerOptions {
   readonly instanceId?: string;
   /** Time source. @default {systemClock} */
   readonly clock?: Clock;
+  /** Receives observations for metrics. @default {noopObserver} */
+  readonly observer?: ServiceObserver;
 }
 
 /** A namespace inside this instance, with its fan-out. */
@@ -58,24 +61,29 @@ export class ShardManager {
   readonly executorDrains: ExecutorDrains;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
+  /** Where observations for metrics go. */
+  readonly observer: ServiceObserver;
   #options: ShardManagerOptions;
   #clock: Clock;
   #namespaces = new Map<string, Namespace>();
   #ingest: HeartbeatIngest;
   #stop = new AbortController();
   #loops: Promise<void>[] = [];
+  #leading = new Set<string>();
 
   /** Builds the instance; `start()` brings it up. */
   constructor(options: ShardManagerOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.instanceId = options.instanceId ?? crypto.randomUUID();
+    this.observer = options.observer ?? noopObserver;
     const { process } = options.config.shardDistribution;
     for (const config of options.config.shardDistribution.namespaces) {
       const cache = new NamespaceCache(options.store, config.name, {
         heartbeatTtlMs: process.heartbeatTtlMs,
         clock: this.#clock,
         logger: options.logger,
+        observer: this.observer,
       });
       this.#namespaces.set(config.name, {
         config,
@@ -196,6 +204,16 @@ export class ShardManager {
     }));
   }
 
+  /** Aggregates of a namespace, for metrics. */
+  namespaceStats(namespace: string): routing.NamespaceStats {
+    return routing.namespaceStats(this.#namespace(namespace).cache.state, this.#time());
+  }
+
+  /** Whether this instance leads `namespace` now. */
+  isLeading(namespace: string): boolean {
+    return this.#leading.has(namespace);
+  }
+
   #time(): routing.InspectionTime {
     return { now: this.#clock.monotonic(), wallNow: this.#clock.now() };
   }
@@ -227,8 +245,9 @@ export class ShardManager {
       maxRandomDelayMs: sd.election.maxRandomDelayMs,
       failedElectionCooldownMs: sd.election.failedElectionCooldownMs,
       logger,
-      lead: (leadership, termSignal) =>
-        runLeaderTerm(leadership, termSignal, {
+      lead: (leadership, termSignal) => {
+        this.#leading.add(ns.config.name);
+        return runLeaderTerm(leadership, termSignal, {
           instanceId: this.instanceId,
           cache: ns.cache,
           store,
@@ -242,7 +261,9 @@ export class ShardManager {
           cooldownMs: sd.process.rebalanceCooldownMs,
           logger,
           clock: this.#clock,
-        }),
+          onPass: (pass) => this.observer.pass?.(ns.config.name, pass),
+        }).finally(() => this.#leading.delete(ns.config.name));
+      },
     }, signal);
   }
 }

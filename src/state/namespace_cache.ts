@@ -6,7 +6,9 @@
  */
 import { type Clock, sleep, systemClock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
-import type { Store } from "../store/store.ts";
+import { noopObserver, type ServiceObserver } from "../core/observer.ts";
+import type { NamespaceEventBatch, Store } from "../store/store.ts";
+import { HandoverTracker } from "./handover_tracker.ts";
 import { VersionSignal } from "../streams/version_signal.ts";
 import { type LivenessOptions, NamespaceState } from "./namespace_state.ts";
 
@@ -16,6 +18,8 @@ export interface NamespaceCacheOptions extends LivenessOptions {
   readonly clock?: Clock;
   /** Where to log. */
   readonly logger: Logger;
+  /** Receives propagation and handover latencies. @default {noopObserver} */
+  readonly observer?: ServiceObserver;
 }
 
 /** A namespace's state, followed from the store. */
@@ -32,12 +36,15 @@ export class NamespaceCache {
   #clock: Clock;
   #logger: Logger;
   #synced = false;
+  #observer: ServiceObserver;
+  #handovers = new HandoverTracker();
 
   /** A cache of `namespace` in `store`; call `start` to fill it. */
   constructor(store: Store, namespace: string, options: NamespaceCacheOptions) {
     this.#store = store;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger.with({ namespace });
+    this.#observer = options.observer ?? noopObserver;
     this.state = new NamespaceState(namespace, options);
   }
 
@@ -70,12 +77,14 @@ export class NamespaceCache {
       try {
         const snapshot = await this.#store.loadNamespace(this.state.namespace);
         this.state.load(snapshot, this.#clock.monotonic(), this.#clock.now());
+        this.#handovers.clear();
         this.#synced = true;
         backoff = 100;
         this.#bumpAll();
         const feed = this.#store.watchNamespace(this.state.namespace, snapshot.revision, signal);
         for await (const batch of feed) {
           const change = this.state.apply(batch, this.#clock.monotonic());
+          this.#observe(batch);
           if (change.view) this.views.bump();
           if (change.rebalance) this.triggers.bump();
           this.applied.bump();
@@ -94,6 +103,25 @@ export class NamespaceCache {
       if (signal.aborted) break;
       await sleep(backoff, signal).catch(() => {});
       backoff = Math.min(backoff * 2, 5_000);
+    }
+  }
+
+  #observe(batch: NamespaceEventBatch): void {
+    const { propagated, handedOver } = this.#observer;
+    if (!propagated && !handedOver) return;
+    const namespace = this.state.namespace;
+    const now = this.#clock.now();
+    for (const event of batch.events) {
+      if (event.type === "assignment") {
+        if (event.delta.atMs !== undefined) {
+          propagated?.call(this.#observer, namespace, Math.max(0, now - event.delta.atMs));
+        }
+        if (handedOver) this.#handovers.assigned(event.delta);
+      } else if (event.type === "reports" && handedOver) {
+        for (const ms of this.#handovers.reported(event.executorId, event.reports, now)) {
+          handedOver.call(this.#observer, namespace, ms);
+        }
+      }
     }
   }
 

@@ -5,6 +5,8 @@
  * @module
  */
 import type * as grpc from "@grpc/grpc-js";
+import { status as Status } from "@grpc/grpc-js";
+import type { ServiceObserver } from "../../core/observer.ts";
 import { InvalidArgumentError } from "../../core/errors.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import type { Logger } from "../../core/logger.ts";
@@ -26,20 +28,34 @@ import { isUnexpected, toGrpcError } from "./status_map.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
 
+/** What every handler shares: where to log and where to report. */
+export interface HandlerContext {
+  /** Where to log unexpected failures. */
+  readonly logger: Logger;
+  /** Receives each call's method, status and duration. */
+  readonly observer: ServiceObserver;
+}
+
 /** Wraps an async function as a unary handler with the shared error mapping. */
 function unary<Req, Res>(
-  logger: Logger,
+  context: HandlerContext,
   method: string,
   fn: (request: Req, signal: AbortSignal) => Promise<Res> | Res,
 ): (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void {
+  const { logger, observer } = context;
   return (call, callback) => {
+    const started = performance.now();
     const aborted = new AbortController();
     call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
     Promise.resolve().then(() => fn(call.request, aborted.signal)).then(
-      (response) => callback(null, response),
+      (response) => {
+        observer.rpc?.(method, "OK", performance.now() - started);
+        callback(null, response);
+      },
       (error) => {
         if (isUnexpected(error)) logger.error("request failed", { method, error });
         const { code, details } = toGrpcError(error);
+        observer.rpc?.(method, Status[code] ?? String(code), performance.now() - started);
         callback({ code, details, message: details });
       },
     );
@@ -54,17 +70,18 @@ function required(value: string, field: string): string {
 /** Handlers of `ShardDistributorAPI`. */
 export function routingHandlers(
   manager: ShardManager,
-  logger: Logger,
+  context: HandlerContext,
 ): ShardDistributorAPIHandlers {
+  const { logger } = context;
   const ops = manager.operations;
   const drains = manager.executorDrains;
   return {
-    GetShardOwner: unary(logger, "GetShardOwner", async (req, signal) => {
+    GetShardOwner: unary(context, "GetShardOwner", async (req, signal) => {
       const ns = required(req.namespace, "namespace");
       return await manager.getShardOwner(ns, required(req.shardKey, "shard_key"), signal);
     }),
     InspectShard: unary(
-      logger,
+      context,
       "InspectShard",
       (req) =>
         toInspectShardResponse(manager.inspectShard(
@@ -72,16 +89,16 @@ export function routingHandlers(
           required(req.shardKey, "shard_key"),
         )),
     ),
-    GetNamespaceState: unary(logger, "GetNamespaceState", (req) => {
+    GetNamespaceState: unary(context, "GetNamespaceState", (req) => {
       const namespace = required(req.namespace, "namespace");
       return { namespace, executors: manager.getNamespaceState(namespace).map(toExecutorState) };
     }),
-    GetExecutorState: unary(logger, "GetExecutorState", (req) => {
+    GetExecutorState: unary(context, "GetExecutorState", (req) => {
       const namespace = required(req.namespace, "namespace");
       const id = required(req.executorId, "executor_id");
       return { namespace, executor: toExecutorState(manager.getExecutorState(namespace, id)) };
     }),
-    ListNamespaces: unary(logger, "ListNamespaces", () => ({
+    ListNamespaces: unary(context, "ListNamespaces", () => ({
       namespaces: manager.listNamespaces().map((n) => ({
         name: n.name,
         type: n.type,
@@ -89,28 +106,28 @@ export function routingHandlers(
         shardNum: String(n.shardNum),
       })),
     })),
-    DrainShards: unary(logger, "DrainShards", async (req) => ({
+    DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(required(req.namespace, "namespace"), req.shardKeys),
     })),
-    UndrainShards: unary(logger, "UndrainShards", async (req) => ({
+    UndrainShards: unary(context, "UndrainShards", async (req) => ({
       undrainedShardKeys: await ops.undrainShards(
         required(req.namespace, "namespace"),
         req.shardKeys,
       ),
     })),
-    GetDrainedShards: unary(logger, "GetDrainedShards", (req) => {
+    GetDrainedShards: unary(context, "GetDrainedShards", (req) => {
       const namespace = required(req.namespace, "namespace");
       return { namespace, shardKeys: ops.drainedShards(namespace) };
     }),
-    ForceResetNamespace: unary(logger, "ForceResetNamespace", async (req) => ({
+    ForceResetNamespace: unary(context, "ForceResetNamespace", async (req) => ({
       deletedKeys: String(await ops.forceReset(required(req.namespace, "namespace"))),
     })),
-    DrainExecutors: unary(logger, "DrainExecutors", async (req) => {
+    DrainExecutors: unary(context, "DrainExecutors", async (req) => {
       const namespace = required(req.namespace, "namespace");
       const target = validateDrainTarget(req.executorId, req.selector);
       return { drain: toExecutorDrain(await drains.drain(namespace, target, req.reason)) };
     }),
-    UndrainExecutors: unary(logger, "UndrainExecutors", async (req) => {
+    UndrainExecutors: unary(context, "UndrainExecutors", async (req) => {
       const namespace = required(req.namespace, "namespace");
       const target = validateDrainTarget(req.executorId, req.selector);
       const { removed, stillDrained } = await drains.undrain(namespace, target);
@@ -119,11 +136,11 @@ export function routingHandlers(
         stillDrainedExecutorIds: [...stillDrained],
       };
     }),
-    ListExecutorDrains: unary(logger, "ListExecutorDrains", (req) => {
+    ListExecutorDrains: unary(context, "ListExecutorDrains", (req) => {
       const namespace = required(req.namespace, "namespace");
       return { namespace, drains: drains.list(namespace).map(toExecutorDrain) };
     }),
-    ListLeaders: unary(logger, "ListLeaders", async () => ({
+    ListLeaders: unary(context, "ListLeaders", async () => ({
       leaders: (await manager.listLeaders()).map(toNamespaceLeader),
     })),
     WatchNamespaceState: (call) => {
@@ -156,10 +173,10 @@ export function routingHandlers(
 /** Handlers of `ShardDistributorExecutorAPI`. */
 export function executorHandlers(
   manager: ShardManager,
-  logger: Logger,
+  context: HandlerContext,
 ): ShardDistributorExecutorAPIHandlers {
   return {
-    Heartbeat: unary(logger, "Heartbeat", async (req) => {
+    Heartbeat: unary(context, "Heartbeat", async (req) => {
       const reports: Record<string, { status: string; load: number }> = {};
       for (const [key, report] of Object.entries(req.shardStatusReports)) {
         reports[key] = { status: enumName(report.status), load: report.shardLoad };

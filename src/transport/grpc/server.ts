@@ -42,8 +42,9 @@ export async function startGrpcServer(
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
-  server.addService(shardDistributorService, routingHandlers(manager, logger));
-  server.addService(executorService, executorHandlers(manager, logger));
+  const context = { logger, observer: manager.observer };
+  server.addService(shardDistributorService, routingHandlers(manager, context));
+  server.addService(executorService, executorHandlers(manager, context));
   addHealthService(server, manager.health);
   new ReflectionService(packageDefinition).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>

@@ -1,0 +1,32 @@
+/**
+ * What the service reports as it works, for metrics: a port with no
+ * dependencies, implemented by `src/metrics/` (the only code that knows
+ * Prometheus). Every method is optional and must be cheap and never throw.
+ *
+ * @module
+ */
+
+/** Outcome of one rebalance pass. */
+export interface PassObservation {
+  /** Shards moved from one live executor to another. */
+  readonly moves: number;
+  /** Whether an assignment change was committed. */
+  readonly changed: boolean;
+  /** Time the pass took, plan and commit, in ms. */
+  readonly durationMs: number;
+}
+
+/** Receives observations from the service. */
+export interface ServiceObserver {
+  /** A unary RPC finished with gRPC status `code` (a name such as "OK"). */
+  rpc?(method: string, code: string, durationMs: number): void;
+  /** The leader of `namespace` ran a pass. */
+  pass?(namespace: string, pass: PassObservation): void;
+  /** This instance applied an assignment change `latencyMs` after the leader committed it. */
+  propagated?(namespace: string, latencyMs: number): void;
+  /** An executor reported a newly assigned shard READY `latencyMs` after its assignment. */
+  handedOver?(namespace: string, latencyMs: number): void;
+}
+
+/** Observes nothing. */
+export const noopObserver: ServiceObserver = Object.freeze({});

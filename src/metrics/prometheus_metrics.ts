@@ -1,0 +1,215 @@
+/**
+ * Prometheus metrics: the `ServiceObserver` port implemented with
+ * `npm:prom-client` (the only code that imports it), plus gauges read from the
+ * service at scrape time. Names and labels are listed in docs/metrics.md.
+ *
+ * @module
+ */
+import * as prom from "prom-client";
+import type { PassObservation, ServiceObserver } from "../core/observer.ts";
+import type { NamespaceStats } from "../routing/namespace_stats.ts";
+import type { ShardManager } from "../service/shard_manager.ts";
+
+const LATENCY_BUCKETS = [
+  0.0005,
+  0.001,
+  0.0025,
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10,
+];
+
+/** Every metric of an instance, in its own registry. */
+export class PrometheusMetrics implements ServiceObserver {
+  /** The registry `/metrics` renders. */
+  readonly registry: prom.Registry = new prom.Registry();
+  #requests: prom.Counter<"method" | "code">;
+  #requestSeconds: prom.Histogram<"method">;
+  #passes: prom.Counter<"namespace" | "changed">;
+  #moves: prom.Counter<"namespace">;
+  #passSeconds: prom.Histogram<"namespace">;
+  #propagation: prom.Histogram<"namespace">;
+  #handover: prom.Histogram<"namespace">;
+
+  /** Creates the metrics; `collectDefaults` adds process metrics (CPU, memory, event loop). */
+  constructor(options: { readonly collectDefaults?: boolean } = {}) {
+    const registers = [this.registry];
+    if (options.collectDefaults ?? true) {
+      prom.collectDefaultMetrics({ register: this.registry, prefix: "sm_" });
+    }
+    this.#requests = new prom.Counter({
+      name: "sm_grpc_requests_total",
+      help: "Unary gRPC requests handled, by method and status code.",
+      labelNames: ["method", "code"],
+      registers,
+    });
+    this.#requestSeconds = new prom.Histogram({
+      name: "sm_grpc_request_duration_seconds",
+      help: "Time to handle a unary gRPC request, by method.",
+      labelNames: ["method"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#passes = new prom.Counter({
+      name: "sm_rebalance_passes_total",
+      help: "Rebalance passes run by this instance as leader; changed=true when one committed.",
+      labelNames: ["namespace", "changed"],
+      registers,
+    });
+    this.#moves = new prom.Counter({
+      name: "sm_rebalance_moves_total",
+      help: "Shards moved between live executors by this instance's passes.",
+      labelNames: ["namespace"],
+      registers,
+    });
+    this.#passSeconds = new prom.Histogram({
+      name: "sm_rebalance_pass_duration_seconds",
+      help: "Time a rebalance pass took: planning and the fenced commit.",
+      labelNames: ["namespace"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#propagation = new prom.Histogram({
+      name: "sm_assignment_propagation_seconds",
+      help: "From the leader's commit of an assignment change to this instance applying it.",
+      labelNames: ["namespace"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#handover = new prom.Histogram({
+      name: "sm_shard_handover_seconds",
+      help: "From the commit giving a shard to an executor to that executor reporting it READY.",
+      labelNames: ["namespace"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+  }
+
+  /** Records a unary RPC. */
+  rpc(method: string, code: string, durationMs: number): void {
+    this.#requests.inc({ method, code });
+    this.#requestSeconds.observe({ method }, durationMs / 1000);
+  }
+
+  /** Records a rebalance pass. */
+  pass(namespace: string, pass: PassObservation): void {
+    this.#passes.inc({ namespace, changed: String(pass.changed) });
+    if (pass.moves > 0) this.#moves.inc({ namespace }, pass.moves);
+    this.#passSeconds.observe({ namespace }, pass.durationMs / 1000);
+  }
+
+  /** Records how late this instance saw a change. */
+  propagated(namespace: string, latencyMs: number): void {
+    this.#propagation.observe({ namespace }, latencyMs / 1000);
+  }
+
+  /** Records a completed handover. */
+  handedOver(namespace: string, latencyMs: number): void {
+    this.#handover.observe({ namespace }, latencyMs / 1000);
+  }
+
+  /** Adds the gauges read from `manager` at each scrape. */
+  watch(manager: ShardManager): void {
+    const registers = [this.registry];
+    // One scrape reads each namespace's stats once, however many gauges use them.
+    let cache = { atMs: -Infinity, stats: new Map<string, NamespaceStats>() };
+    const stats = (ns: string): NamespaceStats => {
+      const now = performance.now();
+      if (now - cache.atMs > 100) cache = { atMs: now, stats: new Map() };
+      let found = cache.stats.get(ns);
+      if (!found) cache.stats.set(ns, found = manager.namespaceStats(ns));
+      return found;
+    };
+    const perNamespace = (
+      name: string,
+      help: string,
+      read: (ns: string) => number,
+    ) =>
+      new prom.Gauge({
+        name,
+        help,
+        labelNames: ["namespace"],
+        registers,
+        collect() {
+          this.reset();
+          for (const { name: ns } of manager.listNamespaces()) {
+            this.set({ namespace: ns }, read(ns));
+          }
+        },
+      });
+    perNamespace(
+      "sm_namespace_leader",
+      "1 when this instance leads the namespace, else 0.",
+      (ns) => manager.isLeading(ns) ? 1 : 0,
+    );
+    perNamespace(
+      "sm_shards_owned",
+      "Shards with an owner.",
+      (ns) => stats(ns).ownedShards,
+    );
+    perNamespace(
+      "sm_shards_drained",
+      "Shards drained by an operator.",
+      (ns) => stats(ns).drainedShards,
+    );
+    perNamespace(
+      "sm_executor_drains",
+      "Executor drains (by id or selector) in force.",
+      (ns) => stats(ns).executorDrains,
+    );
+    perNamespace(
+      "sm_heartbeat_lag_max_seconds",
+      "Oldest heartbeat among live executors and executors that own shards.",
+      (ns) => stats(ns).maxHeartbeatAgeMs / 1000,
+    );
+    perNamespace(
+      "sm_executor_load_max",
+      "Highest total reported load of a live executor.",
+      (ns) => stats(ns).maxLoad,
+    );
+    perNamespace(
+      "sm_executor_load_mean",
+      "Mean total reported load of live executors.",
+      (ns) => stats(ns).meanLoad,
+    );
+    new prom.Gauge({
+      name: "sm_executors",
+      help: "Executors by state: active, draining, drained, operator_drained, stale.",
+      labelNames: ["namespace", "state"],
+      registers,
+      collect() {
+        this.reset();
+        for (const { name: namespace } of manager.listNamespaces()) {
+          const counts = stats(namespace).executors;
+          for (const [state, n] of Object.entries(counts)) this.set({ namespace, state }, n);
+        }
+      },
+    });
+    new prom.Gauge({
+      name: "sm_store_reachable",
+      help: "1 when the last probe of the main store succeeded.",
+      registers,
+      collect() {
+        this.set(manager.health.status.storeReachable ? 1 : 0);
+      },
+    });
+  }
+
+  /** The text exposition format. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** Content type of {@linkcode render}'s output. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

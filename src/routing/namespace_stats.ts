@@ -1,0 +1,74 @@
+/**
+ * Aggregates of a namespace for metrics and dashboards: executors by state,
+ * owned and drained shards, the oldest heartbeat, and executor loads.
+ *
+ * @module
+ */
+import type { NamespaceState } from "../state/namespace_state.ts";
+import type { InspectionTime } from "./inspection.ts";
+
+/** How executors are counted: each falls in exactly one state. */
+export type ExecutorHealth = "active" | "draining" | "drained" | "operator_drained" | "stale";
+
+/** A namespace summed up. */
+export interface NamespaceStats {
+  /** Executors per state. */
+  readonly executors: Readonly<Record<ExecutorHealth, number>>;
+  /** Shards with an owner. */
+  readonly ownedShards: number;
+  /** Shards drained by an operator. */
+  readonly drainedShards: number;
+  /** Executor drains in force. */
+  readonly executorDrains: number;
+  /** Oldest heartbeat among live executors and executors that own shards, in ms (0 if none). */
+  readonly maxHeartbeatAgeMs: number;
+  /** Highest total load of a live executor (0 if none). */
+  readonly maxLoad: number;
+  /** Mean total load of live executors (0 if none). */
+  readonly meanLoad: number;
+}
+
+/** Sums up `state` at `time`. */
+export function namespaceStats(state: NamespaceState, time: InspectionTime): NamespaceStats {
+  const executors: Record<ExecutorHealth, number> = {
+    active: 0,
+    draining: 0,
+    drained: 0,
+    operator_drained: 0,
+    stale: 0,
+  };
+  let maxAge = 0, maxLoad = 0, sumLoad = 0, live = 0;
+  for (const e of state.executors.values()) {
+    const alive = state.isAlive(e, time.now);
+    const owns = state.shardsOf(e.executorId);
+    const health: ExecutorHealth = !alive
+      ? "stale"
+      : e.status !== "ACTIVE"
+      ? (e.status === "DRAINING" ? "draining" : "drained")
+      : state.isExecutorDrained(e)
+      ? "operator_drained"
+      : "active";
+    executors[health]++;
+    if (alive || owns.size > 0) {
+      const age = Number.isFinite(e.seenAtMs)
+        ? time.now - e.seenAtMs
+        : time.wallNow - e.lastHeartbeatMs;
+      maxAge = Math.max(maxAge, age);
+    }
+    if (!alive) continue;
+    let load = 0;
+    for (const shard of owns) load += e.reports[shard]?.load ?? 0;
+    live++;
+    sumLoad += load;
+    maxLoad = Math.max(maxLoad, load);
+  }
+  return {
+    executors,
+    ownedShards: state.owners.size,
+    drainedShards: state.drained.size,
+    executorDrains: state.executorDrains.size,
+    maxHeartbeatAgeMs: Math.round(maxAge),
+    maxLoad,
+    meanLoad: live === 0 ? 0 : sumLoad / live,
+  };
+}
