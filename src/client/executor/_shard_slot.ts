@@ -1,0 +1,144 @@
+/**
+ * The life of one shard's processor on an executor: start and stop, each
+ * with a timeout, never awaited by the heartbeat loop.
+ *
+ * @module
+ */
+import type { ShardStatusReport__Output } from "../../wire/proto.ts";
+import { ProcessorTimeoutError, ShardStoppedError, type StopReason } from "./errors.ts";
+import type { ResolvedOptions } from "./_resolve_options.ts";
+import type { ExecutorEvent, ShardContext, ShardProcessor } from "./types.ts";
+import { withTimeout } from "./_with_timeout.ts";
+
+/**
+ * `idle` → `starting` → `running` → `stopping` → `stopped`; a failed or
+ * timed-out start goes to `failed`, from which `start()` tries again.
+ */
+export type SlotState = "idle" | "starting" | "running" | "failed" | "stopping" | "stopped";
+
+/** One shard held by an executor. */
+export class ShardSlot {
+  /** The shard. */
+  readonly shardKey: string;
+  /** The token the service gave with the shard. */
+  readonly fencingToken: string;
+  readonly #options: ResolvedOptions;
+  readonly #emit: (event: ExecutorEvent) => void;
+  #state: SlotState = "idle";
+  #controller = new AbortController();
+  #attempt: Promise<void> = Promise.resolve();
+  #processor: ShardProcessor | undefined;
+  #stopping: Promise<void> | undefined;
+  #load = 0;
+  #done = false;
+
+  /** A slot that has not started. */
+  constructor(
+    shardKey: string,
+    fencingToken: string,
+    options: ResolvedOptions,
+    emit: (event: ExecutorEvent) => void,
+  ) {
+    this.shardKey = shardKey;
+    this.fencingToken = fencingToken;
+    this.#options = options;
+    this.#emit = emit;
+  }
+
+  /** Where the slot is in its life. */
+  get state(): SlotState {
+    return this.#state;
+  }
+
+  /** The report for the next heartbeat, only while the processor runs. */
+  report(): ShardStatusReport__Output | undefined {
+    if (this.#state !== "running") return undefined;
+    return {
+      status: this.#done ? "SHARD_STATUS_DONE" : "SHARD_STATUS_READY",
+      shardLoad: this.#load,
+    };
+  }
+
+  /** Starts the processor in the background (from `idle` or `failed` only). */
+  start(): void {
+    if (this.#state !== "idle" && this.#state !== "failed") return;
+    const controller = this.#controller = new AbortController();
+    this.#state = "starting";
+    const ctx = this.#context(controller.signal);
+    const { processor, startTimeoutMs, clock } = this.#options;
+    const attempt = Promise.resolve().then(() => processor(ctx));
+    const timeout = () => new ProcessorTimeoutError(this.shardKey, "start", startTimeoutMs);
+    this.#attempt = withTimeout(attempt, startTimeoutMs, clock, timeout).then(
+      (started) => {
+        this.#processor = started ?? undefined;
+        if (this.#state !== "starting") return; // stop() was called meanwhile; it stops this
+        this.#state = "running";
+        this.#emit({ type: "started", shardKey: this.shardKey, fencingToken: this.fencingToken });
+      },
+      (error) => {
+        controller.abort(new ShardStoppedError(this.shardKey, "start-failed"));
+        // A start that finishes after its timeout is stopped at once.
+        if (error instanceof ProcessorTimeoutError) {
+          attempt.then((late) => late?.stop?.()).catch(() => {});
+        }
+        if (this.#state !== "starting") return;
+        this.#state = "failed";
+        this.#emit({ type: "processor-failed", shardKey: this.shardKey, phase: "start", error });
+      },
+    );
+  }
+
+  /**
+   * Aborts the signal, waits for a pending start to settle, then calls the
+   * processor's `stop()` (bounded by `stopTimeoutMs`). Resolves once stopped;
+   * never rejects. Calling it again returns the same promise.
+   */
+  stop(reason: StopReason): Promise<void> {
+    return this.#stopping ??= this.#stop(reason);
+  }
+
+  async #stop(reason: StopReason): Promise<void> {
+    const prior = this.#state;
+    this.#state = "stopping";
+    if (!this.#controller.signal.aborted) {
+      this.#controller.abort(new ShardStoppedError(this.shardKey, reason));
+    }
+    if (prior === "starting") await this.#attempt;
+    const processor = this.#processor;
+    this.#processor = undefined;
+    if (processor?.stop !== undefined) {
+      const { stopTimeoutMs, clock } = this.#options;
+      const timeout = () => new ProcessorTimeoutError(this.shardKey, "stop", stopTimeoutMs);
+      try {
+        await withTimeout(
+          Promise.resolve().then(() => processor.stop?.()),
+          stopTimeoutMs,
+          clock,
+          timeout,
+        );
+      } catch (error) {
+        this.#emit({ type: "processor-failed", shardKey: this.shardKey, phase: "stop", error });
+      }
+    }
+    this.#state = "stopped";
+  }
+
+  #context(signal: AbortSignal): ShardContext {
+    return {
+      shardKey: this.shardKey,
+      namespace: this.#options.namespace,
+      executorId: this.#options.executorId,
+      fencingToken: this.fencingToken,
+      signal,
+      reportLoad: (load: number) => {
+        if (typeof load !== "number" || !Number.isFinite(load) || load < 0) {
+          throw new RangeError(`Shard load must be a finite number >= 0, got ${load}`);
+        }
+        if (!signal.aborted) this.#load = load;
+      },
+      done: () => {
+        if (!signal.aborted) this.#done = true;
+      },
+    };
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Test doubles for the SDKs' unit tests: fake time and an in-memory service
+ * that places shards like Shard Manager does (no network).
+ *
+ * @module
+ */
+import FakeTimers from "@sinonjs/fake-timers";
+import type { HeartbeatRequest__Output, HeartbeatResponse__Output } from "../../wire/proto.ts";
+import type { Clock } from "./clock.ts";
+import { Executor } from "./executor.ts";
+import type { ExecutorOptions } from "./options.ts";
+import type { HeartbeatTransport } from "./transport.ts";
+import type { ExecutorEvent, ShardContext } from "./types.ts";
+
+/** A fake clock and its {@linkcode Clock} view. */
+export interface FakeTime {
+  /** Advance with `await time.tickAsync(ms)`. */
+  readonly time: ReturnType<typeof FakeTimers.createClock>;
+  /** What the SDK is given. */
+  readonly clock: Clock;
+}
+
+/** Fake time starting at 0. */
+export function fakeTime(): FakeTime {
+  const time = FakeTimers.createClock(0);
+  return {
+    time,
+    clock: {
+      now: () => time.now,
+      setTimeout: (callback, ms) => time.setTimeout(callback, ms),
+      clearTimeout: (handle) => time.clearTimeout(handle as number),
+    },
+  };
+}
+
+/** Options of {@linkcode FakeService}. */
+export interface FakeServiceOptions {
+  /** Shard keys of the namespace. @default {[]} */
+  readonly shards?: readonly string[];
+  /** An executor unseen this long loses its shards. @default {Infinity} */
+  readonly ttlMs?: number;
+  /** Shards reported DONE are removed (an ephemeral namespace). @default {false} */
+  readonly ephemeral?: boolean;
+  /** Current time, for staleness. */
+  readonly now?: () => number;
+}
+
+interface Seen {
+  status: string;
+  at: number;
+  reports: HeartbeatRequest__Output["shardStatusReports"];
+}
+
+/**
+ * An in-memory shard distributor for one namespace: each heartbeat is
+ * recorded, then shards of executors that are not ACTIVE or are stale lose
+ * their owner, and unowned shards go to the ACTIVE executor with the fewest
+ * (ties: lowest id), each with a fresh, growing fencing token.
+ */
+export class FakeService implements HeartbeatTransport {
+  /** Every heartbeat received, in order. */
+  readonly requests: HeartbeatRequest__Output[] = [];
+  /** The namespace's shards; tests may add and delete. */
+  readonly shards: Set<string>;
+  /** Shard → owner. */
+  readonly owners = new Map<string, string>();
+  /** Shard → fencing token of its current owner. */
+  readonly tokens = new Map<string, string>();
+  /** While set, heartbeats reject with it. */
+  down: Error | undefined;
+  /** While true, heartbeats never answer (they reject when their signal aborts). */
+  hang = false;
+  readonly #executors = new Map<string, Seen>();
+  readonly #options: FakeServiceOptions;
+  #revision = 100;
+
+  /** A service with `options.shards`. */
+  constructor(options: FakeServiceOptions = {}) {
+    this.#options = options;
+    this.shards = new Set(options.shards ?? []);
+  }
+
+  /** Records `request` and answers with the executor's shards. */
+  heartbeat(
+    request: HeartbeatRequest__Output,
+    options: { readonly signal: AbortSignal },
+  ): Promise<HeartbeatResponse__Output> {
+    this.requests.push(structuredClone(request));
+    if (this.hang) {
+      return new Promise((_, reject) =>
+        options.signal.addEventListener("abort", () => reject(new Error("cancelled")), {
+          once: true,
+        })
+      );
+    }
+    if (this.down) return Promise.reject(this.down);
+    this.#executors.set(request.executorId, {
+      status: request.status,
+      at: this.#now(),
+      reports: request.shardStatusReports,
+    });
+    this.rebalance();
+    const shardAssignments: HeartbeatResponse__Output["shardAssignments"] = {};
+    for (const shard of this.shardsOf(request.executorId)) {
+      shardAssignments[shard] = {
+        status: "ASSIGNMENT_STATUS_READY",
+        fencingToken: this.tokens.get(shard)!,
+      };
+    }
+    return Promise.resolve({ shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" });
+  }
+
+  /** Moves shards as the service's leader would. */
+  rebalance(): void {
+    const now = this.#now();
+    const ttl = this.#options.ttlMs ?? Infinity;
+    const live = [...this.#executors]
+      .filter(([, e]) => e.status === "EXECUTOR_STATUS_ACTIVE" && now - e.at <= ttl)
+      .map(([id]) => id).sort();
+    for (const [shard, owner] of this.owners) {
+      const done = this.#executors.get(owner)?.reports[shard]?.status === "SHARD_STATUS_DONE";
+      if (done && this.#options.ephemeral) this.shards.delete(shard);
+      if (!this.shards.has(shard) || !live.includes(owner)) {
+        this.owners.delete(shard);
+        this.tokens.delete(shard);
+      }
+    }
+    if (live.length === 0) return;
+    for (const shard of [...this.shards].sort()) {
+      if (this.owners.has(shard)) continue;
+      const target = live.reduce((best, id) =>
+        this.shardsOf(id).length < this.shardsOf(best).length ? id : best
+      );
+      this.owners.set(shard, target);
+      this.tokens.set(shard, String(++this.#revision));
+    }
+  }
+
+  /** Shards `executorId` owns, sorted. */
+  shardsOf(executorId: string): string[] {
+    return [...this.owners].filter(([, owner]) => owner === executorId).map(([s]) => s).sort();
+  }
+
+  /** The last heartbeat of `executorId`. */
+  lastRequest(executorId: string): HeartbeatRequest__Output | undefined {
+    return this.requests.findLast((r) => r.executorId === executorId);
+  }
+
+  /** Nothing to release. */
+  close(): void {}
+
+  #now(): number {
+    return this.#options.now?.() ?? 0;
+  }
+}
+
+/** What {@linkcode testExecutor} sets up. */
+export interface TestExecutor extends FakeTime {
+  /** The fake service. */
+  readonly service: FakeService;
+  /** The executor, `e1` in namespace `ns`, not started. */
+  readonly executor: Executor;
+  /** Contexts the default processor was started with. */
+  readonly contexts: ShardContext[];
+  /** Events seen so far. */
+  readonly events: ExecutorEvent[];
+  /** Shard keys (or the type, for events without one) of the events of `type`. */
+  types(type: ExecutorEvent["type"]): string[];
+  /** Resolves when the events iterator ended. */
+  readonly collected: Promise<void>;
+  /** Shuts the executor down, advancing fake time until it has. */
+  shutdown(): Promise<void>;
+}
+
+/** An executor on fake time against a fake service, with its events collected. */
+export function testExecutor(
+  options: Partial<ExecutorOptions> = {},
+  serviceOptions: FakeServiceOptions = { shards: ["1", "2", "3"] },
+): TestExecutor {
+  const { time, clock } = fakeTime();
+  const service = new FakeService({ now: clock.now, ...serviceOptions });
+  const contexts: ShardContext[] = [];
+  const executor = new Executor({
+    addresses: "unused:1",
+    namespace: "ns",
+    executorId: "e1",
+    transport: service,
+    clock,
+    random: () => 0.5,
+    processor: (ctx) => {
+      contexts.push(ctx);
+    },
+    ...options,
+  });
+  const events: ExecutorEvent[] = [];
+  const iterator = executor.events();
+  const collected = (async () => {
+    for await (const event of iterator) events.push(event);
+  })();
+  const types = (type: ExecutorEvent["type"]) =>
+    events.filter((e) => e.type === type).map((e) => "shardKey" in e ? e.shardKey : e.type);
+  const shutdown = async () => {
+    let settled = false;
+    const done = executor.shutdown().then(() => settled = true);
+    for (let i = 0; i < 10_000 && !settled; i++) await time.tickAsync(100);
+    await done;
+    await collected;
+  };
+  return { time, clock, service, executor, contexts, events, types, collected, shutdown };
+}

@@ -1,0 +1,98 @@
+/**
+ * Errors of the executor SDK. Each carries the fields a caller needs to act
+ * on it; none is thrown at application code except from bad options.
+ *
+ * @module
+ */
+
+/**
+ * Why a shard's processor is stopped:
+ *
+ * - `"unassigned"`: the service took the shard away (or removed it after
+ *   `done()`).
+ * - `"unreachable"`: `onUnreachable: { mode: "stop" }` and no heartbeat
+ *   succeeded for `afterMs`.
+ * - `"shutdown"`: {@linkcode Executor.shutdown} stops what is still running.
+ * - `"start-failed"`: the start threw or timed out; the shard is retried on a
+ *   later heartbeat with a fresh context.
+ */
+export type StopReason = "unassigned" | "unreachable" | "shutdown" | "start-failed";
+
+/**
+ * The reason a {@linkcode ShardContext.signal} aborts with.
+ *
+ * @example
+ * ```ts
+ * import { ShardStoppedError } from "./errors.ts";
+ *
+ * const error = new ShardStoppedError("7", "unassigned");
+ * console.assert(error.message === 'Shard "7" stopped: unassigned');
+ * ```
+ */
+export class ShardStoppedError extends Error {
+  /** The shard. */
+  readonly shardKey: string;
+  /** Why it stopped. */
+  readonly reason: StopReason;
+
+  /** Creates the error. */
+  constructor(shardKey: string, reason: StopReason) {
+    super(`Shard ${JSON.stringify(shardKey)} stopped: ${reason}`);
+    this.name = "ShardStoppedError";
+    this.shardKey = shardKey;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A processor's start or stop took longer than its timeout. The SDK has
+ * moved on: a timed-out start is retried on a later heartbeat (the late
+ * processor is stopped if it ever starts), a timed-out stop counts as stopped.
+ *
+ * @example
+ * ```ts
+ * import { ProcessorTimeoutError } from "./errors.ts";
+ *
+ * const error = new ProcessorTimeoutError("7", "start", 10_000);
+ * console.assert(error.phase === "start");
+ * ```
+ */
+export class ProcessorTimeoutError extends Error {
+  /** The shard. */
+  readonly shardKey: string;
+  /** What timed out. */
+  readonly phase: "start" | "stop";
+  /** The timeout that passed, in ms. */
+  readonly timeoutMs: number;
+
+  /** Creates the error. */
+  constructor(shardKey: string, phase: "start" | "stop", timeoutMs: number) {
+    super(`Processor of shard ${JSON.stringify(shardKey)} did not ${phase} within ${timeoutMs} ms`);
+    this.name = "ProcessorTimeoutError";
+    this.shardKey = shardKey;
+    this.phase = phase;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * A heartbeat got no answer within `heartbeatTimeoutMs`.
+ *
+ * @example
+ * ```ts
+ * import { HeartbeatTimeoutError } from "./errors.ts";
+ *
+ * console.assert(new HeartbeatTimeoutError(2_000).timeoutMs === 2_000);
+ * ```
+ */
+export class HeartbeatTimeoutError extends Error {
+  /** The timeout that passed, in ms. */
+  readonly timeoutMs: number;
+
+  /** Creates the error. */
+  constructor(timeoutMs: number) {
+    super(`Heartbeat got no answer within ${timeoutMs} ms`);
+    this.name = "HeartbeatTimeoutError";
+    this.timeoutMs = timeoutMs;
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The executor: heartbeats the service, starts a processor for every shard
+ * the answer lists and stops it when the shard goes away.
+ *
+ * @module
+ */
+import type { HeartbeatResponse__Output } from "../../wire/proto.ts";
+import { backoffDelay, jittered } from "../common/backoff.ts";
+import { sleepOn } from "./clock.ts";
+import { EventHub, type SubscribeOptions } from "./event_hub.ts";
+import type { ExecutorOptions } from "./options.ts";
+import { type ResolvedOptions, resolveOptions } from "./_resolve_options.ts";
+import { ShardSlot } from "./_shard_slot.ts";
+import type { HeartbeatTransport } from "./transport.ts";
+import type { ExecutorEvent, ExecutorState, ReleaseReason } from "./types.ts";
+import { assignmentsOf, heartbeatRequest, sendHeartbeat } from "./_heartbeat_call.ts";
+
+/**
+ * Runs a processor per assigned shard. Call {@linkcode Executor.start} to
+ * begin heartbeating and {@linkcode Executor.shutdown} (or `await using`) to
+ * drain and leave.
+ *
+ * The heartbeat loop never waits for processors: starts and stops run in the
+ * background, concurrently, each bounded by its timeout.
+ *
+ * @example Run a loop per shard
+ * ```ts ignore
+ * import { Executor } from "./executor.ts";
+ *
+ * await using executor = new Executor({
+ *   addresses: ["127.0.0.1:7943"],
+ *   namespace: "orders",
+ *   metadata: { address: "10.0.0.5:8080" },
+ *   processor: (ctx) => {
+ *     const timer = setInterval(() => ctx.reportLoad(Math.random()), 1_000);
+ *     return { stop: () => clearInterval(timer) };
+ *   },
+ * }).start();
+ * for await (const event of executor.events()) console.log(event);
+ * ```
+ */
+export class Executor implements AsyncDisposable {
+  /** This executor's id. */
+  readonly id: string;
+  /** Its namespace. */
+  readonly namespace: string;
+  readonly #o: ResolvedOptions;
+  readonly #hub: EventHub<ExecutorEvent>;
+  readonly #slots = new Map<string, ShardSlot>();
+  readonly #releasing = new WeakMap<ShardSlot, Promise<void>>();
+  #assigned = new Map<string, string>();
+  #transport: HeartbeatTransport | undefined;
+  #status: ExecutorState = "ACTIVE";
+  #started = false;
+  #looping = false;
+  #timer: unknown;
+  #unreachableTimer: unknown;
+  #kick = false;
+  #failures = 0;
+  #inflight: Promise<boolean> | undefined;
+  #drained = Promise.withResolvers<void>();
+  #shutdown: Promise<void> | undefined;
+
+  /** Validates `options` (throwing `TypeError`/`RangeError`); sends nothing yet. */
+  constructor(options: ExecutorOptions) {
+    this.#o = resolveOptions(options);
+    this.id = this.#o.executorId;
+    this.namespace = this.#o.namespace;
+    this.#hub = new EventHub(this.#o.eventBufferSize, (count) => ({ type: "dropped", count }));
+  }
+
+  /**
+   * Starts heartbeating (the first heartbeat goes at once); returns `this`.
+   * Throws after {@linkcode Executor.shutdown}: create a new executor instead.
+   */
+  start(): this {
+    if (this.#shutdown) throw new Error(`Executor ${this.id} is shut down`);
+    if (this.#started) return this;
+    this.#started = this.#looping = true;
+    this.#transport = this.#o.transport();
+    void this.#loop();
+    return this;
+  }
+
+  /** The status reported in heartbeats. */
+  get status(): ExecutorState {
+    return this.#status;
+  }
+
+  /** Shard keys whose processors are running (started and not stopping), sorted. */
+  get runningShards(): string[] {
+    return [...this.#slots.values()].filter((s) => s.state === "running").map((s) => s.shardKey)
+      .sort();
+  }
+
+  /**
+   * Events from now on; see {@linkcode ExecutorEvent}. Each iterator buffers
+   * `eventBufferSize` events and drops the oldest when its consumer falls
+   * behind (then yields `{ type: "dropped", count }`). Iterators end after
+   * shutdown.
+   */
+  events(options: SubscribeOptions = {}): AsyncIterableIterator<ExecutorEvent> {
+    return this.#hub.subscribe(options);
+  }
+
+  /**
+   * Leaves gracefully: reports DRAINING, waits up to `drainTimeoutMs` until
+   * the service has taken every shard away (their processors stop as usual),
+   * stops what still runs, sends a final DRAINED heartbeat and closes the
+   * connections. Never rejects; calling it again returns the same promise.
+   */
+  shutdown(): Promise<void> {
+    return this.#shutdown ??= this.#drainAndClose();
+  }
+
+  /** Same as {@linkcode Executor.shutdown}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
+  }
+
+  async #drainAndClose(): Promise<void> {
+    try {
+      if (this.#started) await this.#drain();
+    } finally {
+      this.#transport?.close();
+      this.#hub.close();
+    }
+  }
+
+  async #drain(): Promise<void> {
+    const { clock, drainTimeoutMs } = this.#o;
+    this.#status = "DRAINING";
+    this.#reconcile();
+    this.#runSoon();
+    const timeout = new AbortController();
+    await Promise.race([this.#drained.promise, sleepOn(clock, drainTimeoutMs, timeout.signal)]);
+    timeout.abort();
+    this.#looping = false;
+    clock.clearTimeout(this.#timer);
+    clock.clearTimeout(this.#unreachableTimer);
+    await this.#inflight;
+    await Promise.all([...this.#slots.values()].map((slot) => this.#release(slot, "shutdown")));
+    this.#status = "DRAINED";
+    await this.#heartbeat();
+  }
+
+  #emit = (event: ExecutorEvent): void => this.#hub.emit(event);
+
+  async #loop(): Promise<void> {
+    this.#timer = undefined;
+    if (!this.#looping) return;
+    const ok = await this.#heartbeat();
+    if (!this.#looping) return;
+    const { heartbeatIntervalMs: interval, random } = this.#o;
+    const delay = this.#kick ? 0 : ok ? jittered(interval, 0.1, random) : backoffDelay(
+      this.#failures - 1,
+      { baseMs: interval / 4, maxMs: interval },
+      random,
+    );
+    this.#kick = false;
+    this.#timer = this.#o.clock.setTimeout(() => void this.#loop(), delay);
+  }
+
+  /** Sends the next heartbeat now, or right after the one in flight. */
+  #runSoon(): void {
+    if (this.#timer === undefined) {
+      this.#kick = true;
+      return;
+    }
+    this.#o.clock.clearTimeout(this.#timer);
+    void this.#loop();
+  }
+
+  /** One heartbeat, after the one in flight; resolves with whether it succeeded. */
+  #heartbeat(): Promise<boolean> {
+    const run = async () => {
+      const request = heartbeatRequest(this.#o, this.#status, this.#slots.values());
+      const sentAt = this.#o.clock.now();
+      try {
+        this.#onAnswer(await sendHeartbeat(this.#transport!, request, this.#o), sentAt);
+        return true;
+      } catch (error) {
+        this.#failures++;
+        this.#emit({ type: "heartbeat-failed", error, failures: this.#failures });
+        return false;
+      }
+    };
+    return this.#inflight = (this.#inflight ?? Promise.resolve(true)).then(run);
+  }
+
+  #onAnswer(answer: HeartbeatResponse__Output, sentAt: number): void {
+    if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
+    this.#failures = 0;
+    this.#assigned = assignmentsOf(answer);
+    if (!this.#looping) return;
+    this.#armUnreachable(sentAt);
+    this.#reconcile(true);
+  }
+
+  /**
+   * Starts shards assigned and not held (and, on a heartbeat answer, retries
+   * failed starts); stops shards held and not assigned.
+   */
+  #reconcile(answered = false): void {
+    if (this.#status === "ACTIVE" && this.#looping) {
+      for (const [key, token] of this.#assigned) {
+        const held = this.#slots.get(key);
+        if (held?.state === "failed" && answered) held.start();
+        if (held !== undefined) continue;
+        const slot = new ShardSlot(key, token, this.#o, this.#emit);
+        this.#slots.set(key, slot);
+        this.#emit({ type: "assigned", shardKey: key, fencingToken: token });
+        slot.start();
+      }
+    }
+    for (const slot of this.#slots.values()) {
+      if (!this.#assigned.has(slot.shardKey)) void this.#release(slot, "unassigned");
+    }
+    // Waiting for the service only keeps running processors alive until their shards move.
+    if (this.#status === "DRAINING" && this.#slots.size === 0) this.#drained.resolve();
+  }
+
+  /** Stops a slot once (later calls share the first call's promise), then forgets it. */
+  #release(slot: ShardSlot, reason: ReleaseReason): Promise<void> {
+    let releasing = this.#releasing.get(slot);
+    if (releasing === undefined) {
+      releasing = slot.stop(reason).then(() => {
+        if (this.#slots.get(slot.shardKey) === slot) this.#slots.delete(slot.shardKey);
+        this.#emit({ type: "released", shardKey: slot.shardKey, reason });
+        this.#reconcile();
+      });
+      this.#releasing.set(slot, releasing);
+    }
+    return releasing;
+  }
+
+  #armUnreachable(sentAt: number): void {
+    const policy = this.#o.onUnreachable;
+    if (policy.mode !== "stop") return;
+    const { clock } = this.#o;
+    clock.clearTimeout(this.#unreachableTimer);
+    this.#unreachableTimer = clock.setTimeout(() => {
+      if (!this.#looping) return;
+      this.#assigned = new Map();
+      for (const slot of this.#slots.values()) void this.#release(slot, "unreachable");
+    }, Math.max(0, sentAt + policy.afterMs - clock.now()));
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The executor SDK: embed it in a process that runs shards. It heartbeats
+ * Shard Manager, starts a processor for every shard assigned to the process
+ * and stops it when the shard moves away.
+ *
+ * - One processor per shard, started and stopped concurrently and
+ *   independently; a slow or stuck start or stop never delays heartbeats or
+ *   other shards (both have timeouts; a failed start is retried on a later
+ *   heartbeat).
+ * - Each processor gets a {@linkcode ShardContext}: the shard key, an
+ *   `AbortSignal` that aborts on stop, a fencing token, `reportLoad(n)` and
+ *   `done()`.
+ * - `shutdown()` drains: DRAINING, wait for the shards to move, stop, DRAINED.
+ * - While the service is unreachable, shards keep running (static
+ *   stability) unless `onUnreachable: { mode: "stop", afterMs }`.
+ *
+ * See `docs/sdk_executor.md` for a guide.
+ *
+ * @example A processor per shard
+ * ```ts ignore
+ * import { Executor } from "./mod.ts";
+ *
+ * await using executor = new Executor({
+ *   addresses: ["127.0.0.1:7943"],
+ *   namespace: "orders",
+ *   processor: async (ctx) => {
+ *     const consumer = await openConsumer(ctx.shardKey, ctx.fencingToken);
+ *     return { stop: () => consumer.close() };
+ *   },
+ * }).start();
+ * declare function openConsumer(shard: string, token: string): Promise<{ close(): Promise<void> }>;
+ * ```
+ *
+ * @module
+ */
+export { Executor } from "./executor.ts";
+export type { ExecutorOptions } from "./options.ts";
+export type {
+  ExecutorEvent,
+  ExecutorState,
+  ProcessorFactory,
+  ReleaseReason,
+  ShardContext,
+  ShardProcessor,
+  UnreachablePolicy,
+} from "./types.ts";
+export {
+  HeartbeatTimeoutError,
+  ProcessorTimeoutError,
+  ShardStoppedError,
+  type StopReason,
+} from "./errors.ts";
+export { type Clock, systemClock } from "./clock.ts";
+export { grpcHeartbeatTransport, type HeartbeatTransport } from "./transport.ts";
+export type { SubscribeOptions } from "./event_hub.ts";

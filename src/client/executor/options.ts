@@ -1,0 +1,63 @@
+/**
+ * Options of {@linkcode Executor}.
+ *
+ * @module
+ */
+import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { Clock } from "./clock.ts";
+import type { HeartbeatTransport } from "./transport.ts";
+import type { ProcessorFactory, UnreachablePolicy } from "./types.ts";
+
+/** How to create an {@linkcode Executor}. Durations are in milliseconds. */
+export interface ExecutorOptions {
+  /**
+   * Service address(es), `host:port`. Heartbeats go to one at a time and move
+   * to the next after a failure.
+   */
+  readonly addresses: string | readonly string[];
+  /** The namespace, as configured on the service. */
+  readonly namespace: string;
+  /** Starts the processor of one shard; see {@linkcode ProcessorFactory}. */
+  readonly processor: ProcessorFactory;
+  /**
+   * This executor's id, unique in the namespace.
+   * @default {`<hostname>-<8 random hex digits>`, fresh for every Executor}
+   */
+  readonly executorId?: string;
+  /**
+   * Metadata sent with every heartbeat and shown to spectators, e.g.
+   * `{ address: "10.0.0.5:8080" }`. At most 32 keys of at most 128 characters.
+   * @default {{}}
+   */
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** Time between heartbeats, jittered by ±10%. @default {1000} */
+  readonly heartbeatIntervalMs?: number;
+  /** How long one heartbeat may take. @default {max(1000, 2 × heartbeatIntervalMs)} */
+  readonly heartbeatTimeoutMs?: number;
+  /** How long a processor may take to start. @default {10000} */
+  readonly startTimeoutMs?: number;
+  /** How long a processor may take to stop. @default {10000} */
+  readonly stopTimeoutMs?: number;
+  /**
+   * How long {@linkcode Executor.shutdown} waits for the service to take
+   * every shard away before it stops the rest itself.
+   * @default {10000}
+   */
+  readonly drainTimeoutMs?: number;
+  /** What to do while the service is unreachable. @default {{ mode: "keep" }} */
+  readonly onUnreachable?: UnreachablePolicy;
+  /** TLS for the gRPC connections. @default {{}} plaintext */
+  readonly tls?: ClientTlsOptions;
+  /** Events each {@linkcode Executor.events} iterator buffers before dropping the oldest. @default {256} */
+  readonly eventBufferSize?: number;
+  /**
+   * Sends heartbeats instead of gRPC to `addresses` (which are then unused),
+   * e.g. a fake service in tests.
+   * @default {gRPC to `addresses`}
+   */
+  readonly transport?: HeartbeatTransport;
+  /** Time source for timers, e.g. fake time in tests. @default {systemClock} */
+  readonly clock?: Clock;
+  /** Random numbers in [0, 1) for jitter. @default {Math.random} */
+  readonly random?: () => number;
+}

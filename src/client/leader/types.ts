@@ -1,0 +1,124 @@
+/**
+ * Options, lease and events of {@linkcode leaderSelector}.
+ *
+ * @module
+ */
+import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { Clock, HeartbeatTransport } from "../executor/mod.ts";
+
+/** What the leader is told about its leadership. */
+export interface LeadershipLease {
+  /**
+   * Grows with every change of leader (a decimal string: compare with
+   * `BigInt`). Send it with every write and have the downstream system refuse
+   * writes carrying a lower token than it has seen, so a deposed leader
+   * cannot overwrite its successor's work. A leader that resumes after a
+   * suspension, never having lost the shard, keeps its token.
+   */
+  readonly fencingToken: string;
+  /** The executor id this node campaigns with (fresh for every candidacy). */
+  readonly executorId: string;
+  /** The election's namespace. */
+  readonly namespace: string;
+}
+
+/**
+ * Does the leader's work. `signal` aborts the moment leadership is lost,
+ * suspended (the service unreachable for `suspendAfterMs`) or the selector
+ * closes: stop then, and return. Returning (or throwing) while `signal` has
+ * not aborted gives leadership up.
+ */
+export type TakeLeadership = (
+  signal: AbortSignal,
+  lease: LeadershipLease,
+) => void | Promise<void>;
+
+/** How to create a {@linkcode leaderSelector}. Durations are in milliseconds. */
+export interface LeaderSelectorOptions {
+  /** Service address(es), `host:port`. */
+  readonly addresses: string | readonly string[];
+  /**
+   * The election: a namespace configured on the service as
+   * `{ type: fixed, shardNum: 1 }`. Owning its shard `"0"` means leading.
+   */
+  readonly namespace: string;
+  /** Runs while this node leads. */
+  readonly takeLeadership: TakeLeadership;
+  /**
+   * This participant's name; executor ids are `<name>-<8 random hex digits>`.
+   * @default {the hostname}
+   */
+  readonly name?: string;
+  /**
+   * Rejoin the election after leadership ends (returned, failed, lost or
+   * suspended). Without it the selector leaves the election after its first
+   * term; {@linkcode LeaderSelector.requeue} rejoins by hand.
+   * @default {false}
+   */
+  readonly autoRequeue?: boolean;
+  /**
+   * Suspend leadership (abort `signal`) once no heartbeat has succeeded for
+   * this long. Keep it below ¾ of the service's `heartbeatTTL` (default 2 s),
+   * the earliest the service can hand the shard to another node.
+   * @default {1000}
+   */
+  readonly suspendAfterMs?: number;
+  /** Time between heartbeats; below `suspendAfterMs`. @default {suspendAfterMs / 4} */
+  readonly heartbeatIntervalMs?: number;
+  /** How long `takeLeadership` may take to return once `signal` aborted. @default {10000} */
+  readonly releaseTimeoutMs?: number;
+  /** How long leaving the election waits for the service to move the shard. @default {5000} */
+  readonly drainTimeoutMs?: number;
+  /** Heartbeat metadata, shown to spectators. @default {{}} */
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** TLS for the gRPC connections. @default {{}} plaintext */
+  readonly tls?: ClientTlsOptions;
+  /** Events each {@linkcode LeaderSelector.events} iterator buffers. @default {64} */
+  readonly eventBufferSize?: number;
+  /** A heartbeat transport instead of gRPC (tests). */
+  readonly transport?: HeartbeatTransport;
+  /** Time source (tests). @default {systemClock} */
+  readonly clock?: Clock;
+}
+
+/** Why a term of leadership ended. */
+export type TermEnd = "returned" | "failed" | "lost" | "suspended" | "closed";
+
+/**
+ * Leadership changes, for logs and metrics.
+ *
+ * - `candidate`: joined the election with a fresh executor id.
+ * - `leading`: `takeLeadership` was called.
+ * - `not-leading`: it returned; `reason` says why leadership ended, `error`
+ *   is what it threw (reason `"failed"`).
+ * - `error`: the namespace has a shard other than `"0"`: it is not a
+ *   single-shard fixed namespace, and this node will never lead.
+ * - `dropped`: the iterator's consumer fell behind and lost `count` events.
+ */
+export type LeaderEvent =
+  | { readonly type: "candidate"; readonly executorId: string }
+  | { readonly type: "leading"; readonly lease: LeadershipLease }
+  | { readonly type: "not-leading"; readonly reason: TermEnd; readonly error?: unknown }
+  | { readonly type: "error"; readonly error: Error }
+  | { readonly type: "dropped"; readonly count: number };
+
+/** A running participant in an election; see {@linkcode leaderSelector}. */
+export interface LeaderSelector extends AsyncDisposable {
+  /** Whether `takeLeadership` runs and its signal has not aborted. */
+  readonly hasLeadership: boolean;
+  /** The executor id of the current candidacy; `undefined` outside the election. */
+  readonly participantId: string | undefined;
+  /**
+   * Rejoins the election when outside it (after a term without
+   * `autoRequeue`). Returns whether it rejoined; throws once closed.
+   */
+  requeue(): boolean;
+  /** Leadership events from now on; each iterator drops its oldest when it falls behind. */
+  events(options?: { readonly signal?: AbortSignal }): AsyncIterableIterator<LeaderEvent>;
+  /**
+   * Leaves: aborts `takeLeadership` and waits (up to `releaseTimeoutMs`) for
+   * it to return, then drains so the service hands the shard to another
+   * node. Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+}
