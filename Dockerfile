@@ -20,5 +20,8 @@ COPY config/ config/
 RUN deno cache --frozen src/main.ts
 
 ENV DENO_NO_UPDATE_CHECK=1
-EXPOSE 7943
+# 7943: gRPC. 7944: HTTP (metrics, /healthz, /readyz, dashboard).
+EXPOSE 7943 7944
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
+  CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:7944/readyz'); Deno.exit(r.ok ? 0 : 1)"]
 CMD ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "src/main.ts", "--config", "/config/config.yaml"]
