@@ -13,13 +13,14 @@
 import { type Clock, systemClock } from "../core/clock.ts";
 import { FencedError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
-import { isEmptyDelta } from "../core/types.ts";
+import { type AssignmentDelta, isEmptyDelta } from "../core/types.ts";
 import type { NamespaceCache } from "../state/namespace_cache.ts";
 import type { Fence, Store } from "../store/store.ts";
 import type { Leadership } from "../store/leader_store.ts";
 import { mergeStreams } from "../streams/merge_streams.ts";
 import { ThrottleStream } from "../streams/throttle_stream.ts";
 import { ticker } from "../streams/ticker.ts";
+import { describeReleases, type Release } from "./describe_change.ts";
 import { type NamespaceShape, type PassOptions, planPass } from "./pass_planner.ts";
 
 /** Fold the change log into a snapshot every this many changes. */
@@ -90,6 +91,32 @@ export async function runLeaderTerm(
   logger.info("stopped leading namespace");
 }
 
+/** Executors named one by one in a change's log lines; the rest are summed up. */
+const RELEASES_LOGGED = 20;
+
+function logChange(
+  logger: Logger,
+  seq: number,
+  plan: { delta: AssignmentDelta; moves: number },
+  releases: readonly Release[],
+): void {
+  const assigned = Object.values(plan.delta.assign).reduce((n, shards) => n + shards.length, 0);
+  logger.info("assignment committed", {
+    seq,
+    assigned,
+    unassigned: plan.delta.unassign.length,
+    removed: plan.delta.remove.length,
+    moves: plan.moves,
+  });
+  for (const release of releases.slice(0, RELEASES_LOGGED)) {
+    if (release.reason === "rebalance") continue;
+    logger.info("executor released shards", { ...release });
+  }
+  if (releases.length > RELEASES_LOGGED) {
+    logger.info("more executors released shards", { executors: releases.length - RELEASES_LOGGED });
+  }
+}
+
 async function runPass(
   fence: Fence,
   options: LeaderTermOptions,
@@ -104,7 +131,9 @@ async function runPass(
   const changed = !isEmptyDelta(plan.delta);
   if (changed) {
     const seq = state.seq + 1;
+    const releases = describeReleases(state, plan.delta, clock.monotonic());
     const revision = await store.commitAssignment(fence, seq, { ...plan.delta, atMs: clock.now() });
+    logChange(options.logger.with({ namespace: state.namespace }), seq, plan, releases);
     await cache.waitForRevision(revision, signal);
     if (seq % COMPACT_EVERY === 0) {
       await store.compactAssignment(fence, seq, {
