@@ -87,12 +87,35 @@ export interface NamespaceInfo {
 
 /** What a watcher of a namespace sees: every executor with its shards. */
 export interface NamespaceView {
+  /** Marks a whole picture. */
+  readonly kind?: "snapshot";
   /** Version of the picture; grows with every change. */
   readonly version: number;
+  /** Store revision the picture reflects. */
+  readonly revision?: number;
   /** Executors sorted by id. */
   readonly executors: readonly {
     readonly executorId: string;
     readonly metadata: Readonly<Record<string, string>>;
     readonly shards: readonly string[];
   }[];
+}
+
+/** What changed for watchers between two revisions: apply it to the picture at `fromRevision`. */
+export interface NamespaceDelta {
+  /** Marks a delta. */
+  readonly kind: "delta";
+  /** The revision the receiver's picture is at. */
+  readonly fromRevision: number;
+  /** The revision this delta brings it to. */
+  readonly revision: number;
+  /** Executors added or whose metadata changed (apply first). */
+  readonly executors: readonly {
+    readonly executorId: string;
+    readonly metadata: Readonly<Record<string, string>>;
+  }[];
+  /** Shards whose owner changed; `owner` undefined: the shard has no owner any more. */
+  readonly owners: readonly { readonly shard: string; readonly owner: string | undefined }[];
+  /** Executors removed (apply last). */
+  readonly removedExecutors: readonly string[];
 }

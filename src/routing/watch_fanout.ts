@@ -4,16 +4,24 @@
  * subscriber skips versions instead of queueing them, so it never holds the
  * others back and always ends with the latest state.
  *
+ * Subscribers that accept deltas get the whole picture once, then only what
+ * changed since the revision they hold (from the state's `ViewLog`), so a
+ * one-shard move costs bytes proportional to the move. A subscriber so far
+ * behind that the log no longer covers it gets a whole picture again. Deltas
+ * are built once per (from, to) pair and shared by subscribers at the same
+ * point.
+ *
  * @module
  */
 import type { NamespaceCache } from "../state/namespace_cache.ts";
 import { compareShardKeys } from "./routing.ts";
-import type { NamespaceView } from "./views.ts";
+import type { NamespaceDelta, NamespaceView } from "./views.ts";
 
 /** Shares namespace pictures among the watchers of one namespace. */
 export class WatchFanout {
   #cache: NamespaceCache;
   #built: NamespaceView | undefined;
+  #delta: NamespaceDelta | undefined;
 
   /** Fans out `cache`'s changes. */
   constructor(cache: NamespaceCache) {
@@ -30,7 +38,37 @@ export class WatchFanout {
       metadata: state.executors.get(executorId)?.metadata ?? {},
       shards: [...state.shardsOf(executorId)].sort(compareShardKeys),
     }));
-    return this.#built = { version, executors };
+    return this.#built = { kind: "snapshot", version, revision: state.revision, executors };
+  }
+
+  /** What changed after `fromRevision`, or undefined when that is no longer known. */
+  deltaSince(fromRevision: number): NamespaceDelta | undefined {
+    const state = this.#cache.state;
+    if (this.#delta?.fromRevision === fromRevision && this.#delta.revision === state.revision) {
+      return this.#delta;
+    }
+    const changes = state.viewLog.since(fromRevision);
+    if (!changes) return undefined;
+    const owners = new Map<string, string | undefined>();
+    const executors = new Map<string, Readonly<Record<string, string>> | undefined>();
+    for (const change of changes) {
+      if (change.kind === "owner") owners.set(change.shard, change.owner);
+      else executors.set(change.executorId, change.metadata);
+    }
+    const upserts = [];
+    const removed = [];
+    for (const [executorId, metadata] of executors) {
+      if (metadata) upserts.push({ executorId, metadata });
+      else removed.push(executorId);
+    }
+    return this.#delta = {
+      kind: "delta",
+      fromRevision,
+      revision: state.revision,
+      executors: upserts,
+      owners: [...owners].map(([shard, owner]) => ({ shard, owner })),
+      removedExecutors: removed,
+    };
   }
 
   /**
@@ -38,16 +76,39 @@ export class WatchFanout {
    * follow every change the reader is ready for. Closes when `signal` aborts.
    */
   subscribe(signal: AbortSignal): ReadableStream<NamespaceView> {
+    return this.#subscribe(signal, false) as ReadableStream<NamespaceView>;
+  }
+
+  /** Like `subscribe`, but after the first picture only deltas (whole pictures when far behind). */
+  subscribeDeltas(signal: AbortSignal): ReadableStream<NamespaceView | NamespaceDelta> {
+    return this.#subscribe(signal, true);
+  }
+
+  #subscribe(
+    signal: AbortSignal,
+    deltas: boolean,
+  ): ReadableStream<NamespaceView | NamespaceDelta> {
     let seen = -1;
-    return new ReadableStream<NamespaceView>({
+    let at: number | undefined;
+    return new ReadableStream<NamespaceView | NamespaceDelta>({
       pull: async (controller) => {
         try {
           seen = await this.#cache.views.wait(seen, signal);
         } catch {
           return controller.close();
         }
+        if (deltas && at !== undefined) {
+          const delta = this.deltaSince(at);
+          if (delta) {
+            seen = this.#cache.views.version;
+            if (delta.revision === at) return; // nothing a watcher sees; wait again
+            at = delta.revision;
+            return controller.enqueue(delta);
+          }
+        }
         const view = this.current();
         seen = view.version;
+        at = view.revision;
         controller.enqueue(view);
       },
     }, { highWaterMark: 0 });

@@ -55,7 +55,9 @@ function assign(cache: NamespaceCache, shard: string, owner: string): void {
 Deno.test("watch fanout pictures executors sorted by id with shards in key order", () => {
   const fanout = new WatchFanout(cacheWith([["10", "a"], ["9", "a"], ["x", "a"], ["1", "b"]]));
   assert.deepEqual(fanout.current(), {
+    kind: "snapshot",
     version: 1,
+    revision: 5,
     executors: [
       { executorId: "a", metadata: { addr: "a" }, shards: ["9", "10", "x"] },
       { executorId: "b", metadata: { addr: "b" }, shards: ["1"] },
@@ -110,4 +112,38 @@ Deno.test("watch fanout lets a slow subscriber skip to the latest version, shari
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.equal(more, false, "nothing queued behind the latest picture");
   controller.abort();
+});
+
+Deno.test("delta subscribers get the picture once, then only what changed", async () => {
+  const cache = cacheWith([["0", "a"], ["1", "a"]]);
+  const fanout = new WatchFanout(cache);
+  const abort = new AbortController();
+  const reader = fanout.subscribeDeltas(abort.signal).getReader();
+  const first = await reader.read();
+  assert.equal(first.value?.kind, "snapshot");
+  assign(cache, "1", "b");
+  assign(cache, "2", "b");
+  const delta = await reader.read();
+  assert.deepEqual(delta.value, {
+    kind: "delta",
+    fromRevision: 5,
+    revision: 7,
+    executors: [],
+    owners: [{ shard: "1", owner: "b" }, { shard: "2", owner: "b" }],
+    removedExecutors: [],
+  });
+  assert.equal(fanout.deltaSince(5), delta.value, "shared by subscribers at the same point");
+  cache.state.apply({
+    revision: 8,
+    events: [{ type: "metadata", executorId: "c", metadata: { addr: "c" } }],
+  }, 0);
+  cache.views.bump();
+  const joined = await reader.read();
+  assert.deepEqual(joined.value?.kind === "delta" && joined.value.executors, [
+    { executorId: "c", metadata: { addr: "c" } },
+  ]);
+  // A reload forgets the log: a subscriber that far behind gets a whole picture.
+  assert.equal(fanout.deltaSince(3), undefined);
+  abort.abort();
+  assert.equal((await reader.read()).done, true);
 });

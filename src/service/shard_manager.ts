@@ -225,6 +225,16 @@ export class ShardManager {
     );
   }
 
+  /** Like `watchNamespace`, but after the first picture only what changed. */
+  watchNamespaceDeltas(
+    namespace: string,
+    signal: AbortSignal,
+  ): ReadableStream<routing.NamespaceView | routing.NamespaceDelta> {
+    return this.#namespace(namespace).fanout.subscribeDeltas(
+      AbortSignal.any([signal, this.#stop.signal]),
+    );
+  }
+
   #namespace(name: string): Namespace {
     const ns = this.#namespaces.get(name);
     if (!ns) throw new NamespaceNotFoundError(name);

@@ -7,6 +7,7 @@
 import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
 import type { AssignmentDelta, ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
+import { type ViewChange, ViewLog } from "./view_log.ts";
 
 /** What the service knows about an executor. */
 export interface ExecutorView {
@@ -68,6 +69,10 @@ export class NamespaceState {
   readonly requested: Map<string, number> = new Map();
   /** The leader's claim, if any. */
   leader: { claim: LeaderClaim; revision: number } | undefined;
+  /** Recent changes watchers see, for deltas to spectators. */
+  readonly viewLog: ViewLog = new ViewLog();
+  #revisionInProgress = 0;
+  #viewTouched = false;
   #liveness: LivenessOptions;
 
   /** An empty picture of `namespace`. */
@@ -147,11 +152,14 @@ export class NamespaceState {
     this.requested.clear();
     for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
     this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
+    this.viewLog.reset(snapshot.revision);
   }
 
   /** Applies one batch of changes seen at monotonic time `now`. */
   apply(batch: NamespaceEventBatch, now: number): ChangeSummary {
     let rebalance = false, view = false, resync = false;
+    this.#revisionInProgress = batch.revision;
+    this.#viewTouched = false;
     for (const event of batch.events) {
       switch (event.type) {
         case "heartbeat": {
@@ -169,6 +177,11 @@ export class NamespaceState {
         case "metadata":
           (this.executors.get(event.executorId) ?? this.#newExecutor(event.executorId))
             .metadata = event.metadata;
+          this.#record({
+            kind: "executor",
+            executorId: event.executorId,
+            metadata: event.metadata,
+          });
           view = true;
           // A selector drain may start or stop matching the executor.
           if (this.executorDrains.size > 0) rebalance = true;
@@ -181,7 +194,9 @@ export class NamespaceState {
           break;
         }
         case "executor_removed":
-          this.executors.delete(event.executorId);
+          if (this.executors.delete(event.executorId)) {
+            this.#record({ kind: "executor", executorId: event.executorId, metadata: undefined });
+          }
           rebalance = view = true;
           break;
         case "assignment":
@@ -213,7 +228,7 @@ export class NamespaceState {
       }
     }
     if (batch.revision > this.revision) this.revision = batch.revision;
-    return { rebalance, view, resync };
+    return { rebalance, view: view || this.#viewTouched, resync };
   }
 
   #newExecutor(executorId: string): ExecutorView {
@@ -227,6 +242,7 @@ export class NamespaceState {
       reports: {},
     };
     this.executors.set(executorId, executor);
+    this.#record({ kind: "executor", executorId, metadata: executor.metadata });
     return executor;
   }
 
@@ -234,10 +250,17 @@ export class NamespaceState {
     this.seq = seq;
     if (delta.atMs !== undefined) this.assignmentTimes.set(revision, delta.atMs);
     if (seq % PRUNE_TIMES_EVERY === 0) this.#pruneTimes();
-    for (const shard of delta.unassign) this.#clearOwner(shard);
-    for (const shard of delta.remove) this.#clearOwner(shard);
+    for (const shard of [...delta.unassign, ...delta.remove]) {
+      if (this.owners.has(shard)) this.#record({ kind: "owner", shard, owner: undefined });
+      this.#clearOwner(shard);
+    }
     for (const [executor, shards] of Object.entries(delta.assign)) {
-      for (const shard of shards) this.#setOwner(shard, executor, revision);
+      for (const shard of shards) {
+        if (this.owners.get(shard) !== executor) {
+          this.#record({ kind: "owner", shard, owner: executor });
+        }
+        this.#setOwner(shard, executor, revision);
+      }
     }
   }
 
@@ -248,6 +271,11 @@ export class NamespaceState {
     if (!set) this.byExecutor.set(owner, set = new Set());
     set.add(shard);
     this.assignedRevisions.set(shard, revision);
+  }
+
+  #record(change: ViewChange): void {
+    this.viewLog.record(this.#revisionInProgress, change);
+    this.#viewTouched = true;
   }
 
   #pruneTimes(): void {

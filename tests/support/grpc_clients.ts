@@ -83,13 +83,17 @@ export async function codeOf(promise: Promise<unknown>): Promise<grpc.status | "
 export function watch(
   clients: Clients,
   namespace: string,
+  options: { readonly acceptDeltas?: boolean } = {},
 ): {
   messages: WatchNamespaceStateResponse__Output[];
   cancel(): void;
   next(): Promise<WatchNamespaceStateResponse__Output>;
 } {
   const messages: WatchNamespaceStateResponse__Output[] = [];
-  const stream = clients.api.watchNamespaceState({ namespace });
+  const stream = clients.api.watchNamespaceState({
+    namespace,
+    acceptDeltas: options.acceptDeltas ?? false,
+  });
   let waiter: ((m: WatchNamespaceStateResponse__Output) => void) | undefined;
   stream.on("data", (m: WatchNamespaceStateResponse__Output) => {
     messages.push(m);

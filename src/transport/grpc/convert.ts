@@ -6,6 +6,7 @@
 import type {
   ExecutorStateView,
   LeaderView,
+  NamespaceDelta,
   NamespaceView,
   ShardInspection,
 } from "../../routing/views.ts";
@@ -85,14 +86,31 @@ export function toNamespaceLeader(view: LeaderView): NamespaceLeader {
   };
 }
 
-/** A namespace picture as a watch message. */
-export function toWatchResponse(view: NamespaceView): WatchNamespaceStateResponse {
+/** A namespace picture or delta as a watch message. */
+export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchNamespaceStateResponse {
+  if (view.kind === "delta") {
+    return {
+      executors: view.executors.map((e) => ({
+        executorId: e.executorId,
+        metadata: { ...e.metadata },
+        shards: [],
+      })),
+      revision: String(view.revision),
+      isDelta: true,
+      ownerChanges: view.owners.map(({ shard, owner }) => ({
+        shardKey: shard,
+        executorId: owner ?? "",
+      })),
+      removedExecutors: [...view.removedExecutors],
+    };
+  }
   return {
     executors: view.executors.map((e) => ({
       executorId: e.executorId,
       metadata: { ...e.metadata },
       shards: e.shards.map((shardKey) => ({ shardKey })),
     })),
+    revision: String(view.revision ?? 0),
   };
 }
 

@@ -120,6 +120,27 @@ Deno.test("toWatchResponse lists executors with their shards", () => {
         metadata: { a: "b" },
         shards: [{ shardKey: "0" }, { shardKey: "1" }],
       }],
+      revision: "0",
+    },
+  );
+});
+
+Deno.test("toWatchResponse writes a delta as metadata upserts, owner changes and removals", () => {
+  assert.deepEqual(
+    toWatchResponse({
+      kind: "delta",
+      fromRevision: 4,
+      revision: 9,
+      executors: [{ executorId: "e2", metadata: { a: "c" } }],
+      owners: [{ shard: "1", owner: "e2" }, { shard: "2", owner: undefined }],
+      removedExecutors: ["e1"],
+    }),
+    {
+      executors: [{ executorId: "e2", metadata: { a: "c" }, shards: [] }],
+      revision: "9",
+      isDelta: true,
+      ownerChanges: [{ shardKey: "1", executorId: "e2" }, { shardKey: "2", executorId: "" }],
+      removedExecutors: ["e1"],
     },
   );
 });

@@ -148,10 +148,10 @@ export function routingHandlers(
       call.on("cancelled", () => cancelled.abort());
       call.on("close", () => cancelled.abort());
       (async () => {
-        const stream = manager.watchNamespace(
-          required(call.request.namespace, "namespace"),
-          cancelled.signal,
-        );
+        const namespace = required(call.request.namespace, "namespace");
+        const stream = call.request.acceptDeltas
+          ? manager.watchNamespaceDeltas(namespace, cancelled.signal)
+          : manager.watchNamespace(namespace, cancelled.signal);
         for await (const view of stream) {
           if (!call.write(toWatchResponse(view))) {
             await new Promise<void>((resolve) => {

@@ -245,13 +245,15 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   
   /**
    * Streams the namespace's executors and their shards: first the current
-   * state, then a new message whenever it changes.
+   * state, then a new message whenever it changes. Clients that set
+   * accept_deltas get only what changed after the first message.
    */
   WatchNamespaceState(argument: _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>;
   WatchNamespaceState(argument: _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>;
   /**
    * Streams the namespace's executors and their shards: first the current
-   * state, then a new message whenever it changes.
+   * state, then a new message whenever it changes. Clients that set
+   * accept_deltas get only what changed after the first message.
    */
   watchNamespaceState(argument: _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>;
   watchNamespaceState(argument: _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>;
@@ -335,7 +337,8 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   
   /**
    * Streams the namespace's executors and their shards: first the current
-   * state, then a new message whenever it changes.
+   * state, then a new message whenever it changes. Clients that set
+   * accept_deltas get only what changed after the first message.
    */
   WatchNamespaceState: grpc.handleServerStreamingCall<_uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse>;
   

@@ -10,6 +10,11 @@ export interface WatchNamespaceStateRequest {
    * Namespace to watch.
    */
   'namespace'?: (string);
+  /**
+   * Ask for deltas after the first message. Without it every message is a
+   * complete snapshot, as for older clients.
+   */
+  'acceptDeltas'?: (boolean);
 }
 
 /**
@@ -20,4 +25,9 @@ export interface WatchNamespaceStateRequest__Output {
    * Namespace to watch.
    */
   'namespace': (string);
+  /**
+   * Ask for deltas after the first message. Without it every message is a
+   * complete snapshot, as for older clients.
+   */
+  'acceptDeltas': (boolean);
 }

@@ -2,23 +2,67 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/service.proto
 
 import type { ExecutorInfo as _uber_cadence_sharddistributor_v1_ExecutorInfo, ExecutorInfo__Output as _uber_cadence_sharddistributor_v1_ExecutorInfo__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorInfo.ts';
+import type { ShardOwnerChange as _uber_cadence_sharddistributor_v1_ShardOwnerChange, ShardOwnerChange__Output as _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardOwnerChange.ts';
+import type { Long } from '@grpc/proto-loader';
 
 /**
- * A complete snapshot of a namespace's placement (not a delta).
+ * A namespace's placement: a complete snapshot, or (when is_delta is set,
+ * only for clients that accept deltas) the changes since the previous
+ * message. A client applies a delta in order: upsert `executors` (metadata
+ * only; their `shards` are empty), apply `owner_changes`, then remove
+ * `removed_executors`.
  */
 export interface WatchNamespaceStateResponse {
   /**
-   * Every executor with the shards it owns.
+   * In a snapshot: every executor with the shards it owns. In a delta:
+   * executors added or whose metadata changed, with no shards listed.
    */
   'executors'?: (_uber_cadence_sharddistributor_v1_ExecutorInfo)[];
+  /**
+   * Store revision this message brings the client's picture to.
+   */
+  'revision'?: (number | string | Long);
+  /**
+   * True when this message is a delta against the previous one.
+   */
+  'isDelta'?: (boolean);
+  /**
+   * In a delta: shards whose owner changed.
+   */
+  'ownerChanges'?: (_uber_cadence_sharddistributor_v1_ShardOwnerChange)[];
+  /**
+   * In a delta: executors that are gone.
+   */
+  'removedExecutors'?: (string)[];
 }
 
 /**
- * A complete snapshot of a namespace's placement (not a delta).
+ * A namespace's placement: a complete snapshot, or (when is_delta is set,
+ * only for clients that accept deltas) the changes since the previous
+ * message. A client applies a delta in order: upsert `executors` (metadata
+ * only; their `shards` are empty), apply `owner_changes`, then remove
+ * `removed_executors`.
  */
 export interface WatchNamespaceStateResponse__Output {
   /**
-   * Every executor with the shards it owns.
+   * In a snapshot: every executor with the shards it owns. In a delta:
+   * executors added or whose metadata changed, with no shards listed.
    */
   'executors': (_uber_cadence_sharddistributor_v1_ExecutorInfo__Output)[];
+  /**
+   * Store revision this message brings the client's picture to.
+   */
+  'revision': (string);
+  /**
+   * True when this message is a delta against the previous one.
+   */
+  'isDelta': (boolean);
+  /**
+   * In a delta: shards whose owner changed.
+   */
+  'ownerChanges': (_uber_cadence_sharddistributor_v1_ShardOwnerChange__Output)[];
+  /**
+   * In a delta: executors that are gone.
+   */
+  'removedExecutors': (string)[];
 }
