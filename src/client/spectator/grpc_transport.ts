@@ -78,13 +78,13 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
 
   return {
     async *watch(address, namespace, signal) {
-      const call = client(address).watchNamespaceState({ namespace });
+      const call = client(address).watchNamespaceState({ namespace, acceptDeltas: true });
       const cancel = () => call.cancel();
       signal.addEventListener("abort", cancel, { once: true });
       try {
         if (signal.aborted) return;
         for await (const message of call as AsyncIterable<WatchNamespaceStateResponse__Output>) {
-          yield toSnapshot(message);
+          yield toUpdate(message);
         }
       } finally {
         signal.removeEventListener("abort", cancel);
@@ -122,8 +122,17 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
   };
 }
 
-function toSnapshot(message: WatchNamespaceStateResponse__Output): PlacementUpdate {
-  return { kind: "snapshot", executors: message.executors.map(toExecutor) };
+function toUpdate(message: WatchNamespaceStateResponse__Output): PlacementUpdate {
+  if (!message.isDelta) return { kind: "snapshot", executors: message.executors.map(toExecutor) };
+  return {
+    kind: "delta",
+    executors: message.executors.map((e) => ({ executorId: e.executorId, metadata: e.metadata })),
+    owners: message.ownerChanges.map((c) => ({
+      shard: c.shardKey,
+      owner: c.executorId === "" ? undefined : c.executorId,
+    })),
+    removedExecutors: message.removedExecutors,
+  };
 }
 
 function toExecutor(info: ExecutorInfo__Output): ExecutorPlacement {

@@ -34,6 +34,7 @@ export type {
   Owner,
   Placement,
   PlacementChange,
+  PlacementDelta,
   PlacementSnapshot,
   PlacementUpdate,
   ShardMove,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { applyDelta } from "./apply_delta.ts";
 import type { ExecutorPlacement, Owner, Placement, PlacementUpdate } from "./types.ts";
 
 /**
@@ -32,6 +33,9 @@ export function applyUpdate(
   switch (update.kind) {
     case "snapshot":
       return fromSnapshot(update.executors, version, receivedAtMs);
+    case "delta":
+      if (!previous) throw new Error("a placement delta arrived before any snapshot");
+      return applyDelta(previous, update, version, receivedAtMs).placement;
   }
 }
 

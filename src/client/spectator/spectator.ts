@@ -11,9 +11,11 @@ import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } fr
 import type { ResolvedSpectatorOptions } from "./options.ts";
 import { OwnerFallback } from "./owner_fallback.ts";
 import { applyUpdate } from "./placement.ts";
+import { applyDelta } from "./apply_delta.ts";
 import type { SpectatorTransport } from "./transport.ts";
 import type {
   AddressOptions,
+  ChangeSet,
   Owner,
   Placement,
   PlacementChange,
@@ -206,13 +208,18 @@ export class Spectator implements AsyncDisposable {
     return this.close();
   }
 
-  /** The one place where updates reach the map; a delta-watch extension changes only `applyUpdate`. */
+  /** The one place where updates reach the map. */
   #apply(update: PlacementUpdate, address: string, first: boolean): void {
     if (this.#closing !== undefined) return;
     const now = this.#options.clock.now();
     const previous = this.#placement;
-    const next = applyUpdate(previous, update, now);
-    const change = diffPlacements(previous, next);
+    let next: Placement, change: ChangeSet;
+    if (update.kind === "delta" && previous && !first) {
+      ({ placement: next, change } = applyDelta(previous, update, previous.version + 1, now));
+    } else {
+      next = applyUpdate(previous, update, now);
+      change = diffPlacements(previous, next);
+    }
     if (previous === undefined || !isEmptyChange(change)) {
       this.#placement = next;
       this.#owners = next.owners;

@@ -36,8 +36,24 @@ export interface PlacementSnapshot {
   readonly executors: readonly ExecutorPlacement[];
 }
 
-/** Any update a transport can deliver (see {@linkcode PlacementSnapshot}). */
-export type PlacementUpdate = PlacementSnapshot;
+/**
+ * What changed since the previous update (services that support deltas send
+ * them after the first snapshot). Applied in order: upsert `executors`
+ * (metadata only), apply `owners`, then drop `removedExecutors`.
+ */
+export interface PlacementDelta {
+  /** Marks a delta. */
+  readonly kind: "delta";
+  /** Executors added or whose metadata changed. */
+  readonly executors: readonly Omit<ExecutorPlacement, "shards">[];
+  /** Shards whose owner changed; `owner` undefined: it has none now. */
+  readonly owners: readonly { readonly shard: string; readonly owner: string | undefined }[];
+  /** Executors that are gone. */
+  readonly removedExecutors: readonly string[];
+}
+
+/** Any update a transport can deliver: a whole picture or a delta. */
+export type PlacementUpdate = PlacementSnapshot | PlacementDelta;
 
 /** The whole namespace as of one version. Never mutated once published. */
 export interface Placement {

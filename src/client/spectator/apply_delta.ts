@@ -1,0 +1,105 @@
+/**
+ * Applying a delta from the service to a placement: only the executors and
+ * shards it names are touched, and the change is read off the delta instead
+ * of diffing whole placements, so a one-shard move costs work proportional to
+ * the move (plus one copy of the owner map, done natively).
+ *
+ * @module
+ */
+import { frozenMetadata } from "./placement.ts";
+import type {
+  ChangeSet,
+  ExecutorPlacement,
+  Owner,
+  Placement,
+  PlacementDelta,
+  ShardMove,
+} from "./types.ts";
+
+/**
+ * The placement after `delta`, numbered `version`, and what changed.
+ * `previous` is left untouched.
+ *
+ * @example
+ * ```ts
+ * import { applyUpdate } from "./placement.ts";
+ * import { applyDelta } from "./apply_delta.ts";
+ *
+ * const before = applyUpdate(undefined, {
+ *   kind: "snapshot",
+ *   executors: [
+ *     { executorId: "a", metadata: {}, shards: ["0", "1"] },
+ *     { executorId: "b", metadata: {}, shards: [] },
+ *   ],
+ * }, 0);
+ * const { placement, change } = applyDelta(before, {
+ *   kind: "delta",
+ *   executors: [],
+ *   owners: [{ shard: "1", owner: "b" }],
+ *   removedExecutors: [],
+ * }, 2, 1);
+ * console.assert(placement.owners.get("1")?.executorId === "b");
+ * console.assert(change.moved[0]?.from === "a");
+ * ```
+ */
+export function applyDelta(
+  previous: Placement,
+  delta: PlacementDelta,
+  version: number,
+  receivedAtMs: number,
+): { placement: Placement; change: ChangeSet } {
+  const executors = new Map(previous.executors);
+  const owners = new Map<string, Owner>(previous.owners);
+  const metadata = new Map<string, Readonly<Record<string, string>>>();
+  const shards = new Map<string, Set<string>>();
+  const shardsOf = (id: string) => {
+    let set = shards.get(id);
+    if (!set) shards.set(id, set = new Set(previous.executors.get(id)?.shards ?? []));
+    return set;
+  };
+  const executorsChanged: string[] = [];
+  for (const { executorId, metadata: next } of delta.executors) {
+    const was = previous.executors.get(executorId);
+    if (!was || !sameMetadata(was.metadata, next)) executorsChanged.push(executorId);
+    metadata.set(executorId, next);
+    shardsOf(executorId);
+  }
+  const added: string[] = [], removed: string[] = [], moved: ShardMove[] = [];
+  for (const { shard, owner } of delta.owners) {
+    const was = owners.get(shard)?.executorId;
+    if (was === owner) continue;
+    if (was !== undefined) shardsOf(was).delete(shard);
+    if (owner !== undefined) shardsOf(owner).add(shard);
+    if (was === undefined && owner !== undefined) added.push(shard);
+    else if (owner === undefined) removed.push(shard);
+    else moved.push({ shard, from: was!, to: owner });
+    if (owner === undefined) owners.delete(shard);
+  }
+  for (const [id, set] of shards) {
+    const executor: ExecutorPlacement = Object.freeze({
+      executorId: id,
+      metadata: metadata.has(id)
+        ? frozenMetadata(metadata.get(id)!)
+        : previous.executors.get(id)?.metadata ?? frozenMetadata({}),
+      shards: Object.freeze([...set]),
+    });
+    executors.set(id, executor);
+    for (const shard of set) owners.set(shard, executor);
+  }
+  for (const id of delta.removedExecutors) {
+    if (executors.delete(id)) executorsChanged.push(id);
+  }
+  return {
+    placement: Object.freeze({ version, receivedAtMs, executors, owners }),
+    change: { added, removed, moved, executorsChanged },
+  };
+}
+
+function sameMetadata(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+}
