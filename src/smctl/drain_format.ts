@@ -1,0 +1,135 @@
+/**
+ * Human output about executor drains: the drains table and the sentences of
+ * `executor drain` and `executor undrain`.
+ *
+ * @module
+ */
+import { formatList, formatPairs } from "./cells.ts";
+import { palette as makePalette } from "./colour.ts";
+import type { DrainWaitResult } from "./drain_wait.ts";
+import { formatDuration } from "./duration.ts";
+import type { DrainModel } from "./model.ts";
+import { renderTable } from "./table.ts";
+import { ago, shortTime } from "./time.ts";
+
+const PLAIN = makePalette(false);
+
+/**
+ * The executor drains table: id, target, reason, age, executors matched now.
+ *
+ * @example
+ * ```ts ignore
+ * import { drainTable } from "./executor_format.ts";
+ *
+ * console.log(drainTable(drains, Date.now()));
+ * ```
+ */
+export function drainTable(drains: readonly DrainModel[], now: number, paint = PLAIN): string {
+  if (drains.length === 0) return "No executor drains.";
+  return renderTable(
+    [
+      { header: "DRAIN" },
+      { header: "REASON" },
+      { header: "CREATED" },
+      { header: "MATCHES NOW" },
+    ],
+    drains.map((d) => {
+      const created = d.createdAt === null ? null : Date.parse(d.createdAt);
+      return [
+        paint.cyan(d.id),
+        d.reason === "" ? "-" : d.reason,
+        created === null ? "-" : `${shortTime(created)} (${ago(created, now)})`,
+        d.matchedExecutorIds.length === 0 ? paint.dim("none") : formatList(d.matchedExecutorIds),
+      ];
+    }),
+    { palette: paint },
+  );
+}
+
+/**
+ * What a drain is about, for messages: `executor "a"` or `executors matching zone=b`.
+ *
+ * @example
+ * ```ts
+ * import { drainTarget } from "./executor_format.ts";
+ *
+ * console.assert(drainTarget({ executorId: null, selector: { zone: "b" } }) === "executors matching zone=b");
+ * ```
+ */
+export function drainTarget(
+  target: Pick<DrainModel, "executorId" | "selector">,
+): string {
+  return target.selector !== null
+    ? `executors matching ${formatPairs(target.selector)}`
+    : `executor ${JSON.stringify(target.executorId ?? "")}`;
+}
+
+/**
+ * The sentence after a drain: what, which drain, why, what it matches now.
+ *
+ * @example
+ * ```ts
+ * import { drainedText } from "./drain_format.ts";
+ *
+ * const text = drainedText("ns", {
+ *   id: "id:a", kind: "id", executorId: "a", selector: null, reason: "", createdAt: null,
+ *   matchedExecutorIds: ["a"],
+ * });
+ * console.assert(text === 'Drained executor "a" in namespace "ns" (drain id:a); matches now: a.');
+ * ```
+ */
+export function drainedText(namespace: string, drain: DrainModel): string {
+  const matched = drain.matchedExecutorIds.length === 0
+    ? "no executor yet"
+    : drain.matchedExecutorIds.join(", ");
+  const reason = drain.reason === "" ? "" : `, reason: ${drain.reason}`;
+  return `Drained ${drainTarget(drain)} in namespace ${
+    JSON.stringify(namespace)
+  } (drain ${drain.id}${reason}); matches now: ${matched}.`;
+}
+
+/**
+ * The sentence after `--wait`: empty, or what is left at the timeout.
+ *
+ * @example
+ * ```ts ignore
+ * import { drainWaitText } from "./drain_format.ts";
+ *
+ * console.log(drainWaitText(wait));
+ * ```
+ */
+export function drainWaitText(wait: DrainWaitResult): string {
+  const who = wait.executors.length === 0 ? "The drained executors" : formatList(wait.executors);
+  if (wait.completed) {
+    return `${who}: empty; ${wait.movedShards} of ${wait.initialShards} shards moved off in ${
+      formatDuration(wait.elapsedMs)
+    }.`;
+  }
+  return `${who}: ${wait.remainingShards} of ${wait.initialShards} shards still held (${
+    Object.entries(wait.remaining).map(([id, n]) => `${id}: ${n}`).join(", ")
+  }) after ${formatDuration(wait.elapsedMs)}.`;
+}
+
+/**
+ * The sentence after an undrain.
+ *
+ * @example
+ * ```ts
+ * import { undrainedText } from "./drain_format.ts";
+ *
+ * const text = undrainedText("ns", { executorId: "a", selector: null }, null);
+ * console.assert(text === 'Executor "a" was not drained in namespace "ns"; nothing to undo.');
+ * ```
+ */
+export function undrainedText(
+  namespace: string,
+  target: Pick<DrainModel, "executorId" | "selector">,
+  removed: DrainModel | null,
+): string {
+  const ns = JSON.stringify(namespace);
+  if (removed !== null) return `Removed drain ${removed.id} in namespace ${ns}.`;
+  const what = drainTarget(target);
+  return `${what[0]!.toUpperCase()}${what.slice(1)} ${
+    target.selector === null ? "was" : "were"
+  } not drained in namespace ${ns}; nothing to undo.`;
+}

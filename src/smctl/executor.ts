@@ -1,0 +1,160 @@
+/**
+ * `smctl executor ...`: list and describe executors, and drain them by id or
+ * metadata selector.
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import { durationArgument } from "./arguments.ts";
+import { type Context, runCommand } from "./context.ts";
+import { drainExecutors, type DrainOptions, undrainExecutors } from "./executor_drain.ts";
+import { drainTable } from "./drain_format.ts";
+import { executorDetail, executorTable } from "./executor_format.ts";
+import { drainModel, executorDetailModel, executorModel } from "./model.ts";
+import { collectSelectorPair } from "./selector.ts";
+
+/**
+ * Adds the `executor` command group to `program`.
+ *
+ * @example
+ * ```ts ignore
+ * import { Command } from "commander";
+ * import { registerExecutorCommands } from "./executor.ts";
+ *
+ * registerExecutorCommands(new Command("smctl"));
+ * ```
+ */
+export function registerExecutorCommands(program: Command): void {
+  const executor = program.command("executor").description(
+    "list, describe, drain and undrain executors (the hosts that own shards)",
+  ).addHelpText(
+    "after",
+    `
+Examples:
+  $ smctl -n orders executor list
+  $ smctl -n orders executor drain worker-7 --reason "INC-1234" --wait
+  $ smctl -n orders executor undrain worker-7`,
+  );
+
+  executor.command("list").description(
+    "list executors: status, alive, heartbeat age, shards, load, drained",
+  )
+    .addHelpText(
+      "after",
+      `
+Example:
+  $ smctl -n orders executor list
+  $ smctl -n orders executor list --json | jq '.executors[] | select(.alive | not) | .id'`,
+    )
+    .action((_opts: unknown, command: Command) => runCommand(command, list));
+
+  executor.command("describe").description(
+    "show one executor: status, heartbeat, drains, metadata and its shards with their loads",
+  )
+    .argument("<id>", "executor id")
+    .addHelpText(
+      "after",
+      `
+Example:
+  $ smctl -n orders executor describe worker-7`,
+    )
+    .action((id: string, _opts: unknown, command: Command) =>
+      runCommand(command, (ctx) => describe(ctx, id))
+    );
+
+  executor.command("drain").description(
+    "drain executors by id or metadata selector: their shards move away and they get no new ones",
+  )
+    .argument("[id]", "executor id (need not be registered yet)")
+    .addOption(selectorOption("drain every executor whose metadata has this pair"))
+    .option("--reason <text>", "why, kept with the drain (e.g. a ticket number)")
+    .option("--wait", "wait until the drained executors hold no shards, showing progress on stderr")
+    .addOption(
+      new Option("--wait-timeout <duration>", "give up waiting after this long (exit code 6)")
+        .default(300_000, "5m").argParser(durationArgument),
+    )
+    .addHelpText(
+      "after",
+      `
+Give an executor id or one or more --selector pairs (all must match). The drain
+is stored in etcd: it survives restarts of the service and of the executor, and
+a selector drain also catches executors that register later. Draining again
+with the same id or selector returns the existing drain.
+
+Examples:
+  $ smctl -n orders executor drain worker-7 --reason "INC-1234 bad disk" --wait
+  $ smctl -n orders executor drain --selector hostname=worker-7 --selector zone=b
+  $ smctl -n orders executor drain worker-7 --wait --wait-timeout 10m --json`,
+    )
+    .action((id: string | undefined, opts: DrainOptions, command: Command) =>
+      runCommand(command, (ctx) =>
+        drainExecutors(ctx, id, {
+          ...opts,
+          waitTimeoutGiven: command.getOptionValueSource("waitTimeout") === "cli",
+        }))
+    );
+
+  executor.command("undrain").description(
+    "remove an executor drain, given the same id or selector it was made with",
+  )
+    .argument("[id]", "executor id")
+    .addOption(selectorOption("the selector of the drain to remove"))
+    .addHelpText(
+      "after",
+      `
+Prints a warning when other drains still keep some of the executors drained.
+Removing a drain that does not exist is not an error.
+
+Examples:
+  $ smctl -n orders executor undrain worker-7
+  $ smctl -n orders executor undrain --selector hostname=worker-7`,
+    )
+    .action((id: string | undefined, opts: { selector?: string[] }, command: Command) =>
+      runCommand(command, (ctx) => undrainExecutors(ctx, id, opts.selector ?? []))
+    );
+
+  executor.command("drains").description("list the executor drains of a namespace")
+    .addHelpText(
+      "after",
+      `
+Example:
+  $ smctl -n orders executor drains`,
+    )
+    .action((_opts: unknown, command: Command) => runCommand(command, drains));
+}
+
+function selectorOption(description: string): Option {
+  return new Option("-s, --selector <key=value>", `${description} (repeatable)`)
+    .argParser(collectSelectorPair);
+}
+
+async function list(ctx: Context): Promise<void> {
+  const namespace = ctx.namespace();
+  const state = await ctx.connection.call("getNamespaceState", { namespace });
+  const executors = state.executors.map(executorModel);
+  ctx.output.result(
+    { namespace, executors },
+    () => executorTable(executors, ctx.output.palette),
+  );
+}
+
+async function describe(ctx: Context, executorId: string): Promise<void> {
+  const namespace = ctx.namespace();
+  const answer = await ctx.connection.call("getExecutorState", { namespace, executorId });
+  if (answer.executor === null) throw new Error("GetExecutorState answered without an executor");
+  const detail = executorDetailModel(answer.executor);
+  ctx.output.result(
+    { namespace, executor: detail },
+    () => executorDetail(detail, Date.now(), ctx.output.palette),
+  );
+}
+
+async function drains(ctx: Context): Promise<void> {
+  const namespace = ctx.namespace();
+  const answer = await ctx.connection.call("listExecutorDrains", { namespace });
+  const models = answer.drains.map(drainModel);
+  ctx.output.result(
+    { namespace, drains: models },
+    () => drainTable(models, Date.now(), ctx.output.palette),
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Human output of the `executor` commands.
+ *
+ * @module
+ */
+import { aliveCell, drainedCell, formatLoad, formatPairs, statusCell } from "./cells.ts";
+import { palette as makePalette } from "./colour.ts";
+import { formatDuration } from "./duration.ts";
+import type { ExecutorDetailModel, ExecutorModel } from "./model.ts";
+import { renderKeyValues, renderTable } from "./table.ts";
+import { ago, shortTime } from "./time.ts";
+
+const PLAIN = makePalette(false);
+
+/**
+ * The executors table: id, status, alive, heartbeat age, shards, load, drained.
+ *
+ * @example
+ * ```ts ignore
+ * import { executorTable } from "./executor_format.ts";
+ *
+ * console.log(executorTable(executors));
+ * ```
+ */
+export function executorTable(executors: readonly ExecutorModel[], paint = PLAIN): string {
+  if (executors.length === 0) return "No executors.";
+  return renderTable(
+    [
+      { header: "EXECUTOR" },
+      { header: "STATUS" },
+      { header: "ALIVE" },
+      { header: "HEARTBEAT", align: "right" },
+      { header: "SHARDS", align: "right" },
+      { header: "LOAD", align: "right" },
+      { header: "DRAINED" },
+    ],
+    executors.map((e) => [
+      e.id,
+      statusCell(e.status, paint),
+      aliveCell(e.alive, paint),
+      `${formatDuration(e.heartbeatAgeMs)} ago`,
+      String(e.shardCount),
+      formatLoad(e.totalLoad),
+      drainedCell(e.drained, e.drainedBy, paint),
+    ]),
+    { palette: paint },
+  );
+}
+
+/**
+ * Everything about one executor: a key/value block, its metadata, then its
+ * shards with their loads. `now` is the local clock, for ages.
+ *
+ * @example
+ * ```ts ignore
+ * import { executorDetail } from "./executor_format.ts";
+ *
+ * console.log(executorDetail(detail, Date.now()));
+ * ```
+ */
+export function executorDetail(e: ExecutorDetailModel, now: number, paint = PLAIN): string {
+  const lastBeat = e.lastHeartbeat === null ? null : Date.parse(e.lastHeartbeat);
+  const head = renderKeyValues([
+    ["Executor", paint.cyan(e.id)],
+    ["Status", statusCell(e.status, paint)],
+    ["Alive", aliveCell(e.alive, paint)],
+    ["Last heartbeat", `${shortTime(lastBeat)} (${formatDuration(e.heartbeatAgeMs)} ago)`],
+    ["Drained", drainedCell(e.drained, e.drainedBy, paint)],
+    ["Shards", String(e.shardCount)],
+    ["Total load", formatLoad(e.totalLoad)],
+    ["Metadata", formatPairs(e.metadata, "\n")],
+  ], { palette: paint });
+  if (e.shards.length === 0) return `${head}\n\nNo shards assigned.`;
+  const shards = renderTable(
+    [
+      { header: "SHARD" },
+      { header: "LOAD", align: "right" },
+      { header: "REVISION", align: "right" },
+      { header: "ASSIGNED AT" },
+      { header: "AGE", align: "right" },
+    ],
+    e.shards.map((s) => {
+      const at = s.assignedAt === null ? null : Date.parse(s.assignedAt);
+      return [s.key, formatLoad(s.load), String(s.assignedRevision), shortTime(at), ago(at, now)];
+    }),
+    { palette: paint },
+  );
+  return `${head}\n\n${shards}`;
+}

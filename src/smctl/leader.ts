@@ -1,0 +1,53 @@
+/**
+ * `smctl leader list`: which instance leads each namespace, and since when.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { type Context, runCommand } from "./context.ts";
+import { leaderTable } from "./leader_format.ts";
+import { leaderModel } from "./model.ts";
+
+/**
+ * Adds the `leader` command group to `program`.
+ *
+ * @example
+ * ```ts ignore
+ * import { Command } from "commander";
+ * import { registerLeaderCommands } from "./leader.ts";
+ *
+ * registerLeaderCommands(new Command("smctl"));
+ * ```
+ */
+export function registerLeaderCommands(program: Command): void {
+  const leader = program.command("leader").description("see which instance leads each namespace")
+    .addHelpText(
+      "after",
+      `
+Example:
+  $ smctl leader list`,
+    );
+  leader.command("list").description(
+    "list the leading instance of every namespace, its term, and since when (ListLeaders)",
+  )
+    .addHelpText(
+      "after",
+      `
+A namespace without a leader shows "none" (no instance has won its election
+yet). Terms grow with every change of leader.
+
+Example:
+  $ smctl leader list
+  $ smctl leader list --json | jq '.leaders[] | select(.instanceId == null)'`,
+    )
+    .action((_opts: unknown, command: Command) => runCommand(command, list));
+}
+
+async function list(ctx: Context): Promise<void> {
+  const { leaders } = await ctx.connection.call("listLeaders", {});
+  const models = leaders.map(leaderModel);
+  ctx.output.result(
+    { leaders: models },
+    () => leaderTable(models, Date.now(), ctx.output.palette),
+  );
+}

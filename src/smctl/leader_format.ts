@@ -1,0 +1,72 @@
+/**
+ * Human output of `leader list`.
+ *
+ * @module
+ */
+import { palette as makePalette } from "./colour.ts";
+import type { LeaderModel } from "./model.ts";
+import { renderTable } from "./table.ts";
+import { ago, shortTime } from "./time.ts";
+
+/**
+ * The leaders table: namespace, leading instance (`none` in red), term, since
+ * and how long ago. `now` is the local clock.
+ *
+ * @example
+ * ```ts
+ * import { leaderTable } from "./leader_format.ts";
+ *
+ * const text = leaderTable([{ namespace: "ns", instanceId: null, term: 0, since: null }], 0);
+ * console.assert(text.includes("none"));
+ * ```
+ */
+export function leaderTable(
+  leaders: readonly LeaderModel[],
+  now: number,
+  paint = makePalette(false),
+): string {
+  if (leaders.length === 0) return "No namespaces.";
+  return renderTable(
+    [
+      { header: "NAMESPACE" },
+      { header: "LEADER" },
+      { header: "TERM", align: "right" },
+      { header: "SINCE" },
+      { header: "FOR", align: "right" },
+    ],
+    leaders.map((l) => {
+      const since = l.since === null ? null : Date.parse(l.since);
+      return [
+        l.namespace,
+        l.instanceId === null ? paint.red("none") : paint.cyan(l.instanceId),
+        l.instanceId === null ? "-" : String(l.term),
+        shortTime(since),
+        since === null ? "-" : ago(since, now).replace(/ ago$/, ""),
+      ];
+    }),
+    { palette: paint },
+  );
+}
+
+/**
+ * One line about a namespace's leader, for `namespace describe`.
+ *
+ * @example
+ * ```ts
+ * import { leaderLine } from "./leader_format.ts";
+ *
+ * const line = leaderLine({ namespace: "ns", instanceId: "i-1", term: 7, since: "1970-01-01T00:00:01.000Z" }, 61_000);
+ * console.assert(line === "i-1 (term 7, since 1970-01-01 00:00:01Z, 1m ago)");
+ * ```
+ */
+export function leaderLine(
+  leader: LeaderModel | undefined,
+  now: number,
+  paint = makePalette(false),
+): string {
+  if (leader === undefined || leader.instanceId === null) return paint.red("none");
+  const since = leader.since === null ? null : Date.parse(leader.since);
+  return `${paint.cyan(leader.instanceId)} (term ${leader.term}, since ${shortTime(since)}, ${
+    ago(since, now)
+  })`;
+}

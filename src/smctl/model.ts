@@ -1,0 +1,208 @@
+/**
+ * Received wire messages turned into the plain objects smctl prints: in
+ * `--json` mode as they are, in human mode through the `*_format.ts` modules.
+ * Conventions: camelCase keys, numbers as numbers (int64 strings converted),
+ * times as ISO 8601 strings or null, enum names without their prefix
+ * (`ACTIVE`, `READY`).
+ *
+ * @module
+ */
+import type {
+  ExecutorDrain__Output,
+  InspectShardResponse__Output,
+  NamespaceConfig__Output,
+  NamespaceExecutorState__Output,
+  NamespaceLeader__Output,
+} from "../wire/proto.ts";
+import { isoTime, timestampMs } from "./time.ts";
+
+/** A namespace's configuration. */
+export interface NamespaceModel {
+  /** Name. */
+  readonly name: string;
+  /** `fixed` or `ephemeral`. */
+  readonly type: string;
+  /** Migration mode, e.g. `onboarded`. */
+  readonly mode: string;
+  /** Shards of a fixed namespace; 0 for ephemeral ones. */
+  readonly shardNum: number;
+}
+
+/** An executor as listed. */
+export interface ExecutorModel {
+  /** Executor id. */
+  readonly id: string;
+  /** `ACTIVE`, `DRAINING` or `DRAINED` as it last reported. */
+  readonly status: string;
+  /** Whether its heartbeats are recent enough. */
+  readonly alive: boolean;
+  /** Age of its last recorded heartbeat, ms. */
+  readonly heartbeatAgeMs: number;
+  /** When its last heartbeat was received. */
+  readonly lastHeartbeat: string | null;
+  /** Shards assigned to it. */
+  readonly shardCount: number;
+  /** Sum of its shards' reported loads. */
+  readonly totalLoad: number;
+  /** Whether an operator drain applies to it. */
+  readonly drained: boolean;
+  /** Ids of the drains that apply to it. */
+  readonly drainedBy: readonly string[];
+  /** Metadata from its last heartbeat. */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** One shard held by an executor. */
+export interface HeldShardModel {
+  /** Shard key. */
+  readonly key: string;
+  /** Load the executor reported for it. */
+  readonly load: number;
+  /** Store revision of the change that assigned it. */
+  readonly assignedRevision: number;
+  /** When it got this owner. */
+  readonly assignedAt: string | null;
+}
+
+/** An executor with its shards. */
+export interface ExecutorDetailModel extends ExecutorModel {
+  /** Its shards, in the service's order. */
+  readonly shards: readonly HeldShardModel[];
+}
+
+/** An operator's drain of executors. */
+export interface DrainModel {
+  /** `id:<executor>` or `selector:k=v,...`. */
+  readonly id: string;
+  /** `id` or `selector`. */
+  readonly kind: "id" | "selector";
+  /** The executor, for a drain by id. */
+  readonly executorId: string | null;
+  /** The selector, for a drain by selector. */
+  readonly selector: Readonly<Record<string, string>> | null;
+  /** Free text given with the drain. */
+  readonly reason: string;
+  /** When the drain was made. */
+  readonly createdAt: string | null;
+  /** Known executors it matches now. */
+  readonly matchedExecutorIds: readonly string[];
+}
+
+/** Who leads a namespace. */
+export interface LeaderModel {
+  /** Namespace. */
+  readonly namespace: string;
+  /** Leading instance, or null when there is none. */
+  readonly instanceId: string | null;
+  /** The leader's term (0 without a leader). */
+  readonly term: number;
+  /** When the term began. */
+  readonly since: string | null;
+}
+
+/** A shard as `InspectShard` sees it. */
+export interface ShardModel {
+  /** Namespace. */
+  readonly namespace: string;
+  /** Shard key. */
+  readonly shardKey: string;
+  /** Owning executor. */
+  readonly owner: string;
+  /** The owner's metadata. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Load the owner reported. */
+  readonly load: number;
+  /** `READY` or `DONE` as the owner reported, null when it reported nothing. */
+  readonly status: string | null;
+  /** Fencing token: store revision of the change that gave it its owner. */
+  readonly assignedRevision: number;
+  /** When it got its owner. */
+  readonly assignedAt: string | null;
+}
+
+/**
+ * An enum name without its prefix: `EXECUTOR_STATUS_ACTIVE` → `ACTIVE`.
+ *
+ * @example
+ * ```ts
+ * import { shortEnum } from "./model.ts";
+ *
+ * console.assert(shortEnum("SHARD_STATUS_READY", "SHARD_STATUS_") === "READY");
+ * ```
+ */
+export function shortEnum(name: string, prefix: string): string {
+  return name.startsWith(prefix) ? name.slice(prefix.length) : name;
+}
+
+/** A configured namespace. */
+export function namespaceModel(wire: NamespaceConfig__Output): NamespaceModel {
+  return { name: wire.name, type: wire.type, mode: wire.mode, shardNum: Number(wire.shardNum) };
+}
+
+/** An executor without its shard list. */
+export function executorModel(wire: NamespaceExecutorState__Output): ExecutorModel {
+  return {
+    id: wire.executorId,
+    status: shortEnum(wire.status, "EXECUTOR_STATUS_"),
+    alive: wire.alive,
+    heartbeatAgeMs: Number(wire.heartbeatAgeMs),
+    lastHeartbeat: isoTime(timestampMs(wire.lastHeartbeat)),
+    shardCount: Math.max(Number(wire.shardCount), wire.assignedShards.length),
+    totalLoad: wire.totalLoad,
+    drained: wire.drained,
+    drainedBy: [...wire.drainedBy],
+    metadata: { ...wire.metadata },
+  };
+}
+
+/** An executor with its shards. */
+export function executorDetailModel(wire: NamespaceExecutorState__Output): ExecutorDetailModel {
+  return {
+    ...executorModel(wire),
+    shards: wire.assignedShards.map((s) => ({
+      key: s.shardKey,
+      load: s.shardLoad,
+      assignedRevision: Number(s.assignedStateModRevision),
+      assignedAt: isoTime(timestampMs(s.assignedAt)),
+    })),
+  };
+}
+
+/** An executor drain. */
+export function drainModel(wire: ExecutorDrain__Output): DrainModel {
+  const bySelector = wire.executorId === "" && Object.keys(wire.selector).length > 0;
+  return {
+    id: wire.id,
+    kind: bySelector ? "selector" : "id",
+    executorId: bySelector ? null : wire.executorId,
+    selector: bySelector ? { ...wire.selector } : null,
+    reason: wire.reason,
+    createdAt: isoTime(timestampMs(wire.createdAt)),
+    matchedExecutorIds: [...wire.matchedExecutorIds],
+  };
+}
+
+/** A namespace's leader. */
+export function leaderModel(wire: NamespaceLeader__Output): LeaderModel {
+  return {
+    namespace: wire.namespace,
+    instanceId: wire.instanceId === "" ? null : wire.instanceId,
+    term: Number(wire.term),
+    since: isoTime(timestampMs(wire.since)),
+  };
+}
+
+/** An inspected shard. */
+export function shardModel(shardKey: string, wire: InspectShardResponse__Output): ShardModel {
+  const status = shortEnum(wire.shardStatus, "SHARD_STATUS_");
+  return {
+    namespace: wire.namespace,
+    shardKey,
+    owner: wire.owner,
+    metadata: { ...wire.metadata },
+    load: wire.shardLoad,
+    status: status === "INVALID" ? null : status,
+    assignedRevision: Number(wire.assignedRevision),
+    assignedAt: isoTime(timestampMs(wire.assignedAt)),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * `smctl namespace ...`: list, describe, watch and force-reset namespaces.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { confirmByRetyping, readLine } from "./confirm.ts";
+import { type Context, runCommand } from "./context.ts";
+import { SmctlError } from "./errors.ts";
+import { ExitCode } from "./exit_codes.ts";
+import { drainModel, executorModel, leaderModel, namespaceModel } from "./model.ts";
+import { namespaceDescription, namespaceTable, summarizeExecutors } from "./namespace_format.ts";
+import { watchNamespace } from "./namespace_watch.ts";
+
+/**
+ * Adds the `namespace` command group to `program`.
+ *
+ * @example
+ * ```ts ignore
+ * import { Command } from "commander";
+ * import { registerNamespaceCommands } from "./namespace.ts";
+ *
+ * registerNamespaceCommands(new Command("smctl"));
+ * ```
+ */
+export function registerNamespaceCommands(program: Command): void {
+  const namespace = program.command("namespace").alias("ns")
+    .description("list, describe, watch and reset namespaces")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ smctl namespace list
+  $ smctl -n orders namespace describe
+  $ smctl -n orders namespace watch`,
+    );
+
+  namespace.command("list").description("list the configured namespaces (ListNamespaces)")
+    .addHelpText(
+      "after",
+      `
+Example:
+  $ smctl namespace list --json`,
+    )
+    .action((_opts: unknown, command: Command) => runCommand(command, list));
+
+  namespace.command("describe").description(
+    "show a namespace's configuration, leader, executors, executor drains and drained shards",
+  )
+    .addHelpText(
+      "after",
+      `
+Example:
+  $ smctl -n orders namespace describe`,
+    )
+    .action((_opts: unknown, command: Command) => runCommand(command, describe));
+
+  namespace.command("watch").description(
+    "live view of the executors, their status and shard counts (WatchNamespaceState)",
+  )
+    .addHelpText(
+      "after",
+      `
+On a terminal the view is redrawn in place; with --json or when stdout is not a
+terminal, one line is printed per update (JSON lines with --json). Ctrl-C exits
+with code 0.
+
+Example:
+  $ smctl -n orders namespace watch
+  $ smctl -n orders namespace watch --json | jq -c '.executors'`,
+    )
+    .action((_opts: unknown, command: Command) => runCommand(command, watchNamespace));
+
+  namespace.command("force-reset").description(
+    "delete all stored state of a namespace (executors, assignments, drains); for recovery",
+  )
+    .option("-y, --yes", "skip the confirmation (needed when stdin is not a terminal)")
+    .addHelpText(
+      "after",
+      `
+Destructive: executors re-register with their next heartbeat and every shard is
+placed afresh, but shard drains and executor drains are gone. You are asked to
+retype the namespace name unless --yes is given; without a terminal on stdin
+and without --yes, smctl refuses (exit code 2).
+
+Example:
+  $ smctl -n orders namespace force-reset
+  $ smctl -n orders namespace force-reset --yes --json`,
+    )
+    .action((opts: { yes?: boolean }, command: Command) =>
+      runCommand(command, (ctx) => forceReset(ctx, opts.yes ?? false))
+    );
+}
+
+async function list(ctx: Context): Promise<void> {
+  const { namespaces } = await ctx.connection.call("listNamespaces", {});
+  const models = namespaces.map(namespaceModel);
+  ctx.output.result({ namespaces: models }, () => namespaceTable(models, ctx.output.palette));
+}
+
+async function describe(ctx: Context): Promise<void> {
+  const namespace = ctx.namespace();
+  const api = ctx.connection;
+  // The state call fails with NOT_FOUND for an unknown namespace; start it first.
+  const [state, configs, drains, drained, leaders] = await Promise.all([
+    api.call("getNamespaceState", { namespace }),
+    api.call("listNamespaces", {}),
+    api.call("listExecutorDrains", { namespace }),
+    api.call("getDrainedShards", { namespace }),
+    api.call("listLeaders", {}),
+  ]);
+  const config = configs.namespaces.find((n) => n.name === namespace);
+  if (config === undefined) {
+    throw new SmctlError(`namespace ${JSON.stringify(namespace)} not found`, ExitCode.NOT_FOUND);
+  }
+  const executors = state.executors.map(executorModel);
+  const leader = leaders.leaders.find((l) => l.namespace === namespace);
+  const description = {
+    config: namespaceModel(config),
+    leader: leader === undefined ? undefined : leaderModel(leader),
+    executors,
+    drains: drains.drains.map(drainModel),
+    drainedShards: drained.shardKeys,
+  };
+  ctx.output.result(
+    {
+      namespace: description.config,
+      leader: description.leader ?? null,
+      summary: summarizeExecutors(executors),
+      executors,
+      executorDrains: description.drains,
+      drainedShards: description.drainedShards,
+    },
+    () => namespaceDescription(description, Date.now(), ctx.output.palette),
+  );
+}
+
+async function forceReset(ctx: Context, yes: boolean): Promise<void> {
+  const namespace = ctx.namespace();
+  if (!yes) {
+    await confirmByRetyping({
+      expected: namespace,
+      prompt:
+        `This deletes every stored key of namespace ${
+          JSON.stringify(namespace)
+        }: executors, assignments, shard drains and executor drains.\n` +
+        `Type the namespace name to confirm: `,
+      stdinIsTerminal: Deno.stdin.isTerminal(),
+      readAnswer: () => readLine(Deno.stdin.readable),
+      write: (text) => ctx.output.writeErr(text),
+      action: `reset namespace ${JSON.stringify(namespace)}`,
+    });
+  }
+  const { deletedKeys } = await ctx.connection.call("forceResetNamespace", { namespace });
+  const count = Number(deletedKeys);
+  ctx.output.result(
+    { namespace, deletedKeys: count },
+    () =>
+      `Reset namespace ${JSON.stringify(namespace)}: deleted ${count} ${
+        count === 1 ? "key" : "keys"
+      }.`,
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Human output of the `namespace` commands.
+ *
+ * @module
+ */
+import { palette as makePalette } from "./colour.ts";
+import { drainTable } from "./drain_format.ts";
+import { executorTable } from "./executor_format.ts";
+import { leaderLine } from "./leader_format.ts";
+import type { DrainModel, ExecutorModel, LeaderModel, NamespaceModel } from "./model.ts";
+import { renderKeyValues, renderTable } from "./table.ts";
+
+const PLAIN = makePalette(false);
+
+/**
+ * The namespaces table: name, type, mode, shard count (`-` for ephemeral).
+ *
+ * @example
+ * ```ts
+ * import { namespaceTable } from "./namespace_format.ts";
+ *
+ * const text = namespaceTable([{ name: "ns", type: "fixed", mode: "onboarded", shardNum: 8 }]);
+ * console.assert(text === "NAMESPACE  TYPE   MODE       SHARDS\nns         fixed  onboarded       8");
+ * ```
+ */
+export function namespaceTable(namespaces: readonly NamespaceModel[], paint = PLAIN): string {
+  if (namespaces.length === 0) return "No namespaces.";
+  return renderTable(
+    [{ header: "NAMESPACE" }, { header: "TYPE" }, { header: "MODE" }, {
+      header: "SHARDS",
+      align: "right",
+    }],
+    namespaces.map((n) => [n.name, n.type, n.mode, n.type === "fixed" ? String(n.shardNum) : "-"]),
+    { palette: paint },
+  );
+}
+
+/** Counts over a namespace's executors, for `namespace describe`. */
+export interface ExecutorSummary {
+  /** Known executors. */
+  readonly total: number;
+  /** Executors with recent heartbeats. */
+  readonly alive: number;
+  /** Executors reporting ACTIVE. */
+  readonly active: number;
+  /** Executors an operator drain applies to. */
+  readonly drained: number;
+  /** Shards assigned over all executors. */
+  readonly assignedShards: number;
+}
+
+/**
+ * Counts executors by state and sums their shards.
+ *
+ * @example
+ * ```ts
+ * import { summarizeExecutors } from "./namespace_format.ts";
+ *
+ * console.assert(summarizeExecutors([]).total === 0);
+ * ```
+ */
+export function summarizeExecutors(executors: readonly ExecutorModel[]): ExecutorSummary {
+  return {
+    total: executors.length,
+    alive: executors.filter((e) => e.alive).length,
+    active: executors.filter((e) => e.status === "ACTIVE").length,
+    drained: executors.filter((e) => e.drained).length,
+    assignedShards: executors.reduce((sum, e) => sum + e.shardCount, 0),
+  };
+}
+
+/** Everything `namespace describe` shows. */
+export interface NamespaceDescription {
+  /** Configuration. */
+  readonly config: NamespaceModel;
+  /** Its leader, if the service named one. */
+  readonly leader: LeaderModel | undefined;
+  /** Its executors. */
+  readonly executors: readonly ExecutorModel[];
+  /** Its executor drains. */
+  readonly drains: readonly DrainModel[];
+  /** Its drained shards. */
+  readonly drainedShards: readonly string[];
+}
+
+/**
+ * `namespace describe`: configuration and leader, an executors summary and
+ * table, executor drains and drained shards. `now` is the local clock.
+ *
+ * @example
+ * ```ts ignore
+ * import { namespaceDescription } from "./namespace_format.ts";
+ *
+ * console.log(namespaceDescription(description, Date.now()));
+ * ```
+ */
+export function namespaceDescription(d: NamespaceDescription, now: number, paint = PLAIN): string {
+  const s = summarizeExecutors(d.executors);
+  const config = renderKeyValues([
+    ["Namespace", paint.cyan(d.config.name)],
+    ["Type", d.config.type],
+    ["Mode", d.config.mode],
+    ["Shards", d.config.type === "fixed" ? String(d.config.shardNum) : "created on demand"],
+    ["Leader", leaderLine(d.leader, now, paint)],
+  ], { palette: paint });
+  const summary = `${s.total} executors (${s.alive} alive, ${s.active} active, ${s.drained} ` +
+    `drained), ${s.assignedShards} shards assigned`;
+  const drained = d.drainedShards.length === 0 ? "none" : d.drainedShards.join(", ");
+  return [
+    config,
+    "",
+    `${paint.bold("Executors:")} ${summary}`,
+    executorTable(d.executors, paint),
+    "",
+    `${paint.bold("Executor drains:")} ${d.drains.length}`,
+    ...(d.drains.length === 0 ? [] : [drainTable(d.drains, now, paint)]),
+    "",
+    `${paint.bold("Drained shards:")} ${drained}`,
+  ].join("\n");
+}

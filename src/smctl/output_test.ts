@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { Output, type Sink } from "./output.ts";
+
+function sink(terminal: boolean, chunk = Infinity): Sink & { text(): string } {
+  const parts: Uint8Array[] = [];
+  return {
+    isTerminal: () => terminal,
+    writeSync(bytes) {
+      const n = Math.min(bytes.length, chunk);
+      parts.push(bytes.slice(0, n));
+      return n;
+    },
+    text: () => parts.map((p) => new TextDecoder().decode(p)).join(""),
+  };
+}
+
+Deno.test("result prints the human text, or one JSON document with --json", () => {
+  const human = sink(false);
+  new Output({ stdout: human, stderr: sink(false) }).result({ a: 1 }, () => "A is 1");
+  assert.equal(human.text(), "A is 1\n");
+  const machine = sink(false);
+  new Output({ json: true, stdout: machine, stderr: sink(false) }).result({ a: 1 }, () => "no");
+  assert.deepEqual(JSON.parse(machine.text()), { a: 1 });
+});
+
+Deno.test("warnings go to stderr with the program's name", () => {
+  const err = sink(false);
+  new Output({ stdout: sink(false), stderr: err }).warn("careful");
+  assert.equal(err.text(), "smctl: warning: careful\n");
+});
+
+Deno.test("colour follows the terminal and NO_COLOR; short writes are completed", () => {
+  const out = sink(true, 3);
+  const coloured = new Output({ stdout: out, stderr: sink(false), noColor: undefined });
+  assert.equal(coloured.palette.enabled, true);
+  coloured.line("abcdefgh");
+  assert.equal(out.text(), "abcdefgh\n");
+  assert.equal(
+    new Output({ stdout: sink(true), stderr: sink(false), noColor: "1" }).palette.enabled,
+    false,
+  );
+  assert.equal(
+    new Output({ stdout: sink(false), stderr: sink(true), noColor: undefined }).palette.enabled,
+    false,
+  );
+});

@@ -1,0 +1,90 @@
+/**
+ * smctl's command line: the global flags, the help texts, and the command
+ * groups, built with commander.
+ *
+ * @module
+ */
+import { Command, Option } from "commander";
+import project from "../../deno.json" with { type: "json" };
+import { durationArgument } from "./arguments.ts";
+import { registerExecutorCommands } from "./executor.ts";
+import { registerLeaderCommands } from "./leader.ts";
+import { registerNamespaceCommands } from "./namespace.ts";
+import { registerShardCommands } from "./shard.ts";
+
+const GLOBAL_HELP = `
+Flags can be given before or after the command. Durations are written like
+500ms, 5s or 2m.
+
+Output: aligned tables for people (coloured on a terminal unless NO_COLOR is
+set); --json prints one JSON document on stdout (namespace watch: one JSON
+object per line). Errors are one line on stderr.
+
+Exit codes:
+  0    success
+  1    other error (internal error of the service, confirmation did not match)
+  2    usage error: unknown command or flag, bad value, invalid argument
+  3    not found: unknown namespace, shard or executor
+  4    unavailable: the service or its etcd cannot be reached, or no answer in --timeout
+  5    failed precondition, e.g. the shard is drained
+  6    executor drain --wait timed out
+  130  interrupted while waiting
+
+Examples:
+  $ smctl namespace list
+  $ export SMCTL_NAMESPACE=orders SMCTL_ADDRESS=sm.internal:7943
+  $ smctl executor list
+  $ smctl executor drain worker-7 --reason "INC-1234" --wait
+  $ smctl shard inspect 42 --json
+  $ smctl leader list --address 10.0.0.5:7943 --timeout 2s
+
+See docs/smctl.md for the full reference and an operator's walkthrough.`;
+
+/**
+ * Builds the program. Commander is told to throw instead of exiting, so
+ * `main.ts` owns the exit codes.
+ *
+ * @example
+ * ```ts ignore
+ * import { buildProgram } from "./program.ts";
+ *
+ * await buildProgram().parseAsync(["namespace", "list"], { from: "user" });
+ * ```
+ */
+export function buildProgram(): Command {
+  const program = new Command("smctl")
+    .description(
+      "Operate Shard Manager: inspect namespaces, executors, shards and leaders; drain and undrain.",
+    )
+    .version(project.version, "-V, --version", "print the version")
+    .exitOverride()
+    .configureOutput({
+      outputError: (text, write) => write(`smctl: ${text.replace(/^error: /, "")}`),
+    })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .showHelpAfterError("(add --help for usage)")
+    .addOption(
+      new Option("--address <host:port>", "Shard Manager instance to call")
+        .default("127.0.0.1:7943").env("SMCTL_ADDRESS"),
+    )
+    .addOption(
+      new Option("-n, --namespace <name>", "namespace to work on (commands that need one)")
+        .env("SMCTL_NAMESPACE"),
+    )
+    .option("--json", "machine-readable output: one JSON document on stdout")
+    .addOption(
+      new Option("--timeout <duration>", "deadline of each call to the service")
+        .default(10_000, "10s").argParser(durationArgument),
+    )
+    .option("--tls", "connect with TLS (implied by the other TLS flags)")
+    .option("--ca-file <path>", "PEM file of the CA that signed the server's certificate")
+    .option("--cert-file <path>", "PEM file of this client's certificate (mutual TLS)")
+    .option("--key-file <path>", "PEM file of this client's private key (mutual TLS)")
+    .option("--server-name <name>", "name to verify in the server's certificate")
+    .addHelpText("after", GLOBAL_HELP);
+  registerNamespaceCommands(program);
+  registerExecutorCommands(program);
+  registerShardCommands(program);
+  registerLeaderCommands(program);
+  return program;
+}

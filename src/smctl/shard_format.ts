@@ -1,0 +1,93 @@
+/**
+ * Human output of the `shard` commands.
+ *
+ * @module
+ */
+import { formatLoad, formatPairs } from "./cells.ts";
+import { palette as makePalette } from "./colour.ts";
+import type { ShardModel } from "./model.ts";
+import { renderKeyValues } from "./table.ts";
+import { ago, shortTime } from "./time.ts";
+
+const PLAIN = makePalette(false);
+
+/**
+ * `shard owner`: the owner and its metadata.
+ *
+ * @example
+ * ```ts
+ * import { shardOwnerText } from "./shard_format.ts";
+ *
+ * const text = shardOwnerText({ shardKey: "7", owner: "a", metadata: {} });
+ * console.assert(text === "Shard     7\nOwner     a\nMetadata  -");
+ * ```
+ */
+export function shardOwnerText(
+  answer: { shardKey: string; owner: string; metadata: Readonly<Record<string, string>> },
+  paint = PLAIN,
+): string {
+  return renderKeyValues([
+    ["Shard", answer.shardKey],
+    ["Owner", paint.cyan(answer.owner)],
+    ["Metadata", formatPairs(answer.metadata, "\n")],
+  ], { palette: paint });
+}
+
+/**
+ * `shard inspect`: owner, load, status, fencing revision and when it moved.
+ *
+ * @example
+ * ```ts ignore
+ * import { shardInspectText } from "./shard_format.ts";
+ *
+ * console.log(shardInspectText(shard, Date.now()));
+ * ```
+ */
+export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN): string {
+  const at = shard.assignedAt === null ? null : Date.parse(shard.assignedAt);
+  return renderKeyValues([
+    ["Shard", shard.shardKey],
+    ["Namespace", shard.namespace],
+    ["Owner", paint.cyan(shard.owner)],
+    ["Load", formatLoad(shard.load)],
+    ["Status", shard.status ?? paint.dim("not reported")],
+    ["Assigned revision", String(shard.assignedRevision)],
+    ["Assigned at", at === null ? "-" : `${shortTime(at)} (${ago(at, now)})`],
+    ["Owner metadata", formatPairs(shard.metadata, "\n")],
+  ], { palette: paint });
+}
+
+/**
+ * A sentence about shards changed by `shard drain`/`shard undrain`.
+ *
+ * @example
+ * ```ts
+ * import { shardChangeText } from "./shard_format.ts";
+ *
+ * console.assert(shardChangeText("Drained", "ns", ["3", "5"]) === 'Drained 2 shards in namespace "ns": 3, 5');
+ * ```
+ */
+export function shardChangeText(verb: string, namespace: string, keys: readonly string[]): string {
+  const what = keys.length === 1 ? "1 shard" : `${keys.length} shards`;
+  const list = keys.length === 0 ? "" : `: ${keys.join(", ")}`;
+  return `${verb} ${what} in namespace ${JSON.stringify(namespace)}${list}`;
+}
+
+/**
+ * `shard drained`: one key a line under a header, or a sentence when none.
+ *
+ * @example
+ * ```ts
+ * import { drainedShardsText } from "./shard_format.ts";
+ *
+ * console.assert(drainedShardsText("ns", []) === 'No drained shards in namespace "ns".');
+ * ```
+ */
+export function drainedShardsText(
+  namespace: string,
+  keys: readonly string[],
+  paint = PLAIN,
+): string {
+  if (keys.length === 0) return `No drained shards in namespace ${JSON.stringify(namespace)}.`;
+  return [paint.bold("DRAINED SHARD"), ...keys].join("\n");
+}
