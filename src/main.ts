@@ -7,7 +7,8 @@
  * deno task start --config config/dev.yaml  # etcd, as configured
  * ```
  *
- * Flags: `--grpc-address 127.0.0.1:7943`, `--instance-id ID`, `--data-dir DIR`.
+ * Flags: `--grpc-address 127.0.0.1:7943`, `--http-address 127.0.0.1:7944`, `--instance-id ID`,
+ * `--data-dir DIR`.
  *
  * SIGINT and SIGTERM stop it gracefully: leaderships are resigned at once so
  * another instance takes over without waiting for a lease to expire.
@@ -19,13 +20,14 @@ import { startInstance } from "./app.ts";
 import { ConfigError, loadConfig } from "./config/mod.ts";
 import { jsonLogger } from "./core/logger.ts";
 
-const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT] [--instance-id ID]
-                     [--data-dir DIR]
+const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT]
+                     [--http-address HOST:PORT] [--instance-id ID] [--data-dir DIR]
 
   --config FILE          YAML configuration (see config/example.yaml for etcd). Without it,
                          the demo configuration (config/demo.yaml) runs one instance on the
                          embedded store: no etcd needed, state under .data/embedded.
   --grpc-address ADDR    overrides server.grpcAddress
+  --http-address ADDR    overrides server.httpAddress (metrics, health, dashboard)
   --instance-id ID       this instance's id (default: <hostname>-<random>)
   --data-dir DIR         overrides shardDistribution.embedded.dataDir (embedded store only)
   --help                 this text`;
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
       options: {
         config: { type: "string" },
         "grpc-address": { type: "string" },
+        "http-address": { type: "string" },
         "instance-id": { type: "string" },
         "data-dir": { type: "string" },
         help: { type: "boolean" },
@@ -83,6 +86,7 @@ async function main(): Promise<number> {
   const logger = jsonLogger(config.log.level);
   const instance = await startInstance(config, logger, {
     ...(args["grpc-address"] ? { grpcAddress: args["grpc-address"] } : {}),
+    ...(args["http-address"] ? { httpAddress: args["http-address"] } : {}),
     ...(args["instance-id"] ? { instanceId: args["instance-id"] } : {}),
   });
   const stopped = Promise.withResolvers<void>();
