@@ -1,0 +1,106 @@
+/**
+ * Colours of the shard map: one per owner (categorical), and a sequential
+ * scale for load. The page always pairs a colour with a text label (legend,
+ * tooltip, table), so colour is never the only carrier of meaning.
+ *
+ * @module
+ */
+
+/** Fill of a shard that has no owner and is not drained (drawn hollow). */
+export const UNOWNED_COLOUR = "#e5e7eb";
+
+/** Fill of a drained shard (drawn with a cross). */
+export const DRAINED_COLOUR = "#1f2937";
+
+/** Hue step between consecutive owners: the golden angle keeps neighbours apart. */
+const GOLDEN_ANGLE = 137.508;
+
+/**
+ * The colour of the owner at `index` among a namespace's executors sorted by
+ * id: hues a golden angle apart, alternating lightness so that neighbours
+ * differ even when hues come close again.
+ *
+ * @example
+ * ```ts
+ * import { ownerColour } from "./colour.ts";
+ *
+ * console.assert(ownerColour(0) === "hsl(0 65% 45%)");
+ * console.assert(ownerColour(0) !== ownerColour(1));
+ * ```
+ */
+export function ownerColour(index: number): string {
+  if (!Number.isInteger(index) || index < 0) {
+    throw new RangeError(`Owner index must be a non-negative integer, got ${index}`);
+  }
+  const hue = Math.round((index * GOLDEN_ANGLE) % 360);
+  const lightness = [45, 62, 35][index % 3];
+  return `hsl(${hue} 65% ${lightness}%)`;
+}
+
+/** Stops of the load scale: pale yellow (idle) through orange to dark red (hottest). */
+const LOAD_STOPS: readonly (readonly [number, number, number])[] = [
+  [0xff, 0xff, 0xcc],
+  [0xfe, 0xb2, 0x4c],
+  [0xf0, 0x3b, 0x20],
+  [0x80, 0x00, 0x26],
+];
+
+/**
+ * The load colour for `fraction` of the namespace's hottest shard, as `#rrggbb`;
+ * values outside 0..1 are clamped.
+ *
+ * @example
+ * ```ts
+ * import { loadColour } from "./colour.ts";
+ *
+ * console.assert(loadColour(0) === "#ffffcc");
+ * console.assert(loadColour(1) === "#800026");
+ * ```
+ */
+export function loadColour(fraction: number): string {
+  const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
+  const scaled = f * (LOAD_STOPS.length - 1);
+  const i = Math.min(LOAD_STOPS.length - 2, Math.floor(scaled));
+  const t = scaled - i;
+  const from = LOAD_STOPS[i]!, to = LOAD_STOPS[i + 1]!;
+  const channel = (c: 0 | 1 | 2) =>
+    Math.round(from[c] + (to[c] - from[c]) * t).toString(16).padStart(2, "0");
+  return `#${channel(0)}${channel(1)}${channel(2)}`;
+}
+
+/**
+ * `steps` load colours from idle to hottest; the page maps a shard to
+ * `palette[loadBucket(load / max, steps)]`.
+ *
+ * @example
+ * ```ts
+ * import { loadPalette } from "./colour.ts";
+ *
+ * console.assert(loadPalette(5).length === 5);
+ * ```
+ */
+export function loadPalette(steps: number): string[] {
+  if (!Number.isInteger(steps) || steps < 2 || steps > 256) {
+    throw new RangeError(`Load palette steps must be an integer from 2 to 256, got ${steps}`);
+  }
+  return Array.from({ length: steps }, (_, i) => loadColour(i / (steps - 1)));
+}
+
+/**
+ * The palette index of a shard whose load is `fraction` of the hottest
+ * shard's: 0 for no load (or no scale: a hottest load of 0 gives NaN or
+ * Infinity), `steps - 1` for the hottest; evenly spaced in between.
+ *
+ * @example
+ * ```ts
+ * import { loadBucket } from "./colour.ts";
+ *
+ * console.assert(loadBucket(0 / 10, 8) === 0);
+ * console.assert(loadBucket(10 / 10, 8) === 7);
+ * console.assert(loadBucket(5 / 0, 8) === 0);
+ * ```
+ */
+export function loadBucket(fraction: number, steps: number): number {
+  if (!Number.isFinite(fraction) || !(fraction > 0)) return 0;
+  return Math.min(steps - 1, Math.round(fraction * (steps - 1)));
+}

@@ -1,0 +1,78 @@
+/**
+ * Domain errors as HTTP answers: `{error: message}` with the status that
+ * matches the gRPC mapping (INVALID_ARGUMENT → 400, NOT_FOUND → 404,
+ * FAILED_PRECONDITION and ABORTED → 409, UNAVAILABLE → 503).
+ *
+ * @module
+ */
+import {
+  ExecutorNotFoundError,
+  FencedError,
+  InvalidArgumentError,
+  NamespaceNotFoundError,
+  NoOwnerError,
+  ShardDrainedError,
+  ShardNotFoundError,
+  ShuttingDownError,
+  StoreUnavailableError,
+} from "../core/errors.ts";
+
+const STATUSES: readonly [new (...args: never[]) => Error, number][] = [
+  [InvalidArgumentError, 400],
+  [NamespaceNotFoundError, 404],
+  [ShardNotFoundError, 404],
+  [ExecutorNotFoundError, 404],
+  [ShardDrainedError, 409],
+  [FencedError, 409],
+  [NoOwnerError, 503],
+  [StoreUnavailableError, 503],
+  [ShuttingDownError, 503],
+];
+
+/**
+ * The HTTP status of a domain error; undefined for anything else (a bug,
+ * which the HTTP server logs and answers with 500).
+ *
+ * @example
+ * ```ts
+ * import { httpStatusOf } from "./http_errors.ts";
+ * import { NamespaceNotFoundError } from "../core/errors.ts";
+ *
+ * console.assert(httpStatusOf(new NamespaceNotFoundError("x")) === 404);
+ * console.assert(httpStatusOf(new Error("bug")) === undefined);
+ * ```
+ */
+export function httpStatusOf(error: unknown): number | undefined {
+  for (const [type, status] of STATUSES) {
+    if (error instanceof type) return status;
+  }
+  return undefined;
+}
+
+/**
+ * A JSON error answer, `{"error": message}`, never cached.
+ *
+ * @example
+ * ```ts
+ * import { jsonError } from "./http_errors.ts";
+ *
+ * const response = jsonError(403, "Actions are disabled");
+ * console.assert(response.status === 403);
+ * ```
+ */
+export function jsonError(status: number, message: string, headers: HeadersInit = {}): Response {
+  return Response.json({ error: message }, {
+    status,
+    headers: { "cache-control": "no-store", ...Object.fromEntries(new Headers(headers)) },
+  });
+}
+
+/**
+ * Answers a domain error as JSON; rethrows anything else so that the HTTP
+ * server logs it as a bug.
+ */
+export function errorResponse(error: unknown): Response {
+  const status = httpStatusOf(error);
+  if (status === undefined) throw error;
+  return jsonError(status, (error as Error).message);
+}

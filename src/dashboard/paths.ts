@@ -1,0 +1,69 @@
+/**
+ * The dashboard's URL space, parsed into routes. Paths outside it are not the
+ * dashboard's, so other HTTP routes (health, metrics) can answer them.
+ *
+ * @module
+ */
+
+/** What an operator action does. */
+export type ActionKind = "drain" | "undrain";
+
+/** What an operator action acts on. */
+export type ActionTarget = "executors" | "shards";
+
+/** A dashboard route with its path parameters. */
+export type DashboardRoute =
+  | { readonly kind: "page" }
+  | { readonly kind: "namespaces" }
+  | { readonly kind: "namespace"; readonly namespace: string }
+  | { readonly kind: "events"; readonly namespace: string }
+  | {
+    readonly kind: "action";
+    readonly namespace: string;
+    readonly target: ActionTarget;
+    readonly action: ActionKind;
+  };
+
+/**
+ * Parses `pathname` (as in `URL.pathname`, percent-encoded); undefined when
+ * the path is not the dashboard's or a segment is not valid percent-encoding.
+ * A trailing slash is accepted.
+ *
+ * @example
+ * ```ts
+ * import { parseDashboardPath } from "./paths.ts";
+ *
+ * const route = parseDashboardPath("/api/namespaces/orders%2Feu/shards/drain");
+ * console.assert(route?.kind === "action" && route.namespace === "orders/eu");
+ * console.assert(parseDashboardPath("/metrics") === undefined);
+ * ```
+ */
+export function parseDashboardPath(pathname: string): DashboardRoute | undefined {
+  if (pathname === "/") return { kind: "page" };
+  const raw = pathname.replace(/\/$/, "").split("/");
+  if (raw[0] !== "" || raw[1] !== "api" || raw[2] !== "namespaces") return undefined;
+  const parts = raw.slice(3).map(decode);
+  if (parts.some((p) => p === undefined || p === "")) return undefined;
+  const [namespace, a, b, ...rest] = parts as string[];
+  if (namespace === undefined) return { kind: "namespaces" };
+  if (a === undefined) return { kind: "namespace", namespace };
+  if (rest.length > 0) return undefined;
+  if (a === "events" && b === undefined) return { kind: "events", namespace };
+  if ((a === "executors" || a === "shards") && (b === "drain" || b === "undrain")) {
+    return { kind: "action", namespace, target: a, action: b };
+  }
+  return undefined;
+}
+
+/** The one HTTP method a route answers: POST for actions, GET for the rest. */
+export function methodOf(route: DashboardRoute): "GET" | "POST" {
+  return route.kind === "action" ? "POST" : "GET";
+}
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
