@@ -37,6 +37,7 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   type: z.enum(["fixed", "ephemeral"]),
   shardNum: integer(1, 10_000_000).optional(),
   loadBalancer: z.enum(["naive", "greedy"]).default("greedy"),
+  maxMovesPerPass: integer(0).optional(),
 }).superRefine((namespace, ctx) => {
   if (namespace.type === "fixed" && namespace.shardNum === undefined) {
     ctx.addIssue({
@@ -54,9 +55,11 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "must be absent for an ephemeral namespace, whose shards are created on first use",
     });
   }
-}).transform(({ shardNum, ...namespace }): NamespaceConfig =>
-  shardNum === undefined ? namespace : { ...namespace, shardNum }
-);
+}).transform(({ shardNum, maxMovesPerPass, ...namespace }): NamespaceConfig => ({
+  ...namespace,
+  ...(shardNum === undefined ? {} : { shardNum }),
+  ...(maxMovesPerPass === undefined ? {} : { maxMovesPerPass }),
+}));
 
 /**
  * `shardDistribution.namespaces`: at least one namespace, names unique.

@@ -1,3 +1,4 @@
+import { parseConfig } from "./load.ts";
 import assert from "node:assert/strict";
 import { issueMessage } from "./_issue_message.ts";
 import { formatYamlPath } from "./_yaml_locate.ts";
@@ -84,6 +85,20 @@ Deno.test("configSchema leaves shardNum out of an ephemeral namespace", () => {
   const [namespace] = config.shardDistribution.namespaces;
   assert.deepEqual(namespace, { name: "e", type: "ephemeral", loadBalancer: "greedy" });
   assert.ok(!("shardNum" in namespace!));
+});
+
+Deno.test("a namespace may override maxMovesPerPass, 0 for sticky placement", () => {
+  const config = configSchema.parse(minimal({
+    namespaces: [{ name: "e", type: "ephemeral", maxMovesPerPass: 0 }],
+  }));
+  assert.equal(config.shardDistribution.namespaces[0]?.maxMovesPerPass, 0);
+  assert.throws(
+    () =>
+      parseConfig(
+        "shardDistribution:\n  namespaces: [{ name: e, type: ephemeral, maxMovesPerPass: -1 }]\n  embedded: {}\n",
+      ),
+    /maxMovesPerPass/,
+  );
 });
 
 Deno.test("configSchema strips slashes around store prefixes", () => {

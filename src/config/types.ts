@@ -31,6 +31,11 @@ export interface NamespaceConfig {
   shardNum?: number;
   /** Load balancer (`loadBalancer`, default `greedy`). */
   loadBalancer: LoadBalancerName;
+  /**
+   * Balancing moves per pass for this namespace (`maxMovesPerPass`), overriding
+   * `process.maxMovesPerPass`; 0 keeps shards where they are placed (sticky).
+   */
+  maxMovesPerPass?: number;
 }
 
 /** `storageParams` of an etcd-backed store. */

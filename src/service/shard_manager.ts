@@ -264,7 +264,7 @@ export class ShardManager {
           shape: shapeOf(ns.config),
           pass: {
             balancer: loadBalancerFor(ns.config.loadBalancer),
-            maxMoves: sd.process.maxMovesPerPass,
+            maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
             executorRetentionMs: Math.max(10 * ttl, 60_000),
           },
           periodMs: sd.process.periodMs,
