@@ -10,6 +10,14 @@ import type { BalanceInput, BalanceOptions, LoadBalancer } from "./types.ts";
 const RELATIVE_EPSILON = 1e-9;
 
 /**
+ * With unequal loads, balancing stops once the gap between the most loaded
+ * executor that can still give a shard away and the least loaded one is
+ * within this share of the mean executor load: chasing the last percent would
+ * move many small shards for little gain, and every move is a handover.
+ */
+export const BALANCE_TOLERANCE = 0.02;
+
+/**
  * The load-aware load balancer.
  *
  * 1. Unknown loads become the mean of the known ones (1 if none is known);
@@ -21,7 +29,9 @@ const RELATIVE_EPSILON = 1e-9;
  * 3. Then, within `maxMoves`, it repeatedly takes the executor with the most
  *    load and moves the shard that best narrows its gap to the least-loaded
  *    executor, but only if the larger of the two loads drops. An executor with
- *    no such shard is skipped; balancing stops when no executor has one.
+ *    no such shard is skipped; balancing stops when no executor has one, or,
+ *    with unequal loads, once that gap is within {@linkcode BALANCE_TOLERANCE}
+ *    of the mean executor load.
  *
  * With equal loads this ends with floor or ceil of the mean shards on every
  * executor (32 shards on 3 executors: 10/11/11), and a balanced assignment
@@ -66,7 +76,11 @@ export const greedyLoadBalancer: LoadBalancer = {
     }
     if (unowned > 0) assignUnowned(owners, loads, load, count, unowned);
     if (options.maxMoves > 0 && e > 1) {
-      new Rebalance(owners, loads, load, count).run(options.maxMoves);
+      const uniform = loads.every((w) => w === 1);
+      new Rebalance(owners, loads, load, count).run(
+        options.maxMoves,
+        uniform ? 0 : BALANCE_TOLERANCE,
+      );
     }
     return owners;
   },
@@ -130,9 +144,12 @@ class Rebalance {
     this.#nextIncoming = new Int32Array(owners.length);
   }
 
-  run(maxMoves: number): void {
+  run(maxMoves: number, tolerance: number): void {
     const load = this.#load;
     const epsilon = this.#epsilon;
+    let total = 0;
+    for (let x = 0; x < load.length; x++) total += load[x]!;
+    const enough = (total / load.length) * tolerance;
     const donors = ExecutorHeap.of(load, this.#count, "max");
     const takers = ExecutorHeap.of(load, this.#count, "min");
     let moves = 0;
@@ -140,8 +157,9 @@ class Rebalance {
       const from = donors.peek();
       const to = takers.peek();
       const gap = load[from]! - load[to]!;
-      // Every remaining donor has at most `from`'s load: nothing can improve.
-      if (gap <= epsilon) return;
+      // Every remaining donor has at most `from`'s load: nothing can improve,
+      // or nothing needs to.
+      if (gap <= epsilon || gap <= enough) return;
       // A move exists iff some shard weighs in (epsilon, gap - epsilon); checking
       // the lightest one first avoids sorting the shards of executors that keep them.
       const p = this.#lists[from] !== undefined || this.#lightest[from]! < gap - epsilon

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { executorLoads, makeInput, seededRandom, shardCounts, zipfLoads } from "./_fixtures.ts";
 import { countMoves } from "./count_moves.ts";
-import { greedyLoadBalancer } from "./greedy.ts";
+import { BALANCE_TOLERANCE, greedyLoadBalancer } from "./greedy.ts";
 
 const { plan } = greedyLoadBalancer;
 
@@ -95,4 +95,17 @@ Deno.test("greedy plan moves nothing on an assignment it balanced itself", () =>
   const once = plan(makeInput(5_000, 40, owners, loads), { maxMoves: Infinity });
   const twice = plan(makeInput(5_000, 40, once, loads), { maxMoves: Infinity });
   assert.equal(countMoves(once, twice), 0);
+});
+
+Deno.test("greedy plan stops within BALANCE_TOLERANCE of the mean instead of chasing tiny moves", () => {
+  const shards = 20_000;
+  const executors = 50;
+  const loads = zipfLoads(shards, 0.5, seededRandom(3));
+  const owners = Int32Array.from({ length: shards }, (_, i) => i % executors);
+  const first = plan(makeInput(shards, executors, owners, loads), { maxMoves: shards });
+  const moved = first.reduce((n, owner, s) => n + (owner === owners[s] ? 0 : 1), 0);
+  const again = plan(makeInput(shards, executors, first, loads), { maxMoves: shards });
+  assert.ok(maxOverMean(executorLoads(first, loads, executors)) <= 1 + 2 * BALANCE_TOLERANCE);
+  assert.ok(moved < shards / 20, `${moved} moves`);
+  assert.deepEqual([...again], [...first], "a balanced enough assignment is left alone");
 });
