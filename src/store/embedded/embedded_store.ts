@@ -36,17 +36,36 @@ export class EmbeddedStore implements Store {
   #models: Map<string, NamespaceModel>;
   #feeds = new Map<string, NamespaceFeed>();
   #closed = false;
+  #compactAfterLines: number;
 
-  private constructor(journal: Journal, revision: number, models: Map<string, NamespaceModel>) {
+  private constructor(
+    journal: Journal,
+    revision: number,
+    models: Map<string, NamespaceModel>,
+    compactAfterLines: number,
+  ) {
     this.#journal = journal;
     this.#revision = revision;
     this.#models = models;
+    this.#compactAfterLines = compactAfterLines;
   }
 
-  /** Opens the store in `dataDir` (created if missing). */
-  static async open(dataDir: string): Promise<EmbeddedStore> {
+  /**
+   * Opens the store in `dataDir` (created if missing). The journal is folded
+   * into a snapshot every `compactAfterLines` lines (default
+   * {@linkcode COMPACT_AFTER_LINES}) and on close.
+   */
+  static async open(
+    dataDir: string,
+    options: { readonly compactAfterLines?: number } = {},
+  ): Promise<EmbeddedStore> {
     const { journal, revision, models } = await Journal.open(dataDir);
-    return new EmbeddedStore(journal, revision, models);
+    return new EmbeddedStore(
+      journal,
+      revision,
+      models,
+      options.compactAfterLines ?? COMPACT_AFTER_LINES,
+    );
   }
 
   /** The latest revision; also advanced by elections so that terms keep growing. */
@@ -216,7 +235,7 @@ export class EmbeddedStore implements Store {
     for (const event of events) model.apply(event, revision);
     const feed = this.#feed(namespace);
     const written = this.#journal.append({ r: revision, ns: namespace, e: events });
-    if (this.#journal.lines >= COMPACT_AFTER_LINES) {
+    if (this.#journal.lines >= this.#compactAfterLines) {
       void this.#journal.compact(this.#revision, this.#models).catch(() => {});
     }
     await written;

@@ -31,13 +31,21 @@ export interface Recovered {
 const SNAPSHOT_VERSION = 1;
 const encoder = new TextEncoder();
 
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /** The files of one data directory. */
 export class Journal {
   #dir: string;
   #file: Deno.FsFile;
   #lock: Deno.FsFile;
-  #pending: string[] = [];
-  #chain: Promise<void> = Promise.resolve();
+  /** Lines queued for the next group write, with whoever waits for them. */
+  #pending: { line: string; waiter: Waiter }[] = [];
+  /** A snapshot to write before any line queued after it was taken. */
+  #snapshot: { text: string; waiters: Waiter[] } | undefined;
+  #writing: Promise<void> | undefined;
   #lines = 0;
 
   private constructor(dir: string, file: Deno.FsFile, lock: Deno.FsFile) {
@@ -73,56 +81,76 @@ export class Journal {
     return { journal, revision: recovered.revision, models: recovered.models };
   }
 
-  /** Queues a record; resolves once it is on disk. */
+  /** Queues a record; resolves once it is on disk (in the journal or in a snapshot). */
   append(record: JournalRecord): Promise<void> {
-    this.#pending.push(JSON.stringify(record) + "\n");
     this.#lines++;
-    return this.#enqueue(() => this.#flush());
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ line: JSON.stringify(record) + "\n", waiter: { resolve, reject } });
+      this.#kick();
+    });
   }
 
   /**
-   * Replaces the journal by a snapshot of `models` at `revision`. Lines queued
-   * so far are covered by the snapshot and need not be written.
+   * Replaces the journal by a snapshot of `models` at `revision`, taken now.
+   * Lines queued so far are covered by it: they are not written, and their
+   * waiters resolve once the snapshot is on disk. Lines queued later go to
+   * the new journal, after the snapshot.
    */
   compact(revision: number, models: ReadonlyMap<string, NamespaceModel>): Promise<void> {
     const namespaces: Record<string, ModelImage> = {};
     for (const [ns, model] of models) if (!model.empty) namespaces[ns] = model.image();
     const text = JSON.stringify({ version: SNAPSHOT_VERSION, revision, namespaces });
-    this.#pending = [];
+    const covered = this.#pending.splice(0).map((p) => p.waiter);
     this.#lines = 0;
-    return this.#enqueue(async () => {
-      const tmp = join(this.#dir, "snapshot.json.tmp");
-      const file = await Deno.open(tmp, { create: true, write: true, truncate: true });
-      try {
-        await writeAll(file, encoder.encode(text));
-        await file.syncData();
-      } finally {
-        file.close();
-      }
-      await Deno.rename(tmp, join(this.#dir, "snapshot.json"));
-      await this.#file.truncate(0);
-      await this.#file.syncData();
+    return new Promise((resolve, reject) => {
+      const waiters = [...(this.#snapshot?.waiters ?? []), ...covered, { resolve, reject }];
+      this.#snapshot = { text, waiters };
+      this.#kick();
     });
   }
 
   /** Waits for queued writes, then releases the files and the lock. */
   async close(): Promise<void> {
-    await this.#chain;
+    while (this.#writing) await this.#writing;
     this.#file.close();
     this.#lock.close();
   }
 
-  #enqueue(step: () => Promise<void>): Promise<void> {
-    const next = this.#chain.then(step);
-    this.#chain = next.catch(() => {});
-    return next;
+  #kick(): void {
+    this.#writing ??= this.#drain().finally(() => this.#writing = undefined);
   }
 
-  async #flush(): Promise<void> {
-    if (this.#pending.length === 0) return;
-    const text = this.#pending.join("");
-    this.#pending = [];
-    await writeAll(this.#file, encoder.encode(text));
+  /** Writes snapshots and groups of lines, in order, until nothing is queued. */
+  async #drain(): Promise<void> {
+    while (this.#snapshot || this.#pending.length > 0) {
+      const snapshot = this.#snapshot;
+      this.#snapshot = undefined;
+      const batch = snapshot ? [] : this.#pending.splice(0);
+      const waiters = snapshot ? snapshot.waiters : batch.map((p) => p.waiter);
+      try {
+        if (snapshot) await this.#writeSnapshot(snapshot.text);
+        else {
+          await writeAll(this.#file, encoder.encode(batch.map((p) => p.line).join("")));
+          await this.#file.syncData();
+        }
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        for (const waiter of waiters) waiter.reject(error);
+      }
+    }
+  }
+
+  async #writeSnapshot(text: string): Promise<void> {
+    const tmp = join(this.#dir, "snapshot.json.tmp");
+    const file = await Deno.open(tmp, { create: true, write: true, truncate: true });
+    try {
+      await writeAll(file, encoder.encode(text));
+      await file.syncData();
+    } finally {
+      file.close();
+    }
+    await Deno.rename(tmp, join(this.#dir, "snapshot.json"));
+    await this.#file.truncate(0);
     await this.#file.syncData();
   }
 }
