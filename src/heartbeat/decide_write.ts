@@ -53,15 +53,40 @@ export function decideWrite(
   heartbeat: Heartbeat,
   timing: WriteTiming,
 ): ExecutorWrite | undefined {
+  const decision = classifyWrite(known, heartbeat, timing);
+  return decision?.write;
+}
+
+/** A write and whether it may wait: a liveness refresh may, anything else may not. */
+export interface WriteDecision {
+  /** What to write. */
+  readonly write: ExecutorWrite;
+  /** Only the liveness record, unchanged but for its timestamp: it can be written later. */
+  readonly refreshOnly: boolean;
+}
+
+/**
+ * Like {@linkcode decideWrite}, and says whether the write is only a
+ * liveness refresh (same status, metadata and reports), which need not delay
+ * the heartbeat's answer.
+ */
+export function classifyWrite(
+  known: ExecutorView | undefined,
+  heartbeat: Heartbeat,
+  timing: WriteTiming,
+): WriteDecision | undefined {
   const metadataChanged = !known || !sameRecord(known.metadata, heartbeat.metadata);
   const reportsChanged = !known || reportsDiffer(known.reports, heartbeat.reports);
-  const due = !known || known.status !== heartbeat.status ||
-    timing.now - known.seenAtMs >= timing.refreshMs;
+  const statusChanged = !known || known.status !== heartbeat.status;
+  const due = statusChanged || timing.now - known.seenAtMs >= timing.refreshMs;
   if (!metadataChanged && !reportsChanged && !due) return undefined;
   return {
-    executorId: heartbeat.executorId,
-    heartbeat: { status: heartbeat.status, timestampMs: timing.wallNow },
-    ...(metadataChanged ? { metadata: heartbeat.metadata } : {}),
-    ...(reportsChanged ? { reports: heartbeat.reports } : {}),
+    write: {
+      executorId: heartbeat.executorId,
+      heartbeat: { status: heartbeat.status, timestampMs: timing.wallNow },
+      ...(metadataChanged ? { metadata: heartbeat.metadata } : {}),
+      ...(reportsChanged ? { reports: heartbeat.reports } : {}),
+    },
+    refreshOnly: !metadataChanged && !reportsChanged && !statusChanged,
   };
 }

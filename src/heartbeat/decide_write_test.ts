@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ExecutorView } from "../state/namespace_state.ts";
-import { decideWrite, LOAD_TOLERANCE, reportsDiffer } from "./decide_write.ts";
+import { classifyWrite, decideWrite, LOAD_TOLERANCE, reportsDiffer } from "./decide_write.ts";
 import type { Heartbeat } from "./validate_heartbeat.ts";
 
 const timing = { wallNow: 1_700_000_000_000, now: 10_000, refreshMs: 1_000 };
@@ -89,4 +89,17 @@ Deno.test("reports differ on a new or missing shard, a status change, or a load 
   assert.equal(reportsDiffer(base, { ...base, a: { status: "READY", load: 94 } }), true);
   assert.equal(reportsDiffer(base, { ...base, b: { status: "READY", load: 0.001 } }), true);
   assert.equal(reportsDiffer({}, {}), false);
+});
+
+Deno.test("classify write marks only unchanged renewals as refresh-only", () => {
+  const stored = known();
+  const due = { ...timing, now: stored.seenAtMs + timing.refreshMs };
+  assert.equal(classifyWrite(stored, heartbeat(), due)?.refreshOnly, true);
+  assert.equal(classifyWrite(stored, heartbeat({ status: "DRAINING" }), due)?.refreshOnly, false);
+  assert.equal(
+    classifyWrite(stored, heartbeat({ metadata: { addr: "other" } }), due)?.refreshOnly,
+    false,
+  );
+  assert.equal(classifyWrite(undefined, heartbeat(), due)?.refreshOnly, false);
+  assert.equal(classifyWrite(stored, heartbeat(), timing), undefined, "not due: nothing");
 });

@@ -3,10 +3,15 @@
  *
  * ```
  * submit() ─ BatchQueue (coalesce while a write is in flight) ─ ExecutorWriter (few etcd txns)
+ *                                                             └ RefreshBuffer (liveness only,
+ *                                                               flushed every flushMs)
  * ```
  *
- * Each submission resolves once its executor's state is durable (or needed no
- * write); the caller then answers from the namespace cache.
+ * A submission that changes its executor's status, metadata or reports
+ * resolves once that is durable; one that only renews the liveness record
+ * resolves at once and the renewal is written with the next flush (unless the
+ * last flush failed: then it is refused, as etcd is evidently unreachable).
+ * The caller then answers from the namespace cache.
  *
  * @module
  */
@@ -17,7 +22,8 @@ import type { ExecutorWrite } from "../core/types.ts";
 import type { NamespaceCache } from "../state/namespace_cache.ts";
 import type { Store } from "../store/store.ts";
 import { BatchQueue } from "../streams/batch_queue.ts";
-import { decideWrite } from "./decide_write.ts";
+import { classifyWrite } from "./decide_write.ts";
+import { RefreshBuffer } from "./refresh_buffer.ts";
 import type { Heartbeat } from "./validate_heartbeat.ts";
 
 interface Submission {
@@ -31,6 +37,8 @@ interface Submission {
 export interface HeartbeatIngestOptions {
   /** Liveness records are refreshed at most this often per executor. */
   readonly refreshMs: number;
+  /** Buffered liveness refreshes are written this often. */
+  readonly flushMs: number;
   /** Most heartbeats coalesced into one write round. @default {4096} */
   readonly maxBatch?: number;
   /** Time source. @default {systemClock} */
@@ -44,12 +52,17 @@ export interface HeartbeatIngestOptions {
 /** The heartbeat ingestion pipeline of one service instance. */
 export class HeartbeatIngest {
   #queue: BatchQueue<Submission>;
+  #refresh: RefreshBuffer;
   #done: Promise<void>;
   #closed = false;
 
   /** Starts the pipeline writing to `store`. */
   constructor(store: Store, options: HeartbeatIngestOptions) {
     const clock = options.clock ?? systemClock;
+    const refresh = this.#refresh = new RefreshBuffer(store, {
+      flushMs: options.flushMs,
+      logger: options.logger,
+    });
     this.#queue = new BatchQueue<Submission>({ maxBatch: options.maxBatch ?? 4096 });
     const writer = new WritableStream<Submission[]>({
       async write(batch) {
@@ -65,15 +78,24 @@ export class HeartbeatIngest {
         await Promise.all([...byNamespace].map(async ([namespace, executors]) => {
           const writes: ExecutorWrite[] = [];
           const waiting: Submission[] = [];
-          for (const submissions of executors.values()) {
+          for (const [executorId, submissions] of executors) {
             const latest = submissions.at(-1)!;
-            const known = latest.cache.state.executors.get(latest.heartbeat.executorId);
-            const write = decideWrite(known, latest.heartbeat, {
+            const known = latest.cache.state.executors.get(executorId);
+            const decision = classifyWrite(known, latest.heartbeat, {
               wallNow: clock.now(),
               now: clock.monotonic(),
               refreshMs: options.refreshMs,
             });
-            if (write) writes.push(write);
+            if (decision?.refreshOnly) {
+              refresh.add(namespace, decision.write);
+              const failure = refresh.failure;
+              for (const s of submissions) failure ? s.reject(unavailable(failure)) : s.resolve();
+              continue;
+            }
+            if (decision) {
+              refresh.drop(namespace, executorId);
+              writes.push(decision.write);
+            }
             waiting.push(...submissions);
           }
           try {
@@ -82,10 +104,7 @@ export class HeartbeatIngest {
             for (const s of waiting) s.resolve();
           } catch (error) {
             options.logger.warn("heartbeat write failed", { namespace, error });
-            const failure = error instanceof StoreUnavailableError
-              ? error
-              : new StoreUnavailableError("Could not record the heartbeat", { cause: error });
-            for (const s of waiting) s.reject(failure);
+            for (const s of waiting) s.reject(unavailable(error));
           }
         }));
         options.onBatch?.(batch.length, written);
@@ -102,10 +121,17 @@ export class HeartbeatIngest {
     });
   }
 
-  /** Stops taking heartbeats and waits for queued ones to be written. */
+  /** Stops taking heartbeats and waits for queued ones (and buffered refreshes) to be written. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#queue.close();
     await this.#done;
+    await this.#refresh.close();
   }
+}
+
+function unavailable(error: unknown): StoreUnavailableError {
+  return error instanceof StoreUnavailableError
+    ? error
+    : new StoreUnavailableError("Could not record the heartbeat", { cause: error });
 }

@@ -94,6 +94,10 @@ export class ShardManager {
     }
     this.#ingest = new HeartbeatIngest(options.store, {
       refreshMs: process.heartbeatTtlMs / 4,
+      // A renewal is written at most TTL/4 + one heartbeat interval + TTL/8
+      // after the last one: well inside the TTL for executors that beat a few
+      // times per TTL.
+      flushMs: Math.min(process.heartbeatTtlMs / 8, 1_000),
       clock: this.#clock,
       logger: options.logger,
     });

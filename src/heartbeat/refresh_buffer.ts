@@ -1,0 +1,102 @@
+/**
+ * Liveness refreshes written in the background: a heartbeat that changes
+ * nothing but is due to renew its executor's liveness record does not wait for
+ * etcd. Its write joins a buffer that is flushed every `flushMs` as a few
+ * transactions for all executors at once, so etcd sees a handful of write
+ * requests per second however many executors heartbeat.
+ *
+ * @module
+ */
+import { sleep } from "../core/clock.ts";
+import type { Logger } from "../core/logger.ts";
+import type { ExecutorWrite } from "../core/types.ts";
+import type { Store } from "../store/store.ts";
+
+/** Options of {@linkcode RefreshBuffer}. */
+export interface RefreshBufferOptions {
+  /** Time between flushes. */
+  readonly flushMs: number;
+  /** Where to log failed flushes. */
+  readonly logger: Logger;
+  /** Called after each flush with the number of records written. */
+  readonly onFlush?: (written: number) => void;
+}
+
+/** Pending liveness refreshes, by namespace and executor. */
+export class RefreshBuffer {
+  #store: Store;
+  #options: RefreshBufferOptions;
+  #pending = new Map<string, Map<string, ExecutorWrite>>();
+  #failure: unknown;
+  #stop = new AbortController();
+  #loop: Promise<void>;
+
+  /** Starts flushing to `store`. */
+  constructor(store: Store, options: RefreshBufferOptions) {
+    this.#store = store;
+    this.#options = options;
+    this.#loop = this.#run();
+  }
+
+  /** The error of the last flush, if it failed (cleared by a flush that succeeds). */
+  get failure(): unknown {
+    return this.#failure;
+  }
+
+  /** Records waiting for the next flush. */
+  get size(): number {
+    let n = 0;
+    for (const writes of this.#pending.values()) n += writes.size;
+    return n;
+  }
+
+  /** Queues a refresh (a later one for the same executor replaces it). */
+  add(namespace: string, write: ExecutorWrite): void {
+    let writes = this.#pending.get(namespace);
+    if (!writes) this.#pending.set(namespace, writes = new Map());
+    writes.set(write.executorId, write);
+  }
+
+  /** Drops a queued refresh: a full write of the executor supersedes it. */
+  drop(namespace: string, executorId: string): void {
+    this.#pending.get(namespace)?.delete(executorId);
+  }
+
+  /** Writes everything queued now. */
+  async flush(): Promise<void> {
+    const pending = this.#pending;
+    this.#pending = new Map();
+    let written = 0;
+    await Promise.all([...pending].map(async ([namespace, writes]) => {
+      if (writes.size === 0) return;
+      try {
+        await this.#store.writeExecutors(namespace, [...writes.values()]);
+        written += writes.size;
+        this.#failure = undefined;
+      } catch (error) {
+        this.#failure = error;
+        this.#options.logger.warn("liveness refresh failed; executors renew on their next beat", {
+          namespace,
+          executors: writes.size,
+          error,
+        });
+      }
+    }));
+    this.#options.onFlush?.(written);
+  }
+
+  /** Stops the timer after a last flush. */
+  async close(): Promise<void> {
+    this.#stop.abort();
+    await this.#loop;
+    await this.flush();
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#stop.signal;
+    while (!signal.aborted) {
+      await sleep(this.#options.flushMs, signal).catch(() => {});
+      if (!signal.aborted) await this.flush();
+    }
+  }
+}

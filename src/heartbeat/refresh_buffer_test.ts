@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { silentLogger } from "../core/logger.ts";
+import type { ExecutorWrite } from "../core/types.ts";
+import type { Store } from "../store/store.ts";
+import { RefreshBuffer } from "./refresh_buffer.ts";
+
+const write = (executorId: string, timestampMs: number): ExecutorWrite => ({
+  executorId,
+  heartbeat: { status: "ACTIVE", timestampMs },
+});
+
+function recordingStore(fail: () => boolean): { store: Store; calls: [string, string[]][] } {
+  const calls: [string, string[]][] = [];
+  const store = {
+    writeExecutors(namespace: string, writes: readonly ExecutorWrite[]) {
+      calls.push([namespace, writes.map((w) => `${w.executorId}@${w.heartbeat.timestampMs}`)]);
+      return fail() ? Promise.reject(new Error("etcd down")) : Promise.resolve(1);
+    },
+  } as unknown as Store;
+  return { store, calls };
+}
+
+Deno.test("refresh buffer writes each executor's latest refresh once per flush, per namespace", async () => {
+  const { store, calls } = recordingStore(() => false);
+  const buffer = new RefreshBuffer(store, { flushMs: 60_000, logger: silentLogger });
+  buffer.add("a", write("e1", 1));
+  buffer.add("a", write("e1", 2));
+  buffer.add("a", write("e2", 1));
+  buffer.add("b", write("e1", 5));
+  buffer.drop("a", "e2");
+  assert.equal(buffer.size, 2);
+  await buffer.flush();
+  assert.deepEqual(calls, [["a", ["e1@2"]], ["b", ["e1@5"]]]);
+  await buffer.flush();
+  assert.equal(calls.length, 2, "nothing left to write");
+  await buffer.close();
+});
+
+Deno.test("refresh buffer remembers a failed flush until one succeeds", async () => {
+  let down = true;
+  const { store } = recordingStore(() => down);
+  const buffer = new RefreshBuffer(store, { flushMs: 60_000, logger: silentLogger });
+  buffer.add("a", write("e1", 1));
+  await buffer.flush();
+  assert.match(String(buffer.failure), /etcd down/);
+  down = false;
+  buffer.add("a", write("e1", 2));
+  await buffer.flush();
+  assert.equal(buffer.failure, undefined);
+  await buffer.close();
+});
+
+Deno.test("refresh buffer flushes on its timer and once more on close", async () => {
+  const { store, calls } = recordingStore(() => false);
+  const buffer = new RefreshBuffer(store, { flushMs: 10, logger: silentLogger });
+  buffer.add("a", write("e1", 1));
+  const deadline = Date.now() + 2_000;
+  while (calls.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(calls.length, 1);
+  buffer.add("a", write("e1", 2));
+  await buffer.close();
+  assert.deepEqual(calls.at(-1), ["a", ["e1@2"]]);
+});
