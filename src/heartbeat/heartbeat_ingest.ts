@@ -10,7 +10,8 @@
  * A submission that changes its executor's status, metadata or reports
  * resolves once that is durable; one that only renews the liveness record
  * resolves at once and the renewal is written with the next flush (unless the
- * last flush failed: then it is refused, as etcd is evidently unreachable).
+ * store is known to be unreachable: then it is refused, so the executor learns
+ * that it is not being recorded).
  * The caller then answers from the namespace cache.
  *
  * @module
@@ -39,6 +40,8 @@ export interface HeartbeatIngestOptions {
   readonly refreshMs: number;
   /** Buffered liveness refreshes are written this often. */
   readonly flushMs: number;
+  /** Whether the store answers (from the health monitor). @default {always true} */
+  readonly storeReachable?: () => boolean;
   /** Most heartbeats coalesced into one write round. @default {4096} */
   readonly maxBatch?: number;
   /** Time source. @default {systemClock} */
@@ -88,8 +91,12 @@ export class HeartbeatIngest {
             });
             if (decision?.refreshOnly) {
               refresh.add(namespace, decision.write);
-              const failure = refresh.failure;
-              for (const s of submissions) failure ? s.reject(unavailable(failure)) : s.resolve();
+              if (options.storeReachable?.() === false) {
+                const failure = unavailable(refresh.failure ?? "the store is unreachable");
+                for (const s of submissions) s.reject(failure);
+              } else {
+                for (const s of submissions) s.resolve();
+              }
               continue;
             }
             if (decision) {

@@ -98,6 +98,10 @@ export class ShardManager {
       // after the last one: well inside the TTL for executors that beat a few
       // times per TTL.
       flushMs: Math.min(process.heartbeatTtlMs / 8, 1_000),
+      storeReachable: () => {
+        const { checkedAtMs, storeReachable } = this.health.status;
+        return checkedAtMs === 0 || storeReachable;
+      },
       clock: this.#clock,
       logger: options.logger,
     });
