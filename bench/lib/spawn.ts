@@ -1,0 +1,89 @@
+/**
+ * Spawning Deno child processes that cannot outlive the benchmark: each runs
+ * under `setpriv --pdeathsig KILL` when util-linux is present, so a crash or
+ * a kill of the driver takes them down too.
+ *
+ * @module
+ */
+
+let setpriv: string | null | undefined;
+
+function findSetpriv(): string | null {
+  if (setpriv !== undefined) return setpriv;
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if (dir !== "" && Deno.statSync(`${dir}/setpriv`).isFile) return setpriv = `${dir}/setpriv`;
+    } catch { /* not here */ }
+  }
+  return setpriv = null;
+}
+
+/** Options of {@linkcode spawnDeno}. */
+export interface SpawnDenoOptions {
+  /** Flags for `deno run` before the script, e.g. `["--cpu-prof"]`. @default {[]} */
+  readonly denoFlags?: readonly string[];
+  /** Standard input. @default {"piped"} */
+  readonly stdin?: "piped" | "null";
+  /** Standard output. @default {"piped"} */
+  readonly stdout?: "piped" | "null";
+}
+
+/**
+ * Starts `deno run -A <flags> <script> <args>` with piped stdio, tied to this
+ * process's lifetime.
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnDeno } from "./spawn.ts";
+ *
+ * const child = spawnDeno(new URL("../workers/echo_server.ts", import.meta.url), ["{}"]);
+ * child.kill("SIGTERM");
+ * ```
+ */
+export function spawnDeno(
+  script: URL,
+  args: readonly string[],
+  options: SpawnDenoOptions = {},
+): Deno.ChildProcess {
+  const deno = [Deno.execPath(), "run", "-A", ...(options.denoFlags ?? []), script.pathname];
+  const wrapper = findSetpriv();
+  const command = wrapper === null ? deno : [wrapper, "--pdeathsig", "KILL", "--", ...deno];
+  return new Deno.Command(command[0]!, {
+    args: [...command.slice(1), ...args],
+    stdin: options.stdin ?? "piped",
+    stdout: options.stdout ?? "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Sends `signal` to `child`, ignoring a child that already exited. */
+export function signalChild(child: Deno.ChildProcess, signal: Deno.Signal): void {
+  try {
+    child.kill(signal);
+  } catch { /* already exited */ }
+}
+
+/**
+ * Waits for `child` to exit; after `graceMs` it sends SIGKILL and waits again.
+ *
+ * @example
+ * ```ts ignore
+ * import { signalChild, stopChild } from "./spawn.ts";
+ *
+ * declare const child: Deno.ChildProcess;
+ * signalChild(child, "SIGTERM");
+ * await stopChild(child, 2_000);
+ * ```
+ */
+export async function stopChild(child: Deno.ChildProcess, graceMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), graceMs));
+  try {
+    if (await Promise.race([child.status, late]) === "late") {
+      signalChild(child, "SIGKILL");
+      await child.status;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * 2. Shards per namespace: 1,000,000 fixed shards over 1,000 executors. The
+ * executors register while an operator drain holds them; lifting the drain
+ * makes them all eligible at once, and the clock runs from there to every
+ * shard owned (committed, and served by the instance) and held by the
+ * executors. Then the steady state: memory, CPU, heartbeats.
+ *
+ * @module
+ */
+import { freePort } from "../../tests/support/ports.ts";
+import { profileEvidence } from "../lib/cpu_profile.ts";
+import {
+  type Figure,
+  fullOnly,
+  type Suite,
+  type SuiteContext,
+  type SuiteOutput,
+} from "../lib/result.ts";
+import { type ShardsRun, shardsRun } from "./shards_run.ts";
+
+/** The suite. */
+export const shardsPerNamespace: Suite = {
+  name: "shards",
+  title: "2. Shards per namespace",
+  run,
+};
+
+function figuresOf(ctx: SuiteContext, runs: ShardsRun[], intervalMs: number): Figure[] {
+  const pick = (k: keyof ShardsRun) => runs.map((r) => r[k] as number);
+  return [
+    {
+      label: "drain lifted → every shard owned, served by the instance",
+      unit: "s",
+      digits: 2,
+      samples: pick("servedS"),
+      ...fullOnly(ctx, { op: "<", value: 10, text: "< 10 s" }),
+    },
+    {
+      label: "drain lifted → the assignment's commit, seen on an etcd watch",
+      unit: "s",
+      digits: 2,
+      samples: pick("commitS"),
+    },
+    {
+      label: `drain lifted → executors hold every shard once (heartbeat every ${
+        intervalMs / 1000
+      } s)`,
+      unit: "s",
+      digits: 2,
+      samples: pick("heldS"),
+    },
+    {
+      label: "service RSS, one interval after the executors held their shards",
+      unit: "MiB",
+      samples: pick("rssMiB"),
+      ...fullOnly(ctx, { op: "<", value: 512, text: "< 512 MiB" }),
+    },
+    { label: "service peak RSS (VmHWM)", unit: "MiB", samples: pick("peakMiB") },
+    { label: "V8 heap used at the RSS reading", unit: "MiB", samples: pick("heapUsedMiB") },
+    { label: "steady: service CPU", unit: "cores", digits: 2, samples: pick("steadyCores") },
+    { label: "steady: rebalance passes", unit: "/s", digits: 2, samples: pick("passesPerS") },
+    { label: "steady: mean pass (plan + commit)", unit: "ms", samples: pick("passMs") },
+    { label: "steady: heartbeat p99", unit: "ms", samples: pick("heartbeatP99Ms") },
+    {
+      label: "steady: largest heartbeat lag (sm_heartbeat_lag_max_seconds)",
+      unit: "s",
+      digits: 1,
+      samples: pick("lagS"),
+    },
+    { label: "steady: stale executors at its end", unit: "", samples: pick("stale") },
+  ];
+}
+
+async function run(ctx: SuiteContext): Promise<SuiteOutput> {
+  const shards = ctx.quick ? 100_000 : 1_000_000;
+  const executors = ctx.quick ? 100 : 1_000;
+  const intervalMs = ctx.quick ? 2_000 : 5_000;
+  const runs = ctx.quick ? 1 : 3;
+  const results: ShardsRun[] = [];
+  for (let r = 0; r < runs; r++) {
+    ctx.progress(`run ${r + 1}/${runs}: ${shards} shards over ${executors} executors`);
+    results.push(await shardsRun(ctx, shards, executors, intervalMs));
+    await ctx.scope.close();
+  }
+  const list = (k: keyof ShardsRun, digits = 0) =>
+    results.map((r) => (r[k] as number).toFixed(digits)).join(", ");
+  const findings = [
+    `Per run: ${list("drainedCommits")} assignment commits happened while every executor was ` +
+    "still under the drain (it should be 0: nothing is eligible); the instance stopped " +
+    `leading the namespace ${list("leadershipLosses")} time(s) (electionTTL 5 s); V8 heap ` +
+    `committed ${list("heapTotalMiB")} MiB, external memory ${list("externalMiB")} MiB at the ` +
+    "RSS reading.",
+  ];
+  if (ctx.profile) {
+    ctx.progress("profiled run (--cpu-prof, sampling heap profiler over --inspect)");
+    const dir = `${ctx.artifacts}/shards-profile`;
+    const profiled = await shardsRun(ctx, shards, executors, intervalMs, {
+      cpuProfDir: dir,
+      inspectPort: freePort(),
+    });
+    await ctx.scope.close();
+    findings.push(
+      `Hottest functions of the instance over a whole run, start to steady state (self time, ` +
+        `${dir}): ${await profileEvidence(dir)}.`,
+      `In the profiled run, RSS was ${profiled.rssMiB.toFixed(0)} MiB before and ` +
+        `${profiled.rssAfterGcMiB?.toFixed(0)} MiB after a full GC forced over the inspector.`,
+      "Live memory by allocating function (V8 sampling heap profiler, from the lifted drain to " +
+        "the end of the steady window, after a full GC): " +
+        (profiled.heapSites ?? []).map((h) =>
+          `\`${h.where}\` ${(h.bytes / 2 ** 20).toFixed(0)} MiB`
+        )
+          .join(", ") +
+        ".",
+    );
+  }
+  return {
+    figures: figuresOf(ctx, results, intervalMs),
+    method: [
+      `${shards.toLocaleString("en-US")} fixed shards, ${executors} simulated executors in 2 ` +
+      `worker processes, heartbeat every ${intervalMs / 1000} s, heartbeatTTL ` +
+      `${(6 * intervalMs) / 1000} s; one instance on a fresh etcd per run; ${runs} run(s).`,
+      "The executors register under an operator drain by metadata selector " +
+      "(`DrainExecutors`), so none is eligible; once every executor is registered, nothing is " +
+      "owned and nothing has been committed for 2 s, `UndrainExecutors` makes all of them " +
+      "eligible at once and the clock starts. Commit: the first change-log entry after that, " +
+      "as a watch on etcd in the driver delivers it. Served: the instance's `sm_shards_owned` " +
+      "(polled every 100 ms) reaches the shard count. Held: the executors' own heartbeat " +
+      "answers hold every shard exactly once (— when that did not happen within 120 s).",
+      "RSS: `VmRSS` and `VmHWM` of the service process in `/proc/<pid>/status`, one interval " +
+      "after the executors held their shards (they have reported them by then).",
+      "Steady window: the next 20 s (5 s in a quick run), executors heartbeating, nothing to change: the service's " +
+      "CPU from `/proc`, its passes and their mean duration from `sm_rebalance_passes_total` " +
+      "and `sm_rebalance_pass_duration_seconds`, the executors' heartbeat p99, the largest " +
+      "`sm_heartbeat_lag_max_seconds` seen (polled every 2 s) and `sm_executors{state=stale}`.",
+      "Profiled run (full mode only, not among the samples): `--cpu-prof` and the V8 sampling " +
+      "heap profiler over `--inspect`.",
+    ],
+    findings,
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * One run of the shards-per-namespace measurement: register the executors
+ * under an operator drain, wait until nothing moves, lift the drain, time the
+ * assignment, then watch the steady state.
+ *
+ * @module
+ */
+import { startCluster, storePrefix } from "../lib/cluster.ts";
+import { CommitLog } from "../lib/commit_log.ts";
+import { Fleet, ownershipProblem } from "../lib/fleet.ts";
+import { HeapSampler, type HeapSite } from "../lib/heap_profile.ts";
+import { cpuSecondsOf, memoryOf } from "../lib/proc.ts";
+import { scrape, sumMetric } from "../lib/prom.ts";
+import type { SuiteContext } from "../lib/result.ts";
+import type { ServiceProcess } from "../lib/service.ts";
+import { sleep, waitUntil } from "../lib/wait.ts";
+import { drainExecutorsMethod, openClient, unary, undrainExecutorsMethod } from "../lib/wire.ts";
+
+const SELECTOR = { bench: "hold" };
+
+/** What one run measured. */
+export interface ShardsRun {
+  /** Assignment commits while every executor was under the drain. */
+  readonly drainedCommits: number;
+  /** Lift → first commit seen on an etcd watch, s. */
+  readonly commitS: number;
+  /** Lift → `sm_shards_owned` = all, s. */
+  readonly servedS: number;
+  /** Lift → the executors hold every shard exactly once, s (NaN if not within 120 s). */
+  readonly heldS: number;
+  /** RSS and peak RSS, MiB. */
+  readonly rssMiB: number;
+  readonly peakMiB: number;
+  /** V8 heap used and committed, external memory, MiB. */
+  readonly heapUsedMiB: number;
+  readonly heapTotalMiB: number;
+  readonly externalMiB: number;
+  /** Steady window: CPU cores, passes per second, mean pass ms. */
+  readonly steadyCores: number;
+  readonly passesPerS: number;
+  readonly passMs: number;
+  /** Steady window: heartbeat p99 (ms), largest heartbeat lag (s), stale executors at its end. */
+  readonly heartbeatP99Ms: number;
+  readonly lagS: number;
+  readonly stale: number;
+  /** Times the instance stopped leading during the whole run. */
+  readonly leadershipLosses: number;
+  /** Profiled runs only: RSS after a forced full GC, live memory by allocation site. */
+  readonly rssAfterGcMiB?: number;
+  readonly heapSites?: HeapSite[];
+}
+
+/** Options for a profiled run. */
+export interface ProfileOptions {
+  /** `--cpu-prof` into this directory. */
+  readonly cpuProfDir?: string;
+  /** Sample the heap over `--inspect` on this port. */
+  readonly inspectPort?: number;
+}
+
+async function metric(service: ServiceProcess, name: string, labels = {}): Promise<number> {
+  return sumMetric(await scrape(service.httpAddress), name, labels);
+}
+
+/** Runs it once. */
+export async function shardsRun(
+  ctx: SuiteContext,
+  shards: number,
+  executors: number,
+  intervalMs: number,
+  profile: ProfileOptions = {},
+): Promise<ShardsRun> {
+  const cluster = await startCluster(ctx.scope, {
+    namespaces: [{ name: "bench", type: "fixed", shardNum: shards }],
+    process: { heartbeatTTL: `${(6 * intervalMs) / 1000}s`, period: "1s" },
+    ...profile,
+  });
+  const service = cluster.services[0]!;
+  let losses = 0;
+  service.onLog((line) => line.msg === "stopped leading namespace" && losses++);
+  const client = openClient(service.address);
+  ctx.scope.defer(() => client.close());
+  const log = ctx.scope.adopt(new CommitLog(cluster.endpoint, storePrefix(cluster.yaml), "bench"));
+  await log.ready;
+  await unary(client, drainExecutorsMethod, { namespace: "bench", selector: SELECTOR });
+  const fleet = await Fleet.start(ctx.scope, {
+    addresses: [service.address],
+    namespace: "bench",
+    count: executors,
+    intervalMs,
+    processes: 2,
+    metadata: SELECTOR,
+  });
+  const ns = { namespace: "bench" };
+  await waitUntil(
+    async () =>
+      await metric(service, "sm_executors", { ...ns, state: "operator_drained" }) === executors,
+    60_000,
+    "registration",
+    250,
+  );
+  // Nothing may be owned, and nothing committed for 2 s, before the clock starts.
+  await waitUntil(
+    async () => {
+      const quiet = performance.timeOrigin + performance.now() - log.lastSeenAt > 2_000;
+      return quiet && await metric(service, "sm_shards_owned", ns) === 0;
+    },
+    60_000,
+    "a quiet namespace before lifting the drain",
+    250,
+  );
+  const drainedCommits = log.seen;
+  const sampler = profile.inspectPort ? await HeapSampler.start(profile.inspectPort) : undefined;
+  log.clear();
+  ctx.progress(`${executors} executors registered; lifting the drain`);
+  const liftedWall = performance.timeOrigin + performance.now();
+  const lifted = performance.now();
+  await unary(client, undrainExecutorsMethod, { namespace: "bench", selector: SELECTOR });
+  const commit = await log.next(120_000);
+  await waitUntil(
+    async () => await metric(service, "sm_shards_owned", ns) === shards,
+    120_000,
+    "every shard owned",
+    100,
+  );
+  const servedS = (performance.now() - lifted) / 1000;
+  let heldS = NaN;
+  await waitUntil(
+    async () => {
+      if ((await fleet.status()).held !== shards) return false;
+      return ownershipProblem(await fleet.owners(), shards) === undefined;
+    },
+    120_000,
+    "held",
+    250,
+  ).then(() => heldS = (performance.now() - lifted) / 1000, () => {});
+  await sleep(intervalMs + 1_000); // executors report their shards once
+  const memory = await memoryOf(service.pid);
+  const memoryMetrics = await scrape(service.httpAddress);
+  const steady = await steadyWindow(service, fleet, ctx.quick ? 5_000 : 20_000);
+  const heapSites = await sampler?.stop();
+  const afterGc = sampler ? await memoryOf(service.pid) : undefined;
+  if (profile.cpuProfDir) await service.stop("SIGTERM");
+  const mib = (name: string) => sumMetric(memoryMetrics, name) / 2 ** 20;
+  return {
+    drainedCommits,
+    commitS: (commit.seenAt - liftedWall) / 1000,
+    servedS,
+    heldS,
+    rssMiB: memory.rss / 2 ** 20,
+    peakMiB: memory.peak / 2 ** 20,
+    heapUsedMiB: mib("sm_nodejs_heap_size_used_bytes"),
+    heapTotalMiB: mib("sm_nodejs_heap_size_total_bytes"),
+    externalMiB: mib("sm_nodejs_external_memory_bytes"),
+    ...steady,
+    leadershipLosses: losses,
+    ...(afterGc ? { rssAfterGcMiB: afterGc.rss / 2 ** 20 } : {}),
+    ...(heapSites ? { heapSites } : {}),
+  };
+}
+
+/** CPU, passes, heartbeat latency and lag over `ms`, nothing changing. */
+async function steadyWindow(service: ServiceProcess, fleet: Fleet, ms: number) {
+  const ns = { namespace: "bench" };
+  const read = async () => {
+    const m = await scrape(service.httpAddress);
+    return {
+      cpu: cpuSecondsOf(service.pid),
+      passes: sumMetric(m, "sm_rebalance_passes_total", ns),
+      seconds: sumMetric(m, "sm_rebalance_pass_duration_seconds_sum", ns),
+      count: sumMetric(m, "sm_rebalance_pass_duration_seconds_count", ns),
+    };
+  };
+  await fleet.status(); // starts a fresh latency window
+  const before = await read();
+  const started = performance.now();
+  let lagS = 0;
+  while (performance.now() - started < ms) {
+    await sleep(Math.min(2_000, ms));
+    lagS = Math.max(lagS, await metric(service, "sm_heartbeat_lag_max_seconds", ns));
+  }
+  const after = await read();
+  const elapsed = (performance.now() - started) / 1000;
+  return {
+    steadyCores: (after.cpu - before.cpu) / elapsed,
+    passesPerS: (after.passes - before.passes) / elapsed,
+    passMs: ((after.seconds - before.seconds) / Math.max(1, after.count - before.count)) * 1000,
+    heartbeatP99Ms: (await fleet.status()).p99Ms,
+    lagS,
+    stale: await metric(service, "sm_executors", { ...ns, state: "stale" }),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Worker: many simulated executors in one process, each heartbeating over raw
+ * gRPC every `intervalMs` (first beats spread over one interval) and reporting
+ * the shards its last answer gave it as READY.
+ *
+ * Commands:
+ * - `{type:"status"}` → `{type:"status", executors, held, beats, errors,
+ *   firstError, maxAgeMs, p50Ms, p99Ms}`; latencies and errors since the
+ *   previous status; `maxAgeMs` is the longest time any executor has gone
+ *   without a successful heartbeat.
+ * - `{type:"dump"}` → `{type:"dump", owners: {executorId: shardKeys[]}}`.
+ * - `{type:"stop"}` → `{type:"stopped"}`: no more heartbeats.
+ *
+ * @module
+ */
+import type { HeartbeatResponse__Output } from "../../src/wire/proto.ts";
+import { percentile } from "../lib/stats.ts";
+import { heartbeatMethod, openClient, unary } from "../lib/wire.ts";
+import { emit, serveCommands, workerOptions } from "./_protocol.ts";
+
+/** Options of the worker. */
+export interface ExecutorFleetOptions {
+  /** Service addresses; executors are spread over them. */
+  readonly addresses: readonly string[];
+  /** Namespace. */
+  readonly namespace: string;
+  /** Executor ids: `<prefix>-<from+i>` for i < count. */
+  readonly prefix: string;
+  /** First index. */
+  readonly from: number;
+  /** How many executors. */
+  readonly count: number;
+  /** Time between heartbeats of one executor, ms (±10% jitter). */
+  readonly intervalMs: number;
+  /** Connections per address. @default {2} */
+  readonly channels?: number;
+  /** Extra metadata of every executor (besides `address`). @default {{}} */
+  readonly metadata?: Readonly<Record<string, string>>;
+}
+
+interface Sim {
+  readonly id: string;
+  shards: string[];
+  reports: Record<string, { status: string; shardLoad: number }>;
+  lastOkMs: number;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+const options = workerOptions<ExecutorFleetOptions>();
+const clients = options.addresses.flatMap((address) =>
+  Array.from({ length: options.channels ?? 2 }, () => openClient(address))
+);
+const started = performance.now();
+const sims: Sim[] = Array.from({ length: options.count }, (_, i) => ({
+  id: `${options.prefix}-${options.from + i}`,
+  shards: [],
+  reports: {},
+  lastOkMs: started,
+}));
+let stopped = false;
+let beats = 0;
+let errors = 0;
+let firstError: string | null = null;
+let latencies: number[] = [];
+
+/** One heartbeat; on failure it tries once more through the next connection (another instance). */
+async function send(sim: Sim, index: number): Promise<HeartbeatResponse__Output> {
+  const request = {
+    namespace: options.namespace,
+    executorId: sim.id,
+    status: "EXECUTOR_STATUS_ACTIVE",
+    shardStatusReports: sim.reports,
+    metadata: { ...options.metadata, address: `${sim.id}.example:1234` },
+  };
+  const client = (i: number) => clients[i % clients.length]!;
+  try {
+    return await unary(client(index), heartbeatMethod, request, 10_000);
+  } catch (error) {
+    if (options.addresses.length < 2) throw error;
+    return await unary(client(index + (options.channels ?? 2)), heartbeatMethod, request, 10_000);
+  }
+}
+
+async function beat(sim: Sim, index: number): Promise<void> {
+  if (stopped) return;
+  const sent = performance.now();
+  try {
+    const answer = await send(sim, index);
+    const now = performance.now();
+    latencies.push(now - sent);
+    sim.lastOkMs = now;
+    beats++;
+    const keys = Object.keys(answer.shardAssignments);
+    if (keys.length !== sim.shards.length || keys.some((k) => !(k in sim.reports))) {
+      sim.shards = keys;
+      sim.reports = {};
+      for (const key of keys) sim.reports[key] = { status: "SHARD_STATUS_READY", shardLoad: 1 };
+    }
+  } catch (error) {
+    errors++;
+    firstError ??= error instanceof Error ? error.message : String(error);
+  }
+  if (!stopped) {
+    sim.timer = setTimeout(
+      () => beat(sim, index),
+      options.intervalMs * (0.9 + 0.2 * Math.random()),
+    );
+  }
+}
+
+sims.forEach((sim, i) => {
+  sim.timer = setTimeout(() => beat(sim, i), Math.random() * options.intervalMs);
+});
+
+serveCommands((command) => {
+  switch (command.type) {
+    case "status": {
+      const now = performance.now();
+      let held = 0;
+      let maxAgeMs = 0;
+      for (const sim of sims) {
+        held += sim.shards.length;
+        maxAgeMs = Math.max(maxAgeMs, now - sim.lastOkMs);
+      }
+      emit({
+        type: "status",
+        executors: sims.length,
+        held,
+        beats,
+        errors,
+        firstError,
+        maxAgeMs,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+      });
+      latencies = [];
+      errors = 0;
+      firstError = null;
+      return;
+    }
+    case "dump":
+      emit({ type: "dump", owners: Object.fromEntries(sims.map((s) => [s.id, s.shards])) });
+      return;
+    case "stop":
+      stopped = true;
+      for (const sim of sims) clearTimeout(sim.timer);
+      emit({ type: "stopped" });
+      return;
+  }
+});
+emit({ type: "ready" });
