@@ -85,10 +85,13 @@ export class EtcdStore implements Store {
   }
 
   /** Writes executor state, packing many executors into each transaction. */
-  writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number> {
+  async writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number> {
     const keys = this.#ns(namespace);
-    const ops: IRequestOp[] = [];
+    // One executor's puts always share a transaction: a heartbeat must never
+    // be seen before the metadata that selector drains match on.
+    const chunks: IRequestOp[][] = [[]];
     for (const w of writes) {
+      const ops: IRequestOp[] = [];
       if (w.metadata) {
         ops.push(put(keys.executor(w.executorId, "metadata"), JSON.stringify(w.metadata)));
       }
@@ -96,8 +99,11 @@ export class EtcdStore implements Store {
         ops.push(put(keys.executor(w.executorId, "reports"), encodeReports(w.reports)));
       }
       ops.push(put(keys.executor(w.executorId, "heartbeat"), encodeHeartbeat(w.heartbeat)));
+      if (chunks.at(-1)!.length + ops.length > MAX_TXN_OPS) chunks.push([]);
+      chunks.at(-1)!.push(...ops);
     }
-    return writeAll(this.#client, ops);
+    const results = await Promise.all(chunks.map((chunk) => writeAll(this.#client, chunk)));
+    return Math.max(0, ...results);
   }
 
   /** Records requests for ephemeral shards. */
