@@ -123,3 +123,40 @@ export class ShuttingDownError extends ShardManagerError {
     super("The service is shutting down");
   }
 }
+
+/** What kind of outcome a domain error is; each transport maps kinds to its own codes. */
+export type ErrorKind =
+  | "invalid_argument"
+  | "not_found"
+  | "failed_precondition"
+  | "unavailable"
+  | "aborted";
+
+const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
+  [InvalidArgumentError, "invalid_argument"],
+  [NamespaceNotFoundError, "not_found"],
+  [ShardNotFoundError, "not_found"],
+  [ExecutorNotFoundError, "not_found"],
+  [ShardDrainedError, "failed_precondition"],
+  [NoOwnerError, "unavailable"],
+  [StoreUnavailableError, "unavailable"],
+  [ShuttingDownError, "unavailable"],
+  [FencedError, "aborted"],
+];
+
+/**
+ * The kind of a domain error; undefined for anything else (including a
+ * `ShardManagerError` subclass no kind is listed for).
+ *
+ * @example
+ * ```ts
+ * import { errorKind, ShardNotFoundError } from "./errors.ts";
+ *
+ * console.assert(errorKind(new ShardNotFoundError("ns", "7")) === "not_found");
+ * console.assert(errorKind(new Error("bug")) === undefined);
+ * ```
+ */
+export function errorKind(error: unknown): ErrorKind | undefined {
+  for (const [type, kind] of KINDS) if (error instanceof type) return kind;
+  return undefined;
+}

@@ -5,29 +5,15 @@
  *
  * @module
  */
-import {
-  ExecutorNotFoundError,
-  FencedError,
-  InvalidArgumentError,
-  NamespaceNotFoundError,
-  NoOwnerError,
-  ShardDrainedError,
-  ShardNotFoundError,
-  ShuttingDownError,
-  StoreUnavailableError,
-} from "../core/errors.ts";
+import { type ErrorKind, errorKind } from "../core/errors.ts";
 
-const STATUSES: readonly [new (...args: never[]) => Error, number][] = [
-  [InvalidArgumentError, 400],
-  [NamespaceNotFoundError, 404],
-  [ShardNotFoundError, 404],
-  [ExecutorNotFoundError, 404],
-  [ShardDrainedError, 409],
-  [FencedError, 409],
-  [NoOwnerError, 503],
-  [StoreUnavailableError, 503],
-  [ShuttingDownError, 503],
-];
+const STATUSES: Readonly<Record<ErrorKind, number>> = {
+  invalid_argument: 400,
+  not_found: 404,
+  failed_precondition: 409,
+  aborted: 409,
+  unavailable: 503,
+};
 
 /**
  * The HTTP status of a domain error; undefined for anything else (a bug,
@@ -43,10 +29,8 @@ const STATUSES: readonly [new (...args: never[]) => Error, number][] = [
  * ```
  */
 export function httpStatusOf(error: unknown): number | undefined {
-  for (const [type, status] of STATUSES) {
-    if (error instanceof type) return status;
-  }
-  return undefined;
+  const kind = errorKind(error);
+  return kind === undefined ? undefined : STATUSES[kind];
 }
 
 /**

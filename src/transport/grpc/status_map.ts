@@ -5,18 +5,7 @@
  * @module
  */
 import * as grpc from "@grpc/grpc-js";
-import {
-  ExecutorNotFoundError,
-  FencedError,
-  InvalidArgumentError,
-  NamespaceNotFoundError,
-  NoOwnerError,
-  ShardDrainedError,
-  ShardManagerError,
-  ShardNotFoundError,
-  ShuttingDownError,
-  StoreUnavailableError,
-} from "../../core/errors.ts";
+import { type ErrorKind, errorKind, ShardManagerError } from "../../core/errors.ts";
 
 /** A gRPC error object as `@grpc/grpc-js` handlers pass to their callback. */
 export interface GrpcError {
@@ -26,17 +15,13 @@ export interface GrpcError {
   readonly details: string;
 }
 
-const CODES: readonly [new (...args: never[]) => Error, grpc.status][] = [
-  [InvalidArgumentError, grpc.status.INVALID_ARGUMENT],
-  [NamespaceNotFoundError, grpc.status.NOT_FOUND],
-  [ShardNotFoundError, grpc.status.NOT_FOUND],
-  [ExecutorNotFoundError, grpc.status.NOT_FOUND],
-  [ShardDrainedError, grpc.status.FAILED_PRECONDITION],
-  [NoOwnerError, grpc.status.UNAVAILABLE],
-  [StoreUnavailableError, grpc.status.UNAVAILABLE],
-  [ShuttingDownError, grpc.status.UNAVAILABLE],
-  [FencedError, grpc.status.ABORTED],
-];
+const CODES: Readonly<Record<ErrorKind, grpc.status>> = {
+  invalid_argument: grpc.status.INVALID_ARGUMENT,
+  not_found: grpc.status.NOT_FOUND,
+  failed_precondition: grpc.status.FAILED_PRECONDITION,
+  unavailable: grpc.status.UNAVAILABLE,
+  aborted: grpc.status.ABORTED,
+};
 
 /**
  * Maps an error to a gRPC status; unknown errors (bugs) become INTERNAL with
@@ -50,9 +35,8 @@ const CODES: readonly [new (...args: never[]) => Error, grpc.status][] = [
  * ```
  */
 export function toGrpcError(error: unknown): GrpcError {
-  for (const [type, code] of CODES) {
-    if (error instanceof type) return { code, details: error.message };
-  }
+  const kind = errorKind(error);
+  if (kind) return { code: CODES[kind], details: (error as Error).message };
   if (error instanceof ShardManagerError) {
     return { code: grpc.status.UNKNOWN, details: error.message };
   }
