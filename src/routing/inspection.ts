@@ -47,11 +47,19 @@ export interface InspectionTime {
   readonly wallNow: number;
 }
 
+/**
+ * Milliseconds since `executor`'s heartbeat: by this instance's monotonic
+ * clock when it saw one, else by the wall clock from the stored record.
+ */
+export function heartbeatAge(executor: ExecutorView, time: InspectionTime): number {
+  return Number.isFinite(executor.seenAtMs)
+    ? time.now - executor.seenAtMs
+    : time.wallNow - executor.lastHeartbeatMs;
+}
+
 function heartbeatAgeMs(e: ExecutorView, time: InspectionTime): number {
-  const age = Number.isFinite(e.seenAtMs)
-    ? time.now - e.seenAtMs
-    : e.lastHeartbeatMs > 0
-    ? time.wallNow - e.lastHeartbeatMs
+  const age = Number.isFinite(e.seenAtMs) || e.lastHeartbeatMs > 0
+    ? heartbeatAge(e, time)
     : Infinity;
   return Math.max(0, Math.round(Math.min(age, Number.MAX_SAFE_INTEGER)));
 }

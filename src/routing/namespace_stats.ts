@@ -5,7 +5,7 @@
  * @module
  */
 import type { NamespaceState } from "../state/namespace_state.ts";
-import type { InspectionTime } from "./inspection.ts";
+import { heartbeatAge, type InspectionTime } from "./inspection.ts";
 
 /** How executors are counted: each falls in exactly one state. */
 export type ExecutorHealth = "active" | "draining" | "drained" | "operator_drained" | "stale";
@@ -50,10 +50,7 @@ export function namespaceStats(state: NamespaceState, time: InspectionTime): Nam
       : "active";
     executors[health]++;
     if (alive || owns.size > 0) {
-      const age = Number.isFinite(e.seenAtMs)
-        ? time.now - e.seenAtMs
-        : time.wallNow - e.lastHeartbeatMs;
-      maxAge = Math.max(maxAge, age);
+      maxAge = Math.max(maxAge, heartbeatAge(e, time));
     }
     if (!alive) continue;
     let load = 0;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { sameMetadata } from "./diff.ts";
 import { frozenMetadata } from "./placement.ts";
 import type {
   ChangeSet,
@@ -93,13 +94,4 @@ export function applyDelta(
     placement: Object.freeze({ version, receivedAtMs, executors, owners }),
     change: { added, removed, moved, executorsChanged },
   };
-}
-
-function sameMetadata(
-  a: Readonly<Record<string, string>>,
-  b: Readonly<Record<string, string>>,
-): boolean {
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
 }

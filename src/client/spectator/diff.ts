@@ -74,7 +74,17 @@ export function isEmptyChange(change: ChangeSet): boolean {
     change.moved.length === 0 && change.executorsChanged.length === 0;
 }
 
-function sameMetadata(
+/**
+ * Whether two metadata records hold the same keys and values.
+ *
+ * @example
+ * ```ts
+ * import { sameMetadata } from "./diff.ts";
+ *
+ * console.assert(sameMetadata({ a: "1" }, { a: "1" }) && !sameMetadata({ a: "1" }, {}));
+ * ```
+ */
+export function sameMetadata(
   a: Readonly<Record<string, string>>,
   b: Readonly<Record<string, string>>,
 ): boolean {
