@@ -135,14 +135,14 @@ export function renderReport(
     "deno run -A bench/report.ts     # rebuild this file from bench/results/*.json",
     "```",
     "",
-    "Until those tasks are in `deno.json`: `deno run -A bench/run.ts [--quick] [--only NAME]`.",
+    "Without the tasks: `deno run -A bench/run.ts [--quick] [--only NAME] [--write]`.",
     "",
     "## How the two cores were shared",
     "",
     "Nothing is pinned. Each measurement runs these processes side by side on the two cores: " +
     "one etcd; the service instance(s) under test (`deno run src/main.ts`, each one " +
     "JavaScript thread plus Deno's I/O threads); worker processes that simulate executors " +
-    "(up to 2,500 per process, raw gRPC heartbeats), spectators (250 watch streams per " +
+    "(thousands per process, raw gRPC heartbeats), spectators (250 watch streams per " +
     "process) or closed-loop load (2 processes × 100 calls in flight); and the driver " +
     "(`bench/run.ts`), which mostly waits. Where throughput is measured, the CPU each side " +
     "used is read from `/proc/<pid>/stat` and given under Findings: the load workers need " +

@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { describeMachine, loadAverage, sourceVersion } from "./lib/machine.ts";
 import type { SuiteResult } from "./lib/result.ts";
-import { installSignalCleanup, Scope } from "./lib/scope.ts";
+import { installSignalCleanup, interrupted, Scope } from "./lib/scope.ts";
 import { HEADER, rowsOf, textTable } from "./lib/table.ts";
 import { readResults, writeReport, writeResult } from "./report.ts";
 import { SUITES } from "./suites/mod.ts";
@@ -95,6 +95,8 @@ for (const suite of selected) {
   } finally {
     await scope.close();
   }
+  // An interrupted run keeps nothing: its cleanup failed the suite on purpose.
+  if (interrupted()) await new Promise(() => {}); // the signal handler exits
   results.push(result);
   if (!quick) await writeResult(result);
 }

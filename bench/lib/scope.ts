@@ -10,6 +10,12 @@
 type Task = () => unknown;
 
 const open = new Set<Scope>();
+let stopping = false;
+
+/** Whether SIGINT or SIGTERM arrived (results of an interrupted run are not kept). */
+export function interrupted(): boolean {
+  return stopping;
+}
 
 /**
  * A stack of cleanup tasks, run in reverse order by {@linkcode Scope.close}.
@@ -90,7 +96,6 @@ export class Scope implements AsyncDisposable {
  * ```
  */
 export function installSignalCleanup(): void {
-  let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;

@@ -198,7 +198,7 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       `Ramp: ${sizes.join(", ")} executors, ${SHARDS_PER_EXECUTOR} shards each (fixed ` +
       "namespace), one instance on a fresh etcd with default settings for each step; the ramp " +
       "stops at the first step that fails. One run per step (a step takes minutes).",
-      `Executors: simulated, up to 2,500 per worker process, raw gRPC heartbeats every ` +
+      `Executors: simulated, split over min(4, ⌈n / 2,500⌉) worker processes, raw gRPC heartbeats every ` +
       `${intervalMs / 1000} s (±10%) reporting their shards; first beats spread over one ` +
       `interval. heartbeatTTL ${ttlMs / 1000} s (longer than the 2 s default so that ` +
       `${sizes.at(-1)} executors send at most ${

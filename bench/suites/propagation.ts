@@ -21,7 +21,7 @@ import { Spectators } from "../lib/spectators.ts";
 import { median, percentile } from "../lib/stats.ts";
 import { sleep, waitUntil } from "../lib/wait.ts";
 import { NamespaceWatch } from "../lib/watch.ts";
-import { drainShardsMethod, openClient, unary, undrainShardsMethod } from "../lib/wire.ts";
+import { Control } from "../lib/control.ts";
 
 /** The suite. */
 export const propagation: Suite = {
@@ -49,6 +49,7 @@ interface Setup {
   readonly cluster: Cluster;
   readonly service: ServiceProcess;
   readonly crowd: Spectators;
+  readonly control: Control;
   readonly deltas: NamespaceWatch;
   readonly snapshots: NamespaceWatch;
   readonly firstSnapshotsS: number;
@@ -62,7 +63,6 @@ async function batch(
   moves: number,
   label: string,
 ): Promise<Batch> {
-  const client = openClient(env.service.address);
   await using log = new CommitLog(env.cluster.endpoint, storePrefix(env.cluster.yaml), "bench");
   await log.ready;
   const all: number[] = [];
@@ -70,38 +70,22 @@ async function batch(
   let missing = 0;
   const cpu = cpuSecondsOf(env.service.pid);
   const started = performance.now();
-  try {
-    for (let i = 0; i < moves; i++) {
-      if (i % 10 === 0) ctx.progress(`${label}: move ${i + 1}/${moves}`);
-      const shard = String(Math.floor(i / 2) * 97 % SHARDS);
-      log.clear();
-      const method = i % 2 === 0 ? drainShardsMethod : undrainShardsMethod;
-      await withRetry(() => unary(client, method, { namespace: "bench", shardKeys: [shard] }));
-      const commit = await log.next(10_000);
-      const times = await env.crowd.reached(commit.revision, 10_000);
-      const arrived = times.filter(Number.isFinite);
-      missing += times.length - arrived.length;
-      all.push(Math.max(...arrived) - commit.committedAt);
-      for (const t of arrived) each.push(t - commit.committedAt);
-      await sleep(100 + Math.random() * 100);
-    }
-  } finally {
-    client.close();
+  for (let i = 0; i < moves; i++) {
+    if (i % 10 === 0) ctx.progress(`${label}: move ${i + 1}/${moves}`);
+    const shard = String(Math.floor(i / 2) * 97 % SHARDS);
+    log.clear();
+    const method = i % 2 === 0 ? "drainShards" : "undrainShards";
+    await env.control.call(method, { namespace: "bench", shardKeys: [shard] });
+    const commit = await log.next(10_000);
+    const times = await env.crowd.reached(commit.revision, 10_000);
+    const arrived = times.filter(Number.isFinite);
+    missing += times.length - arrived.length;
+    all.push(Math.max(...arrived) - commit.committedAt);
+    for (const t of arrived) each.push(t - commit.committedAt);
+    await sleep(100 + Math.random() * 100);
   }
   const cores = (cpuSecondsOf(env.service.pid) - cpu) / ((performance.now() - started) / 1000);
   return { all, each, missing, cores };
-}
-
-/** An operator call, retried twice: the driver's control calls are not what is measured. */
-async function withRetry<T>(call: () => Promise<T>): Promise<T> {
-  for (let attempt = 1;; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      await sleep(500);
-    }
-  }
 }
 
 async function setup(ctx: SuiteContext, streams: number, processes: number): Promise<Setup> {
@@ -131,6 +115,7 @@ async function setup(ctx: SuiteContext, streams: number, processes: number): Pro
     acceptDeltas: true,
   });
   const firstSnapshotsS = (performance.now() - connecting) / 1000;
+  const control = await Control.start(ctx.scope, service.address);
   const deltas = new NamespaceWatch(service.address, "bench", true);
   const snapshots = new NamespaceWatch(service.address, "bench", false);
   ctx.scope.defer(() => (deltas.close(), snapshots.close()));
@@ -143,6 +128,7 @@ async function setup(ctx: SuiteContext, streams: number, processes: number): Pro
     cluster,
     service,
     crowd,
+    control,
     deltas,
     snapshots,
     firstSnapshotsS,
@@ -252,7 +238,8 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       `The service used ${results.map((r) => r.cores.toFixed(2)).join(", ")} cores while ` +
       `moves ran (per batch); ${missing} spectator-moves did not arrive within 10 s.`,
       `Deltas cost ${median(deltaBytes)} B per one-shard move against ` +
-      `${median(snapshotBytes).toLocaleString("en-US")} B for a snapshot of the namespace.`,
+      `${Math.round(median(snapshotBytes)).toLocaleString("en-US")} B for a snapshot of the ` +
+      "namespace.",
     ],
   };
 }

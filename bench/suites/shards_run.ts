@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { startCluster, storePrefix } from "../lib/cluster.ts";
+import { type Cluster, startCluster, storePrefix } from "../lib/cluster.ts";
 import { CommitLog } from "../lib/commit_log.ts";
 import { Fleet, ownershipProblem } from "../lib/fleet.ts";
 import { HeapSampler, type HeapSite } from "../lib/heap_profile.ts";
@@ -14,7 +14,7 @@ import { scrape, sumMetric } from "../lib/prom.ts";
 import type { SuiteContext } from "../lib/result.ts";
 import type { ServiceProcess } from "../lib/service.ts";
 import { sleep, waitUntil } from "../lib/wait.ts";
-import { drainExecutorsMethod, openClient, unary, undrainExecutorsMethod } from "../lib/wire.ts";
+import { Control } from "../lib/control.ts";
 
 const SELECTOR = { bench: "hold" };
 
@@ -62,7 +62,18 @@ async function metric(service: ServiceProcess, name: string, labels = {}): Promi
   return sumMetric(await scrape(service.httpAddress), name, labels);
 }
 
-/** Runs it once. */
+/** The measured instance died during a run. */
+export class InstanceCrashedError extends Error {
+  /** What the crash looked like. */
+  readonly crash: string;
+  /** Wraps the failure a crash caused. */
+  constructor(crash: string, options?: ErrorOptions) {
+    super(`The instance crashed: ${crash}`, options);
+    this.crash = crash;
+  }
+}
+
+/** Runs it once; a crash of the instance surfaces as {@linkcode InstanceCrashedError}. */
 export async function shardsRun(
   ctx: SuiteContext,
   shards: number,
@@ -76,13 +87,29 @@ export async function shardsRun(
     ...profile,
   });
   const service = cluster.services[0]!;
+  try {
+    return await measure(ctx, cluster, shards, executors, intervalMs, profile);
+  } catch (error) {
+    const crash = service.crash();
+    throw crash === undefined ? error : new InstanceCrashedError(crash, { cause: error });
+  }
+}
+
+async function measure(
+  ctx: SuiteContext,
+  cluster: Cluster,
+  shards: number,
+  executors: number,
+  intervalMs: number,
+  profile: ProfileOptions,
+): Promise<ShardsRun> {
+  const service = cluster.services[0]!;
   let losses = 0;
   service.onLog((line) => line.msg === "stopped leading namespace" && losses++);
-  const client = openClient(service.address);
-  ctx.scope.defer(() => client.close());
+  const control = await Control.start(ctx.scope, service.address);
   const log = ctx.scope.adopt(new CommitLog(cluster.endpoint, storePrefix(cluster.yaml), "bench"));
   await log.ready;
-  await unary(client, drainExecutorsMethod, { namespace: "bench", selector: SELECTOR });
+  await control.call("drainExecutors", { namespace: "bench", selector: SELECTOR });
   const fleet = await Fleet.start(ctx.scope, {
     addresses: [service.address],
     namespace: "bench",
@@ -115,7 +142,7 @@ export async function shardsRun(
   ctx.progress(`${executors} executors registered; lifting the drain`);
   const liftedWall = performance.timeOrigin + performance.now();
   const lifted = performance.now();
-  await unary(client, undrainExecutorsMethod, { namespace: "bench", selector: SELECTOR });
+  await control.call("undrainExecutors", { namespace: "bench", selector: SELECTOR });
   const commit = await log.next(120_000);
   await waitUntil(
     async () => await metric(service, "sm_shards_owned", ns) === shards,
@@ -137,7 +164,7 @@ export async function shardsRun(
   await sleep(intervalMs + 1_000); // executors report their shards once
   const memory = await memoryOf(service.pid);
   const memoryMetrics = await scrape(service.httpAddress);
-  const steady = await steadyWindow(service, fleet, ctx.quick ? 5_000 : 20_000);
+  const steady = await steadyWindow(service, fleet, ctx.quick ? 3_000 : 20_000);
   const heapSites = await sampler?.stop();
   const afterGc = sampler ? await memoryOf(service.pid) : undefined;
   if (profile.cpuProfDir) await service.stop("SIGTERM");
