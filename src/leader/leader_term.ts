@@ -21,6 +21,7 @@ import { mergeStreams } from "../streams/merge_streams.ts";
 import { ThrottleStream } from "../streams/throttle_stream.ts";
 import { ticker } from "../streams/ticker.ts";
 import { describeReleases, type Release } from "./describe_change.ts";
+import { IdlePassGate } from "./idle_pass_gate.ts";
 import { type NamespaceShape, type PassOptions, planPass } from "./pass_planner.ts";
 
 /** Fold the change log into a snapshot every this many changes. */
@@ -46,7 +47,7 @@ export interface LeaderTermOptions {
   readonly logger: Logger;
   /** Time source. @default {systemClock} */
   readonly clock?: Clock;
-  /** Called after each committed pass (for metrics and tests). */
+  /** Called after each planned pass; idle passes skipped by the gate are not. */
   readonly onPass?: (info: { moves: number; changed: boolean; durationMs: number }) => void;
 }
 
@@ -75,10 +76,11 @@ export async function runLeaderTerm(
   const term = AbortSignal.any([signal, stop.signal]);
   const triggers = mergeStreams(cache.triggers.changes(term, 0), ticker(options.periodMs, term))
     .pipeThrough(new ThrottleStream({ cooldownMs: options.cooldownMs }));
+  const gate = new IdlePassGate(options.pass.executorRetentionMs);
   const sink = new WritableStream<number>({
     write: async () => {
       try {
-        await runPass(fence, options, clock, term);
+        await runPass(fence, options, clock, term, gate);
       } catch (error) {
         if (error instanceof FencedError) {
           logger.warn("leadership lost: a write was fenced off", { error });
@@ -122,12 +124,15 @@ async function runPass(
   options: LeaderTermOptions,
   clock: Clock,
   signal: AbortSignal,
+  gate: IdlePassGate,
 ): Promise<void> {
   const { cache, store } = options;
   const started = clock.monotonic();
   const state = cache.state;
   if (!cache.synced) return;
-  const plan = planPass(state, options.shape, clock.monotonic(), options.pass);
+  if (gate.canSkip(state, started)) return;
+  const inputsVersion = state.inputsVersion;
+  const plan = planPass(state, options.shape, started, options.pass);
   const changed = !isEmptyDelta(plan.delta);
   if (changed) {
     const seq = state.seq + 1;
@@ -145,5 +150,7 @@ async function runPass(
   }
   if (plan.forget.length > 0) await store.removeExecutors(fence, plan.forget);
   if (plan.answered.length > 0) await store.clearRequests(fence, plan.answered);
+  const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
+  gate.passed(state, { didWork, inputsVersion }, started);
   options.onPass?.({ moves: plan.moves, changed, durationMs: clock.monotonic() - started });
 }

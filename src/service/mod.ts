@@ -5,3 +5,4 @@
  */
 export * from "./shard_manager.ts";
 export * from "./namespace_operations.ts";
+export * from "./heartbeat_answers.ts";

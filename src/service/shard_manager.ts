@@ -19,14 +19,9 @@ import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
+import { type HeartbeatAnswer, HeartbeatAnswers } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
-
-/** What an executor is told in answer to a heartbeat. */
-export interface HeartbeatAnswer {
-  /** Shards the executor owns now, sorted, each with its fencing token. */
-  readonly shards: readonly { readonly shardKey: string; readonly fencingToken: number }[];
-}
 
 /** Options of {@linkcode ShardManager}. */
 export interface ShardManagerOptions {
@@ -49,6 +44,7 @@ export interface ShardManagerOptions {
 /** A namespace inside this instance, with its fan-out. */
 interface Namespace extends routing.NamespaceRuntime {
   readonly fanout: routing.WatchFanout;
+  readonly answers: HeartbeatAnswers;
 }
 
 /** One Shard Manager instance. */
@@ -90,6 +86,7 @@ export class ShardManager {
         cache,
         requester: new routing.ShardRequester(options.store, config.name),
         fanout: new routing.WatchFanout(cache),
+        answers: new HeartbeatAnswers(),
       });
     }
     this.#ingest = new HeartbeatIngest(options.store, {
@@ -150,14 +147,7 @@ export class ShardManager {
     const ns = this.#namespace(raw.namespace);
     const heartbeat = validateHeartbeat(raw);
     await this.#ingest.submit(heartbeat, ns.cache);
-    const state = ns.cache.state;
-    const keys = [...state.shardsOf(heartbeat.executorId)].sort(routing.compareShardKeys);
-    return {
-      shards: keys.map((shardKey) => ({
-        shardKey,
-        fencingToken: state.assignedRevisions.get(shardKey) ?? 0,
-      })),
-    };
+    return ns.answers.answer(ns.cache.state, heartbeat.executorId);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */

@@ -12,7 +12,10 @@ export const PENDING_LIMIT = 100_000;
 
 /** Tracks shards whose new owner has not confirmed them yet. */
 export class HandoverTracker {
-  #pending = new Map<string, { executor: string; atMs: number }>();
+  /** Shard → its pending new owner. */
+  #owner = new Map<string, string>();
+  /** New owner → its pending shards and when each was committed: reports are checked per executor. */
+  #byExecutor = new Map<string, Map<string, number>>();
   #limit: number;
 
   /** Tracks at most `limit` pending shards (more are not measured). */
@@ -22,18 +25,22 @@ export class HandoverTracker {
 
   /** Pending shards now. */
   get size(): number {
-    return this.#pending.size;
+    return this.#owner.size;
   }
 
   /** Notes a committed change (its `atMs` is when the leader committed it). */
   assigned(delta: AssignmentDelta): void {
-    for (const shard of delta.unassign) this.#pending.delete(shard);
-    for (const shard of delta.remove) this.#pending.delete(shard);
+    for (const shard of delta.unassign) this.#forget(shard);
+    for (const shard of delta.remove) this.#forget(shard);
     if (delta.atMs === undefined) return;
     for (const [executor, shards] of Object.entries(delta.assign)) {
       for (const shard of shards) {
-        if (this.#pending.size >= this.#limit && !this.#pending.has(shard)) return;
-        this.#pending.set(shard, { executor, atMs: delta.atMs });
+        if (this.#owner.size >= this.#limit && !this.#owner.has(shard)) return;
+        this.#forget(shard);
+        this.#owner.set(shard, executor);
+        let pending = this.#byExecutor.get(executor);
+        if (!pending) this.#byExecutor.set(executor, pending = new Map());
+        pending.set(shard, delta.atMs);
       }
     }
   }
@@ -44,19 +51,29 @@ export class HandoverTracker {
     reports: Readonly<Record<string, ShardReport>>,
     nowMs: number,
   ): number[] {
-    if (this.#pending.size === 0) return [];
+    const pending = this.#byExecutor.get(executorId);
+    if (!pending) return [];
     const done: number[] = [];
-    for (const [shard, report] of Object.entries(reports)) {
-      const pending = this.#pending.get(shard);
-      if (pending?.executor !== executorId || report.status !== "READY") continue;
-      this.#pending.delete(shard);
-      done.push(Math.max(0, nowMs - pending.atMs));
+    for (const [shard, atMs] of pending) {
+      if (reports[shard]?.status !== "READY") continue;
+      this.#forget(shard);
+      done.push(Math.max(0, nowMs - atMs));
     }
     return done;
   }
 
   /** Forgets everything (after a reload). */
   clear(): void {
-    this.#pending.clear();
+    this.#owner.clear();
+    this.#byExecutor.clear();
+  }
+
+  #forget(shard: string): void {
+    const executor = this.#owner.get(shard);
+    if (executor === undefined) return;
+    this.#owner.delete(shard);
+    const pending = this.#byExecutor.get(executor);
+    pending?.delete(shard);
+    if (pending?.size === 0) this.#byExecutor.delete(executor);
   }
 }

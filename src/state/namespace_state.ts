@@ -51,6 +51,12 @@ export class NamespaceState {
   revision = 0;
   /** Last committed assignment change number. */
   seq = 0;
+  /**
+   * Grows with every applied change a rebalance pass reads: everything but the
+   * heartbeat refreshes of live executors and leader claims. Equal values mean
+   * a pass would see the same picture (time aside, see {@linkcode livenessDeadline}).
+   */
+  inputsVersion = 0;
   /** Executors by id. */
   readonly executors: Map<string, ExecutorView> = new Map();
   /** Shard → owner. */
@@ -72,6 +78,10 @@ export class NamespaceState {
   /** Recent changes watchers see, for deltas to spectators. */
   readonly viewLog: ViewLog = new ViewLog();
   #revisionInProgress = 0;
+  /** Executor → the stamp of its last shard set change; stamps never repeat. */
+  #shardSetStamps = new Map<string, number>();
+  #stamp = 0;
+  #loadStamp = 0;
   #viewTouched = false;
   #liveness: LivenessOptions;
 
@@ -84,6 +94,21 @@ export class NamespaceState {
   /** True when the executor's last heartbeat is recent enough at monotonic time `now`. */
   isAlive(executor: ExecutorView, now: number): boolean {
     return now - executor.seenAtMs <= this.#liveness.heartbeatTtlMs;
+  }
+
+  /**
+   * The earliest monotonic time after `now` at which some executor's liveness
+   * runs out (it turns stale) or, for a stale one, `retentionMs` since it was
+   * last seen runs out: until then time alone changes nothing a pass reads.
+   */
+  livenessDeadline(now: number, retentionMs: number): number {
+    let deadline = Infinity;
+    for (const e of this.executors.values()) {
+      const stale = e.seenAtMs + this.#liveness.heartbeatTtlMs;
+      const at = now <= stale ? stale : e.seenAtMs + retentionMs;
+      if (at >= now && at < deadline) deadline = at;
+    }
+    return deadline;
   }
 
   /** The executor drains that apply to an executor with this id and metadata. */
@@ -110,6 +135,15 @@ export class NamespaceState {
     return revision === undefined ? undefined : this.assignmentTimes.get(revision);
   }
 
+  /**
+   * A number that changes whenever the shards of `executorId` or their
+   * fencing tokens change, and never comes back: answers built from
+   * {@linkcode shardsOf} may be cached under it.
+   */
+  shardSetStamp(executorId: string): number {
+    return this.#shardSetStamps.get(executorId) ?? this.#loadStamp;
+  }
+
   /** Shards owned by `executorId`. */
   shardsOf(executorId: string): ReadonlySet<string> {
     return this.byExecutor.get(executorId) ?? EMPTY;
@@ -123,6 +157,9 @@ export class NamespaceState {
   load(snapshot: NamespaceSnapshot, now: number, wallNow: number): void {
     this.revision = snapshot.revision;
     this.seq = snapshot.assignmentSeq;
+    this.inputsVersion++;
+    this.#shardSetStamps.clear();
+    this.#loadStamp = ++this.#stamp;
     this.executors.clear();
     for (const e of snapshot.executors.values()) {
       const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
@@ -161,11 +198,13 @@ export class NamespaceState {
     this.#revisionInProgress = batch.revision;
     this.#viewTouched = false;
     for (const event of batch.events) {
+      if (event.type !== "heartbeat" && event.type !== "leader") this.inputsVersion++;
       switch (event.type) {
         case "heartbeat": {
           const known = this.executors.get(event.executorId);
           if (!known || known.status !== event.record.status || !this.isAlive(known, now)) {
             rebalance = view = true;
+            this.inputsVersion++;
           }
           const executor = known ?? this.#newExecutor(event.executorId);
           executor.status = event.record.status;
@@ -267,6 +306,7 @@ export class NamespaceState {
   #setOwner(shard: string, owner: string, revision: number): void {
     this.#clearOwner(shard);
     this.owners.set(shard, owner);
+    this.#shardSetStamps.set(owner, ++this.#stamp);
     let set = this.byExecutor.get(owner);
     if (!set) this.byExecutor.set(owner, set = new Set());
     set.add(shard);
@@ -290,6 +330,7 @@ export class NamespaceState {
     if (owner === undefined) return;
     this.owners.delete(shard);
     this.assignedRevisions.delete(shard);
+    this.#shardSetStamps.set(owner, ++this.#stamp);
     const set = this.byExecutor.get(owner);
     set?.delete(shard);
     if (set?.size === 0) this.byExecutor.delete(owner);

@@ -39,12 +39,32 @@ export function encodeReports(reports: Readonly<Record<string, ShardReport>>): s
   return JSON.stringify(out);
 }
 
-/** Decodes shard reports. */
+/**
+ * Decodes shard reports. Reports are immutable and most are alike (READY with
+ * the same load), so equal reports share one frozen object: at 1,000,000
+ * shards one object per report was about 100 MiB of the service's heap.
+ */
 export function decodeReports(text: string): Record<string, ShardReport> {
   const raw = JSON.parse(text) as Record<string, [ShardStatus, number]>;
   const out: Record<string, ShardReport> = {};
-  for (const [key, [status, load]] of Object.entries(raw)) out[key] = { status, load };
+  for (const key in raw) {
+    const [status, load] = raw[key]!;
+    out[key] = sharedReport(status, load);
+  }
   return out;
+}
+
+/** Distinct reports shared at most; past it, new ones are not kept (loads vary too much). */
+const SHARED_REPORTS_LIMIT = 4_096;
+const sharedReports = new Map<string, ShardReport>();
+
+function sharedReport(status: ShardStatus, load: number): ShardReport {
+  const id = `${status}:${load}`;
+  let report = sharedReports.get(id);
+  if (report) return report;
+  report = Object.freeze({ status, load });
+  if (sharedReports.size < SHARED_REPORTS_LIMIT) sharedReports.set(id, report);
+  return report;
 }
 
 /** Encodes an executor drain. */

@@ -10,7 +10,7 @@ import type { ServiceObserver } from "../../core/observer.ts";
 import { InvalidArgumentError } from "../../core/errors.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import type { Logger } from "../../core/logger.ts";
-import type { ShardManager } from "../../service/shard_manager.ts";
+import type { HeartbeatAnswer, ShardManager } from "../../service/mod.ts";
 import {
   enumName,
   toExecutorDrain,
@@ -19,11 +19,14 @@ import {
   toNamespaceLeader,
   toWatchResponse,
 } from "./convert.ts";
-import type {
-  ShardAssignment,
-  ShardDistributorAPIHandlers,
-  ShardDistributorExecutorAPIHandlers,
+import {
+  type ShardAssignment,
+  type ShardDistributorAPIHandlers,
+  type ShardDistributorExecutorAPIHandlers,
+  shardDistributorService,
+  type WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
+import { EncodedOnce } from "./pre_encoded.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
@@ -36,18 +39,29 @@ export interface HandlerContext {
   readonly observer: ServiceObserver;
 }
 
-/** Wraps an async function as a unary handler with the shared error mapping. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Wraps an async function as a unary handler with the shared error mapping.
+ * Only handlers that declare `cancellable` get a signal that aborts when the
+ * client cancels; the others (the hot Heartbeat path) skip its cost.
+ */
 function unary<Req, Res>(
   context: HandlerContext,
   method: string,
   fn: (request: Req, signal: AbortSignal) => Promise<Res> | Res,
+  cancellable = false,
 ): (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void {
   const { logger, observer } = context;
   return (call, callback) => {
     const started = performance.now();
-    const aborted = new AbortController();
-    call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
-    Promise.resolve().then(() => fn(call.request, aborted.signal)).then(
+    let signal = NEVER_ABORTED;
+    if (cancellable) {
+      const aborted = new AbortController();
+      call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
+      signal = aborted.signal;
+    }
+    Promise.resolve().then(() => fn(call.request, signal)).then(
       (response) => {
         observer.rpc?.(method, "OK", performance.now() - started);
         callback(null, response);
@@ -75,11 +89,16 @@ export function routingHandlers(
   const { logger } = context;
   const ops = manager.operations;
   const drains = manager.executorDrains;
+  // Subscribers at the same point share one view: encode it once for all of them.
+  const serialize = shardDistributorService.WatchNamespaceState.responseSerialize;
+  const watchBytes = new EncodedOnce((view: Parameters<typeof toWatchResponse>[0]) =>
+    serialize(toWatchResponse(view))
+  );
   return {
     GetShardOwner: unary(context, "GetShardOwner", async (req, signal) => {
       const ns = required(req.namespace, "namespace");
       return await manager.getShardOwner(ns, required(req.shardKey, "shard_key"), signal);
-    }),
+    }, true),
     InspectShard: unary(
       context,
       "InspectShard",
@@ -153,7 +172,9 @@ export function routingHandlers(
           ? manager.watchNamespaceDeltas(namespace, cancelled.signal)
           : manager.watchNamespace(namespace, cancelled.signal);
         for await (const view of stream) {
-          if (!call.write(toWatchResponse(view))) {
+          // The server's definition passes bytes through (see pre_encoded.ts).
+          const bytes = watchBytes.bytesOf(view) as unknown as WatchNamespaceStateResponse;
+          if (!call.write(bytes)) {
             await new Promise<void>((resolve) => {
               call.once("drain", resolve);
               cancelled.signal.addEventListener("abort", () => resolve(), { once: true });
@@ -175,6 +196,8 @@ export function executorHandlers(
   manager: ShardManager,
   context: HandlerContext,
 ): ShardDistributorExecutorAPIHandlers {
+  // Answers are reused until the executor's shards change: so is their wire form.
+  const encoded = new WeakMap<HeartbeatAnswer, Record<string, ShardAssignment>>();
   return {
     Heartbeat: unary(context, "Heartbeat", async (req) => {
       const reports: Record<string, { status: string; load: number }> = {};
@@ -188,12 +211,16 @@ export function executorHandlers(
         reports,
         metadata: req.metadata,
       });
-      const shardAssignments: Record<string, ShardAssignment> = {};
-      for (const { shardKey, fencingToken } of answer.shards) {
-        shardAssignments[shardKey] = {
-          status: "ASSIGNMENT_STATUS_READY",
-          fencingToken: String(fencingToken),
-        };
+      let shardAssignments = encoded.get(answer);
+      if (!shardAssignments) {
+        shardAssignments = {};
+        for (const { shardKey, fencingToken } of answer.shards) {
+          shardAssignments[shardKey] = {
+            status: "ASSIGNMENT_STATUS_READY",
+            fencingToken: String(fencingToken),
+          };
+        }
+        encoded.set(answer, shardAssignments);
       }
       return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" };
     }),

@@ -11,6 +11,7 @@ import { executorHandlers, routingHandlers } from "./handlers.ts";
 import { executorService, packageDefinition, shardDistributorService } from "../../wire/proto.ts";
 import { ReflectionService } from "@grpc/reflection";
 import { addHealthService } from "./health_service.ts";
+import { passEncodedThrough } from "./pre_encoded.ts";
 
 /** Largest request accepted, in bytes (metadata values may be 512 KiB each). */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -43,7 +44,10 @@ export async function startGrpcServer(
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
   const context = { logger, observer: manager.observer };
-  server.addService(shardDistributorService, routingHandlers(manager, context));
+  server.addService(
+    passEncodedThrough(shardDistributorService, "WatchNamespaceState"),
+    routingHandlers(manager, context),
+  );
   server.addService(executorService, executorHandlers(manager, context));
   addHealthService(server, manager.health);
   new ReflectionService(packageDefinition).addToServer(server);
