@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { NamespaceState } from "../state/namespace_state.ts";
+import type { ExecutorView, NamespaceState } from "../state/namespace_state.ts";
 import { heartbeatAge, type InspectionTime } from "./inspection.ts";
 
 /** How executors are counted: each falls in exactly one state. */
@@ -53,8 +53,7 @@ export function namespaceStats(state: NamespaceState, time: InspectionTime): Nam
       maxAge = Math.max(maxAge, heartbeatAge(e, time));
     }
     if (!alive) continue;
-    let load = 0;
-    for (const shard of owns) load += e.reports[shard]?.load ?? 0;
+    const load = totalLoad(state, e.executorId, e.reports);
     live++;
     sumLoad += load;
     maxLoad = Math.max(maxLoad, load);
@@ -68,4 +67,28 @@ export function namespaceStats(state: NamespaceState, time: InspectionTime): Nam
     maxLoad,
     meanLoad: live === 0 ? 0 : sumLoad / live,
   };
+}
+
+/**
+ * Loads summed per reports object and shard set: both are replaced, never
+ * changed in place, so an executor's sum is recomputed only after it reported
+ * anew or its shards changed (a scrape at 1,000,000 shards walked them all).
+ */
+const loadSums = new WeakMap<
+  ExecutorView["reports"],
+  { executorId: string; stamp: number; load: number }
+>();
+
+function totalLoad(
+  state: NamespaceState,
+  executorId: string,
+  reports: ExecutorView["reports"],
+): number {
+  const stamp = state.shardSetStamp(executorId);
+  const cached = loadSums.get(reports);
+  if (cached?.stamp === stamp && cached.executorId === executorId) return cached.load;
+  let load = 0;
+  for (const shard of state.shardsOf(executorId)) load += reports[shard]?.load ?? 0;
+  loadSums.set(reports, { executorId, stamp, load });
+  return load;
 }

@@ -1,40 +1,40 @@
 /**
- * Heartbeat answers, built once per change of an executor's shards. An
- * executor heartbeats every second or so and its shards rarely change, so
- * sorting its shard keys and collecting their fencing tokens on every
- * heartbeat (1,000 shards each at 1,000,000 shards over 1,000 executors) is
- * wasted work and garbage.
+ * Heartbeat answers. An executor heartbeats every second or so and its
+ * shards rarely change, so an answer carries a stamp that changes exactly
+ * when its shards or their fencing tokens do: the transport keeps the encoded
+ * answer under it and rebuilds only then. (At 1,000,000 shards over 1,000
+ * executors, sorting and re-encoding 1,000 shards per heartbeat was a large
+ * share of the instance's CPU, and keeping the answers as objects cost 120 MiB.)
  *
  * @module
  */
 import { compareShardKeys } from "../routing/mod.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 
-/** What an executor is told in answer to a heartbeat. */
-export interface HeartbeatAnswer {
-  /** Shards the executor owns now, sorted, each with its fencing token. */
-  readonly shards: readonly { readonly shardKey: string; readonly fencingToken: number }[];
+/** One shard an executor owns, with its fencing token. */
+export interface OwnedShard {
+  /** The shard. */
+  readonly shardKey: string;
+  /** Grows with every new ownership of the shard (the assignment's store revision). */
+  readonly fencingToken: number;
 }
 
-/** Cached answers of one namespace, keyed by executor. */
-export class HeartbeatAnswers {
-  #cache = new Map<string, { stamp: number; answer: HeartbeatAnswer }>();
+/** What an executor is told in answer to a heartbeat. */
+export interface HeartbeatAnswer {
+  /** Equal stamps (for one namespace and executor) mean equal `shards()`. */
+  readonly stamp: number;
+  /** Shards the executor owns now, sorted; built on each call. */
+  shards(): readonly OwnedShard[];
+}
 
-  /** The answer for `executorId` from `state`, rebuilt only when its shards changed. */
-  answer(state: NamespaceState, executorId: string): HeartbeatAnswer {
-    const stamp = state.shardSetStamp(executorId);
-    const cached = this.#cache.get(executorId);
-    if (cached?.stamp === stamp) return cached.answer;
-    const keys = [...state.shardsOf(executorId)].sort(compareShardKeys);
-    const answer: HeartbeatAnswer = {
-      shards: keys.map((shardKey) => ({
+/** The answer for `executorId` from `state`, read when `shards()` is called. */
+export function heartbeatAnswer(state: NamespaceState, executorId: string): HeartbeatAnswer {
+  return {
+    stamp: state.shardSetStamp(executorId),
+    shards: () =>
+      [...state.shardsOf(executorId)].sort(compareShardKeys).map((shardKey) => ({
         shardKey,
         fencingToken: state.assignedRevisions.get(shardKey) ?? 0,
       })),
-    };
-    // Executors come and go: start over rather than keep the departed forever.
-    if (this.#cache.size > 2 * state.executors.size + 64) this.#cache.clear();
-    this.#cache.set(executorId, { stamp, answer });
-    return answer;
-  }
+  };
 }

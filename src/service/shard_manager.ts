@@ -19,7 +19,7 @@ import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
-import { type HeartbeatAnswer, HeartbeatAnswers } from "./heartbeat_answers.ts";
+import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 
@@ -44,7 +44,6 @@ export interface ShardManagerOptions {
 /** A namespace inside this instance, with its fan-out. */
 interface Namespace extends routing.NamespaceRuntime {
   readonly fanout: routing.WatchFanout;
-  readonly answers: HeartbeatAnswers;
 }
 
 /** One Shard Manager instance. */
@@ -86,7 +85,6 @@ export class ShardManager {
         cache,
         requester: new routing.ShardRequester(options.store, config.name),
         fanout: new routing.WatchFanout(cache),
-        answers: new HeartbeatAnswers(),
       });
     }
     this.#ingest = new HeartbeatIngest(options.store, {
@@ -147,7 +145,7 @@ export class ShardManager {
     const ns = this.#namespace(raw.namespace);
     const heartbeat = validateHeartbeat(raw);
     await this.#ingest.submit(heartbeat, ns.cache);
-    return ns.answers.answer(ns.cache.state, heartbeat.executorId);
+    return heartbeatAnswer(ns.cache.state, heartbeat.executorId);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */

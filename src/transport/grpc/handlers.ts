@@ -20,13 +20,15 @@ import {
   toWatchResponse,
 } from "./convert.ts";
 import {
+  executorService,
+  type HeartbeatResponse,
   type ShardAssignment,
   type ShardDistributorAPIHandlers,
   type ShardDistributorExecutorAPIHandlers,
   shardDistributorService,
   type WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
-import { EncodedOnce } from "./pre_encoded.ts";
+import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
@@ -196,33 +198,41 @@ export function executorHandlers(
   manager: ShardManager,
   context: HandlerContext,
 ): ShardDistributorExecutorAPIHandlers {
-  // Answers are reused until the executor's shards change: so is their wire form.
-  const encoded = new WeakMap<HeartbeatAnswer, Record<string, ShardAssignment>>();
+  // An answer's wire form is kept until the executor's shards change (see pre_encoded.ts).
+  const serialize = executorService.Heartbeat.responseSerialize;
+  const answers = new EncodedByStamp();
   return {
     Heartbeat: unary(context, "Heartbeat", async (req) => {
       const reports: Record<string, { status: string; load: number }> = {};
       for (const [key, report] of Object.entries(req.shardStatusReports)) {
         reports[key] = { status: enumName(report.status), load: report.shardLoad };
       }
+      const namespace = required(req.namespace, "namespace");
       const answer = await manager.heartbeat({
-        namespace: required(req.namespace, "namespace"),
+        namespace,
         executorId: req.executorId,
         status: enumName(req.status),
         reports,
         metadata: req.metadata,
       });
-      let shardAssignments = encoded.get(answer);
-      if (!shardAssignments) {
-        shardAssignments = {};
-        for (const { shardKey, fencingToken } of answer.shards) {
-          shardAssignments[shardKey] = {
-            status: "ASSIGNMENT_STATUS_READY",
-            fencingToken: String(fencingToken),
-          };
-        }
-        encoded.set(answer, shardAssignments);
-      }
-      return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" };
+      const key = `${namespace}\u0000${req.executorId}`;
+      const bytes = answers.bytesOf(
+        key,
+        answer.stamp,
+        () => serialize(toHeartbeatResponse(answer)),
+      );
+      return bytes as unknown as HeartbeatResponse;
     }),
   };
+}
+
+function toHeartbeatResponse(answer: HeartbeatAnswer): HeartbeatResponse {
+  const shardAssignments: Record<string, ShardAssignment> = {};
+  for (const { shardKey, fencingToken } of answer.shards()) {
+    shardAssignments[shardKey] = {
+      status: "ASSIGNMENT_STATUS_READY",
+      fencingToken: String(fencingToken),
+    };
+  }
+  return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" };
 }

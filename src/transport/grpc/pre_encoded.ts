@@ -49,3 +49,27 @@ export class EncodedOnce<V extends object> {
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
+
+/**
+ * Encoded messages kept per key (an executor, say) under a stamp that changes
+ * whenever the message would: re-encoded only when the stamp moves on.
+ */
+export class EncodedByStamp {
+  #entries = new Map<string, { stamp: number; bytes: Uint8Array }>();
+  readonly #limit: number;
+
+  /** Keeps at most `limit` keys; past it, starts over (keys of departed executors go). */
+  constructor(limit = 100_000) {
+    this.#limit = limit;
+  }
+
+  /** The bytes for `key` at `stamp`, from `encode` when not already kept. */
+  bytesOf(key: string, stamp: number, encode: () => Uint8Array): Uint8Array {
+    const kept = this.#entries.get(key);
+    if (kept?.stamp === stamp) return kept.bytes;
+    const bytes = encode();
+    if (!kept && this.#entries.size >= this.#limit) this.#entries.clear();
+    this.#entries.set(key, { stamp, bytes });
+    return bytes;
+  }
+}

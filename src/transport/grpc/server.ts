@@ -48,7 +48,10 @@ export async function startGrpcServer(
     passEncodedThrough(shardDistributorService, "WatchNamespaceState"),
     routingHandlers(manager, context),
   );
-  server.addService(executorService, executorHandlers(manager, context));
+  server.addService(
+    passEncodedThrough(executorService, "Heartbeat"),
+    executorHandlers(manager, context),
+  );
   addHealthService(server, manager.health);
   new ReflectionService(packageDefinition).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
