@@ -16,7 +16,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { StartupError, startInstance } from "./app.ts";
+import { startInstance, StartupError } from "./app.ts";
 import { ConfigError, loadConfig } from "./config/mod.ts";
 import { jsonLogger } from "./core/logger.ts";
 

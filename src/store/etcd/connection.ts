@@ -55,11 +55,15 @@ export async function etcdConnection(
       ? {
         auth: {
           username: auth.username,
-          password: await readSecret({
-            ...(auth.password !== undefined ? { value: auth.password } : {}),
-            ...(auth.passwordEnv ? { env: auth.passwordEnv } : {}),
-            ...(auth.passwordFile ? { file: auth.passwordFile } : {}),
-          }, `${what}.storageParams.auth`, sources),
+          password: await readSecret(
+            {
+              ...(auth.password !== undefined ? { value: auth.password } : {}),
+              ...(auth.passwordEnv ? { env: auth.passwordEnv } : {}),
+              ...(auth.passwordFile ? { file: auth.passwordFile } : {}),
+            },
+            `${what}.storageParams.auth`,
+            sources,
+          ),
         },
       }
       : {}),

@@ -59,7 +59,14 @@ export function serverCredentials(tls: ServerTlsConfig | undefined): grpc.Server
       );
     }
   }
-  return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: cert, private_key: key }], ca !== null);
+  // Without a client CA, grpc-js would pass the system roots as `ca`, which
+  // breaks every handshake under Deno 2.9 ("wrong version number"); the roots
+  // are unused when no client certificate is requested, so pass our own chain.
+  return grpc.ServerCredentials.createSsl(
+    ca ?? cert,
+    [{ cert_chain: cert, private_key: key }],
+    ca !== null,
+  );
 }
 
 function readPem(path: string, key: string): Buffer {
