@@ -88,7 +88,10 @@ export async function startInstance(
     [
       healthRoutes(manager.health),
       metricsRoute(metrics),
-      dashboardRoutes(manager, { allowActions: config.server.dashboardActions }),
+      dashboardRoutes(manager, {
+        allowActions: config.server.dashboardActions,
+        ...(authorizer ? { authorizer, logger } : {}),
+      }),
     ],
   );
   logger.info("listening", {

@@ -64,8 +64,6 @@ export const leaderStorageParamsSchema: SectionSchema<LeaderStorageParams> = sec
 function storageShape(defaultPrefix: string) {
   return {
     endpoints: z.array(endpoint()).min(1),
-    tls: etcdTlsSchema.optional(),
-    auth: etcdAuthSchema.optional(),
     dialTimeout: duration("1s", { exclusive: true }),
     prefix: z.string().default(defaultPrefix).transform((prefix, ctx) => {
       const stripped = prefix.replace(/^\/+|\/+$/g, "");
@@ -78,5 +76,7 @@ function storageShape(defaultPrefix: string) {
       }
       return stripped;
     }),
+    tls: etcdTlsSchema.optional(),
+    auth: etcdAuthSchema.optional(),
   };
 }
