@@ -108,6 +108,11 @@ Deno.test("TLS with bearer tokens: plaintext is refused, and each role gets exac
     assert.equal(await codeOf(anonymous.ask("listNamespaces", {})), UNAUTHENTICATED);
     assert.equal(await codeOf(wrong.ask("listNamespaces", {})), UNAUTHENTICATED);
     assert.equal(await codeOf(anonymous.beat("ex-a")), UNAUTHENTICATED);
+    const stream = anonymous.api.watchNamespaceState({ namespace: "jobs" });
+    const streamError = await new Promise<grpc.ServiceError>((resolve) =>
+      stream.on("error", resolve).on("data", () => {})
+    );
+    assert.equal(streamError.code, UNAUTHENTICATED);
     // Health and reflection stay open.
     assert.equal(await healthCheck(anonymous.target, tls), true);
 
