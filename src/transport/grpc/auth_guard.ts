@@ -51,7 +51,13 @@ export function guardHandlers<H extends object>(
         const error = { code, details, message: details };
         if (streaming) (call as grpc.ServerWritableStream<unknown, unknown>).emit("error", error);
         else (callback as unknown as (e: unknown) => void)(error);
-      }).catch((error) => context.logger.error("authorization failed", { method, error }));
+      }).catch((error) => {
+        // A bug in the check: refuse rather than hang or let the call through.
+        context.logger.error("authorization failed", { method, error });
+        const failure = { code: Status.INTERNAL, details: "Authorization failed; see the logs" };
+        if (streaming) (call as grpc.ServerWritableStream<unknown, unknown>).emit("error", failure);
+        else (callback as unknown as (e: unknown) => void)(failure);
+      });
     };
   }
   return guarded as H;
