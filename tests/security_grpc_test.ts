@@ -19,6 +19,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
 import { call, codeOf, grpc } from "./support/grpc_clients.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { smctl } from "./support/smctl.ts";
 
 const { UNAUTHENTICATED, PERMISSION_DENIED, UNAVAILABLE } = grpc.status;
 const namespaces = [{ name: "jobs", type: "fixed", shardNum: 4 }];
@@ -210,6 +211,24 @@ Deno.test("mutual TLS: clients without a certificate or with another CA's are re
     // A token, when sent, is the identity even over mutual TLS.
     using opsOverMtls = clients(address, { ...ex1, token: "operator-token" });
     assert.equal(await codeOf(opsOverMtls.ask("getDrainedShards", { namespace: "jobs" })), "ok");
+
+    // smctl's TLS flags over mutual TLS: with the router's certificate it reads.
+    const port = address.slice(address.lastIndexOf(":") + 1);
+    const flags = ["--address", `localhost:${port}`, "--ca-file", certs.ca.cert, "--json"];
+    const listed = await smctl([
+      ...flags,
+      "--cert-file",
+      router.certFile,
+      "--key-file",
+      router.keyFile,
+      "namespace",
+      "list",
+    ]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /"jobs"/);
+    const withoutCert = await smctl([...flags, "namespace", "list"]);
+    assert.notEqual(withoutCert.code, 0);
+    assert.match(withoutCert.stderr, /cannot reach the service/);
 
     // The SDKs over mutual TLS: the executor as itself, the spectator with the router's certificate.
     const target = `localhost:${address.slice(address.lastIndexOf(":") + 1)}`;
