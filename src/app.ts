@@ -9,6 +9,8 @@ import type { Logger } from "./core/logger.ts";
 import { ShardManager } from "./service/shard_manager.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
+import { serverCredentials } from "./transport/grpc/server_credentials.ts";
+import { Authorizer } from "./security/mod.ts";
 import { dashboardRoutes } from "./dashboard/mod.ts";
 import { PrometheusMetrics } from "./metrics/prometheus_metrics.ts";
 import { healthRoutes } from "./transport/http/health_routes.ts";
@@ -37,13 +39,32 @@ export interface StartOptions {
   readonly httpAddress?: string;
 }
 
+/** A start-up failure caused by the configuration's files or secrets; its message says which. */
+export class StartupError extends Error {
+  /** Builds the error. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "StartupError";
+  }
+}
+
 /** Connects to the stores named in `config`, then serves. */
 export async function startInstance(
   config: Config,
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningInstance> {
-  const { store, leaderStore } = await openStores(config.shardDistribution, logger);
+  // Certificates, keys and tokens are read first: a bad file stops the start before anything runs.
+  let credentials, authorizer, opened;
+  try {
+    credentials = serverCredentials(config.security?.tls);
+    const auth = config.security?.auth;
+    authorizer = auth ? await Authorizer.create(auth) : undefined;
+    opened = await openStores(config.shardDistribution, logger);
+  } catch (error) {
+    throw new StartupError(`Cannot start: ${(error as Error).message}`, { cause: error });
+  }
+  const { store, leaderStore } = opened;
   const metrics = new PrometheusMetrics();
   const manager = new ShardManager({
     observer: metrics,
@@ -59,6 +80,7 @@ export async function startInstance(
     manager,
     options.grpcAddress ?? config.server.grpcAddress,
     logger,
+    { credentials, ...(authorizer ? { authorizer } : {}) },
   );
   const http = await startHttpServer(
     options.httpAddress ?? config.server.httpAddress,
@@ -66,7 +88,10 @@ export async function startInstance(
     [
       healthRoutes(manager.health),
       metricsRoute(metrics),
-      dashboardRoutes(manager, { allowActions: config.server.dashboardActions }),
+      dashboardRoutes(manager, {
+        allowActions: config.server.dashboardActions,
+        ...(authorizer ? { authorizer, logger } : {}),
+      }),
     ],
   );
   logger.info("listening", {

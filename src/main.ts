@@ -16,7 +16,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { startInstance } from "./app.ts";
+import { startInstance, StartupError } from "./app.ts";
 import { ConfigError, loadConfig } from "./config/mod.ts";
 import { jsonLogger } from "./core/logger.ts";
 
@@ -84,11 +84,20 @@ async function main(): Promise<number> {
     throw error;
   }
   const logger = jsonLogger(config.log.level);
-  const instance = await startInstance(config, logger, {
-    ...(args["grpc-address"] ? { grpcAddress: args["grpc-address"] } : {}),
-    ...(args["http-address"] ? { httpAddress: args["http-address"] } : {}),
-    ...(args["instance-id"] ? { instanceId: args["instance-id"] } : {}),
-  });
+  let instance;
+  try {
+    instance = await startInstance(config, logger, {
+      ...(args["grpc-address"] ? { grpcAddress: args["grpc-address"] } : {}),
+      ...(args["http-address"] ? { httpAddress: args["http-address"] } : {}),
+      ...(args["instance-id"] ? { instanceId: args["instance-id"] } : {}),
+    });
+  } catch (error) {
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
   const stopped = Promise.withResolvers<void>();
   const onSignal = (signal: string) => () => {
     logger.info("stopping", { signal });

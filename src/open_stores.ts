@@ -7,7 +7,7 @@
 import type { ShardDistributionConfig } from "./config/mod.ts";
 import type { Logger } from "./core/logger.ts";
 import { openEmbeddedStores } from "./store/embedded/mod.ts";
-import { createEtcdClient, EtcdLeaderStore, EtcdStore } from "./store/etcd/mod.ts";
+import { createEtcdClient, etcdConnection, EtcdLeaderStore, EtcdStore } from "./store/etcd/mod.ts";
 import type { LeaderStore, Store } from "./store/mod.ts";
 
 /** The two ports, opened. */
@@ -36,10 +36,15 @@ export async function openStores(
     return { store, leaderStore, kind: "embedded" };
   }
   if (!sd.store || !sd.leaderStore) throw new Error("configure etcd stores or embedded");
+  // TLS files and passwords are read before any client opens.
+  const [main, leader] = await Promise.all([
+    etcdConnection(sd.store.storageParams, "shardDistribution.store"),
+    etcdConnection(sd.leaderStore.storageParams, "shardDistribution.leaderStore"),
+  ]);
   return {
-    store: new EtcdStore(createEtcdClient(sd.store.storageParams), sd.store.storageParams.prefix),
+    store: new EtcdStore(createEtcdClient(main), sd.store.storageParams.prefix),
     leaderStore: new EtcdLeaderStore(
-      createEtcdClient(sd.leaderStore.storageParams),
+      createEtcdClient(leader),
       sd.leaderStore.storageParams.prefix,
     ),
     kind: "etcd",

@@ -11,6 +11,7 @@ import { formatDuration } from "./duration.ts";
 import { namespacesSchema } from "./namespace_schema.ts";
 import type { SectionSchema } from "./section_schema.ts";
 import { leaderStorageParamsSchema, storageParamsSchema } from "./storage_params_schema.ts";
+import { securitySchema } from "./security_schema.ts";
 import type {
   Config,
   ElectionConfig,
@@ -24,6 +25,7 @@ export type * from "./types.ts";
 export type { SectionSchema } from "./section_schema.ts";
 export * from "./namespace_schema.ts";
 export * from "./storage_params_schema.ts";
+export * from "./security_schema.ts";
 
 /**
  * `shardDistribution.election`; may be omitted. `maxRandomDelay` must be
@@ -200,4 +202,5 @@ export const configSchema: SectionSchema<Config> = section({
   shardDistribution: shardDistributionSchema,
   server: serverSchema,
   log: logSchema,
-});
+  security: securitySchema.optional(),
+}).transform(({ security, ...config }): Config => security ? { ...config, security } : config);

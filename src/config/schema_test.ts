@@ -183,7 +183,7 @@ const REJECTED: ReadonlyArray<[string, Record<string, unknown>, string]> = [
   [
     "an electionTTL on the main store",
     minimal({ store: { storageParams: { endpoints: ["a:1"], electionTTL: "5s" } } }),
-    "shardDistribution.store.storageParams: expected one of: endpoints, dialTimeout, prefix",
+    "shardDistribution.store.storageParams: expected one of: endpoints, dialTimeout, prefix, tls, auth",
   ],
   [
     "no endpoints",

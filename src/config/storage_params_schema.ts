@@ -8,6 +8,7 @@ import { z } from "zod";
 import { duration, endpoint, section } from "./_fields.ts";
 import type { LeaderStorageParams, StorageParams } from "./types.ts";
 import type { SectionSchema } from "./section_schema.ts";
+import { etcdAuthSchema, etcdTlsSchema } from "./security_schema.ts";
 
 /**
  * `storageParams` of a store; `prefix` has its default given, and leading or
@@ -27,9 +28,11 @@ import type { SectionSchema } from "./section_schema.ts";
  */
 export function storageParamsSchema(defaultPrefix: string): SectionSchema<StorageParams> {
   return section(storageShape(defaultPrefix))
-    .transform(({ dialTimeout, ...params }): StorageParams => ({
+    .transform(({ dialTimeout, tls, auth, ...params }): StorageParams => ({
       ...params,
       dialTimeoutMs: dialTimeout,
+      ...(tls ? { tls } : {}),
+      ...(auth ? { auth } : {}),
     }));
 }
 
@@ -50,10 +53,12 @@ export function storageParamsSchema(defaultPrefix: string): SectionSchema<Storag
 export const leaderStorageParamsSchema: SectionSchema<LeaderStorageParams> = section({
   ...storageShape("leader"),
   electionTTL: duration("5s", { minMs: 2_000, wholeSeconds: true }),
-}).transform(({ dialTimeout, electionTTL, ...params }): LeaderStorageParams => ({
+}).transform(({ dialTimeout, electionTTL, tls, auth, ...params }): LeaderStorageParams => ({
   ...params,
   dialTimeoutMs: dialTimeout,
   electionTtlMs: electionTTL,
+  ...(tls ? { tls } : {}),
+  ...(auth ? { auth } : {}),
 }));
 
 function storageShape(defaultPrefix: string) {
@@ -71,5 +76,7 @@ function storageShape(defaultPrefix: string) {
       }
       return stripped;
     }),
+    tls: etcdTlsSchema.optional(),
+    auth: etcdAuthSchema.optional(),
   };
 }

@@ -48,12 +48,40 @@ export interface StorageParams {
   prefix: string;
   /** Lease of an elected leader (`electionTTL`); only the leader store has it. */
   electionTtlMs?: number;
+  /** TLS to etcd; absent: plaintext. */
+  tls?: EtcdTlsConfig;
+  /** Username and password; absent: no etcd authentication. */
+  auth?: EtcdAuthConfig;
 }
 
 /** `storageParams` of the leader store, which always has an election lease. */
 export interface LeaderStorageParams extends StorageParams {
   /** Lease of an elected leader, whole seconds and at least 2s (`electionTTL`, default 5s). */
   electionTtlMs: number;
+}
+
+/** `storageParams.tls`: TLS to etcd (the endpoints then use `https://`). */
+export interface EtcdTlsConfig {
+  /** PEM file of the CA that signed etcd's certificate (`caFile`). */
+  caFile: string;
+  /** PEM file of this client's certificate, for etcd's `--client-cert-auth` (`certFile`). */
+  certFile?: string;
+  /** PEM file of this client's private key; given exactly with `certFile` (`keyFile`). */
+  keyFile?: string;
+  /** Name to verify in etcd's certificate instead of the endpoint's host (`serverName`). */
+  serverName?: string;
+}
+
+/** `storageParams.auth`: etcd username and password; the password from exactly one source. */
+export interface EtcdAuthConfig {
+  /** The etcd user (`username`). */
+  username: string;
+  /** The password, inline (`password`). */
+  password?: string;
+  /** Name of an environment variable holding the password (`passwordEnv`). */
+  passwordEnv?: string;
+  /** A file holding the password; surrounding whitespace is dropped (`passwordFile`). */
+  passwordFile?: string;
 }
 
 /** `shardDistribution.leaderStore`: where elections happen. */
@@ -121,6 +149,63 @@ export interface LogConfig {
   level: LogLevel;
 }
 
+/** A role an identity can hold (see `src/security/roles.ts`). */
+export type SecurityRole = "spectator" | "executor" | "operator";
+
+/** `security.tls`: TLS on the gRPC server. */
+export interface ServerTlsConfig {
+  /** PEM file of the server's certificate chain (`certFile`). */
+  certFile: string;
+  /** PEM file of the server's private key (`keyFile`). */
+  keyFile: string;
+  /** PEM file of the CA that signs client certificates; set: mutual TLS, a client certificate is required (`clientCaFile`). */
+  clientCaFile?: string;
+}
+
+/** One entry of `security.auth.tokens`: a bearer token and what it may do. */
+export interface TokenRule {
+  /** Who holds the token; logged with every denial (`name`). */
+  name: string;
+  /** Roles granted (`roles`). */
+  roles: SecurityRole[];
+  /** Hex SHA-256 of the token (`sha256`); exactly one of `sha256`, `env`, `file`. */
+  sha256?: string;
+  /** Environment variable holding the token (`env`). */
+  env?: string;
+  /** File holding the token; surrounding whitespace is dropped (`file`). */
+  file?: string;
+  /** The only executor id this token may heartbeat as (`executorId`); absent: any. */
+  executorId?: string;
+}
+
+/** One entry of `security.auth.certificates`: client certificates and what they may do. */
+export interface CertificateRule {
+  /** The certificate's subject CN or one of its SANs (`DNS:x`, `URI:y` or the bare value); `*`: any certificate the client CA signed. */
+  subject: string;
+  /** Roles granted (`roles`). */
+  roles: SecurityRole[];
+  /** The only executor id it may heartbeat as (`executorId`); absent: its CN or one of its SAN values. */
+  executorId?: string;
+}
+
+/** `security.auth`: who may call what. Absent: every call is allowed. */
+export interface AuthConfig {
+  /** Bearer tokens (`tokens`, default none). */
+  tokens: TokenRule[];
+  /** Client certificates (`certificates`, default none); needs `security.tls.clientCaFile`. */
+  certificates: CertificateRule[];
+  /** Roles of a call with neither token nor certificate (`anonymousRoles`, default none). */
+  anonymousRoles: SecurityRole[];
+}
+
+/** `security`: transport security and authorization of the gRPC API. */
+export interface SecurityConfig {
+  /** TLS on the gRPC server; absent: plaintext. */
+  tls?: ServerTlsConfig;
+  /** Roles; absent: everything is allowed. */
+  auth?: AuthConfig;
+}
+
 /** The whole service configuration. */
 export interface Config {
   /** Shard assignment: elections, namespaces, stores, rebalancing. */
@@ -129,4 +214,6 @@ export interface Config {
   server: ServerConfig;
   /** Logging. */
   log: LogConfig;
+  /** TLS and roles of the gRPC API; absent: plaintext, everything allowed. */
+  security?: SecurityConfig;
 }

@@ -124,13 +124,21 @@ export class ShuttingDownError extends ShardManagerError {
   }
 }
 
+/** The caller gave no identity, or one the service does not accept (gRPC UNAUTHENTICATED). */
+export class UnauthenticatedError extends ShardManagerError {}
+
+/** The caller's identity lacks the role the call needs (gRPC PERMISSION_DENIED). */
+export class PermissionDeniedError extends ShardManagerError {}
+
 /** What kind of outcome a domain error is; each transport maps kinds to its own codes. */
 export type ErrorKind =
   | "invalid_argument"
   | "not_found"
   | "failed_precondition"
   | "unavailable"
-  | "aborted";
+  | "aborted"
+  | "unauthenticated"
+  | "permission_denied";
 
 const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
   [InvalidArgumentError, "invalid_argument"],
@@ -142,6 +150,8 @@ const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
   [StoreUnavailableError, "unavailable"],
   [ShuttingDownError, "unavailable"],
   [FencedError, "aborted"],
+  [UnauthenticatedError, "unauthenticated"],
+  [PermissionDeniedError, "permission_denied"],
 ];
 
 /**

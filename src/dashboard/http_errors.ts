@@ -13,6 +13,8 @@ const STATUSES: Readonly<Record<ErrorKind, number>> = {
   failed_precondition: 409,
   aborted: 409,
   unavailable: 503,
+  unauthenticated: 401,
+  permission_denied: 403,
 };
 
 /**

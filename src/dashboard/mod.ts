@@ -16,7 +16,9 @@
 import type { HttpRoute } from "../transport/http/http_server.ts";
 import { readJsonBody, runAction } from "./actions.ts";
 import { stateEvents } from "./event_stream.ts";
-import { errorResponse, jsonError } from "./http_errors.ts";
+import { errorResponse, httpStatusOf, jsonError } from "./http_errors.ts";
+import type { Authorizer } from "../security/authorizer.ts";
+import type { Logger } from "../core/logger.ts";
 import { LeaderCache } from "./leaders.ts";
 import { dashboardPage } from "./page.ts";
 import { type DashboardRoute, methodOf, parseDashboardPath } from "./paths.ts";
@@ -32,6 +34,14 @@ export interface DashboardOptions {
   readonly allowActions: boolean;
   /** Longest time between two events of a stream. @default {1000} */
   readonly refreshMs?: number;
+  /**
+   * When set (`security.auth`), an action needs `authorization: Bearer <token>`
+   * of an identity with the operator role. Read-only pages stay open.
+   * @default {undefined} actions need no token
+   */
+  readonly authorizer?: Authorizer;
+  /** Where refused actions are logged. @default {undefined} not logged */
+  readonly logger?: Logger;
 }
 
 /** Why actions are refused when they are off. */
@@ -53,7 +63,7 @@ const JSON_HEADERS = { "cache-control": "no-store" };
  */
 export function dashboardRoutes(manager: DashboardBackend, options: DashboardOptions): HttpRoute {
   const leaders = new LeaderCache(() => manager.listLeaders());
-  const { allowActions, refreshMs = 1_000 } = options;
+  const { allowActions, refreshMs = 1_000, authorizer, logger } = options;
   let page: ReturnType<typeof dashboardPage> | undefined;
 
   const handle = async (request: Request, route: DashboardRoute): Promise<Response> => {
@@ -96,6 +106,27 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
         if (!allowActions) return jsonError(403, ACTIONS_DISABLED);
         const refusal = checkPost(request);
         if (refusal) return jsonError(refusal.status, refusal.message);
+        if (authorizer) {
+          const method = `${route.action === "drain" ? "Drain" : "Undrain"}${
+            route.target === "shards" ? "Shards" : "Executors"
+          }`;
+          const authorization = request.headers.get("authorization");
+          const decision = await authorizer.check({
+            method,
+            ...(authorization === null ? {} : { authorization }),
+          });
+          if (!decision.allowed) {
+            logger?.warn("dashboard action denied", {
+              method,
+              principal: decision.principal,
+              reason: decision.error.message,
+            });
+            const status = httpStatusOf(decision.error) ?? 403;
+            return jsonError(status, decision.error.message, {
+              "www-authenticate": status === 401 ? "Bearer" : 'Bearer error="insufficient_scope"',
+            });
+          }
+        }
         namespaceInfo(manager, route.namespace);
         const body = await readJsonBody(request);
         const answer = await runAction(manager, { ...route, body });

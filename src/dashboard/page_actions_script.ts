@@ -3,7 +3,9 @@
  * lookup or a list with ranges such as `0-15`) and executors by selector.
  * Every action asks for confirmation and reports its outcome in a banner
  * that stays until dismissed. The page shows these controls only when the
- * instance allows actions (`server.dashboardActions`).
+ * instance allows actions (`server.dashboardActions`). When the instance
+ * asks for a bearer token (`security.auth`), the page prompts for an operator
+ * token once and keeps it in `sessionStorage` for the tab.
  *
  * Written as a raw string (no build step): no backticks or `${` inside.
  *
@@ -12,13 +14,23 @@
 
 /** Defines `act` and the handlers of the action controls. */
 export const ACTIONS_SCRIPT: string = String.raw`
-async function act(path, body, label) {
+async function act(path, body, label, retried) {
   try {
+    const headers = { "content-type": "application/json" };
+    const token = sessionStorage.getItem("sm-operator-token");
+    if (token) headers.authorization = "Bearer " + token;
     const res = await fetch("api/namespaces/" + encodeURIComponent(ui.ns) + "/" + path, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers,
       body: JSON.stringify(body),
     });
+    if ((res.status === 401 || res.status === 403) && !retried && res.headers.get("www-authenticate")) {
+      const entered = (prompt("This instance needs an operator token for actions:") || "").trim();
+      if (entered) {
+        sessionStorage.setItem("sm-operator-token", entered);
+        return act(path, body, label, true);
+      }
+    }
     let json = {};
     try { json = await res.json(); } catch (_) { /* not JSON */ }
     if (!res.ok) return showBanner("error", label + " failed (HTTP " + res.status + "): " + (json.error || res.statusText));

@@ -30,6 +30,8 @@ export interface GlobalOptions {
   readonly keyFile?: string;
   /** `--server-name`. */
   readonly serverName?: string;
+  /** `--token` or `SM_TOKEN`. */
+  readonly token?: string;
 }
 
 /**
@@ -83,7 +85,7 @@ export class Context {
     return this.#connection;
   }
 
-  /** The TLS flags as client options. */
+  /** The TLS flags and the token as client options. */
   tlsOptions(): ClientTlsOptions {
     const o = this.options;
     return {
@@ -92,6 +94,7 @@ export class Context {
       ...(o.certFile ? { certFile: o.certFile } : {}),
       ...(o.keyFile ? { keyFile: o.keyFile } : {}),
       ...(o.serverName ? { serverName: o.serverName } : {}),
+      ...(o.token ? { token: o.token } : {}),
     };
   }
 

@@ -106,6 +106,13 @@ export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlErro
         ExitCode.UNAVAILABLE,
         { cause: failure },
       );
+    case status.UNAUTHENTICATED:
+      return new SmctlError(
+        `${site.method} refused, not authenticated: ${details} ` +
+          "(pass --token or set SM_TOKEN, or use --cert-file and --key-file)",
+        ExitCode.ERROR,
+        { cause: failure },
+      );
     case status.UNIMPLEMENTED:
       return new SmctlError(
         `the service at ${site.address} does not implement ${site.method}: ${details}`,

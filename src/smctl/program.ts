@@ -81,6 +81,10 @@ export function buildProgram(): Command {
     .option("--cert-file <path>", "PEM file of this client's certificate (mutual TLS)")
     .option("--key-file <path>", "PEM file of this client's private key (mutual TLS)")
     .option("--server-name <name>", "name to verify in the server's certificate")
+    .addOption(
+      new Option("--token <token>", "bearer token for a service with roles (security.auth)")
+        .env("SM_TOKEN"),
+    )
     .addHelpText("after", GLOBAL_HELP);
   registerNamespaceCommands(program);
   registerExecutorCommands(program);

@@ -24,6 +24,10 @@ export interface TestConfigOptions {
   readonly election?: Record<string, string>;
   /** The leader's lease. @default {"2s"} */
   readonly electionTTL?: string;
+  /** More keys of both stores' `storageParams`, e.g. `tls` and `auth`. @default {{}} */
+  readonly storageParams?: Record<string, unknown>;
+  /** A top-level `security` section. @default {undefined} none */
+  readonly security?: Record<string, unknown>;
 }
 
 /** A YAML configuration for tests, with quick timings. */
@@ -32,7 +36,12 @@ export function testConfigYaml(options: TestConfigOptions): string {
     storageParams:
       endpoints: ${JSON.stringify(endpoints)}
       dialTimeout: 2s
-      prefix: ${JSON.stringify(prefix)}${extra}`;
+      prefix: ${JSON.stringify(prefix)}${extra}${
+    Object.entries(options.storageParams ?? {}).map(([k, v]) =>
+      `\n      ${k}: ${JSON.stringify(v)}`
+    )
+      .join("")
+  }`;
   const lines = (obj: Record<string, unknown>, indent: string) =>
     Object.entries(obj).map(([k, v]) => `${indent}${k}: ${JSON.stringify(v)}`).join("\n");
   return `shardDistribution:
@@ -67,7 +76,7 @@ server:
   httpAddress: 127.0.0.1:0
 log:
   level: warn
-`;
+${options.security ? `security: ${JSON.stringify(options.security)}\n` : ""}`;
 }
 
 /** Starts an instance inside the test process. */

@@ -1,6 +1,6 @@
 /**
  * Channel credentials for the SDKs and smctl: plaintext by default, TLS or
- * mutual TLS from PEM files.
+ * mutual TLS from PEM files, and a bearer token sent with every call.
  *
  * @module
  */
@@ -16,8 +16,16 @@ export interface ClientTlsOptions {
   readonly certFile?: string;
   /** PEM file of this client's private key, for mutual TLS. */
   readonly keyFile?: string;
-  /** Name to verify in the server's certificate instead of the address's host. */
+  /**
+   * Name to verify in the server's certificate instead of the address's host.
+   * Under Deno, TLS to an address given as an IP needs this (a host name works as is).
+   */
   readonly serverName?: string;
+  /**
+   * Bearer token sent as `authorization: Bearer <token>` on every call, with
+   * or without TLS (send it over TLS: it is a password).
+   */
+  readonly token?: string;
 }
 
 /**
@@ -36,8 +44,11 @@ export function clientCredentials(tls: ClientTlsOptions = {}): {
   credentials: grpc.ChannelCredentials;
   options: grpc.ChannelOptions;
 } {
+  const auth: grpc.ChannelOptions = tls.token === undefined
+    ? {}
+    : { interceptors: [bearerInterceptor(tls.token)] };
   const secure = tls.tls || tls.caFile || tls.certFile || tls.keyFile || tls.serverName;
-  if (!secure) return { credentials: grpc.credentials.createInsecure(), options: {} };
+  if (!secure) return { credentials: grpc.credentials.createInsecure(), options: auth };
   if (Boolean(tls.certFile) !== Boolean(tls.keyFile)) {
     throw new Error("TLS client certificate and key must be given together");
   }
@@ -49,7 +60,27 @@ export function clientCredentials(tls: ClientTlsOptions = {}): {
   const options: grpc.ChannelOptions = tls.serverName
     ? { "grpc.ssl_target_name_override": tls.serverName, "grpc.default_authority": tls.serverName }
     : {};
-  return { credentials, options };
+  return { credentials, options: { ...options, ...auth } };
+}
+
+/**
+ * A client interceptor that adds `authorization: Bearer <token>`. (Call
+ * credentials would do the same but grpc-js refuses them on plaintext channels.)
+ * Note: a grpc-js `Client` takes `interceptors` out of the options object it
+ * is given, so pass each client its own copy of the options.
+ */
+function bearerInterceptor(token: string): grpc.Interceptor {
+  if (token === "" || /\s/.test(token)) {
+    throw new Error("The bearer token must be non-empty and contain no whitespace");
+  }
+  const value = `Bearer ${token}`;
+  return (options, next) =>
+    new grpc.InterceptingCall(next(options), {
+      start(metadata, listener, start) {
+        metadata.set("authorization", value);
+        start(metadata, listener);
+      },
+    });
 }
 
 function readPem(path: string, what: string): Buffer {

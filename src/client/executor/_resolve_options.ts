@@ -71,7 +71,10 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   if (!Number.isInteger(bufferSize)) {
     throw new RangeError(`eventBufferSize must be an integer, got ${bufferSize}`);
   }
-  const tls = options.tls ?? {};
+  const tls = {
+    ...options.tls,
+    ...(options.token === undefined ? {} : { token: options.token }),
+  };
   const transport = options.transport;
   return {
     namespace,

@@ -48,6 +48,11 @@ export interface ExecutorOptions {
   readonly onUnreachable?: UnreachablePolicy;
   /** TLS for the gRPC connections. @default {{}} plaintext */
   readonly tls?: ClientTlsOptions;
+  /**
+   * Bearer token sent as `authorization: Bearer <token>` on every call (for a
+   * service with `security.auth`). @default {undefined} none
+   */
+  readonly token?: string;
   /** Events each {@linkcode Executor.events} iterator buffers before dropping the oldest. @default {256} */
   readonly eventBufferSize?: number;
   /**

@@ -158,6 +158,7 @@ class Selector implements LeaderSelector {
       clock: this.#clock,
       ...(o.metadata ? { metadata: o.metadata } : {}),
       ...(o.tls ? { tls: o.tls } : {}),
+      ...(o.token ? { token: o.token } : {}),
       ...(o.transport ? { transport: o.transport } : {}),
     });
     this.#executor = executor;

@@ -73,6 +73,11 @@ export interface LeaderSelectorOptions {
   readonly metadata?: Readonly<Record<string, string>>;
   /** TLS for the gRPC connections. @default {{}} plaintext */
   readonly tls?: ClientTlsOptions;
+  /**
+   * Bearer token sent as `authorization: Bearer <token>` on every call (for a
+   * service with `security.auth`). @default {undefined} none
+   */
+  readonly token?: string;
   /** Events each {@linkcode LeaderSelector.events} iterator buffers. @default {64} */
   readonly eventBufferSize?: number;
   /** A heartbeat transport instead of gRPC (tests). */

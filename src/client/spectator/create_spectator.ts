@@ -64,7 +64,9 @@ import { Spectator } from "./spectator.ts";
 export function createSpectator(options: SpectatorOptions): Spectator {
   const resolved = resolveOptions(options);
   const transport = options.transport ?? grpcTransport({
-    ...(options.tls === undefined ? {} : { tls: options.tls }),
+    ...(options.tls === undefined && options.token === undefined
+      ? {}
+      : { tls: { ...options.tls, ...(options.token ? { token: options.token } : {}) } }),
     ...(options.channelOptions === undefined ? {} : { channelOptions: options.channelOptions }),
     backoff: resolved.backoff,
   });

@@ -70,7 +70,8 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
     if (closed) throw new Error("The spectator transport is closed");
     let found = clients.get(address);
     if (found === undefined) {
-      found = new ShardDistributorAPIClient(address, credentials, channelOptions);
+      // A copy each: grpc-js takes `interceptors` (the bearer token) out of the object.
+      found = new ShardDistributorAPIClient(address, credentials, { ...channelOptions });
       clients.set(address, found);
     }
     return found;

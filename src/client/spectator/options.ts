@@ -21,6 +21,11 @@ export interface SpectatorOptions {
   /** How to secure the connections. @default {{}} plaintext */
   readonly tls?: ClientTlsOptions;
   /**
+   * Bearer token sent as `authorization: Bearer <token>` on every call (for a
+   * service with `security.auth`). @default {undefined} none
+   */
+  readonly token?: string;
+  /**
    * The namespace's shard model. On a miss, `owner()` asks the service
    * (`GetShardOwner`, which creates the shard) only in an ephemeral
    * namespace; in a fixed one a miss means the shard has no owner right now.

@@ -5,4 +5,5 @@
  */
 export { EtcdStore } from "./etcd_store.ts";
 export { EtcdLeaderStore } from "./etcd_leader_store.ts";
-export { createEtcdClient, type EtcdConnection } from "./client.ts";
+export { createEtcdClient, type EtcdConnection, type EtcdTlsMaterial } from "./client.ts";
+export { etcdConnection } from "./connection.ts";

@@ -12,6 +12,8 @@ import { executorService, packageDefinition, shardDistributorService } from "../
 import { ReflectionService } from "@grpc/reflection";
 import { addHealthService } from "./health_service.ts";
 import { passEncodedThrough } from "./pre_encoded.ts";
+import type { Authorizer } from "../../security/mod.ts";
+import { guardHandlers } from "./auth_guard.ts";
 
 /** Largest request accepted, in bytes (metadata values may be 512 KiB each). */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -22,6 +24,14 @@ export interface GrpcServer {
   readonly address: string;
   /** Stops accepting calls and waits for running ones, up to `graceMs`, then cancels them. */
   stop(graceMs?: number): Promise<void>;
+}
+
+/** Options of {@linkcode startGrpcServer}. */
+export interface GrpcServerOptions {
+  /** Transport security (see `server_credentials.ts`). @default {plaintext} */
+  readonly credentials?: grpc.ServerCredentials;
+  /** Checks each call of the Shard Distributor services; health and reflection stay open. @default {every call allowed} */
+  readonly authorizer?: Authorizer;
 }
 
 /**
@@ -38,26 +48,32 @@ export async function startGrpcServer(
   manager: ShardManager,
   address: string,
   logger: Logger,
+  options: GrpcServerOptions = {},
 ): Promise<GrpcServer> {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
   const context = { logger, observer: manager.observer };
+  const { authorizer } = options;
+  const routing = routingHandlers(manager, context);
+  const executor = executorHandlers(manager, context);
+  const routingDefinition = passEncodedThrough(shardDistributorService, "WatchNamespaceState");
+  const executorDefinition = passEncodedThrough(executorService, "Heartbeat");
   server.addService(
-    passEncodedThrough(shardDistributorService, "WatchNamespaceState"),
-    routingHandlers(manager, context),
+    routingDefinition,
+    authorizer ? guardHandlers(routingDefinition, routing, authorizer, context) : routing,
   );
   server.addService(
-    passEncodedThrough(executorService, "Heartbeat"),
-    executorHandlers(manager, context),
+    executorDefinition,
+    authorizer ? guardHandlers(executorDefinition, executor, authorizer, context) : executor,
   );
   addHealthService(server, manager.health);
   new ReflectionService(packageDefinition).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
       address,
-      grpc.ServerCredentials.createInsecure(),
+      options.credentials ?? grpc.ServerCredentials.createInsecure(),
       (error, port) => error ? reject(error) : resolve(port),
     )
   );

@@ -21,6 +21,8 @@ const CODES: Readonly<Record<ErrorKind, grpc.status>> = {
   failed_precondition: grpc.status.FAILED_PRECONDITION,
   unavailable: grpc.status.UNAVAILABLE,
   aborted: grpc.status.ABORTED,
+  unauthenticated: grpc.status.UNAUTHENTICATED,
+  permission_denied: grpc.status.PERMISSION_DENIED,
 };
 
 /**

@@ -1,0 +1,180 @@
+/**
+ * Who may call what: an identity (from a bearer token or a client
+ * certificate) gets roles from the configuration, and each RPC needs a role
+ * (`roles.ts`). No I/O after {@linkcode Authorizer.create}.
+ *
+ * @module
+ */
+import type { AuthConfig } from "../config/types.ts";
+import { PermissionDeniedError, UnauthenticatedError } from "../core/errors.ts";
+import { grants, HEARTBEAT_METHOD, requiredRole, type Role } from "./roles.ts";
+import { readSecret, type SecretSources, sha256Hex } from "./secrets.ts";
+
+/** What the TLS layer verified about the client's certificate. */
+export interface PeerCertificate {
+  /** The subject's common name. */
+  readonly commonName?: string;
+  /** Subject alternative names as OpenSSL prints them: `DNS:host`, `URI:spiffe://...`. */
+  readonly altNames: readonly string[];
+}
+
+/** One call to decide on. */
+export interface CallInfo {
+  /** The RPC's method name, e.g. `DrainShards`. */
+  readonly method: string;
+  /** The `authorization` metadata value, if sent. */
+  readonly authorization?: string;
+  /** The client's verified certificate, under mutual TLS. */
+  readonly certificate?: PeerCertificate;
+  /** For `Heartbeat`: the executor the call speaks for. */
+  readonly executorId?: string;
+}
+
+/** The outcome: allowed (with who), or the error to answer. */
+export type Decision =
+  | { readonly allowed: true; readonly principal: string }
+  | {
+    readonly allowed: false;
+    readonly principal: string;
+    readonly error: UnauthenticatedError | PermissionDeniedError;
+  };
+
+interface Principal {
+  readonly name: string;
+  readonly roles: readonly Role[];
+  /** Executor ids it may heartbeat as; undefined: any. */
+  readonly executorIds?: readonly string[];
+}
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * Decides calls under `security.auth`.
+ *
+ * @example
+ * ```ts
+ * import { Authorizer } from "./authorizer.ts";
+ *
+ * const authorizer = await Authorizer.create(
+ *   { tokens: [{ name: "ops", roles: ["operator"], env: "OPS" }], certificates: [], anonymousRoles: [] },
+ *   { env: () => "t0ken" },
+ * );
+ * const ok = await authorizer.check({ method: "DrainShards", authorization: "Bearer t0ken" });
+ * console.assert(ok.allowed);
+ * const anonymous = await authorizer.check({ method: "DrainShards" });
+ * console.assert(!anonymous.allowed);
+ * ```
+ */
+export class Authorizer {
+  readonly #tokens: ReadonlyMap<string, Principal>;
+  readonly #config: AuthConfig;
+
+  private constructor(config: AuthConfig, tokens: Map<string, Principal>) {
+    this.#config = config;
+    this.#tokens = tokens;
+  }
+
+  /** Reads the tokens named by `config` (environment, files) and keeps their digests. */
+  static async create(config: AuthConfig, sources: SecretSources = {}): Promise<Authorizer> {
+    const tokens = new Map<string, Principal>();
+    for (const [index, rule] of config.tokens.entries()) {
+      const what = `security.auth.tokens[${index}] (${rule.name})`;
+      const digest = rule.sha256 ??
+        await sha256Hex(
+          await readSecret(
+            { ...(rule.env ? { env: rule.env } : {}), ...(rule.file ? { file: rule.file } : {}) },
+            what,
+            sources,
+          ),
+        );
+      const other = tokens.get(digest);
+      if (other) throw new Error(`${what}: the same token as ${other.name}`);
+      tokens.set(digest, {
+        name: `token:${rule.name}`,
+        roles: rule.roles,
+        ...(rule.executorId ? { executorIds: [rule.executorId] } : {}),
+      });
+    }
+    return new Authorizer(config, tokens);
+  }
+
+  /**
+   * Decides a call. A token, when sent, is the identity (an unknown token is
+   * UNAUTHENTICATED even with a certificate); else the certificate; else the
+   * call is anonymous. A known identity without the role is PERMISSION_DENIED;
+   * an anonymous one is UNAUTHENTICATED.
+   */
+  async check(call: CallInfo): Promise<Decision> {
+    const required = requiredRole(call.method);
+    let principal: Principal;
+    if (call.authorization !== undefined) {
+      const token = BEARER.exec(call.authorization)?.[1];
+      if (token === undefined) {
+        return denyAuth(
+          "anonymous",
+          "Expected authorization metadata of the form 'Bearer <token>'",
+        );
+      }
+      const found = this.#tokens.get(await sha256Hex(token));
+      if (!found) return denyAuth("anonymous", "Unknown bearer token");
+      principal = found;
+    } else if (call.certificate) {
+      principal = this.#certificatePrincipal(call.certificate);
+    } else {
+      if (grants(this.#config.anonymousRoles, required)) {
+        return { allowed: true, principal: "anonymous" };
+      }
+      return denyAuth(
+        "anonymous",
+        `${call.method} needs the ${required} role: send a bearer token or a client certificate`,
+      );
+    }
+    if (!grants(principal.roles, required)) {
+      return denyRole(
+        principal.name,
+        `${principal.name} may not call ${call.method}: it needs the ${required} role, ` +
+          `granted roles: ${principal.roles.join(", ") || "none"}`,
+      );
+    }
+    if (call.method === HEARTBEAT_METHOD && principal.executorIds !== undefined) {
+      const id = call.executorId ?? "";
+      if (!principal.executorIds.includes(id)) {
+        return denyRole(
+          principal.name,
+          `${principal.name} may heartbeat only as itself (${
+            principal.executorIds.map((e) => JSON.stringify(e)).join(" or ")
+          }), not as executor ${JSON.stringify(id)}`,
+        );
+      }
+    }
+    return { allowed: true, principal: principal.name };
+  }
+
+  #certificatePrincipal(certificate: PeerCertificate): Principal {
+    const cn = certificate.commonName;
+    const values = certificate.altNames.map((name) => name.slice(name.indexOf(":") + 1));
+    const names = [...(cn ? [cn] : []), ...certificate.altNames, ...values];
+    const name = `certificate:${cn ?? certificate.altNames[0] ?? "?"}`;
+    const roles = new Set<Role>();
+    let executorIds: string[] | undefined;
+    for (const rule of this.#config.certificates) {
+      if (rule.subject !== "*" && !names.includes(rule.subject)) continue;
+      for (const role of rule.roles) roles.add(role);
+      if (rule.executorId) (executorIds ??= []).push(rule.executorId);
+    }
+    // Bound to itself: the executor ids named by its rules, or else its own names.
+    return {
+      name,
+      roles: [...roles],
+      executorIds: executorIds ?? [...(cn ? [cn] : []), ...values],
+    };
+  }
+}
+
+function denyAuth(principal: string, message: string): Decision {
+  return { allowed: false, principal, error: new UnauthenticatedError(message) };
+}
+
+function denyRole(principal: string, message: string): Decision {
+  return { allowed: false, principal, error: new PermissionDeniedError(message) };
+}

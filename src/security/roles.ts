@@ -1,0 +1,73 @@
+/**
+ * Roles and which one each RPC needs. Pure: no I/O.
+ *
+ * | role        | may call                                                             |
+ * | ----------- | -------------------------------------------------------------------- |
+ * | `spectator` | the read-only RPCs (`GetShardOwner`, `WatchNamespaceState`, ...)      |
+ * | `executor`  | `Heartbeat` (only as itself when the identity is bound to an executor) |
+ * | `operator`  | every RPC of `ShardDistributorAPI`, reads included                    |
+ *
+ * @module
+ */
+
+import type { SecurityRole } from "../config/types.ts";
+
+/** A role an identity can hold: `spectator`, `executor` or `operator`. */
+export type Role = SecurityRole;
+
+/** Every role, in the order the documentation lists them. */
+export const ROLES: readonly Role[] = ["spectator", "executor", "operator"];
+
+/** The RPCs that only read state; a spectator may call them. */
+export const READ_METHODS: ReadonlySet<string> = new Set([
+  "GetShardOwner",
+  "WatchNamespaceState",
+  "InspectShard",
+  "GetNamespaceState",
+  "GetExecutorState",
+  "ListNamespaces",
+  "GetDrainedShards",
+  "ListExecutorDrains",
+  "ListLeaders",
+]);
+
+/** The executors' RPC. */
+export const HEARTBEAT_METHOD = "Heartbeat";
+
+/**
+ * The role an RPC needs: `spectator` for reads, `executor` for `Heartbeat`,
+ * `operator` for everything else (so an RPC added later is closed by default).
+ *
+ * @example
+ * ```ts
+ * import { requiredRole } from "./roles.ts";
+ *
+ * console.assert(requiredRole("GetShardOwner") === "spectator");
+ * console.assert(requiredRole("DrainShards") === "operator");
+ * ```
+ */
+export function requiredRole(method: string): Role {
+  if (method === HEARTBEAT_METHOD) return "executor";
+  return READ_METHODS.has(method) ? "spectator" : "operator";
+}
+
+/**
+ * Whether `roles` allow a call that needs `required`. An operator may also
+ * read; no other role implies another.
+ *
+ * @example
+ * ```ts
+ * import { grants } from "./roles.ts";
+ *
+ * console.assert(grants(["operator"], "spectator"));
+ * console.assert(!grants(["spectator"], "operator"));
+ * console.assert(!grants(["operator"], "executor"));
+ * ```
+ */
+export function grants(roles: Iterable<Role>, required: Role): boolean {
+  for (const role of roles) {
+    if (role === required) return true;
+    if (role === "operator" && required === "spectator") return true;
+  }
+  return false;
+}
