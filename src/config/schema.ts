@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { duration, hostPort, integer, section } from "./_fields.ts";
 import { formatDuration } from "./duration.ts";
+import { limitsSchema } from "./limits_schema.ts";
 import { namespacesSchema } from "./namespace_schema.ts";
 import type { SectionSchema } from "./section_schema.ts";
 import { leaderStorageParamsSchema, storageParamsSchema } from "./storage_params_schema.ts";
@@ -24,6 +25,7 @@ export type * from "./types.ts";
 export type { SectionSchema } from "./section_schema.ts";
 export * from "./namespace_schema.ts";
 export * from "./storage_params_schema.ts";
+export * from "./limits_schema.ts";
 
 /**
  * `shardDistribution.election`; may be omitted. `maxRandomDelay` must be
@@ -200,4 +202,5 @@ export const configSchema: SectionSchema<Config> = section({
   shardDistribution: shardDistributionSchema,
   server: serverSchema,
   log: logSchema,
+  limits: limitsSchema,
 });
