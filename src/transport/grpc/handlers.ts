@@ -7,8 +7,15 @@
 import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
 import type { ServiceObserver } from "../../core/observer.ts";
-import { InvalidArgumentError } from "../../core/errors.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
+import {
+  validateExecutorId,
+  validateMetadata,
+  validateNamespace,
+  validateReason,
+  validateShardKey,
+  validateShardKeys,
+} from "../../limits/validate_request.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
 import {
@@ -62,9 +69,11 @@ function unary<Req, Res>(
   };
 }
 
-function required(value: string, field: string): string {
-  if (value === "") throw new InvalidArgumentError(field, "must not be empty");
-  return value;
+/** Checks a drain target's executor id or selector against the request limits. */
+function drainTarget(req: { executorId: string; selector: Record<string, string> }) {
+  if (req.executorId !== "") validateExecutorId(req.executorId);
+  validateMetadata(req.selector, "selector");
+  return validateDrainTarget(req.executorId, req.selector);
 }
 
 /** Handlers of `ShardDistributorAPI`. */
@@ -75,27 +84,29 @@ export function routingHandlers(
   const { logger } = context;
   const ops = manager.operations;
   const drains = manager.executorDrains;
+  const { limits } = manager;
+  const shardKey = (key: string) => validateShardKey(key, "shard_key", limits);
   return {
     GetShardOwner: unary(context, "GetShardOwner", async (req, signal) => {
-      const ns = required(req.namespace, "namespace");
-      return await manager.getShardOwner(ns, required(req.shardKey, "shard_key"), signal);
+      const ns = validateNamespace(req.namespace);
+      return await manager.getShardOwner(ns, shardKey(req.shardKey), signal);
     }),
     InspectShard: unary(
       context,
       "InspectShard",
       (req) =>
         toInspectShardResponse(manager.inspectShard(
-          required(req.namespace, "namespace"),
-          required(req.shardKey, "shard_key"),
+          validateNamespace(req.namespace),
+          shardKey(req.shardKey),
         )),
     ),
     GetNamespaceState: unary(context, "GetNamespaceState", (req) => {
-      const namespace = required(req.namespace, "namespace");
+      const namespace = validateNamespace(req.namespace);
       return { namespace, executors: manager.getNamespaceState(namespace).map(toExecutorState) };
     }),
     GetExecutorState: unary(context, "GetExecutorState", (req) => {
-      const namespace = required(req.namespace, "namespace");
-      const id = required(req.executorId, "executor_id");
+      const namespace = validateNamespace(req.namespace);
+      const id = validateExecutorId(req.executorId);
       return { namespace, executor: toExecutorState(manager.getExecutorState(namespace, id)) };
     }),
     ListNamespaces: unary(context, "ListNamespaces", () => ({
@@ -107,29 +118,33 @@ export function routingHandlers(
       })),
     })),
     DrainShards: unary(context, "DrainShards", async (req) => ({
-      drainedShardKeys: await ops.drainShards(required(req.namespace, "namespace"), req.shardKeys),
+      drainedShardKeys: await ops.drainShards(
+        validateNamespace(req.namespace),
+        validateShardKeys(req.shardKeys, limits),
+      ),
     })),
     UndrainShards: unary(context, "UndrainShards", async (req) => ({
       undrainedShardKeys: await ops.undrainShards(
-        required(req.namespace, "namespace"),
-        req.shardKeys,
+        validateNamespace(req.namespace),
+        validateShardKeys(req.shardKeys, limits),
       ),
     })),
     GetDrainedShards: unary(context, "GetDrainedShards", (req) => {
-      const namespace = required(req.namespace, "namespace");
+      const namespace = validateNamespace(req.namespace);
       return { namespace, shardKeys: ops.drainedShards(namespace) };
     }),
     ForceResetNamespace: unary(context, "ForceResetNamespace", async (req) => ({
-      deletedKeys: String(await ops.forceReset(required(req.namespace, "namespace"))),
+      deletedKeys: String(await ops.forceReset(validateNamespace(req.namespace))),
     })),
     DrainExecutors: unary(context, "DrainExecutors", async (req) => {
-      const namespace = required(req.namespace, "namespace");
-      const target = validateDrainTarget(req.executorId, req.selector);
-      return { drain: toExecutorDrain(await drains.drain(namespace, target, req.reason)) };
+      const namespace = validateNamespace(req.namespace);
+      const target = drainTarget(req);
+      const reason = validateReason(req.reason);
+      return { drain: toExecutorDrain(await drains.drain(namespace, target, reason)) };
     }),
     UndrainExecutors: unary(context, "UndrainExecutors", async (req) => {
-      const namespace = required(req.namespace, "namespace");
-      const target = validateDrainTarget(req.executorId, req.selector);
+      const namespace = validateNamespace(req.namespace);
+      const target = drainTarget(req);
       const { removed, stillDrained } = await drains.undrain(namespace, target);
       return {
         ...(removed ? { removed: toExecutorDrain(removed) } : {}),
@@ -137,7 +152,7 @@ export function routingHandlers(
       };
     }),
     ListExecutorDrains: unary(context, "ListExecutorDrains", (req) => {
-      const namespace = required(req.namespace, "namespace");
+      const namespace = validateNamespace(req.namespace);
       return { namespace, drains: drains.list(namespace).map(toExecutorDrain) };
     }),
     ListLeaders: unary(context, "ListLeaders", async () => ({
@@ -148,7 +163,7 @@ export function routingHandlers(
       call.on("cancelled", () => cancelled.abort());
       call.on("close", () => cancelled.abort());
       (async () => {
-        const namespace = required(call.request.namespace, "namespace");
+        const namespace = validateNamespace(call.request.namespace);
         const stream = call.request.acceptDeltas
           ? manager.watchNamespaceDeltas(namespace, cancelled.signal)
           : manager.watchNamespace(namespace, cancelled.signal);
@@ -182,7 +197,7 @@ export function executorHandlers(
         reports[key] = { status: enumName(report.status), load: report.shardLoad };
       }
       const answer = await manager.heartbeat({
-        namespace: required(req.namespace, "namespace"),
+        namespace: validateNamespace(req.namespace),
         executorId: req.executorId,
         status: enumName(req.status),
         reports,

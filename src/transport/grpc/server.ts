@@ -12,7 +12,10 @@ import { executorService, packageDefinition, shardDistributorService } from "../
 import { ReflectionService } from "@grpc/reflection";
 import { addHealthService } from "./health_service.ts";
 
-/** Largest request accepted, in bytes (metadata values may be 512 KiB each). */
+/**
+ * Largest answer sent, in bytes: a snapshot of a large namespace is big.
+ * Requests are bounded by `limits.maxReceiveMessageBytes`.
+ */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 /** A running gRPC server. */
@@ -39,7 +42,7 @@ export async function startGrpcServer(
   logger: Logger,
 ): Promise<GrpcServer> {
   const server = new grpc.Server({
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_receive_message_length": manager.limits.maxReceiveMessageBytes,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
   const context = { logger, observer: manager.observer };
