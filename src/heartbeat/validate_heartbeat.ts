@@ -54,8 +54,12 @@ function status<T extends string>(
   allowed: readonly T[],
   field: string,
 ): T {
-  const name = value.startsWith(prefix) ? value.slice(prefix.length) : value;
-  if ((allowed as readonly string[]).includes(name)) return name as T;
+  const name = typeof value !== "string"
+    ? undefined
+    : value.startsWith(prefix)
+    ? value.slice(prefix.length)
+    : value;
+  if (name !== undefined && (allowed as readonly string[]).includes(name)) return name as T;
   throw new InvalidArgumentError(
     field,
     `must be one of ${allowed.map((a) => prefix + a).join(", ")}, got ${JSON.stringify(value)}`,
