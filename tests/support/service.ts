@@ -85,6 +85,8 @@ export interface ServiceProcess extends AsyncDisposable {
   readonly instanceId: string;
   /** Everything it logged so far. */
   logs(): string;
+  /** Its exit status once it has exited (by itself or killed); undefined while it runs. */
+  exited(): Deno.CommandStatus | undefined;
   /** Sends a signal and waits for the process to exit. */
   kill(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
@@ -103,6 +105,8 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
     stdin: "null",
   }).spawn();
   let text = "";
+  let exitStatus: Deno.CommandStatus | undefined;
+  child.status.then((s) => exitStatus = s, () => {});
   const listening = Promise.withResolvers<string>();
   const reading = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
@@ -136,6 +140,7 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
       address,
       instanceId,
       logs: () => text,
+      exited: () => exitStatus,
       kill,
       [Symbol.asyncDispose]: async () => {
         await kill("SIGKILL");

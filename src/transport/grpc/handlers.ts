@@ -32,6 +32,7 @@ import type {
   ShardDistributorExecutorAPIHandlers,
 } from "../../wire/proto.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
+import { decoded } from "./malformed.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
 
@@ -54,7 +55,7 @@ function unary<Req, Res>(
     const started = performance.now();
     const aborted = new AbortController();
     call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
-    Promise.resolve().then(() => fn(call.request, aborted.signal)).then(
+    Promise.resolve().then(() => fn(decoded(call.request), aborted.signal)).then(
       (response) => {
         observer.rpc?.(method, "OK", performance.now() - started);
         callback(null, response);
@@ -163,8 +164,9 @@ export function routingHandlers(
       call.on("cancelled", () => cancelled.abort());
       call.on("close", () => cancelled.abort());
       (async () => {
-        const namespace = validateNamespace(call.request.namespace);
-        const stream = call.request.acceptDeltas
+        const request = decoded(call.request);
+        const namespace = validateNamespace(request.namespace);
+        const stream = request.acceptDeltas
           ? manager.watchNamespaceDeltas(namespace, cancelled.signal)
           : manager.watchNamespace(namespace, cancelled.signal);
         for await (const view of stream) {

@@ -11,6 +11,7 @@ import { executorHandlers, routingHandlers } from "./handlers.ts";
 import { executorService, packageDefinition, shardDistributorService } from "../../wire/proto.ts";
 import { ReflectionService } from "@grpc/reflection";
 import { addHealthService } from "./health_service.ts";
+import { tolerantDefinition } from "./malformed.ts";
 
 /**
  * Largest answer sent, in bytes: a snapshot of a large namespace is big.
@@ -46,8 +47,8 @@ export async function startGrpcServer(
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
   const context = { logger, observer: manager.observer };
-  server.addService(shardDistributorService, routingHandlers(manager, context));
-  server.addService(executorService, executorHandlers(manager, context));
+  server.addService(tolerantDefinition(shardDistributorService), routingHandlers(manager, context));
+  server.addService(tolerantDefinition(executorService), executorHandlers(manager, context));
   addHealthService(server, manager.health);
   new ReflectionService(packageDefinition).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
