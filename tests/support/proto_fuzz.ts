@@ -150,6 +150,7 @@ function valuePieces(
   pkg: string,
   vocabulary: FuzzVocabulary,
   depth: number,
+  plausible: boolean,
 ): fc.Arbitrary<Piece> {
   const n = field.number;
   const names = field.name.toLowerCase().includes("namespace")
@@ -157,7 +158,9 @@ function valuePieces(
     : vocabulary.keys;
   switch (field.type) {
     case "TYPE_STRING":
-      return stringArbitrary(names).map((bytes) => (w: Writer) => void w.delimited(n, bytes));
+      return (plausible
+        ? fc.constantFrom(...names).map((t) => encoder.encode(t))
+        : stringArbitrary(names)).map((bytes) => (w: Writer) => void w.delimited(n, bytes));
     case "TYPE_BOOL":
     case "TYPE_INT32":
     case "TYPE_INT64":
@@ -168,10 +171,17 @@ function valuePieces(
       )
         .map((v) => (w: Writer) => void w.tag(n, 0).varint(v));
     case "TYPE_DOUBLE":
-      return fc.double().map((v) => (w: Writer) => void w.fixed64(n, v));
+      return (plausible ? fc.double({ min: 0, max: 1e6, noNaN: true }) : fc.double()).map(
+        (v) => (w: Writer) => void w.fixed64(n, v),
+      );
     case "TYPE_ENUM": {
       const found = lookup(field.typeName, scope, pkg);
       const known = found.kind === "enum" ? found.numbers : [0];
+      if (plausible) {
+        const valid = known.filter((k) => k !== 0);
+        return fc.constantFrom(...(valid.length ? valid : known).map(BigInt))
+          .map((v) => (w: Writer) => void w.tag(n, 0).varint(v));
+      }
       return fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...known.map(BigInt)) },
         { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 31n), max: 2n ** 32n }) },
@@ -182,7 +192,7 @@ function valuePieces(
       if (found.kind !== "message" || depth > 3) {
         return fc.uint8Array({ maxLength: 16 }).map((b) => (w: Writer) => void w.delimited(n, b));
       }
-      return wellTyped(found.type, pkg, vocabulary, depth + 1)
+      return wellTyped(found.type, pkg, vocabulary, depth + 1, plausible)
         .map((bytes) => (w: Writer) => void w.delimited(n, bytes));
     }
     default:
@@ -196,10 +206,20 @@ function wellTyped(
   pkg: string,
   vocabulary: FuzzVocabulary,
   depth = 0,
+  plausible = false,
 ): fc.Arbitrary<Uint8Array> {
   const fields = type.field.map((field) => {
-    const piece = valuePieces(field, type, pkg, vocabulary, depth);
+    const piece = valuePieces(field, type, pkg, vocabulary, depth, plausible);
     const max = field.label === "LABEL_REPEATED" ? (depth === 0 ? 40 : 4) : 1;
+    if (plausible) {
+      // Map fields whose entries are keyed by shard key or executor id stay small.
+      return field.label === "LABEL_REPEATED"
+        ? fc.array(piece, { maxLength: 3 })
+        : fc.oneof({ weight: 9, arbitrary: fc.array(piece, { minLength: 1, maxLength: 1 }) }, {
+          weight: 1,
+          arbitrary: fc.constant([]),
+        });
+    }
     return fc.oneof(
       { weight: 6, arbitrary: fc.array(piece, { minLength: 1, maxLength: max }) },
       { weight: 2, arbitrary: fc.constant([]) },
@@ -230,8 +250,8 @@ const strayField: fc.Arbitrary<Piece> = fc.record({
 });
 
 /**
- * Request bytes for `method`: mostly well-typed messages with random values,
- * and also extra or mistyped fields, truncations, random bytes and
+ * Request bytes for `method`: plausible requests (known names, valid enum
+ * values), well-typed messages with random values, extra or mistyped fields, truncations, random bytes and
  * (`oversize`) a message larger than the server accepts.
  */
 export function requestArbitrary(
@@ -244,6 +264,8 @@ export function requestArbitrary(
     .type;
   const typed = wellTyped(type, pkg, vocabulary);
   return fc.oneof(
+    // Requests a well-behaved client could send, with names the service knows.
+    { weight: 6, arbitrary: wellTyped(type, pkg, vocabulary, 0, true) },
     { weight: 10, arbitrary: typed },
     {
       weight: 3,
