@@ -1,3 +1,4 @@
+import { limitsSchema } from "./limits_schema.ts";
 import assert from "node:assert/strict";
 import { yamlTest } from "./_testing.ts";
 import { ConfigError } from "./errors.ts";
@@ -78,6 +79,7 @@ yamlTest("parseConfig accepts the design document's block as written", () => {
       dashboardActions: false,
     },
     log: { level: "info" },
+    limits: limitsSchema.parse(undefined),
   });
 });
 

@@ -8,8 +8,7 @@ import { integer, section } from "./_fields.ts";
 import { describeValue } from "./_issue_message.ts";
 import type { NamespaceConfig } from "./types.ts";
 import type { SectionSchema } from "./section_schema.ts";
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+import { NAMESPACE_NAME_PATTERN as NAME } from "../limits/request_limits.ts";
 
 /**
  * One entry of `shardDistribution.namespaces`. `shardNum` is required for a
@@ -38,6 +37,7 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   shardNum: integer(1, 10_000_000).optional(),
   loadBalancer: z.enum(["naive", "greedy"]).default("greedy"),
   maxMovesPerPass: integer(0).optional(),
+  maxShards: integer(1, 100_000_000).optional(),
 }).superRefine((namespace, ctx) => {
   if (namespace.type === "fixed" && namespace.shardNum === undefined) {
     ctx.addIssue({
@@ -55,10 +55,19 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "must be absent for an ephemeral namespace, whose shards are created on first use",
     });
   }
-}).transform(({ shardNum, maxMovesPerPass, ...namespace }): NamespaceConfig => ({
+  if (namespace.type === "fixed" && namespace.maxShards !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["maxShards"],
+      input: namespace.maxShards,
+      message: "only for an ephemeral namespace; a fixed namespace has exactly shardNum shards",
+    });
+  }
+}).transform(({ shardNum, maxMovesPerPass, maxShards, ...namespace }): NamespaceConfig => ({
   ...namespace,
   ...(shardNum === undefined ? {} : { shardNum }),
   ...(maxMovesPerPass === undefined ? {} : { maxMovesPerPass }),
+  ...(maxShards === undefined ? {} : { maxShards }),
 }));
 
 /**

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { duration, hostPort, integer, section } from "./_fields.ts";
 import { formatDuration } from "./duration.ts";
+import { limitsSchema } from "./limits_schema.ts";
 import { namespacesSchema } from "./namespace_schema.ts";
 import type { SectionSchema } from "./section_schema.ts";
 import { leaderStorageParamsSchema, storageParamsSchema } from "./storage_params_schema.ts";
@@ -26,6 +27,7 @@ export type { SectionSchema } from "./section_schema.ts";
 export * from "./namespace_schema.ts";
 export * from "./storage_params_schema.ts";
 export * from "./security_schema.ts";
+export * from "./limits_schema.ts";
 
 /**
  * `shardDistribution.election`; may be omitted. `maxRandomDelay` must be
@@ -202,5 +204,6 @@ export const configSchema: SectionSchema<Config> = section({
   shardDistribution: shardDistributionSchema,
   server: serverSchema,
   log: logSchema,
+  limits: limitsSchema,
   security: securitySchema.optional(),
 }).transform(({ security, ...config }): Config => security ? { ...config, security } : config);

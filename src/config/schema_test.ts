@@ -59,6 +59,14 @@ Deno.test("configSchema applies every default to a minimal configuration", () =>
       dashboardActions: false,
     },
     log: { level: "info" },
+    limits: {
+      maxShardKeyLength: 1024,
+      maxShardKeysPerRequest: 10_000,
+      maxShardReportsPerHeartbeat: 10_000,
+      maxMetadataBytes: 600 * 1024,
+      maxReceiveMessageBytes: 4 * 1024 * 1024,
+      maxEphemeralShards: 100_000,
+    },
   };
   assert.deepEqual(configSchema.parse(minimal()), expected);
 });

@@ -36,6 +36,12 @@ export interface NamespaceConfig {
    * `process.maxMovesPerPass`; 0 keeps shards where they are placed (sticky).
    */
   maxMovesPerPass?: number;
+  /**
+   * Cap on an ephemeral namespace's shards, owned plus requested
+   * (`maxShards`), overriding `limits.maxEphemeralShards`; only for ephemeral
+   * namespaces. GetShardOwner for a new key past it answers RESOURCE_EXHAUSTED.
+   */
+  maxShards?: number;
 }
 
 /** `storageParams` of an etcd-backed store. */
@@ -206,6 +212,22 @@ export interface SecurityConfig {
   auth?: AuthConfig;
 }
 
+/** `limits`: request limits an operator may change (see `docs/limits.md`). */
+export interface LimitsConfig {
+  /** Longest shard key, in characters (`maxShardKeyLength`, default 1024). */
+  maxShardKeyLength: number;
+  /** Most shard keys per DrainShards/UndrainShards call (`maxShardKeysPerRequest`, default 10000). */
+  maxShardKeysPerRequest: number;
+  /** Most shard reports per heartbeat (`maxShardReportsPerHeartbeat`, default 10000). */
+  maxShardReportsPerHeartbeat: number;
+  /** Largest executor metadata as stored, JSON in bytes (`maxMetadataBytes`, default 614400). */
+  maxMetadataBytes: number;
+  /** Largest request the gRPC server accepts, in bytes (`maxReceiveMessageBytes`, default 4194304). */
+  maxReceiveMessageBytes: number;
+  /** Default cap on each ephemeral namespace's shards (`maxEphemeralShards`, default 100000). */
+  maxEphemeralShards: number;
+}
+
 /** The whole service configuration. */
 export interface Config {
   /** Shard assignment: elections, namespaces, stores, rebalancing. */
@@ -216,4 +238,6 @@ export interface Config {
   log: LogConfig;
   /** TLS and roles of the gRPC API; absent: plaintext, everything allowed. */
   security?: SecurityConfig;
+  /** Request limits. */
+  limits: LimitsConfig;
 }

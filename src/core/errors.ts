@@ -129,10 +129,27 @@ export class UnauthenticatedError extends ShardManagerError {}
 
 /** The caller's identity lacks the role the call needs (gRPC PERMISSION_DENIED). */
 export class PermissionDeniedError extends ShardManagerError {}
+/**
+ * A per-namespace capacity is used up, e.g. the cap on ephemeral shards
+ * (gRPC RESOURCE_EXHAUSTED; retry once capacity is freed).
+ */
+export class ResourceExhaustedError extends ShardManagerError {
+  /** Namespace whose capacity is used up. */
+  readonly namespace: string;
+  /** The limit reached, e.g. `maxShards`. */
+  readonly limit: string;
+  /** Names the namespace, the limit and what was asked. */
+  constructor(namespace: string, limit: string, detail: string) {
+    super(`Namespace ${JSON.stringify(namespace)} is at its ${limit}: ${detail}`);
+    this.namespace = namespace;
+    this.limit = limit;
+  }
+}
 
 /** What kind of outcome a domain error is; each transport maps kinds to its own codes. */
 export type ErrorKind =
   | "invalid_argument"
+  | "resource_exhausted"
   | "not_found"
   | "failed_precondition"
   | "unavailable"
@@ -146,6 +163,7 @@ const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
   [ShardNotFoundError, "not_found"],
   [ExecutorNotFoundError, "not_found"],
   [ShardDrainedError, "failed_precondition"],
+  [ResourceExhaustedError, "resource_exhausted"],
   [NoOwnerError, "unavailable"],
   [StoreUnavailableError, "unavailable"],
   [ShuttingDownError, "unavailable"],

@@ -1,7 +1,8 @@
 /**
  * Domain errors as HTTP answers: `{error: message}` with the status that
  * matches the gRPC mapping (INVALID_ARGUMENT → 400, NOT_FOUND → 404,
- * FAILED_PRECONDITION and ABORTED → 409, UNAVAILABLE → 503).
+ * FAILED_PRECONDITION and ABORTED → 409, RESOURCE_EXHAUSTED → 429,
+ * UNAVAILABLE → 503).
  *
  * @module
  */
@@ -12,6 +13,7 @@ const STATUSES: Readonly<Record<ErrorKind, number>> = {
   not_found: 404,
   failed_precondition: 409,
   aborted: 409,
+  resource_exhausted: 429,
   unavailable: 503,
   unauthenticated: 401,
   permission_denied: 403,

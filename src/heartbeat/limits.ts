@@ -1,16 +1,18 @@
 /**
- * Limits on what clients may send, checked before anything is stored.
+ * Limits on what executors may send in a heartbeat. They live with the other
+ * request limits in `src/limits/`; re-exported here for the heartbeat package.
  *
  * @module
  */
+import { DEFAULT_REQUEST_LIMITS } from "../limits/request_limits.ts";
 
-/** Most metadata keys per executor. */
-export const MAX_METADATA_KEYS = 32;
-/** Longest metadata key, in characters. */
-export const MAX_METADATA_KEY_LENGTH = 128;
-/** Largest metadata value, in bytes (UTF-8). */
-export const MAX_METADATA_VALUE_BYTES = 512 * 1024;
-/** Longest executor id, in characters. */
-export const MAX_EXECUTOR_ID_LENGTH = 256;
-/** Longest shard key, in characters. */
-export const MAX_SHARD_KEY_LENGTH = 1024;
+export {
+  MAX_EXECUTOR_ID_LENGTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_BYTES,
+  MAX_REPORTS_BYTES,
+} from "../limits/request_limits.ts";
+
+/** Longest shard key by default, in characters (`limits.maxShardKeyLength`). */
+export const MAX_SHARD_KEY_LENGTH: number = DEFAULT_REQUEST_LIMITS.maxShardKeyLength;

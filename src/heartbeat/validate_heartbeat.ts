@@ -6,12 +6,19 @@
 import { InvalidArgumentError } from "../core/errors.ts";
 import type { ExecutorStatus, ShardReport } from "../core/types.ts";
 import {
-  MAX_EXECUTOR_ID_LENGTH,
-  MAX_METADATA_KEY_LENGTH,
-  MAX_METADATA_KEYS,
-  MAX_METADATA_VALUE_BYTES,
-  MAX_SHARD_KEY_LENGTH,
-} from "./limits.ts";
+  DEFAULT_REQUEST_LIMITS,
+  MAX_REPORTS_BYTES,
+  type RequestLimits,
+} from "../limits/request_limits.ts";
+import {
+  jsonBytes,
+  preview,
+  validateExecutorId,
+  validateMetadata,
+  validateShardKey,
+} from "../limits/validate_request.ts";
+
+export { validateExecutorId, validateShardKey } from "../limits/validate_request.ts";
 
 /** A heartbeat as received, before validation (statuses are enum names or anything else). */
 export interface RawHeartbeat {
@@ -41,45 +48,18 @@ export interface Heartbeat {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
-const encoder = new TextEncoder();
-
-/** Checks a shard key, naming `field` in the error. */
-export function validateShardKey(key: string, field: string): void {
-  if (key.length === 0) throw new InvalidArgumentError(field, "must not be empty");
-  if (key.length > MAX_SHARD_KEY_LENGTH) {
-    throw new InvalidArgumentError(
-      field,
-      `is ${key.length} characters; at most ${MAX_SHARD_KEY_LENGTH} are allowed`,
-    );
-  }
-}
-
-/** Checks an executor id. */
-export function validateExecutorId(id: string, field = "executor_id"): void {
-  if (id.length === 0) throw new InvalidArgumentError(field, "must not be empty");
-  if (id.length > MAX_EXECUTOR_ID_LENGTH) {
-    throw new InvalidArgumentError(
-      field,
-      `is ${id.length} characters; at most ${MAX_EXECUTOR_ID_LENGTH} are allowed`,
-    );
-  }
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(id)) {
-    throw new InvalidArgumentError(
-      field,
-      `must not contain control characters, got ${JSON.stringify(id)}`,
-    );
-  }
-}
-
 function status<T extends string>(
   value: string,
   prefix: string,
   allowed: readonly T[],
   field: string,
 ): T {
-  const name = value.startsWith(prefix) ? value.slice(prefix.length) : value;
-  if ((allowed as readonly string[]).includes(name)) return name as T;
+  const name = typeof value !== "string"
+    ? undefined
+    : value.startsWith(prefix)
+    ? value.slice(prefix.length)
+    : value;
+  if (name !== undefined && (allowed as readonly string[]).includes(name)) return name as T;
   throw new InvalidArgumentError(
     field,
     `must be one of ${allowed.map((a) => prefix + a).join(", ")}, got ${JSON.stringify(value)}`,
@@ -98,7 +78,10 @@ function status<T extends string>(
  * console.assert(hb.status === "ACTIVE");
  * ```
  */
-export function validateHeartbeat(raw: RawHeartbeat): Heartbeat {
+export function validateHeartbeat(
+  raw: RawHeartbeat,
+  limits: RequestLimits = DEFAULT_REQUEST_LIMITS,
+): Heartbeat {
   validateExecutorId(raw.executorId);
   const executorStatus = status<ExecutorStatus>(
     raw.status,
@@ -106,33 +89,20 @@ export function validateHeartbeat(raw: RawHeartbeat): Heartbeat {
     ["ACTIVE", "DRAINING", "DRAINED"],
     "status",
   );
-  const keys = Object.keys(raw.metadata);
-  if (keys.length > MAX_METADATA_KEYS) {
+  validateMetadata(raw.metadata, "metadata", limits);
+  const reportKeys = Object.keys(raw.reports);
+  if (reportKeys.length > limits.maxShardReportsPerHeartbeat) {
     throw new InvalidArgumentError(
-      "metadata",
-      `has ${keys.length} keys; at most ${MAX_METADATA_KEYS} are allowed`,
+      "shard_status_reports",
+      `has ${reportKeys.length} reports; at most ${limits.maxShardReportsPerHeartbeat} are ` +
+        `allowed (limits.maxShardReportsPerHeartbeat)`,
     );
   }
-  for (const [key, value] of Object.entries(raw.metadata)) {
-    if (key.length === 0) throw new InvalidArgumentError("metadata", "keys must not be empty");
-    if (key.length > MAX_METADATA_KEY_LENGTH) {
-      throw new InvalidArgumentError(
-        `metadata[${JSON.stringify(key.slice(0, 32))}…]`,
-        `key is ${key.length} characters; at most ${MAX_METADATA_KEY_LENGTH} are allowed`,
-      );
-    }
-    const bytes = encoder.encode(value).length;
-    if (bytes > MAX_METADATA_VALUE_BYTES) {
-      throw new InvalidArgumentError(
-        `metadata[${JSON.stringify(key)}]`,
-        `value is ${bytes} bytes; at most ${MAX_METADATA_VALUE_BYTES} are allowed`,
-      );
-    }
-  }
+  checkReportsSize(reportKeys);
   const reports: Record<string, ShardReport> = {};
   for (const [key, report] of Object.entries(raw.reports)) {
     const field = `shard_status_reports[${JSON.stringify(key.slice(0, 64))}]`;
-    validateShardKey(key, field);
+    validateShardKey(key, field, limits);
     const shardStatus = status(
       report.status,
       "SHARD_STATUS_",
@@ -154,4 +124,25 @@ export function validateHeartbeat(raw: RawHeartbeat): Heartbeat {
     reports,
     metadata: { ...raw.metadata },
   };
+}
+
+/** Each stored report is its quoted key and about 30 bytes of status and load. */
+const REPORT_OVERHEAD_BYTES = 32;
+
+/** Keeps the stored reports under `MAX_REPORTS_BYTES`; exact only when close to it. */
+function checkReportsSize(keys: readonly string[]): void {
+  let chars = 0;
+  for (const key of keys) chars += key.length;
+  // JSON escaping writes at most 6 bytes per UTF-16 unit: usually no need to encode.
+  if (chars * 6 + keys.length * REPORT_OVERHEAD_BYTES <= MAX_REPORTS_BYTES) return;
+  let bytes = 0;
+  for (const key of keys) bytes += jsonBytes(key) + REPORT_OVERHEAD_BYTES;
+  if (bytes > MAX_REPORTS_BYTES) {
+    throw new InvalidArgumentError(
+      "shard_status_reports",
+      `is about ${bytes} bytes as stored; at most ${MAX_REPORTS_BYTES} are allowed ` +
+        `(${keys.length} reports, the longest key ${Math.max(...keys.map((k) => k.length))} ` +
+        `characters, e.g. ${preview(keys[0] ?? "", 32)})`,
+    );
+  }
 }

@@ -17,6 +17,11 @@ export interface NamespaceRuntime {
   readonly cache: NamespaceCache;
   /** Coalesces requests for new ephemeral shards. */
   readonly requester: ShardRequester;
+  /**
+   * Cap on the shards of an ephemeral namespace (owned plus requested plus
+   * asked through `requester`); unset means no cap.
+   */
+  readonly maxShards?: number;
 }
 
 /** True when `key` is a shard of a fixed namespace of `shardNum` shards ("0".."n-1", canonical). */

@@ -6,7 +6,7 @@
  * @module
  */
 import { sleep } from "../core/clock.ts";
-import { NoOwnerError, ShardDrainedError } from "../core/errors.ts";
+import { NoOwnerError, ResourceExhaustedError, ShardDrainedError } from "../core/errors.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 import { assertShardExists, type NamespaceRuntime } from "./namespace_runtime.ts";
 import type { ShardOwnerView } from "./views.ts";
@@ -49,7 +49,10 @@ export async function getShardOwner(
   if (runtime.config.type === "fixed" || !hasLiveExecutor(state, now)) {
     throw new NoOwnerError(state.namespace, key, "no executor is available");
   }
-  if (!state.requested.has(key)) await runtime.requester.request(key);
+  if (!state.requested.has(key)) {
+    if (!runtime.requester.has(key)) checkCapacity(runtime, key);
+    await runtime.requester.request(key);
+  }
   const timeout = new AbortController();
   const timer = sleep(CREATE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
   try {
@@ -62,10 +65,61 @@ export async function getShardOwner(
   } finally {
     timeout.abort();
     await timer;
+    runtime.requester.settled(key);
   }
   const placed = state.owners.get(key);
   if (placed === undefined) throw new ShardDrainedError(state.namespace, key);
   return ownerView(state, placed);
+}
+
+/**
+ * Throws `ResourceExhaustedError` when a new shard would take an ephemeral
+ * namespace past its cap. Counts owned and requested shards from the cache
+ * and the keys this instance asked for that the cache does not show yet, so
+ * neither etcd nor this instance's memory grows past the cap however fast new
+ * keys arrive. Other instances' asks in flight are not seen: with N instances
+ * the namespace can overshoot by what N-1 of them write within one watch delay.
+ */
+function checkCapacity(runtime: NamespaceRuntime, key: string): void {
+  const { maxShards, requester, cache } = runtime;
+  if (maxShards === undefined) return;
+  const state = cache.state;
+  const held = shardCount(state);
+  if (held >= maxShards) {
+    throw new ResourceExhaustedError(
+      state.namespace,
+      `shard cap of ${maxShards} (maxShards)`,
+      `it holds ${held} shards; cannot create ${JSON.stringify(key.slice(0, 64))} ` +
+        `until some are finished (DONE) and removed`,
+    );
+  }
+  const asked = requester.outstanding((k) => state.requested.has(k) || state.owners.has(k));
+  if (held + asked >= maxShards) {
+    throw new ResourceExhaustedError(
+      state.namespace,
+      `shard cap of ${maxShards} (maxShards)`,
+      `it holds ${held} shards and ${asked} more are being created; cannot create ` +
+        `${JSON.stringify(key.slice(0, 64))} now`,
+    );
+  }
+}
+
+const counted = new WeakMap<NamespaceState, { revision: number; count: number }>();
+
+/**
+ * Shards owned or requested. Requests are cleared soon after they are
+ * answered, so the two barely overlap: the exact count (a pass over the
+ * requests) is only needed near the cap, and is kept per store revision.
+ */
+function shardCount(state: NamespaceState): number {
+  const upper = state.owners.size + state.requested.size;
+  if (state.requested.size === 0) return upper;
+  const memo = counted.get(state);
+  if (memo?.revision === state.revision) return memo.count;
+  let count = state.owners.size;
+  for (const key of state.requested.keys()) if (!state.owners.has(key)) count++;
+  counted.set(state, { revision: state.revision, count });
+  return count;
 }
 
 /**

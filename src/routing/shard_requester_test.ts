@@ -75,3 +75,28 @@ Deno.test("shard requester rejects every caller of a failed write and recovers",
   await requester.request("x");
   assert.deepEqual(calls.map((c) => c.keys), [["x", "y"], ["x"]], "a retry writes again");
 });
+
+Deno.test("shard requester counts keys as outstanding from the ask until the cache shows them", async () => {
+  const { store, hold } = fakeStore();
+  let now = 0;
+  const requester = new ShardRequester(store, "eph", { now: () => now });
+  const known = new Set<string>();
+  const gate = hold();
+  const asked = [requester.request("a"), requester.request("b")];
+  assert.equal(requester.outstanding((k) => known.has(k)), 2, "pending");
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.ok(requester.has("a"));
+  assert.equal(requester.outstanding((k) => known.has(k)), 2, "being written");
+  gate.resolve(1);
+  await Promise.all(asked);
+  assert.equal(requester.has("a"), false);
+  assert.equal(requester.outstanding((k) => known.has(k)), 2, "written, not yet seen");
+  known.add("a");
+  assert.equal(requester.outstanding((k) => known.has(k)), 1, "a is in the cache");
+  requester.settled("b");
+  assert.equal(requester.outstanding((k) => known.has(k)), 0, "b was answered");
+  await requester.request("c");
+  now += 31_000;
+  assert.equal(requester.outstanding(() => false), 0, "a key never seen stops counting");
+});

@@ -15,6 +15,7 @@ import { type RawHeartbeat, validateHeartbeat } from "../heartbeat/validate_hear
 import { runElectionLoop } from "../leader/election_loop.ts";
 import { runLeaderTerm } from "../leader/leader_term.ts";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
+import type { RequestLimits } from "../limits/request_limits.ts";
 import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
@@ -58,6 +59,8 @@ export class ShardManager {
   readonly health: HealthMonitor;
   /** Where observations for metrics go. */
   readonly observer: ServiceObserver;
+  /** Limits on requests, from the `limits` section of the configuration. */
+  readonly limits: RequestLimits;
   #options: ShardManagerOptions;
   #clock: Clock;
   #namespaces = new Map<string, Namespace>();
@@ -72,6 +75,7 @@ export class ShardManager {
     this.#clock = options.clock ?? systemClock;
     this.instanceId = options.instanceId ?? crypto.randomUUID();
     this.observer = options.observer ?? noopObserver;
+    this.limits = options.config.limits;
     const { process } = options.config.shardDistribution;
     for (const config of options.config.shardDistribution.namespaces) {
       const cache = new NamespaceCache(options.store, config.name, {
@@ -83,7 +87,12 @@ export class ShardManager {
       this.#namespaces.set(config.name, {
         config,
         cache,
-        requester: new routing.ShardRequester(options.store, config.name),
+        requester: new routing.ShardRequester(options.store, config.name, {
+          now: () => this.#clock.monotonic(),
+        }),
+        ...(config.type === "ephemeral"
+          ? { maxShards: config.maxShards ?? this.limits.maxEphemeralShards }
+          : {}),
         fanout: new routing.WatchFanout(cache),
       });
     }
@@ -143,7 +152,7 @@ export class ShardManager {
   /** Records a heartbeat and answers with the executor's shards. */
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
     const ns = this.#namespace(raw.namespace);
-    const heartbeat = validateHeartbeat(raw);
+    const heartbeat = validateHeartbeat(raw, this.limits);
     await this.#ingest.submit(heartbeat, ns.cache);
     return heartbeatAnswer(ns.cache.state, heartbeat.executorId);
   }

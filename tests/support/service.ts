@@ -94,6 +94,8 @@ export interface ServiceProcess extends AsyncDisposable {
   readonly instanceId: string;
   /** Everything it logged so far. */
   logs(): string;
+  /** Its exit status once it has exited (by itself or killed); undefined while it runs. */
+  exited(): Deno.CommandStatus | undefined;
   /** Sends a signal and waits for the process to exit. */
   kill(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
@@ -112,6 +114,8 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
     stdin: "null",
   }).spawn();
   let text = "";
+  let exitStatus: Deno.CommandStatus | undefined;
+  child.status.then((s) => exitStatus = s, () => {});
   const listening = Promise.withResolvers<string>();
   const reading = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
@@ -145,6 +149,7 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
       address,
       instanceId,
       logs: () => text,
+      exited: () => exitStatus,
       kill,
       [Symbol.asyncDispose]: async () => {
         await kill("SIGKILL");

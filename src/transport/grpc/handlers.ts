@@ -7,8 +7,15 @@
 import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
 import type { ServiceObserver } from "../../core/observer.ts";
-import { InvalidArgumentError } from "../../core/errors.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
+import {
+  validateExecutorId,
+  validateMetadata,
+  validateNamespace,
+  validateReason,
+  validateShardKey,
+  validateShardKeys,
+} from "../../limits/validate_request.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { HeartbeatAnswer, ShardManager } from "../../service/mod.ts";
 import {
@@ -30,6 +37,7 @@ import {
 } from "../../wire/proto.ts";
 import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
+import { decoded } from "./malformed.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
 
@@ -63,7 +71,7 @@ function unary<Req, Res>(
       call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
       signal = aborted.signal;
     }
-    Promise.resolve().then(() => fn(call.request, signal)).then(
+    Promise.resolve().then(() => fn(decoded(call.request), signal)).then(
       (response) => {
         observer.rpc?.(method, "OK", performance.now() - started);
         callback(null, response);
@@ -78,9 +86,11 @@ function unary<Req, Res>(
   };
 }
 
-function required(value: string, field: string): string {
-  if (value === "") throw new InvalidArgumentError(field, "must not be empty");
-  return value;
+/** Checks a drain target's executor id or selector against the request limits. */
+function drainTarget(req: { executorId: string; selector: Record<string, string> }) {
+  if (req.executorId !== "") validateExecutorId(req.executorId);
+  validateMetadata(req.selector, "selector");
+  return validateDrainTarget(req.executorId, req.selector);
 }
 
 /** Handlers of `ShardDistributorAPI`. */
@@ -96,27 +106,29 @@ export function routingHandlers(
   const watchBytes = new EncodedOnce((view: Parameters<typeof toWatchResponse>[0]) =>
     serialize(toWatchResponse(view))
   );
+  const { limits } = manager;
+  const shardKey = (key: string) => validateShardKey(key, "shard_key", limits);
   return {
     GetShardOwner: unary(context, "GetShardOwner", async (req, signal) => {
-      const ns = required(req.namespace, "namespace");
-      return await manager.getShardOwner(ns, required(req.shardKey, "shard_key"), signal);
+      const ns = validateNamespace(req.namespace);
+      return await manager.getShardOwner(ns, shardKey(req.shardKey), signal);
     }, true),
     InspectShard: unary(
       context,
       "InspectShard",
       (req) =>
         toInspectShardResponse(manager.inspectShard(
-          required(req.namespace, "namespace"),
-          required(req.shardKey, "shard_key"),
+          validateNamespace(req.namespace),
+          shardKey(req.shardKey),
         )),
     ),
     GetNamespaceState: unary(context, "GetNamespaceState", (req) => {
-      const namespace = required(req.namespace, "namespace");
+      const namespace = validateNamespace(req.namespace);
       return { namespace, executors: manager.getNamespaceState(namespace).map(toExecutorState) };
     }),
     GetExecutorState: unary(context, "GetExecutorState", (req) => {
-      const namespace = required(req.namespace, "namespace");
-      const id = required(req.executorId, "executor_id");
+      const namespace = validateNamespace(req.namespace);
+      const id = validateExecutorId(req.executorId);
       return { namespace, executor: toExecutorState(manager.getExecutorState(namespace, id)) };
     }),
     ListNamespaces: unary(context, "ListNamespaces", () => ({
@@ -128,29 +140,33 @@ export function routingHandlers(
       })),
     })),
     DrainShards: unary(context, "DrainShards", async (req) => ({
-      drainedShardKeys: await ops.drainShards(required(req.namespace, "namespace"), req.shardKeys),
+      drainedShardKeys: await ops.drainShards(
+        validateNamespace(req.namespace),
+        validateShardKeys(req.shardKeys, limits),
+      ),
     })),
     UndrainShards: unary(context, "UndrainShards", async (req) => ({
       undrainedShardKeys: await ops.undrainShards(
-        required(req.namespace, "namespace"),
-        req.shardKeys,
+        validateNamespace(req.namespace),
+        validateShardKeys(req.shardKeys, limits),
       ),
     })),
     GetDrainedShards: unary(context, "GetDrainedShards", (req) => {
-      const namespace = required(req.namespace, "namespace");
+      const namespace = validateNamespace(req.namespace);
       return { namespace, shardKeys: ops.drainedShards(namespace) };
     }),
     ForceResetNamespace: unary(context, "ForceResetNamespace", async (req) => ({
-      deletedKeys: String(await ops.forceReset(required(req.namespace, "namespace"))),
+      deletedKeys: String(await ops.forceReset(validateNamespace(req.namespace))),
     })),
     DrainExecutors: unary(context, "DrainExecutors", async (req) => {
-      const namespace = required(req.namespace, "namespace");
-      const target = validateDrainTarget(req.executorId, req.selector);
-      return { drain: toExecutorDrain(await drains.drain(namespace, target, req.reason)) };
+      const namespace = validateNamespace(req.namespace);
+      const target = drainTarget(req);
+      const reason = validateReason(req.reason);
+      return { drain: toExecutorDrain(await drains.drain(namespace, target, reason)) };
     }),
     UndrainExecutors: unary(context, "UndrainExecutors", async (req) => {
-      const namespace = required(req.namespace, "namespace");
-      const target = validateDrainTarget(req.executorId, req.selector);
+      const namespace = validateNamespace(req.namespace);
+      const target = drainTarget(req);
       const { removed, stillDrained } = await drains.undrain(namespace, target);
       return {
         ...(removed ? { removed: toExecutorDrain(removed) } : {}),
@@ -158,7 +174,7 @@ export function routingHandlers(
       };
     }),
     ListExecutorDrains: unary(context, "ListExecutorDrains", (req) => {
-      const namespace = required(req.namespace, "namespace");
+      const namespace = validateNamespace(req.namespace);
       return { namespace, drains: drains.list(namespace).map(toExecutorDrain) };
     }),
     ListLeaders: unary(context, "ListLeaders", async () => ({
@@ -169,8 +185,9 @@ export function routingHandlers(
       call.on("cancelled", () => cancelled.abort());
       call.on("close", () => cancelled.abort());
       (async () => {
-        const namespace = required(call.request.namespace, "namespace");
-        const stream = call.request.acceptDeltas
+        const request = decoded(call.request);
+        const namespace = validateNamespace(request.namespace);
+        const stream = request.acceptDeltas
           ? manager.watchNamespaceDeltas(namespace, cancelled.signal)
           : manager.watchNamespace(namespace, cancelled.signal);
         for await (const view of stream) {
@@ -207,7 +224,7 @@ export function executorHandlers(
       for (const [key, report] of Object.entries(req.shardStatusReports)) {
         reports[key] = { status: enumName(report.status), load: report.shardLoad };
       }
-      const namespace = required(req.namespace, "namespace");
+      const namespace = validateNamespace(req.namespace);
       const answer = await manager.heartbeat({
         namespace,
         executorId: req.executorId,

@@ -14,8 +14,12 @@ import { addHealthService } from "./health_service.ts";
 import { passEncodedThrough } from "./pre_encoded.ts";
 import type { Authorizer } from "../../security/mod.ts";
 import { guardHandlers } from "./auth_guard.ts";
+import { tolerantDefinition } from "./malformed.ts";
 
-/** Largest request accepted, in bytes (metadata values may be 512 KiB each). */
+/**
+ * Largest answer sent, in bytes: a snapshot of a large namespace is big.
+ * Requests are bounded by `limits.maxReceiveMessageBytes`.
+ */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 /** A running gRPC server. */
@@ -51,15 +55,18 @@ export async function startGrpcServer(
   options: GrpcServerOptions = {},
 ): Promise<GrpcServer> {
   const server = new grpc.Server({
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_receive_message_length": manager.limits.maxReceiveMessageBytes,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
   const context = { logger, observer: manager.observer };
   const { authorizer } = options;
   const routing = routingHandlers(manager, context);
   const executor = executorHandlers(manager, context);
-  const routingDefinition = passEncodedThrough(shardDistributorService, "WatchNamespaceState");
-  const executorDefinition = passEncodedThrough(executorService, "Heartbeat");
+  const routingDefinition = passEncodedThrough(
+    tolerantDefinition(shardDistributorService),
+    "WatchNamespaceState",
+  );
+  const executorDefinition = passEncodedThrough(tolerantDefinition(executorService), "Heartbeat");
   server.addService(
     routingDefinition,
     authorizer ? guardHandlers(routingDefinition, routing, authorizer, context) : routing,

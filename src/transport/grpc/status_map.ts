@@ -19,6 +19,7 @@ const CODES: Readonly<Record<ErrorKind, grpc.status>> = {
   invalid_argument: grpc.status.INVALID_ARGUMENT,
   not_found: grpc.status.NOT_FOUND,
   failed_precondition: grpc.status.FAILED_PRECONDITION,
+  resource_exhausted: grpc.status.RESOURCE_EXHAUSTED,
   unavailable: grpc.status.UNAVAILABLE,
   aborted: grpc.status.ABORTED,
   unauthenticated: grpc.status.UNAUTHENTICATED,

@@ -1,0 +1,200 @@
+/**
+ * Checks of request fields against the limits, each throwing
+ * `InvalidArgumentError` that names the field, the limit and what was given.
+ *
+ * @module
+ */
+import { InvalidArgumentError } from "../core/errors.ts";
+import {
+  DEFAULT_REQUEST_LIMITS,
+  MAX_EXECUTOR_ID_LENGTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_BYTES,
+  MAX_REASON_LENGTH,
+  NAMESPACE_NAME_PATTERN,
+  type RequestLimits,
+} from "./request_limits.ts";
+
+const encoder = new TextEncoder();
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A value shortened for an error message: at most `max` characters, JSON-quoted. */
+export function preview(value: string, max = 64): string {
+  return value.length <= max ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, max))}…`;
+}
+
+/** UTF-8 size of `value` as JSON text, as the store keeps it. */
+export function jsonBytes(value: unknown): number {
+  return encoder.encode(JSON.stringify(value)).length;
+}
+
+/**
+ * Checks a namespace name: the syntax the configuration enforces, so a name
+ * that could never be configured is INVALID_ARGUMENT rather than NOT_FOUND.
+ *
+ * @example
+ * ```ts
+ * import { validateNamespace } from "./validate_request.ts";
+ * console.assert(validateNamespace("orders") === "orders");
+ * ```
+ */
+export function validateNamespace(name: string, field = "namespace"): string {
+  if (name === "") throw new InvalidArgumentError(field, "must not be empty");
+  if (!NAMESPACE_NAME_PATTERN.test(name)) {
+    throw new InvalidArgumentError(
+      field,
+      `expected 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit, ` +
+        `got ${preview(name)}`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Checks a shard key: not empty, at most `maxShardKeyLength` characters.
+ *
+ * @example
+ * ```ts
+ * import { validateShardKey } from "./validate_request.ts";
+ * console.assert(validateShardKey("7", "shard_key") === "7");
+ * ```
+ */
+export function validateShardKey(
+  key: string,
+  field = "shard_key",
+  limits: Pick<RequestLimits, "maxShardKeyLength"> = DEFAULT_REQUEST_LIMITS,
+): string {
+  if (key.length === 0) throw new InvalidArgumentError(field, "must not be empty");
+  if (key.length > limits.maxShardKeyLength) {
+    throw new InvalidArgumentError(
+      field,
+      `is ${key.length} characters; at most ${limits.maxShardKeyLength} are allowed ` +
+        `(limits.maxShardKeyLength)`,
+    );
+  }
+  return key;
+}
+
+/**
+ * Checks the shard keys of a drain or undrain: at least one, at most
+ * `maxShardKeysPerRequest`, each a valid shard key.
+ *
+ * @example
+ * ```ts
+ * import { validateShardKeys } from "./validate_request.ts";
+ * console.assert(validateShardKeys(["1", "2"]).length === 2);
+ * ```
+ */
+export function validateShardKeys(
+  keys: readonly string[],
+  limits: RequestLimits = DEFAULT_REQUEST_LIMITS,
+  field = "shard_keys",
+): readonly string[] {
+  if (keys.length > limits.maxShardKeysPerRequest) {
+    throw new InvalidArgumentError(
+      field,
+      `has ${keys.length} keys; at most ${limits.maxShardKeysPerRequest} are allowed ` +
+        `(limits.maxShardKeysPerRequest)`,
+    );
+  }
+  keys.forEach((key, i) => validateShardKey(key, `${field}[${i}]`, limits));
+  return keys;
+}
+
+/**
+ * Checks an executor id: not empty, at most 256 characters, no control characters.
+ *
+ * @example
+ * ```ts
+ * import { validateExecutorId } from "./validate_request.ts";
+ * console.assert(validateExecutorId("host-1:7000") === "host-1:7000");
+ * ```
+ */
+export function validateExecutorId(id: string, field = "executor_id"): string {
+  if (id.length === 0) throw new InvalidArgumentError(field, "must not be empty");
+  if (id.length > MAX_EXECUTOR_ID_LENGTH) {
+    throw new InvalidArgumentError(
+      field,
+      `is ${id.length} characters; at most ${MAX_EXECUTOR_ID_LENGTH} are allowed`,
+    );
+  }
+  if (CONTROL.test(id)) {
+    throw new InvalidArgumentError(
+      field,
+      `must not contain control characters, got ${preview(id)}`,
+    );
+  }
+  return id;
+}
+
+/**
+ * Checks executor metadata (or a drain selector): at most 32 entries, keys of
+ * 1 to 128 characters, values of at most 512 KiB, and at most
+ * `maxMetadataBytes` in all as stored (JSON).
+ *
+ * @example
+ * ```ts
+ * import { validateMetadata } from "./validate_request.ts";
+ * validateMetadata({ address: "10.0.0.5:8080" });
+ * ```
+ */
+export function validateMetadata(
+  metadata: Readonly<Record<string, string>>,
+  field = "metadata",
+  limits: Pick<RequestLimits, "maxMetadataBytes"> = DEFAULT_REQUEST_LIMITS,
+): void {
+  const entries = Object.entries(metadata);
+  if (entries.length > MAX_METADATA_KEYS) {
+    throw new InvalidArgumentError(
+      field,
+      `has ${entries.length} keys; at most ${MAX_METADATA_KEYS} are allowed`,
+    );
+  }
+  let total = 2;
+  for (const [key, value] of entries) {
+    if (key.length === 0) throw new InvalidArgumentError(field, "keys must not be empty");
+    if (key.length > MAX_METADATA_KEY_LENGTH) {
+      throw new InvalidArgumentError(
+        `${field}[${preview(key, 32)}]`,
+        `key is ${key.length} characters; at most ${MAX_METADATA_KEY_LENGTH} are allowed`,
+      );
+    }
+    const bytes = encoder.encode(value).length;
+    if (bytes > MAX_METADATA_VALUE_BYTES) {
+      throw new InvalidArgumentError(
+        `${field}[${preview(key)}]`,
+        `value is ${bytes} bytes; at most ${MAX_METADATA_VALUE_BYTES} are allowed`,
+      );
+    }
+    // The stored JSON: the key and value quoted and escaped, a colon and a comma.
+    total += jsonBytes(key) + jsonBytes(value) + 2;
+  }
+  if (total > limits.maxMetadataBytes) {
+    throw new InvalidArgumentError(
+      field,
+      `is ${total} bytes as stored; at most ${limits.maxMetadataBytes} are allowed ` +
+        `(limits.maxMetadataBytes)`,
+    );
+  }
+}
+
+/**
+ * Checks the free-text reason of an executor drain: at most 1024 characters.
+ *
+ * @example
+ * ```ts
+ * import { validateReason } from "./validate_request.ts";
+ * console.assert(validateReason("TICKET-1") === "TICKET-1");
+ * ```
+ */
+export function validateReason(reason: string, field = "reason"): string {
+  if (reason.length > MAX_REASON_LENGTH) {
+    throw new InvalidArgumentError(
+      field,
+      `is ${reason.length} characters; at most ${MAX_REASON_LENGTH} are allowed`,
+    );
+  }
+  return reason;
+}

@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+
+const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c === "\x7f");
+import { InvalidArgumentError } from "../core/errors.ts";
+import { namespaceSchema } from "../config/namespace_schema.ts";
+import { validateHeartbeat } from "../heartbeat/validate_heartbeat.ts";
+import {
+  DEFAULT_REQUEST_LIMITS,
+  MAX_EXECUTOR_ID_LENGTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  NAMESPACE_NAME_PATTERN,
+} from "./request_limits.ts";
+import {
+  jsonBytes,
+  validateExecutorId,
+  validateMetadata,
+  validateNamespace,
+  validateShardKey,
+  validateShardKeys,
+} from "./validate_request.ts";
+
+/** Runs per property; `FUZZ_RUNS` raises it for longer runs. */
+const numRuns = Number(Deno.env.get("FUZZ_RUNS") ?? 300);
+/** A seed printed on failure by fast-check; `FUZZ_SEED` replays one. */
+const seed = Deno.env.get("FUZZ_SEED") ? Number(Deno.env.get("FUZZ_SEED")) : undefined;
+const params = { numRuns, ...(seed === undefined ? {} : { seed }) };
+
+/** Strings of every kind: ASCII, full unicode (lone surrogates too), empty, long. */
+const anyString = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "binary" }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.constantFrom("", " ", "\u0000", "\n", "é", "😀", "\ud800", "a/b", "..", "-x"),
+  fc.nat({ max: 3000 }).map((n) => "k".repeat(n)),
+);
+
+/** Calls `fn`; true when it returned, false on `InvalidArgumentError`, rethrows anything else. */
+function accepts(fn: () => unknown): boolean {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) {
+      assert.ok(error.message.startsWith(`Invalid ${error.field}: `), error.message);
+      return false;
+    }
+    throw error;
+  }
+}
+
+Deno.test("validateNamespace accepts exactly the names the configuration accepts", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(anyString, fc.stringMatching(NAMESPACE_NAME_PATTERN)),
+      (name) => {
+        const config = namespaceSchema.safeParse({ name, type: "ephemeral" }).success;
+        assert.equal(accepts(() => validateNamespace(name)), config, JSON.stringify(name));
+      },
+    ),
+    params,
+  );
+});
+
+Deno.test("validateShardKey accepts exactly 1 to maxShardKeyLength characters", () => {
+  fc.assert(
+    fc.property(anyString, fc.integer({ min: 1, max: 2048 }), (key, max) => {
+      const ok = key.length >= 1 && key.length <= max;
+      assert.equal(
+        accepts(() => validateShardKey(key, "shard_key", { maxShardKeyLength: max })),
+        ok,
+      );
+    }),
+    params,
+  );
+});
+
+Deno.test("validateShardKeys names the index of the first bad key and caps the count", () => {
+  fc.assert(
+    fc.property(
+      fc.array(anyString, { maxLength: 30 }),
+      fc.integer({ min: 1, max: 40 }),
+      (keys, max) => {
+        const limits = { ...DEFAULT_REQUEST_LIMITS, maxShardKeysPerRequest: max };
+        try {
+          validateShardKeys(keys, limits);
+          assert.ok(keys.length <= max);
+          assert.ok(keys.every((k) => k.length >= 1 && k.length <= limits.maxShardKeyLength));
+        } catch (error) {
+          assert.ok(error instanceof InvalidArgumentError);
+          if (keys.length > max) assert.equal(error.field, "shard_keys");
+          else {
+            const bad = keys.findIndex((k) => k.length < 1 || k.length > limits.maxShardKeyLength);
+            assert.equal(error.field, `shard_keys[${bad}]`);
+          }
+        }
+      },
+    ),
+    params,
+  );
+});
+
+Deno.test("validateExecutorId rejects empty, overlong and control-character ids only", () => {
+  fc.assert(
+    fc.property(anyString, (id) => {
+      const ok = id.length >= 1 && id.length <= MAX_EXECUTOR_ID_LENGTH &&
+        !hasControl(id);
+      assert.equal(accepts(() => validateExecutorId(id)), ok);
+    }),
+    params,
+  );
+});
+
+Deno.test("validateMetadata never lets stored metadata exceed maxMetadataBytes", () => {
+  const metadata = fc.dictionary(
+    fc.oneof(anyString, fc.string({ minLength: 1, maxLength: 8 })),
+    fc.oneof(anyString, fc.nat({ max: 40_000 }).map((n) => "\u0001".repeat(n))),
+    { maxKeys: 40 },
+  );
+  fc.assert(
+    fc.property(metadata, fc.integer({ min: 1024, max: 200_000 }), (md, max) => {
+      if (accepts(() => validateMetadata(md, "metadata", { maxMetadataBytes: max }))) {
+        assert.ok(jsonBytes(md) <= max, `${jsonBytes(md)} > ${max}`);
+        assert.ok(Object.keys(md).length <= MAX_METADATA_KEYS);
+        assert.ok(
+          Object.keys(md).every((k) => k.length >= 1 && k.length <= MAX_METADATA_KEY_LENGTH),
+        );
+      }
+    }),
+    params,
+  );
+});
+
+const rawValue = fc.oneof(
+  anyString,
+  fc.double(),
+  fc.integer(),
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constantFrom("EXECUTOR_STATUS_ACTIVE", "DRAINING", "SHARD_STATUS_DONE", "READY", "7"),
+);
+
+Deno.test("validateHeartbeat fails only with InvalidArgumentError, whatever it is given", () => {
+  const report = fc.record({ status: rawValue, load: rawValue });
+  const raw = fc.record({
+    namespace: rawValue,
+    executorId: fc.oneof(anyString, fc.constant("e1")),
+    status: fc.oneof(rawValue, fc.constant("EXECUTOR_STATUS_ACTIVE")),
+    reports: fc.dictionary(anyString, report, { maxKeys: 20 }),
+    metadata: fc.dictionary(anyString, anyString, { maxKeys: 40 }),
+  });
+  fc.assert(
+    fc.property(raw, (input) => {
+      // The transport always passes strings and numbers; anything else must still fail cleanly.
+      accepts(() => validateHeartbeat(input as unknown as Parameters<typeof validateHeartbeat>[0]));
+    }),
+    params,
+  );
+});
+
+Deno.test("validateHeartbeat accepts every well-formed heartbeat and keeps its content", () => {
+  const key = fc.string({ minLength: 1, maxLength: 64 });
+  const raw = fc.record({
+    namespace: fc.stringMatching(NAMESPACE_NAME_PATTERN),
+    executorId: fc.string({ minLength: 1, maxLength: 256 }).filter((s) => !hasControl(s)),
+    status: fc.constantFrom("EXECUTOR_STATUS_ACTIVE", "EXECUTOR_STATUS_DRAINING", "DRAINED"),
+    reports: fc.dictionary(
+      key,
+      fc.record({
+        status: fc.constantFrom("SHARD_STATUS_READY", "SHARD_STATUS_DONE"),
+        load: fc.double({ min: 0, max: 1e12, noNaN: true }),
+      }),
+      { maxKeys: 50 },
+    ),
+    metadata: fc.dictionary(fc.string({ minLength: 1, maxLength: 128 }), fc.string(), {
+      maxKeys: 32,
+    }),
+  });
+  fc.assert(
+    fc.property(raw, (input) => {
+      const hb = validateHeartbeat(input);
+      assert.deepEqual(Object.entries(hb.metadata), Object.entries(input.metadata));
+      assert.deepEqual(Object.keys(hb.reports).sort(), Object.keys(input.reports).sort());
+      assert.equal(hb.executorId, input.executorId);
+    }),
+    params,
+  );
+});
+
+Deno.test("validateHeartbeat caps the number of shard reports", () => {
+  const limits = { ...DEFAULT_REQUEST_LIMITS, maxShardReportsPerHeartbeat: 3 };
+  const reports = Object.fromEntries(
+    ["a", "b", "c", "d"].map((k) => [k, { status: "SHARD_STATUS_READY", load: 1 }]),
+  );
+  assert.throws(
+    () =>
+      validateHeartbeat({
+        namespace: "ns",
+        executorId: "e",
+        status: "EXECUTOR_STATUS_ACTIVE",
+        reports,
+        metadata: {},
+      }, limits),
+    /Invalid shard_status_reports: has 4 reports; at most 3 are allowed/,
+  );
+});

@@ -1,0 +1,62 @@
+/**
+ * Undecodable requests as INVALID_ARGUMENT. grpc-js answers a request whose
+ * bytes its deserializer rejects with INTERNAL ("Error deserializing
+ * request"), which blames the server for the caller's mistake. Wrapping each
+ * method's deserializer turns such bytes into a marker that the handlers
+ * answer with INVALID_ARGUMENT, naming the message type and the decoder's
+ * complaint.
+ *
+ * @module
+ */
+import type * as grpc from "@grpc/grpc-js";
+import { InvalidArgumentError } from "../../core/errors.ts";
+
+const MALFORMED = Symbol("malformed request");
+
+interface Malformed {
+  readonly [MALFORMED]: string;
+}
+
+/**
+ * A copy of `definition` whose request deserializers never throw.
+ *
+ * @example
+ * ```ts ignore
+ * server.addService(tolerantDefinition(shardDistributorService), handlers);
+ * ```
+ */
+export function tolerantDefinition<T extends grpc.ServiceDefinition>(definition: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(definition)) {
+    const type = method.path.slice(method.path.lastIndexOf("/") + 1) + "Request";
+    copy[name] = {
+      ...method,
+      requestDeserialize: (bytes: Uint8Array) => {
+        try {
+          return method.requestDeserialize(bytes as never);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          return { [MALFORMED]: `not a valid ${type}: ${reason.slice(0, 200)}` } as Malformed;
+        }
+      },
+    };
+  }
+  return copy as T;
+}
+
+/**
+ * Returns `request`, or throws `InvalidArgumentError` when its bytes could not
+ * be decoded.
+ *
+ * @example
+ * ```ts
+ * import { decoded } from "./malformed.ts";
+ * console.assert(decoded({ namespace: "a" }).namespace === "a");
+ * ```
+ */
+export function decoded<T>(request: T): T {
+  if (typeof request === "object" && request !== null && MALFORMED in request) {
+    throw new InvalidArgumentError("request", (request as Malformed)[MALFORMED]);
+  }
+  return request;
+}
