@@ -12,6 +12,7 @@
  * `FUZZ_SKIP` (comma-separated RPC names) leaves RPCs out, to isolate a failure.
  */
 import assert from "node:assert/strict";
+import { assertAliveOrKnownAbort } from "./support/known_abort.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, connect } from "./support/grpc_clients.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
@@ -158,14 +159,7 @@ Deno.test({
       const logs = service.logs();
       await service.kill("SIGTERM");
       await etcd.close();
-      if (died) {
-        const known = /find_stream_on_goaway_func|free\(\): invalid pointer/.test(logs);
-        console.log(
-          `the service died at client close (exit ${died.code}, ${died.signal})` +
-            (known ? ": the known nghttp2 GOAWAY abort" : `:\n${logs.slice(-3000)}`),
-        );
-        assert.ok(known, "the service died of something else than the known GOAWAY abort");
-      }
+      assertAliveOrKnownAbort(died, logs, "at client close");
     }
   },
 });
