@@ -115,6 +115,20 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
   embedded: section({ dataDir: z.string().min(1).default(".data/embedded") }).optional(),
   process: processSchema,
 }).superRefine((sd, ctx) => {
+  sd.namespaces.forEach((namespace, index) => {
+    const lease = namespace.ownershipLeaseMs;
+    if (lease === undefined || lease >= sd.process.heartbeatTtlMs) return;
+    ctx.addIssue({
+      code: "custom",
+      path: ["namespaces", index, "ownershipLease"],
+      input: lease,
+      message:
+        `must be at least process.heartbeatTTL (${
+          formatDuration(sd.process.heartbeatTtlMs)
+        }), got ${formatDuration(lease)}: a liveness record is renewed only every ` +
+        "heartbeatTTL/4 plus one heartbeat interval, so a shorter lease would stop healthy executors",
+    });
+  });
   if (sd.embedded) {
     for (const key of ["store", "leaderStore"] as const) {
       if (sd[key]) {
