@@ -53,6 +53,11 @@ export interface AssignmentDelta {
   readonly unassign: readonly string[];
   /** Ephemeral shards that are finished and forgotten. */
   readonly remove: readonly string[];
+  /**
+   * Shards whose owner (unchanged) is asked to stop them before they move: the
+   * first step of a handover in an exclusive namespace.
+   */
+  readonly release?: readonly string[];
   /** When the leader committed it (ms since epoch, the leader's clock), when known. */
   readonly atMs?: number;
 }
@@ -70,5 +75,6 @@ export interface LeaderClaim {
 /** True when a delta changes nothing. */
 export function isEmptyDelta(delta: AssignmentDelta): boolean {
   return delta.unassign.length === 0 && delta.remove.length === 0 &&
+    (delta.release?.length ?? 0) === 0 &&
     Object.values(delta.assign).every((keys) => keys.length === 0);
 }
