@@ -24,8 +24,25 @@ import { NamespaceOperations } from "./namespace_operations.ts";
 
 /** What an executor is told in answer to a heartbeat. */
 export interface HeartbeatAnswer {
-  /** Shards the executor owns now, sorted, each with its fencing token. */
-  readonly shards: readonly { readonly shardKey: string; readonly fencingToken: number }[];
+  /**
+   * Shards the executor owns now, sorted, each with its fencing token; a
+   * `releasing` shard must be stopped (exclusive namespaces only).
+   */
+  readonly shards: readonly {
+    readonly shardKey: string;
+    readonly fencingToken: number;
+    readonly releasing?: boolean;
+  }[];
+  /** Set for an exclusive namespace: the lease the executor must honour. */
+  readonly exclusive?: { readonly leaseMs: number };
+}
+
+/** The ownership lease of an exclusive namespace, or undefined for an available one. */
+export function ownershipLeaseOf(
+  config: NamespaceConfig,
+  heartbeatTtlMs: number,
+): number | undefined {
+  return config.ownership === "exclusive" ? config.ownershipLeaseMs ?? heartbeatTtlMs : undefined;
 }
 
 /** Options of {@linkcode ShardManager}. */
@@ -149,14 +166,26 @@ export class ShardManager {
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
     const ns = this.#namespace(raw.namespace);
     const heartbeat = validateHeartbeat(raw);
-    await this.#ingest.submit(heartbeat, ns.cache);
+    const leaseMs = ownershipLeaseOf(
+      ns.config,
+      this.#options.config.shardDistribution.process.heartbeatTtlMs,
+    );
+    const exclusive = leaseMs !== undefined;
+    const revision = await this.#ingest.submit(heartbeat, ns.cache, { record: exclusive });
+    // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
+    // that a shard moved away before it was written is never handed back (docs/ownership.md).
+    if (exclusive && revision !== undefined) {
+      await ns.cache.waitForRevision(revision, this.#stop.signal);
+    }
     const state = ns.cache.state;
     const keys = [...state.shardsOf(heartbeat.executorId)].sort(routing.compareShardKeys);
     return {
       shards: keys.map((shardKey) => ({
         shardKey,
         fencingToken: state.assignedRevisions.get(shardKey) ?? 0,
+        ...(exclusive && state.releasing.has(shardKey) ? { releasing: true } : {}),
       })),
+      ...(exclusive ? { exclusive: { leaseMs } } : {}),
     };
   }
 
@@ -274,6 +303,7 @@ export class ShardManager {
             balancer: loadBalancerFor(ns.config.loadBalancer),
             maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
             executorRetentionMs: Math.max(10 * ttl, 60_000),
+            ...exclusiveOf(ns.config, ttl),
           },
           periodMs: sd.process.periodMs,
           cooldownMs: sd.process.rebalanceCooldownMs,
@@ -284,6 +314,11 @@ export class ShardManager {
       },
     }, signal);
   }
+}
+
+function exclusiveOf(config: NamespaceConfig, ttl: number) {
+  const leaseMs = ownershipLeaseOf(config, ttl);
+  return leaseMs === undefined ? {} : { exclusive: { leaseMs } };
 }
 
 function shapeOf(config: NamespaceConfig) {

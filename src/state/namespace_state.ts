@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { applyReleases } from "../core/assignment.ts";
 import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
 import type { AssignmentDelta, ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
@@ -61,6 +62,11 @@ export class NamespaceState {
   readonly assignedRevisions: Map<string, number> = new Map();
   /** Store revision → commit time (ms since epoch) of assignment changes still held by a shard. */
   readonly assignmentTimes: Map<number, number> = new Map();
+  /**
+   * Shards whose owner was asked to stop them (the first step of a handover in
+   * an exclusive namespace) → store revision of that change.
+   */
+  readonly releasing: Map<string, number> = new Map();
   /** Drained shards. */
   readonly drained: Set<string> = new Set();
   /** Operator drains of executors, by drain id. */
@@ -145,6 +151,10 @@ export class NamespaceState {
     }
     this.assignmentTimes.clear();
     for (const [revision, ms] of snapshot.assignmentTimes) this.assignmentTimes.set(revision, ms);
+    this.releasing.clear();
+    for (const [shard, rev] of snapshot.releasing ?? []) {
+      if (this.owners.has(shard)) this.releasing.set(shard, rev);
+    }
     this.drained.clear();
     for (const shard of snapshot.drained) this.drained.add(shard);
     this.executorDrains.clear();
@@ -172,6 +182,8 @@ export class NamespaceState {
           executor.lastHeartbeatMs = event.record.timestampMs;
           executor.seenAtMs = now;
           executor.heartbeatRevision = batch.revision;
+          // The owner of a releasing shard may have confirmed that it stopped.
+          if (this.#holdsReleasing(event.executorId)) rebalance = true;
           break;
         }
         case "metadata":
@@ -231,6 +243,13 @@ export class NamespaceState {
     return { rebalance, view: view || this.#viewTouched, resync };
   }
 
+  #holdsReleasing(executorId: string): boolean {
+    for (const shard of this.releasing.keys()) {
+      if (this.owners.get(shard) === executorId) return true;
+    }
+    return false;
+  }
+
   #newExecutor(executorId: string): ExecutorView {
     const executor: ExecutorView = {
       executorId,
@@ -262,6 +281,7 @@ export class NamespaceState {
         this.#setOwner(shard, executor, revision);
       }
     }
+    applyReleases(this.releasing, this.owners, delta, revision);
   }
 
   #setOwner(shard: string, owner: string, revision: number): void {

@@ -189,13 +189,19 @@ export function executorHandlers(
         metadata: req.metadata,
       });
       const shardAssignments: Record<string, ShardAssignment> = {};
-      for (const { shardKey, fencingToken } of answer.shards) {
+      for (const { shardKey, fencingToken, releasing } of answer.shards) {
         shardAssignments[shardKey] = {
-          status: "ASSIGNMENT_STATUS_READY",
+          status: releasing ? "ASSIGNMENT_STATUS_RELEASING" : "ASSIGNMENT_STATUS_READY",
           fencingToken: String(fencingToken),
         };
       }
-      return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" };
+      const ownership = answer.exclusive
+        ? {
+          ownershipMode: "OWNERSHIP_MODE_EXCLUSIVE" as const,
+          ownershipLeaseMs: String(answer.exclusive.leaseMs),
+        }
+        : { ownershipMode: "OWNERSHIP_MODE_AVAILABLE" as const };
+      return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED", ...ownership };
     }),
   };
 }
