@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- the measured figures are printed for whoever runs the test
 import assert from "node:assert/strict";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import {

@@ -125,8 +125,8 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
       message:
         `must be at least process.heartbeatTTL (${
           formatDuration(sd.process.heartbeatTtlMs)
-        }), got ${formatDuration(lease)}: a liveness record is renewed only every ` +
-        "heartbeatTTL/4 plus one heartbeat interval, so a shorter lease would stop healthy executors",
+        }), got ${formatDuration(lease)}: executors would stop their shards while the service ` +
+        "still counts them alive, leaving those shards unserved",
     });
   });
   if (sd.embedded) {

@@ -270,8 +270,8 @@ Deno.test("an exclusive namespace takes an ownership lease no shorter than heart
   assert.equal(plain.shardDistribution.namespaces[0]!.ownershipLeaseMs, undefined);
   assert.deepEqual(issues(minimal(ns({ ownership: "exclusive", ownershipLease: "1s" }))), [
     "shardDistribution.namespaces[0].ownershipLease: must be at least process.heartbeatTTL (2s), " +
-    "got 1s: a liveness record is renewed only every heartbeatTTL/4 plus one heartbeat interval, " +
-    "so a shorter lease would stop healthy executors",
+    "got 1s: executors would stop their shards while the service still counts them alive, " +
+    "leaving those shards unserved",
   ]);
   assert.deepEqual(issues(minimal(ns({ ownershipLease: "5s" }))), [
     "shardDistribution.namespaces[0].ownershipLease: applies only to a namespace with ownership: exclusive",

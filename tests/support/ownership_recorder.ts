@@ -94,7 +94,11 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 /** Resolves when `condition` holds, polling every 50 ms; rejects after `timeoutMs`. */
-export async function until(condition: () => boolean, timeoutMs: number, what: string) {
+export async function until(
+  condition: () => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
