@@ -96,8 +96,10 @@ export class ShardManager {
     this.observer = options.observer ?? noopObserver;
     const { process } = options.config.shardDistribution;
     for (const config of options.config.shardDistribution.namespaces) {
+      const leaseMs = ownershipLeaseOf(config, process.heartbeatTtlMs);
       const cache = new NamespaceCache(options.store, config.name, {
         heartbeatTtlMs: process.heartbeatTtlMs,
+        ...(leaseMs === undefined ? {} : { ownershipLeaseMs: leaseMs }),
         clock: this.#clock,
         logger: options.logger,
         observer: this.observer,

@@ -42,6 +42,12 @@ export interface ChangeSummary {
 export interface LivenessOptions {
   /** An executor unseen for longer is stale. */
   readonly heartbeatTtlMs: number;
+  /**
+   * Ownership lease of an exclusive namespace: a reader that loads a snapshot
+   * then never takes an executor as long gone (by the wall clock) before twice
+   * this has passed, so a lease is never cut short.
+   */
+  readonly ownershipLeaseMs?: number;
 }
 
 /** The mutable picture of a namespace. */
@@ -132,7 +138,8 @@ export class NamespaceState {
     this.executors.clear();
     for (const e of snapshot.executors.values()) {
       const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
-      const ancient = wallNow - lastHeartbeatMs > 10 * this.#liveness.heartbeatTtlMs;
+      const { heartbeatTtlMs, ownershipLeaseMs = 0 } = this.#liveness;
+      const ancient = wallNow - lastHeartbeatMs > 10 * heartbeatTtlMs + 2 * ownershipLeaseMs;
       this.executors.set(e.executorId, {
         executorId: e.executorId,
         status: e.heartbeat?.status ?? "DRAINED",

@@ -164,6 +164,9 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
         "2": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0" },
       },
       migrationMode: "MIGRATION_MODE_ONBOARDED",
+      // Fields added later arrive with their proto3 defaults when a server does not set them.
+      ownershipMode: "OWNERSHIP_MODE_INVALID",
+      ownershipLeaseMs: "0",
     });
   });
 });
