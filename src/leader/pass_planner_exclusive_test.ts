@@ -204,7 +204,8 @@ Deno.test("exclusive: never two owners over a random walk of heartbeats and pass
   // sees records, and a shard is owned by one executor at a time in every committed state.
   let seed = 7;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-  for (let round = 0; round < 200; round++) {
+  let moved = 0;
+  for (let round = 0; round < 300; round++) {
     const ids = ["a", "b", "c"];
     const revision = (i: number) => 40 + i;
     const executors: Record<string, Executor> = {};
@@ -225,21 +226,31 @@ Deno.test("exclusive: never two owners over a random walk of heartbeats and pass
     }
     const state = stateOf({ executors, owners: owned, releasing });
     const now = random() < 0.5 ? 10 : EXPIRY + 1;
+    // Late in the walk one executor was heard from again; the others are certainly gone.
+    const heard = ids[Math.floor(random() * ids.length)]!;
+    if (now > EXPIRY) touch(state, heard, now);
     const plan = planPass(state, { type: "fixed", shardNum: 4 }, now, exclusive(4));
     for (const [target, shards] of Object.entries(plan.delta.assign)) {
       for (const shard of shards) {
         const owner = owned[shard];
         if (owner === target || owner === undefined) continue;
+        moved++;
         const e = executors[owner]!;
         const confirmed = releasing[shard] !== undefined && e.revision > releasing[shard]! &&
           !e.reports!.includes(shard);
-        assert.ok(confirmed || now > EXPIRY, `round ${round}: ${shard} left ${owner} unconfirmed`);
+        const expired = now > EXPIRY && owner !== heard;
+        assert.ok(confirmed || expired, `round ${round}: ${shard} left ${owner} unconfirmed`);
+        if (!confirmed) {
+          assert.ok(plan.unchanged.some((u) => u.id === owner), "the commit is fenced on it");
+        }
         for (const [other, x] of Object.entries(executors)) {
-          if (other !== target && now <= EXPIRY) {
+          const live = now <= EXPIRY || other === heard;
+          if (other !== target && live) {
             assert.ok(!x.reports!.includes(shard), `round ${round}: ${other} still runs ${shard}`);
           }
         }
       }
     }
   }
+  assert.ok(moved > 50, `the walk moved shards (${moved})`);
 });
