@@ -117,7 +117,8 @@ Deno.test("exclusive: a SIGKILLed executor's shards move only after its lease, w
     const first = Math.min(...starts), last = Math.max(...starts);
     // a's last heartbeat was sent at most one interval (+ jitter, + its call) before the kill.
     assert.ok(first >= LEASE - 2 * INTERVAL, `moved ${first} ms after the kill, lease ${LEASE} ms`);
-    const bound = LEASE + leaseMarginMs(LEASE) + INTERVAL + 1_000;
+    // + one pass, one heartbeat of b, and slack for a loaded machine.
+    const bound = LEASE + leaseMarginMs(LEASE) + INTERVAL + 2_000;
     assert.ok(last <= bound, `moved ${last} ms after the kill, bound ${bound} ms`);
     console.log(`SIGKILL: shards started elsewhere ${first}..${last} ms after the kill`);
   } finally {
@@ -168,7 +169,7 @@ Deno.test("exclusive: an executor cut off from the service stops its shards befo
     );
     assert.equal(stops.length, SHARDS / 2, "a stopped its shards by itself");
     const selfStop = Math.max(...stops.map((i) => i.stop)) - cutAt;
-    assert.ok(selfStop <= LEASE + 100, `a stopped ${selfStop} ms after the cut`);
+    assert.ok(selfStop <= LEASE + 500, `a stopped ${selfStop} ms after the cut`);
     const taken = stops.map((stop) =>
       all.find((i) => i.executor === "b" && i.shard === stop.shard && i.start > stop.stop)!.start -
       stop.stop

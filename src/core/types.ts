@@ -28,6 +28,11 @@ export interface HeartbeatRecord {
   readonly status: ExecutorStatus;
   /** Wall-clock time (ms since epoch) of the service instance that accepted the heartbeat. */
   readonly timestampMs: number;
+  /**
+   * Exclusive namespaces: revision of the latest answer the executor had acted
+   * on when it sent the heartbeat (absent when 0).
+   */
+  readonly appliedRevision?: number;
 }
 
 /** One write of executor state produced by heartbeat ingestion; absent parts are unchanged. */

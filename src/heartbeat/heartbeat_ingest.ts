@@ -103,7 +103,14 @@ export class HeartbeatIngest {
             }
             if (decision) {
               refresh.drop(namespace, executorId);
-              writes.push(decision.write);
+              // Exclusive namespaces: the reports are written with every heartbeat, because
+              // whether they changed is judged from this instance's cache, which may lag, and a
+              // handover is confirmed by the reports stored with a heartbeat record.
+              writes.push(
+                latest.record
+                  ? { ...decision.write, reports: latest.heartbeat.reports }
+                  : decision.write,
+              );
             }
             waiting.push(...submissions);
           }

@@ -25,6 +25,8 @@ export interface RawHeartbeat {
   readonly reports: Readonly<Record<string, { readonly status: string; readonly load: number }>>;
   /** Executor metadata. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** Revision of the latest answer acted on (exclusive namespaces), as sent. */
+  readonly appliedRevision?: number | string;
 }
 
 /** A validated heartbeat. */
@@ -39,6 +41,8 @@ export interface Heartbeat {
   readonly reports: Readonly<Record<string, ShardReport>>;
   /** Executor metadata. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** Revision of the latest answer the executor acted on (exclusive namespaces; absent when 0). */
+  readonly appliedRevision?: number;
 }
 
 const encoder = new TextEncoder();
@@ -153,5 +157,17 @@ export function validateHeartbeat(raw: RawHeartbeat): Heartbeat {
     status: executorStatus,
     reports,
     metadata: { ...raw.metadata },
+    ...appliedRevisionOf(raw.appliedRevision),
   };
+}
+
+function appliedRevisionOf(raw: number | string | undefined): { appliedRevision?: number } {
+  const revision = Number(raw ?? 0);
+  if (!Number.isSafeInteger(revision) || revision < 0) {
+    throw new InvalidArgumentError(
+      "applied_revision",
+      `must be a non-negative integer, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return revision > 0 ? { appliedRevision: revision } : {};
 }

@@ -3,11 +3,14 @@
  * picture at one monotonic instant. A shard leaves its owner A only when A is
  * *free* of it:
  *
- * - A confirmed: the shard is releasing since store revision `r`, and A has a
- *   heartbeat recorded after `r` whose reports no longer name the shard (every
- *   heartbeat of an exclusive namespace is recorded, and its answer is computed
- *   from a picture at least as new as its own record, so A had seen the release
- *   before it sent that report); or
+ * - A confirmed: the shard is releasing since store revision `r`, and A's
+ *   latest recorded heartbeat was sent after A had acted on an answer computed
+ *   from a picture at revision ≥ `r` (it echoes that answer's revision as
+ *   `applied_revision`), and its reports no longer name the shard. Such an
+ *   answer said RELEASING (or no longer listed the shard), and the SDK reports
+ *   a shard until its processor has stopped. A report that was merely written
+ *   after `r` proves nothing: a delayed heartbeat sent before A learned of the
+ *   shard can land late; or
  * - A's lease certainly expired: this leader has not seen a heartbeat record of
  *   A for `lease + margin`. A stops every shard by itself once `lease` has
  *   passed since it *sent* its last recorded heartbeat, which is before the
@@ -71,7 +74,8 @@ export class HandoverGuard {
     const released = this.#state.releasing.get(shard);
     const executor = this.#state.executors.get(owner);
     if (released === undefined || executor === undefined) return false;
-    return executor.heartbeatRevision > released && !(shard in executor.reports);
+    return (executor.appliedRevision ?? 0) >= released && executor.heartbeatRevision > released &&
+      !(shard in executor.reports);
   }
 
   /** True when `shard` may leave `owner` now. */

@@ -18,6 +18,8 @@ interface Executor {
   revision: number;
   /** Shards its last heartbeat reported. */
   reports?: string[];
+  /** Revision of the latest answer it had acted on when it sent that heartbeat. @default {revision - 1} */
+  applied?: number;
 }
 
 interface Picture {
@@ -37,7 +39,11 @@ function stateOf(picture: Picture): NamespaceState {
     for (const shard of e.reports ?? []) reports[shard] = { status: "READY", load: 1 };
     executors.set(id, {
       executorId: id,
-      heartbeat: { status: e.status ?? "ACTIVE", timestampMs: WALL },
+      heartbeat: {
+        status: e.status ?? "ACTIVE",
+        timestampMs: WALL,
+        appliedRevision: e.applied ?? e.revision - 1,
+      },
       heartbeatRevision: e.revision,
       metadata: {},
       reports,
@@ -124,6 +130,25 @@ Deno.test("exclusive: a report older than the release proves nothing", () => {
   const plan = planPass(state, { type: "fixed", shardNum: 1 }, 10, exclusive());
   assert.deepEqual(plan.delta.assign, {});
   assert.equal(plan.wakeAtMs, EXPIRY, "retries when a's lease is certainly over");
+});
+
+Deno.test("exclusive: a heartbeat sent before its executor saw the release proves nothing", () => {
+  // Recorded at 70, after the release at 60, but sent having acted only on an answer at 55:
+  // a delayed heartbeat from before a learned of the shard.
+  const state = stateOf({
+    executors: { a: { status: "DRAINING", revision: 70, applied: 55 }, b: { revision: 51 } },
+    owners: { "0": "a" },
+    releasing: { "0": 60 },
+  });
+  const plan = planPass(state, { type: "fixed", shardNum: 1 }, 10, exclusive());
+  assert.deepEqual(plan.delta.assign, {});
+  const seen = stateOf({
+    executors: { a: { status: "DRAINING", revision: 70, applied: 60 }, b: { revision: 51 } },
+    owners: { "0": "a" },
+    releasing: { "0": 60 },
+  });
+  const moved = planPass(seen, { type: "fixed", shardNum: 1 }, 10, exclusive());
+  assert.deepEqual(moved.delta.assign, { b: ["0"] });
 });
 
 Deno.test("exclusive: a silent owner's shards move only after lease + margin, fenced on its record", () => {
@@ -217,6 +242,7 @@ Deno.test("exclusive: never two owners over a random walk of heartbeats and pass
         revision: revision(i) + Math.floor(random() * 30),
         reports: [],
       };
+      executors[id]!.applied = executors[id]!.revision - Math.floor(random() * 20);
     }
     for (const shard of ["0", "1", "2", "3"]) {
       const owner = ids[Math.floor(random() * ids.length)]!;
@@ -237,7 +263,7 @@ Deno.test("exclusive: never two owners over a random walk of heartbeats and pass
         moved++;
         const e = executors[owner]!;
         const confirmed = releasing[shard] !== undefined && e.revision > releasing[shard]! &&
-          !e.reports!.includes(shard);
+          e.applied! >= releasing[shard]! && !e.reports!.includes(shard);
         const expired = now > EXPIRY && owner !== heard;
         assert.ok(confirmed || expired, `round ${round}: ${shard} left ${owner} unconfirmed`);
         if (!confirmed) {

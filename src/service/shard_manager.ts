@@ -33,8 +33,11 @@ export interface HeartbeatAnswer {
     readonly fencingToken: number;
     readonly releasing?: boolean;
   }[];
-  /** Set for an exclusive namespace: the lease the executor must honour. */
-  readonly exclusive?: { readonly leaseMs: number };
+  /**
+   * Set for an exclusive namespace: the lease the executor must honour, and
+   * the store revision of the picture the answer was computed from.
+   */
+  readonly exclusive?: { readonly leaseMs: number; readonly revision: number };
 }
 
 /** The ownership lease of an exclusive namespace, or undefined for an available one. */
@@ -187,7 +190,7 @@ export class ShardManager {
         fencingToken: state.assignedRevisions.get(shardKey) ?? 0,
         ...(exclusive && state.releasing.has(shardKey) ? { releasing: true } : {}),
       })),
-      ...(exclusive ? { exclusive: { leaseMs } } : {}),
+      ...(exclusive ? { exclusive: { leaseMs, revision: state.revision } } : {}),
     };
   }
 

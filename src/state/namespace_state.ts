@@ -22,6 +22,8 @@ export interface ExecutorView {
   seenAtMs: number;
   /** Store revision of the last recorded heartbeat. */
   heartbeatRevision: number;
+  /** Exclusive namespaces: revision of the latest answer it had acted on when it sent that heartbeat. */
+  appliedRevision?: number;
   /** Metadata, e.g. the address spectators route to. */
   metadata: Readonly<Record<string, string>>;
   /** Latest shard reports. */
@@ -146,6 +148,7 @@ export class NamespaceState {
         lastHeartbeatMs,
         seenAtMs: ancient ? -Infinity : now,
         heartbeatRevision: e.heartbeatRevision,
+        appliedRevision: e.heartbeat?.appliedRevision ?? 0,
         metadata: e.metadata,
         reports: e.reports,
       });
@@ -189,6 +192,7 @@ export class NamespaceState {
           executor.lastHeartbeatMs = event.record.timestampMs;
           executor.seenAtMs = now;
           executor.heartbeatRevision = batch.revision;
+          executor.appliedRevision = event.record.appliedRevision ?? 0;
           // The owner of a releasing shard may have confirmed that it stopped.
           if (this.#holdsReleasing(event.executorId)) rebalance = true;
           break;
@@ -264,6 +268,7 @@ export class NamespaceState {
       lastHeartbeatMs: 0,
       seenAtMs: -Infinity,
       heartbeatRevision: 0,
+      appliedRevision: 0,
       metadata: {},
       reports: {},
     };

@@ -21,12 +21,14 @@ import { withTimeout } from "./_with_timeout.ts";
  * the metadata. With `exclusive`, every held shard is reported, also while its
  * processor is starting or stopping: the service moves a shard only once no
  * report names it, so a report must never hide a processor that may run.
+ * `appliedRevision` is the `revision` of the latest answer acted on (exclusive only).
  */
 export function heartbeatRequest(
   options: ResolvedOptions,
   status: ExecutorState,
   slots: Iterable<ShardSlot>,
   exclusive = false,
+  appliedRevision = "0",
 ): HeartbeatRequest__Output {
   const reports: Record<string, ShardStatusReport__Output> = {};
   if (status !== "DRAINED" || exclusive) {
@@ -41,6 +43,7 @@ export function heartbeatRequest(
     status: `EXECUTOR_STATUS_${status}`,
     shardStatusReports: reports,
     metadata: { ...options.metadata },
+    appliedRevision,
   };
 }
 

@@ -121,6 +121,7 @@ export class FakeService implements HeartbeatTransport {
       migrationMode: "MIGRATION_MODE_ONBOARDED",
       ownershipMode: lease === undefined ? "OWNERSHIP_MODE_AVAILABLE" : "OWNERSHIP_MODE_EXCLUSIVE",
       ownershipLeaseMs: String(lease ?? 0),
+      revision: String(this.#revision),
     };
     const delay = this.delay;
     return delay ? delay.then(() => answer) : Promise.resolve(answer);

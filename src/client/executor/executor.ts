@@ -64,6 +64,8 @@ export class Executor implements AsyncDisposable {
   #leaseTimer: unknown;
   /** The namespace's ownership lease when it is exclusive (learned from answers). */
   #leaseMs: number | undefined;
+  /** Exclusive: the revision of the latest answer acted on, echoed in heartbeats. */
+  #appliedRevision = "0";
   #kick = false;
   #failures = 0;
   #inflight: Promise<boolean> | undefined;
@@ -185,7 +187,13 @@ export class Executor implements AsyncDisposable {
   #heartbeat(): Promise<boolean> {
     const run = async () => {
       const exclusive = this.#leaseMs !== undefined;
-      const request = heartbeatRequest(this.#o, this.#status, this.#slots.values(), exclusive);
+      const request = heartbeatRequest(
+        this.#o,
+        this.#status,
+        this.#slots.values(),
+        exclusive,
+        exclusive ? this.#appliedRevision : "0",
+      );
       const sentAt = this.#o.clock.now();
       try {
         const answer = await sendHeartbeat(this.#transport!, request, this.#o);
@@ -215,6 +223,8 @@ export class Executor implements AsyncDisposable {
     if (!this.#looping) return;
     this.#armUnreachable(sentAt);
     this.#reconcile(true);
+    // Acted on: every stop it asked for has begun, and stopping shards stay reported.
+    if (leaseMs !== undefined) this.#appliedRevision = String(answer.revision ?? "0");
   }
 
   /**

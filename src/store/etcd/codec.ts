@@ -22,14 +22,20 @@ const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED"]);
 
 /** Encodes a heartbeat record. */
 export function encodeHeartbeat(record: HeartbeatRecord): string {
-  return JSON.stringify({ status: record.status, ts: record.timestampMs });
+  const applied = record.appliedRevision ? { ar: record.appliedRevision } : {};
+  return JSON.stringify({ status: record.status, ts: record.timestampMs, ...applied });
 }
 
 /** Decodes a heartbeat record; unknown statuses read as DRAINED so they get nothing new. */
 export function decodeHeartbeat(text: string): HeartbeatRecord {
-  const raw = JSON.parse(text) as { status?: string; ts?: number };
+  const raw = JSON.parse(text) as { status?: string; ts?: number; ar?: number };
   const status = (STATUSES.has(raw.status ?? "") ? raw.status : "DRAINED") as ExecutorStatus;
-  return { status, timestampMs: Number(raw.ts ?? 0) };
+  const applied = Number(raw.ar ?? 0);
+  return {
+    status,
+    timestampMs: Number(raw.ts ?? 0),
+    ...(applied > 0 ? { appliedRevision: applied } : {}),
+  };
 }
 
 /** Encodes shard reports compactly as `{"shard":["READY",load]}`. */

@@ -187,6 +187,7 @@ export function executorHandlers(
         status: enumName(req.status),
         reports,
         metadata: req.metadata,
+        appliedRevision: req.appliedRevision,
       });
       const shardAssignments: Record<string, ShardAssignment> = {};
       for (const { shardKey, fencingToken, releasing } of answer.shards) {
@@ -199,6 +200,7 @@ export function executorHandlers(
         ? {
           ownershipMode: "OWNERSHIP_MODE_EXCLUSIVE" as const,
           ownershipLeaseMs: String(answer.exclusive.leaseMs),
+          revision: String(answer.exclusive.revision),
         }
         : { ownershipMode: "OWNERSHIP_MODE_AVAILABLE" as const };
       return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED", ...ownership };

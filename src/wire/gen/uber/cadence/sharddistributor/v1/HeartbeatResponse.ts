@@ -29,6 +29,11 @@ export interface HeartbeatResponse {
    * since it sent the last heartbeat that was answered.
    */
   'ownershipLeaseMs'?: (number | string | Long);
+  /**
+   * Exclusive namespaces: the store revision of the picture this answer was
+   * computed from; echo it as applied_revision once acted on.
+   */
+  'revision'?: (number | string | Long);
 }
 
 /**
@@ -54,4 +59,9 @@ export interface HeartbeatResponse__Output {
    * since it sent the last heartbeat that was answered.
    */
   'ownershipLeaseMs': (string);
+  /**
+   * Exclusive namespaces: the store revision of the picture this answer was
+   * computed from; echo it as applied_revision once acted on.
+   */
+  'revision': (string);
 }
