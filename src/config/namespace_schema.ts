@@ -4,11 +4,24 @@
  * @module
  */
 import { z } from "zod";
-import { integer, section } from "./_fields.ts";
+import { duration, integer, section } from "./_fields.ts";
 import { describeValue } from "./_issue_message.ts";
 import type { NamespaceConfig } from "./types.ts";
 import type { SectionSchema } from "./section_schema.ts";
 import { NAMESPACE_NAME_PATTERN as NAME } from "../limits/request_limits.ts";
+
+const LEASE = duration("1s", { exclusive: true });
+
+/** An optional duration: absent stays absent (a plain `duration` always has a default). */
+const optionalLease = z.unknown().optional().transform((input, ctx): number | undefined => {
+  if (input === undefined) return undefined;
+  const parsed = LEASE.safeParse(input);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, input });
+  }
+  return z.NEVER;
+});
 
 /**
  * One entry of `shardDistribution.namespaces`. `shardNum` is required for a
@@ -38,7 +51,17 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   loadBalancer: z.enum(["naive", "greedy"]).default("greedy"),
   maxMovesPerPass: integer(0).optional(),
   maxShards: integer(1, 100_000_000).optional(),
+  ownership: z.enum(["available", "exclusive"]).default("available"),
+  ownershipLease: optionalLease,
 }).superRefine((namespace, ctx) => {
+  if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ownershipLease"],
+      input: namespace.ownershipLease,
+      message: "applies only to a namespace with ownership: exclusive",
+    });
+  }
   if (namespace.type === "fixed" && namespace.shardNum === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -63,11 +86,16 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "only for an ephemeral namespace; a fixed namespace has exactly shardNum shards",
     });
   }
-}).transform(({ shardNum, maxMovesPerPass, maxShards, ...namespace }): NamespaceConfig => ({
+}).transform((
+  { shardNum, maxMovesPerPass, maxShards, ownership, ownershipLease, ...namespace },
+): NamespaceConfig => ({
   ...namespace,
+  // Absent means available, so configurations written before the field compare equal.
+  ...(ownership === "exclusive" ? { ownership } : {}),
   ...(shardNum === undefined ? {} : { shardNum }),
   ...(maxMovesPerPass === undefined ? {} : { maxMovesPerPass }),
   ...(maxShards === undefined ? {} : { maxShards }),
+  ...(ownershipLease === undefined ? {} : { ownershipLeaseMs: ownershipLease }),
 }));
 
 /**

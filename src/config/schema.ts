@@ -119,6 +119,20 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
   embedded: section({ dataDir: z.string().min(1).default(".data/embedded") }).optional(),
   process: processSchema,
 }).superRefine((sd, ctx) => {
+  sd.namespaces.forEach((namespace, index) => {
+    const lease = namespace.ownershipLeaseMs;
+    if (lease === undefined || lease >= sd.process.heartbeatTtlMs) return;
+    ctx.addIssue({
+      code: "custom",
+      path: ["namespaces", index, "ownershipLease"],
+      input: lease,
+      message:
+        `must be at least process.heartbeatTTL (${
+          formatDuration(sd.process.heartbeatTtlMs)
+        }), got ${formatDuration(lease)}: executors would stop their shards while the service ` +
+        "still counts them alive, leaving those shards unserved",
+    });
+  });
   if (sd.embedded) {
     for (const key of ["store", "leaderStore"] as const) {
       if (sd[key]) {

@@ -265,3 +265,24 @@ Deno.test("configSchema skips the leaderPeriod check when leaderPeriod is invali
   assert.equal(found.length, 1);
   assert.match(found[0]!, /^shardDistribution\.election\.leaderPeriod: /);
 });
+
+Deno.test("an exclusive namespace takes an ownership lease no shorter than heartbeatTTL", () => {
+  const ns = (extra: Record<string, unknown>) => ({
+    namespaces: [{ name: "jobs", type: "fixed", shardNum: 4, ...extra }],
+  });
+  const parsed = configSchema.parse(minimal(ns({ ownership: "exclusive", ownershipLease: "5s" })));
+  const namespace = parsed.shardDistribution.namespaces[0]!;
+  assert.equal(namespace.ownership, "exclusive");
+  assert.equal(namespace.ownershipLeaseMs, 5_000);
+  const plain = configSchema.parse(minimal(ns({ ownership: "exclusive" })));
+  assert.equal(plain.shardDistribution.namespaces[0]!.ownershipLeaseMs, undefined);
+  assert.deepEqual(issues(minimal(ns({ ownership: "exclusive", ownershipLease: "1s" }))), [
+    "shardDistribution.namespaces[0].ownershipLease: must be at least process.heartbeatTTL (2s), " +
+    "got 1s: executors would stop their shards while the service still counts them alive, " +
+    "leaving those shards unserved",
+  ]);
+  assert.deepEqual(issues(minimal(ns({ ownershipLease: "5s" }))), [
+    "shardDistribution.namespaces[0].ownershipLease: applies only to a namespace with ownership: exclusive",
+  ]);
+  assert.equal(issues(minimal(ns({ ownership: "shared" }))).length, 1);
+});

@@ -42,7 +42,21 @@ export interface NamespaceConfig {
    * namespaces. GetShardOwner for a new key past it answers RESOURCE_EXHAUSTED.
    */
   maxShards?: number;
+  /**
+   * `available` (the default, also when absent): executors keep their shards while the service is
+   * unreachable and moves may briefly overlap. `exclusive`: a shard never runs
+   * on two executors at once (see docs/ownership.md).
+   */
+  ownership?: OwnershipMode;
+  /**
+   * Ownership lease of an exclusive namespace (`ownershipLease`); when absent,
+   * `process.heartbeatTTL`. Never shorter than the heartbeat TTL.
+   */
+  ownershipLeaseMs?: number;
 }
+
+/** How strictly a namespace keeps one owner per shard. */
+export type OwnershipMode = "available" | "exclusive";
 
 /** `storageParams` of an etcd-backed store. */
 export interface StorageParams {

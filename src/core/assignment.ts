@@ -30,3 +30,36 @@ export function applyDelta(
     }
   }
 }
+
+/**
+ * Keeps `releasing` (shard → store revision of the change that asked its owner
+ * to stop it) in step with `delta`, committed at `revision`: a shard that gets
+ * a new owner, loses its owner or is removed is no longer releasing; a released
+ * shard that has an owner in `owners` (after the delta) is.
+ *
+ * @example
+ * ```ts
+ * import { applyReleases } from "./assignment.ts";
+ * const releasing = new Map<string, number>();
+ * const owners = new Map([["0", "a"]]);
+ * applyReleases(releasing, owners, { assign: {}, unassign: [], remove: [], release: ["0"] }, 7);
+ * console.assert(releasing.get("0") === 7);
+ * ```
+ */
+export function applyReleases(
+  releasing: Map<string, number>,
+  owners: ReadonlyMap<string, string>,
+  delta: AssignmentDelta,
+  revision: number,
+): void {
+  if (releasing.size > 0) {
+    for (const shard of delta.unassign) releasing.delete(shard);
+    for (const shard of delta.remove) releasing.delete(shard);
+    for (const shards of Object.values(delta.assign)) {
+      for (const shard of shards) releasing.delete(shard);
+    }
+  }
+  for (const shard of delta.release ?? []) {
+    if (owners.has(shard)) releasing.set(shard, revision);
+  }
+}

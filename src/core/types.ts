@@ -28,6 +28,11 @@ export interface HeartbeatRecord {
   readonly status: ExecutorStatus;
   /** Wall-clock time (ms since epoch) of the service instance that accepted the heartbeat. */
   readonly timestampMs: number;
+  /**
+   * Exclusive namespaces: revision of the latest answer the executor had acted
+   * on when it sent the heartbeat (absent when 0).
+   */
+  readonly appliedRevision?: number;
 }
 
 /** One write of executor state produced by heartbeat ingestion; absent parts are unchanged. */
@@ -53,6 +58,11 @@ export interface AssignmentDelta {
   readonly unassign: readonly string[];
   /** Ephemeral shards that are finished and forgotten. */
   readonly remove: readonly string[];
+  /**
+   * Shards whose owner (unchanged) is asked to stop them before they move: the
+   * first step of a handover in an exclusive namespace.
+   */
+  readonly release?: readonly string[];
   /** When the leader committed it (ms since epoch, the leader's clock), when known. */
   readonly atMs?: number;
 }
@@ -70,5 +80,6 @@ export interface LeaderClaim {
 /** True when a delta changes nothing. */
 export function isEmptyDelta(delta: AssignmentDelta): boolean {
   return delta.unassign.length === 0 && delta.remove.length === 0 &&
+    (delta.release?.length ?? 0) === 0 &&
     Object.values(delta.assign).every((keys) => keys.length === 0);
 }

@@ -83,7 +83,11 @@ export function classifyWrite(
   return {
     write: {
       executorId: heartbeat.executorId,
-      heartbeat: { status: heartbeat.status, timestampMs: timing.wallNow },
+      heartbeat: {
+        status: heartbeat.status,
+        timestampMs: timing.wallNow,
+        ...(heartbeat.appliedRevision ? { appliedRevision: heartbeat.appliedRevision } : {}),
+      },
       ...(metadataChanged ? { metadata: heartbeat.metadata } : {}),
       ...(reportsChanged ? { reports: heartbeat.reports } : {}),
     },

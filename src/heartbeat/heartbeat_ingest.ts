@@ -30,7 +30,9 @@ import type { Heartbeat } from "./validate_heartbeat.ts";
 interface Submission {
   readonly heartbeat: Heartbeat;
   readonly cache: NamespaceCache;
-  readonly resolve: () => void;
+  /** Write the liveness record now, whatever coalescing would decide (exclusive namespaces). */
+  readonly record: boolean;
+  readonly resolve: (revision?: number) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -87,9 +89,9 @@ export class HeartbeatIngest {
             const decision = classifyWrite(known, latest.heartbeat, {
               wallNow: clock.now(),
               now: clock.monotonic(),
-              refreshMs: options.refreshMs,
+              refreshMs: latest.record ? 0 : options.refreshMs,
             });
-            if (decision?.refreshOnly) {
+            if (decision?.refreshOnly && !latest.record) {
               refresh.add(namespace, decision.write);
               if (options.storeReachable?.() === false) {
                 const failure = unavailable(refresh.failure ?? "the store is unreachable");
@@ -101,14 +103,23 @@ export class HeartbeatIngest {
             }
             if (decision) {
               refresh.drop(namespace, executorId);
-              writes.push(decision.write);
+              // Exclusive namespaces: the reports are written with every heartbeat, because
+              // whether they changed is judged from this instance's cache, which may lag, and a
+              // handover is confirmed by the reports stored with a heartbeat record.
+              writes.push(
+                latest.record
+                  ? { ...decision.write, reports: latest.heartbeat.reports }
+                  : decision.write,
+              );
             }
             waiting.push(...submissions);
           }
           try {
-            if (writes.length > 0) await store.writeExecutors(namespace, writes);
+            const revision = writes.length > 0
+              ? await store.writeExecutors(namespace, writes)
+              : undefined;
             written += writes.length;
-            for (const s of waiting) s.resolve();
+            for (const s of waiting) s.resolve(revision);
           } catch (error) {
             options.logger.warn("heartbeat write failed", { namespace, error });
             for (const s of waiting) s.reject(unavailable(error));
@@ -120,11 +131,19 @@ export class HeartbeatIngest {
     this.#done = this.#queue.readable.pipeTo(writer);
   }
 
-  /** Queues a validated heartbeat; resolves once it is recorded. */
-  submit(heartbeat: Heartbeat, cache: NamespaceCache): Promise<void> {
+  /**
+   * Queues a validated heartbeat; resolves once it is recorded, with the store
+   * revision of the write when it was written at once. With `record`, the
+   * liveness record is always written at once (never coalesced or buffered).
+   */
+  submit(
+    heartbeat: Heartbeat,
+    cache: NamespaceCache,
+    options: { readonly record?: boolean } = {},
+  ): Promise<number | undefined> {
     if (this.#closed) return Promise.reject(new ShuttingDownError());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ heartbeat, cache, resolve, reject });
+      this.#queue.push({ heartbeat, cache, record: options.record ?? false, resolve, reject });
     });
   }
 

@@ -32,6 +32,8 @@ export interface RawHeartbeat {
   readonly reports: Readonly<Record<string, { readonly status: string; readonly load: number }>>;
   /** Executor metadata. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** Revision of the latest answer acted on (exclusive namespaces), as sent. */
+  readonly appliedRevision?: number | string;
 }
 
 /** A validated heartbeat. */
@@ -46,6 +48,8 @@ export interface Heartbeat {
   readonly reports: Readonly<Record<string, ShardReport>>;
   /** Executor metadata. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** Revision of the latest answer the executor acted on (exclusive namespaces; absent when 0). */
+  readonly appliedRevision?: number;
 }
 
 function status<T extends string>(
@@ -123,6 +127,7 @@ export function validateHeartbeat(
     status: executorStatus,
     reports,
     metadata: { ...raw.metadata },
+    ...appliedRevisionOf(raw.appliedRevision),
   };
 }
 
@@ -145,4 +150,15 @@ function checkReportsSize(keys: readonly string[]): void {
         `characters, e.g. ${preview(keys[0] ?? "", 32)})`,
     );
   }
+}
+
+function appliedRevisionOf(raw: number | string | undefined): { appliedRevision?: number } {
+  const revision = Number(raw ?? 0);
+  if (!Number.isSafeInteger(revision) || revision < 0) {
+    throw new InvalidArgumentError(
+      "applied_revision",
+      `must be a non-negative integer, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return revision > 0 ? { appliedRevision: revision } : {};
 }

@@ -74,15 +74,21 @@ export async function runLeaderTerm(
   logger.info("leading namespace");
   const stop = new AbortController();
   const term = AbortSignal.any([signal, stop.signal]);
-  const triggers = mergeStreams(cache.triggers.changes(term, 0), ticker(options.periodMs, term))
-    .pipeThrough(new ThrottleStream({ cooldownMs: options.cooldownMs }));
+  const wake = new WakeTimer(term, clock);
+  const triggers = mergeStreams(
+    cache.triggers.changes(term, 0),
+    ticker(options.periodMs, term),
+    wake.readable,
+  ).pipeThrough(new ThrottleStream({ cooldownMs: options.cooldownMs }));
   const gate = new IdlePassGate(options.pass.executorRetentionMs);
   const sink = new WritableStream<number>({
     write: async () => {
       try {
-        await runPass(fence, options, clock, term, gate);
+        await runPass(fence, options, clock, term, { wake, gate });
       } catch (error) {
-        if (error instanceof FencedError) {
+        if (error instanceof HeardFromError) {
+          logger.info("an executor thought lost was heard from; its shards stay", { error });
+        } else if (error instanceof FencedError) {
           logger.warn("leadership lost: a write was fenced off", { error });
           stop.abort(error);
         } else if (!term.aborted) logger.warn("rebalance pass failed; will retry", { error });
@@ -90,7 +96,49 @@ export async function runLeaderTerm(
     },
   });
   await triggers.pipeTo(sink, { signal: term }).catch(() => {});
+  wake.cancel();
   logger.info("stopped leading namespace");
+}
+
+/** A commit that relied on expired leases was refused: one of those executors was heard from. */
+class HeardFromError extends Error {
+  override readonly name = "HeardFromError";
+}
+
+/** A trigger stream fed by one timer, set for when a waiting handover may proceed. */
+class WakeTimer {
+  readonly readable: ReadableStream<number>;
+  #controller!: ReadableStreamDefaultController<number>;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #clock: Clock;
+
+  constructor(signal: AbortSignal, clock: Clock) {
+    this.#clock = clock;
+    this.readable = new ReadableStream<number>({ start: (c) => void (this.#controller = c) });
+    signal.addEventListener("abort", () => this.cancel(), { once: true });
+  }
+
+  /** Triggers a pass at monotonic time `atMs` (replacing any earlier setting). */
+  at(atMs: number | undefined): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (atMs === undefined) return;
+    const delay = Math.max(0, Math.ceil(atMs - this.#clock.monotonic()) + 1);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      try {
+        this.#controller.enqueue(atMs);
+      } catch { /* closed */ }
+    }, delay);
+  }
+
+  cancel(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    try {
+      this.#controller.close();
+    } catch { /* already closed */ }
+  }
 }
 
 /** Executors named one by one in a change's log lines; the rest are summed up. */
@@ -124,20 +172,31 @@ async function runPass(
   options: LeaderTermOptions,
   clock: Clock,
   signal: AbortSignal,
-  gate: IdlePassGate,
+  timing: { wake: WakeTimer; gate: IdlePassGate },
 ): Promise<void> {
   const { cache, store } = options;
   const started = clock.monotonic();
   const state = cache.state;
   if (!cache.synced) return;
+  const { wake, gate } = timing;
   if (gate.canSkip(state, started)) return;
   const inputsVersion = state.inputsVersion;
   const plan = planPass(state, options.shape, started, options.pass);
+  wake.at(plan.wakeAtMs);
   const changed = !isEmptyDelta(plan.delta);
   if (changed) {
     const seq = state.seq + 1;
     const releases = describeReleases(state, plan.delta, clock.monotonic());
-    const revision = await store.commitAssignment(fence, seq, { ...plan.delta, atMs: clock.now() });
+    const delta = { ...plan.delta, atMs: clock.now() };
+    const revision = await store.commitAssignment(fence, seq, delta, plan.unchanged)
+      .catch((error) => {
+        // Refused because a relied-on executor heartbeated, or fenced: the next pass tells.
+        const stillLeading = cache.state.leader?.revision === fence.revision;
+        if (error instanceof FencedError && plan.unchanged.length > 0 && stillLeading) {
+          throw new HeardFromError(`Assignment change ${seq} was refused`, { cause: error });
+        }
+        throw error;
+      });
     logChange(options.logger.with({ namespace: state.namespace }), seq, plan, releases);
     await cache.waitForRevision(revision, signal);
     if (seq % COMPACT_EVERY === 0) {
@@ -145,12 +204,13 @@ async function runPass(
         owners: state.owners,
         revisions: state.assignedRevisions,
         times: state.assignmentTimes,
+        releasing: state.releasing,
       });
     }
   }
   if (plan.forget.length > 0) await store.removeExecutors(fence, plan.forget);
   if (plan.answered.length > 0) await store.clearRequests(fence, plan.answered);
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
-  gate.passed(state, { didWork, inputsVersion }, started);
+  gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, started);
   options.onPass?.({ moves: plan.moves, changed, durationMs: clock.monotonic() - started });
 }

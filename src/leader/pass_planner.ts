@@ -7,7 +7,8 @@
 import type { AssignmentDelta, NamespaceType } from "../core/types.ts";
 import type { LoadBalancer } from "../loadbalancer/mod.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
-import type { Versioned } from "../store/store.ts";
+import { MAX_UNCHANGED_EXECUTORS, type Versioned } from "../store/store.ts";
+import { type ExclusiveOwnership, HandoverGuard } from "./handover_guard.ts";
 
 /** The namespace's shape. */
 export interface NamespaceShape {
@@ -25,6 +26,8 @@ export interface PassOptions {
   readonly maxMoves: number;
   /** Stale executors that own nothing are forgotten after this long unseen. */
   readonly executorRetentionMs: number;
+  /** Set for an exclusive namespace: shards move only through handovers. */
+  readonly exclusive?: ExclusiveOwnership;
 }
 
 /** What a pass decided. */
@@ -37,6 +40,10 @@ export interface PassPlan {
   readonly forget: readonly Versioned[];
   /** Shard requests that are answered (assigned, drained or removed). */
   readonly answered: readonly Versioned[];
+  /** Executors whose expired lease lets their shards move: the commit requires them unchanged. */
+  readonly unchanged: readonly Versioned[];
+  /** Monotonic time at which a waiting handover may proceed by lease expiry, if any. */
+  readonly wakeAtMs?: number;
 }
 
 const fixedKeys = new Map<number, readonly string[]>();
@@ -80,11 +87,14 @@ export function planPass(
     : [...new Set([...state.owners.keys(), ...state.requested.keys()])];
   const shards = universe.filter((s) => !state.drained.has(s) && !done.has(s));
 
+  const guard = options.exclusive ? new HandoverGuard(state, now, options.exclusive) : undefined;
   const owners = new Int32Array(shards.length);
   const loads = new Float64Array(shards.length);
   for (const [i, shard] of shards.entries()) {
     const owner = state.owners.get(shard);
     owners[i] = owner === undefined ? -1 : index.get(owner) ?? -1;
+    // A confirmed release is placed afresh (perhaps on its old owner again).
+    if (guard && owner !== undefined && guard.confirmedStopped(shard, owner)) owners[i] = -1;
     const load = owner === undefined ? undefined : state.executors.get(owner)?.reports[shard]?.load;
     loads[i] = load === undefined || !(load >= 0) ? NaN : load;
   }
@@ -95,19 +105,33 @@ export function planPass(
 
   const assign: Record<string, string[]> = {};
   const unassign: string[] = [];
+  const release: string[] = [];
+  const handover = guard ? new Handovers(state, guard) : undefined;
   let moves = 0;
   for (const [i, shard] of shards.entries()) {
     const target = planned[i] ?? -1;
     const current = state.owners.get(shard);
     const next = target >= 0 ? eligible[target] : undefined;
-    if (next === current) continue;
+    if (handover) {
+      const step = handover.step(shard, current, next);
+      if (step === "release") release.push(shard), moves++;
+      if (step !== "move") continue;
+    } else if (next === current) continue;
     if (next === undefined) unassign.push(shard);
     else (assign[next] ??= []).push(shard);
     if ((owners[i] ?? -1) >= 0 && next !== undefined) moves++;
   }
-  for (const shard of state.drained) if (state.owners.has(shard)) unassign.push(shard);
+  for (const shard of state.drained) {
+    const owner = state.owners.get(shard);
+    if (owner === undefined) continue;
+    const step = handover ? handover.step(shard, owner, undefined) : "move";
+    if (step === "release") release.push(shard);
+    if (step === "move") unassign.push(shard);
+  }
   const remove = [...done];
-  const delta: AssignmentDelta = { assign, unassign, remove };
+  const delta: AssignmentDelta = release.length > 0
+    ? { assign, unassign, remove, release }
+    : { assign, unassign, remove };
 
   const gone = new Set([...unassign, ...remove]);
   const forget: Versioned[] = [];
@@ -127,5 +151,80 @@ export function planPass(
       answered.push({ id: shard, revision });
     }
   }
-  return { delta, moves, forget, answered };
+  const wakeAtMs = handover?.wakeAtMs;
+  return {
+    delta,
+    moves,
+    forget,
+    answered,
+    unchanged: handover?.unchanged ?? [],
+    ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
+  };
+}
+
+/** What an exclusive namespace does with a shard the balancer wants elsewhere. */
+type Step = "keep" | "move" | "release" | "wait";
+
+/** Decides each shard's step in an exclusive namespace and gathers what the commit needs. */
+class Handovers {
+  readonly #state: NamespaceState;
+  readonly #guard: HandoverGuard;
+  readonly #unchanged = new Map<string, number>();
+  /** Earliest lease expiry a waiting shard depends on. */
+  wakeAtMs: number | undefined;
+
+  constructor(state: NamespaceState, guard: HandoverGuard) {
+    this.#state = state;
+    this.#guard = guard;
+  }
+
+  /** Executors whose expiry the plan relies on, at the heartbeat revision seen. */
+  get unchanged(): Versioned[] {
+    return [...this.#unchanged].map(([id, revision]) => ({ id, revision }));
+  }
+
+  /** The step for `shard`, owned by `current`, that the balancer wants on `next`. */
+  step(shard: string, current: string | undefined, next: string | undefined): Step {
+    const guard = this.#guard;
+    const releasing = this.#state.releasing.has(shard);
+    if (current === undefined) {
+      if (next === undefined) return "keep";
+      return guard.blocked(shard, next) ? this.#wait(shard, next) : "move";
+    }
+    if (next === current) {
+      // Back to its owner: after a confirmed stop that is a fresh start (a new token).
+      return releasing && guard.confirmedStopped(shard, current) ? "move" : "keep";
+    }
+    if (guard.confirmedStopped(shard, current)) {
+      return next !== undefined && guard.blocked(shard, next) ? this.#wait(shard, next) : "move";
+    }
+    if (guard.expired(current)) {
+      if (!this.#relyOnExpiry(current)) return "wait";
+      return next !== undefined && guard.blocked(shard, next) ? this.#wait(shard, next) : "move";
+    }
+    this.#wake(guard.expiresAt(current));
+    return releasing ? "wait" : "release";
+  }
+
+  #relyOnExpiry(executorId: string): boolean {
+    if (this.#unchanged.has(executorId)) return true;
+    if (this.#unchanged.size >= MAX_UNCHANGED_EXECUTORS) return false;
+    const revision = this.#state.executors.get(executorId)?.heartbeatRevision ?? 0;
+    // An executor the store no longer holds cannot be heard from again under its old record.
+    if (this.#state.executors.has(executorId)) this.#unchanged.set(executorId, revision);
+    return true;
+  }
+
+  #wait(shard: string, target: string): Step {
+    for (const [id, executor] of this.#state.executors) {
+      if (id !== target && shard in executor.reports) this.#wake(this.#guard.expiresAt(id));
+    }
+    return "wait";
+  }
+
+  #wake(atMs: number): void {
+    if (Number.isFinite(atMs) && (this.wakeAtMs === undefined || atMs < this.wakeAtMs)) {
+      this.wakeAtMs = atMs;
+    }
+  }
 }

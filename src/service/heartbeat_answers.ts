@@ -1,10 +1,12 @@
 /**
  * Heartbeat answers. An executor heartbeats every second or so and its
- * shards rarely change, so an answer carries a stamp that changes exactly
- * when its shards or their fencing tokens do: the transport keeps the encoded
- * answer under it and rebuilds only then. (At 1,000,000 shards over 1,000
- * executors, sorting and re-encoding 1,000 shards per heartbeat was a large
- * share of the instance's CPU, and keeping the answers as objects cost 120 MiB.)
+ * shards rarely change, so an answer of an available namespace carries a
+ * stamp that changes exactly when its shards or their fencing tokens do: the
+ * transport keeps the encoded answer under it and rebuilds only then. (At
+ * 1,000,000 shards over 1,000 executors, sorting and re-encoding 1,000 shards
+ * per heartbeat was a large share of the instance's CPU, and keeping the
+ * answers as objects cost 120 MiB.) Answers of exclusive namespaces name the
+ * store revision they were computed at, so they are never reused.
  *
  * @module
  */
@@ -17,24 +19,41 @@ export interface OwnedShard {
   readonly shardKey: string;
   /** Grows with every new ownership of the shard (the assignment's store revision). */
   readonly fencingToken: number;
+  /** The executor must stop it: it is being handed over (exclusive namespaces only). */
+  readonly releasing?: boolean;
 }
 
 /** What an executor is told in answer to a heartbeat. */
 export interface HeartbeatAnswer {
-  /** Equal stamps (for one namespace and executor) mean equal `shards()`. */
-  readonly stamp: number;
+  /** Equal stamps (for one namespace and executor) mean equal answers; undefined: never equal. */
+  readonly stamp: number | undefined;
   /** Shards the executor owns now, sorted; built on each call. */
   shards(): readonly OwnedShard[];
+  /**
+   * Set for an exclusive namespace: the lease the executor must honour, and
+   * the store revision of the picture the answer was computed from.
+   */
+  readonly exclusive?: { readonly leaseMs: number; readonly revision: number };
 }
 
-/** The answer for `executorId` from `state`, read when `shards()` is called. */
-export function heartbeatAnswer(state: NamespaceState, executorId: string): HeartbeatAnswer {
+/**
+ * The answer for `executorId` from `state`, read when `shards()` is called;
+ * `leaseMs` is the ownership lease of an exclusive namespace.
+ */
+export function heartbeatAnswer(
+  state: NamespaceState,
+  executorId: string,
+  leaseMs?: number,
+): HeartbeatAnswer {
+  const exclusive = leaseMs !== undefined;
   return {
-    stamp: state.shardSetStamp(executorId),
+    stamp: exclusive ? undefined : state.shardSetStamp(executorId),
     shards: () =>
       [...state.shardsOf(executorId)].sort(compareShardKeys).map((shardKey) => ({
         shardKey,
         fencingToken: state.assignedRevisions.get(shardKey) ?? 0,
+        ...(exclusive && state.releasing.has(shardKey) ? { releasing: true } : {}),
       })),
+    ...(exclusive ? { exclusive: { leaseMs, revision: state.revision } } : {}),
   };
 }

@@ -24,6 +24,14 @@ import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 
+/** The ownership lease of an exclusive namespace, or undefined for an available one. */
+export function ownershipLeaseOf(
+  config: NamespaceConfig,
+  heartbeatTtlMs: number,
+): number | undefined {
+  return config.ownership === "exclusive" ? config.ownershipLeaseMs ?? heartbeatTtlMs : undefined;
+}
+
 /** Options of {@linkcode ShardManager}. */
 export interface ShardManagerOptions {
   /** Validated configuration. */
@@ -78,8 +86,10 @@ export class ShardManager {
     this.limits = options.config.limits;
     const { process } = options.config.shardDistribution;
     for (const config of options.config.shardDistribution.namespaces) {
+      const leaseMs = ownershipLeaseOf(config, process.heartbeatTtlMs);
       const cache = new NamespaceCache(options.store, config.name, {
         heartbeatTtlMs: process.heartbeatTtlMs,
+        ...(leaseMs === undefined ? {} : { ownershipLeaseMs: leaseMs }),
         clock: this.#clock,
         logger: options.logger,
         observer: this.observer,
@@ -153,8 +163,18 @@ export class ShardManager {
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
     const ns = this.#namespace(raw.namespace);
     const heartbeat = validateHeartbeat(raw, this.limits);
-    await this.#ingest.submit(heartbeat, ns.cache);
-    return heartbeatAnswer(ns.cache.state, heartbeat.executorId);
+    const leaseMs = ownershipLeaseOf(
+      ns.config,
+      this.#options.config.shardDistribution.process.heartbeatTtlMs,
+    );
+    const exclusive = leaseMs !== undefined;
+    const revision = await this.#ingest.submit(heartbeat, ns.cache, { record: exclusive });
+    // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
+    // that a shard moved away before it was written is never handed back (docs/ownership.md).
+    if (exclusive && revision !== undefined) {
+      await ns.cache.waitForRevision(revision, this.#stop.signal);
+    }
+    return heartbeatAnswer(ns.cache.state, heartbeat.executorId, leaseMs);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */
@@ -271,6 +291,7 @@ export class ShardManager {
             balancer: loadBalancerFor(ns.config.loadBalancer),
             maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
             executorRetentionMs: Math.max(10 * ttl, 60_000),
+            ...exclusiveOf(ns.config, ttl),
           },
           periodMs: sd.process.periodMs,
           cooldownMs: sd.process.rebalanceCooldownMs,
@@ -281,6 +302,11 @@ export class ShardManager {
       },
     }, signal);
   }
+}
+
+function exclusiveOf(config: NamespaceConfig, ttl: number) {
+  const leaseMs = ownershipLeaseOf(config, ttl);
+  return leaseMs === undefined ? {} : { exclusive: { leaseMs } };
 }
 
 function shapeOf(config: NamespaceConfig) {

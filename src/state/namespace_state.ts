@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { applyReleases } from "../core/assignment.ts";
 import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
 import type { AssignmentDelta, ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
@@ -21,6 +22,8 @@ export interface ExecutorView {
   seenAtMs: number;
   /** Store revision of the last recorded heartbeat. */
   heartbeatRevision: number;
+  /** Exclusive namespaces: revision of the latest answer it had acted on when it sent that heartbeat. */
+  appliedRevision?: number;
   /** Metadata, e.g. the address spectators route to. */
   metadata: Readonly<Record<string, string>>;
   /** Latest shard reports. */
@@ -41,6 +44,12 @@ export interface ChangeSummary {
 export interface LivenessOptions {
   /** An executor unseen for longer is stale. */
   readonly heartbeatTtlMs: number;
+  /**
+   * Ownership lease of an exclusive namespace: a reader that loads a snapshot
+   * then never takes an executor as long gone (by the wall clock) before twice
+   * this has passed, so a lease is never cut short.
+   */
+  readonly ownershipLeaseMs?: number;
 }
 
 /** The mutable picture of a namespace. */
@@ -67,6 +76,11 @@ export class NamespaceState {
   readonly assignedRevisions: Map<string, number> = new Map();
   /** Store revision → commit time (ms since epoch) of assignment changes still held by a shard. */
   readonly assignmentTimes: Map<number, number> = new Map();
+  /**
+   * Shards whose owner was asked to stop them (the first step of a handover in
+   * an exclusive namespace) → store revision of that change.
+   */
+  readonly releasing: Map<string, number> = new Map();
   /** Drained shards. */
   readonly drained: Set<string> = new Set();
   /** Operator drains of executors, by drain id. */
@@ -163,13 +177,15 @@ export class NamespaceState {
     this.executors.clear();
     for (const e of snapshot.executors.values()) {
       const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
-      const ancient = wallNow - lastHeartbeatMs > 10 * this.#liveness.heartbeatTtlMs;
+      const { heartbeatTtlMs, ownershipLeaseMs = 0 } = this.#liveness;
+      const ancient = wallNow - lastHeartbeatMs > 10 * heartbeatTtlMs + 2 * ownershipLeaseMs;
       this.executors.set(e.executorId, {
         executorId: e.executorId,
         status: e.heartbeat?.status ?? "DRAINED",
         lastHeartbeatMs,
         seenAtMs: ancient ? -Infinity : now,
         heartbeatRevision: e.heartbeatRevision,
+        appliedRevision: e.heartbeat?.appliedRevision ?? 0,
         metadata: e.metadata,
         reports: e.reports,
       });
@@ -182,6 +198,10 @@ export class NamespaceState {
     }
     this.assignmentTimes.clear();
     for (const [revision, ms] of snapshot.assignmentTimes) this.assignmentTimes.set(revision, ms);
+    this.releasing.clear();
+    for (const [shard, rev] of snapshot.releasing ?? []) {
+      if (this.owners.has(shard)) this.releasing.set(shard, rev);
+    }
     this.drained.clear();
     for (const shard of snapshot.drained) this.drained.add(shard);
     this.executorDrains.clear();
@@ -211,6 +231,12 @@ export class NamespaceState {
           executor.lastHeartbeatMs = event.record.timestampMs;
           executor.seenAtMs = now;
           executor.heartbeatRevision = batch.revision;
+          executor.appliedRevision = event.record.appliedRevision ?? 0;
+          // The owner of a releasing shard may have confirmed that it stopped.
+          if (this.#holdsReleasing(event.executorId)) {
+            rebalance = true;
+            this.inputsVersion++;
+          }
           break;
         }
         case "metadata":
@@ -270,6 +296,13 @@ export class NamespaceState {
     return { rebalance, view: view || this.#viewTouched, resync };
   }
 
+  #holdsReleasing(executorId: string): boolean {
+    for (const shard of this.releasing.keys()) {
+      if (this.owners.get(shard) === executorId) return true;
+    }
+    return false;
+  }
+
   #newExecutor(executorId: string): ExecutorView {
     const executor: ExecutorView = {
       executorId,
@@ -277,6 +310,7 @@ export class NamespaceState {
       lastHeartbeatMs: 0,
       seenAtMs: -Infinity,
       heartbeatRevision: 0,
+      appliedRevision: 0,
       metadata: {},
       reports: {},
     };
@@ -301,6 +335,7 @@ export class NamespaceState {
         this.#setOwner(shard, executor, revision);
       }
     }
+    applyReleases(this.releasing, this.owners, delta, revision);
   }
 
   #setOwner(shard: string, owner: string, revision: number): void {

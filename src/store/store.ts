@@ -41,6 +41,8 @@ export interface NamespaceSnapshot {
   readonly assignedRevisions: ReadonlyMap<string, number>;
   /** Store revision → commit time (ms since epoch) of assignment changes, where known. */
   readonly assignmentTimes: ReadonlyMap<number, number>;
+  /** Shards whose owner was asked to stop them (exclusive handover), with that change's revision. */
+  readonly releasing?: ReadonlyMap<string, number>;
   /** Drained shard keys. */
   readonly drained: ReadonlySet<string>;
   /** Executor drains by id. */
@@ -100,6 +102,8 @@ export interface AssignmentImage {
   readonly revisions: ReadonlyMap<string, number>;
   /** Store revision → commit time (ms since epoch), where known. */
   readonly times: ReadonlyMap<number, number>;
+  /** Releasing shards → revision of the change that released them. */
+  readonly releasing?: ReadonlyMap<string, number>;
 }
 
 /** An item that must still be at a given revision for a conditional delete. */
@@ -109,6 +113,9 @@ export interface Versioned {
   /** The revision it must still have. */
   readonly revision: number;
 }
+
+/** Most executors one `commitAssignment` may require to be unchanged. */
+export const MAX_UNCHANGED_EXECUTORS = 100;
 
 /** The main store port. */
 export interface Store {
@@ -139,8 +146,17 @@ export interface Store {
    * Commits assignment change number `seq` (the previous one must be `seq - 1`),
    * atomically and fenced; the transaction size does not grow with the delta
    * or the number of executors. Returns the store revision of the commit.
+   * With `unchanged`, the commit is also refused (`FencedError`) unless each
+   * named executor's heartbeat record is still at the given revision: a shard
+   * taken from an executor whose lease expired must not move if that executor
+   * was heard from since (at most 100 executors).
    */
-  commitAssignment(fence: Fence, seq: number, delta: AssignmentDelta): Promise<number>;
+  commitAssignment(
+    fence: Fence,
+    seq: number,
+    delta: AssignmentDelta,
+    unchanged?: readonly Versioned[],
+  ): Promise<number>;
   /**
    * Folds the change log up to `seq` into a snapshot of `image`, fenced; the
    * log entries it replaces are deleted. Loading afterwards gives the same

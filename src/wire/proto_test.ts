@@ -157,6 +157,7 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
         "2": { status: "SHARD_STATUS_DONE", shardLoad: 1.5 },
       },
       metadata: { address: "10.0.0.7:7933" },
+      appliedRevision: "0",
     }]);
     assert.deepEqual(response, {
       shardAssignments: {
@@ -164,6 +165,10 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
         "2": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0" },
       },
       migrationMode: "MIGRATION_MODE_ONBOARDED",
+      // Fields added later arrive with their proto3 defaults when a server does not set them.
+      ownershipMode: "OWNERSHIP_MODE_INVALID",
+      ownershipLeaseMs: "0",
+      revision: "0",
     });
   });
 });

@@ -18,6 +18,8 @@ export interface ChildOptions {
   readonly namespace: string;
   readonly name?: string;
   readonly heartbeatIntervalMs?: number;
+  /** Executor: each processor takes this long to stop (prints "stopping", then "stop"). */
+  readonly stopDelayMs?: number;
 }
 
 const encoder = new TextEncoder();
@@ -33,7 +35,15 @@ async function main(mode: string, options: ChildOptions): Promise<void> {
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 200,
       processor: (ctx) => {
         write({ event: "start", shard: ctx.shardKey, token: ctx.fencingToken });
-        return { stop: () => void write({ event: "stop", shard: ctx.shardKey }) };
+        const delay = options.stopDelayMs ?? 0;
+        if (delay === 0) return { stop: () => void write({ event: "stop", shard: ctx.shardKey }) };
+        return {
+          stop: async () => {
+            write({ event: "stopping", shard: ctx.shardKey });
+            await new Promise((resolve) => setTimeout(resolve, delay));
+            write({ event: "stop", shard: ctx.shardKey });
+          },
+        };
       },
     }).start();
     write({ event: "ready", id: executor.id });

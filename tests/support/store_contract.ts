@@ -380,6 +380,36 @@ export function storeContract(name: string, open: OpenStore): void {
     );
   });
 
+  test("a released shard keeps its owner and release revision until it moves", async (store) => {
+    const fence = await store.claimLeadership("ns", claim(1));
+    const rev1 = await store.commitAssignment(fence, 1, assign({ e1: ["a", "b"] }));
+    const rev2 = await store.commitAssignment(fence, 2, { ...assign({}), release: ["a", "zz"] });
+    const released = await store.loadNamespace("ns");
+    assert.deepEqual(released.owners, new Map([["a", "e1"], ["b", "e1"]]));
+    assert.deepEqual(released.assignedRevisions, new Map([["a", rev1], ["b", rev1]]));
+    assert.deepEqual(released.releasing, new Map([["a", rev2]]));
+    await store.compactAssignment(fence, 2, {
+      ...imageOf(released),
+      releasing: released.releasing!,
+    });
+    assert.deepEqual((await store.loadNamespace("ns")).releasing, new Map([["a", rev2]]));
+    await store.commitAssignment(fence, 3, assign({ e2: ["a"] }));
+    const moved = await store.loadNamespace("ns");
+    assert.deepEqual([moved.owners.get("a"), moved.releasing], ["e2", new Map()]);
+  });
+
+  test("commitAssignment refuses to move shards off an executor heard from since", async (store) => {
+    const fence = await store.claimLeadership("ns", claim(1));
+    const heard = await store.writeExecutors("ns", [{ executorId: "e1", heartbeat: HEARTBEAT }]);
+    await store.commitAssignment(fence, 1, assign({ e1: ["a"] }), [{ id: "e1", revision: heard }]);
+    await store.writeExecutors("ns", [{ executorId: "e1", heartbeat: HEARTBEAT }]);
+    await assert.rejects(
+      store.commitAssignment(fence, 2, assign({ e2: ["a"] }), [{ id: "e1", revision: heard }]),
+      FencedError,
+    );
+    assert.equal((await store.loadNamespace("ns")).owners.get("a"), "e1");
+  });
+
   test("executor drains are stored, loaded, streamed and reset", async (store) => {
     const byId = { id: "id:e/1", executorId: "e/1", reason: "bad disk", createdAtMs: 5 };
     const bySelector = {

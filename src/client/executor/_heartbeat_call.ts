@@ -16,16 +16,24 @@ import type { HeartbeatTransport } from "./transport.ts";
 import type { ExecutorState } from "./types.ts";
 import { withTimeout } from "./_with_timeout.ts";
 
-/** The request: `status`, a report per running shard (none once DRAINED), and the metadata. */
+/**
+ * The request: `status`, a report per running shard (none once DRAINED), and
+ * the metadata. With `exclusive`, every held shard is reported, also while its
+ * processor is starting or stopping: the service moves a shard only once no
+ * report names it, so a report must never hide a processor that may run.
+ * `appliedRevision` is the `revision` of the latest answer acted on (exclusive only).
+ */
 export function heartbeatRequest(
   options: ResolvedOptions,
   status: ExecutorState,
   slots: Iterable<ShardSlot>,
+  exclusive = false,
+  appliedRevision = "0",
 ): HeartbeatRequest__Output {
   const reports: Record<string, ShardStatusReport__Output> = {};
-  if (status !== "DRAINED") {
+  if (status !== "DRAINED" || exclusive) {
     for (const slot of slots) {
-      const report = slot.report();
+      const report = exclusive ? slot.heldReport() : slot.report();
       if (report) reports[slot.shardKey] = report;
     }
   }
@@ -35,6 +43,7 @@ export function heartbeatRequest(
     status: `EXECUTOR_STATUS_${status}`,
     shardStatusReports: reports,
     metadata: { ...options.metadata },
+    appliedRevision,
   };
 }
 
@@ -55,11 +64,23 @@ export function sendHeartbeat(
   );
 }
 
-/** Shard key → fencing token, from an answer. */
+/**
+ * Shard key → fencing token, from an answer: the shards to run. A shard the
+ * service is taking away (RELEASING) is not among them.
+ */
 export function assignmentsOf(answer: HeartbeatResponse__Output): Map<string, string> {
   const assigned = new Map<string, string>();
   for (const [key, assignment] of Object.entries(answer.shardAssignments ?? {})) {
+    if (assignment?.status === "ASSIGNMENT_STATUS_RELEASING") continue;
     assigned.set(key, String(assignment?.fencingToken ?? "0"));
   }
   return assigned;
+}
+
+/** The ownership lease (ms) of an exclusive namespace, from an answer; undefined when available. */
+export function exclusiveLeaseOf(answer: HeartbeatResponse__Output): number | undefined {
+  if (answer.ownershipMode !== "OWNERSHIP_MODE_EXCLUSIVE") return undefined;
+  const lease = Number(answer.ownershipLeaseMs ?? 0);
+  // A malformed lease cannot be honoured safely: stop at once rather than keep shards.
+  return Number.isFinite(lease) && lease > 0 ? lease : 0;
 }

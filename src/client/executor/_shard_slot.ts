@@ -59,6 +59,18 @@ export class ShardSlot {
     };
   }
 
+  /**
+   * The report of an exclusive namespace: present whenever a processor may be
+   * live (starting, running, failed after a timed-out start, stopping).
+   */
+  heldReport(): ShardStatusReport__Output | undefined {
+    if (this.#state === "idle" || this.#state === "stopped") return undefined;
+    return {
+      status: this.#done && this.#state === "running" ? "SHARD_STATUS_DONE" : "SHARD_STATUS_READY",
+      shardLoad: this.#load,
+    };
+  }
+
   /** Starts the processor in the background (from `idle` or `failed` only). */
   start(): void {
     if (this.#state !== "idle" && this.#state !== "failed") return;

@@ -43,6 +43,8 @@ export interface FakeServiceOptions {
   readonly ephemeral?: boolean;
   /** Current time, for staleness. */
   readonly now?: () => number;
+  /** Answers as an exclusive namespace with this lease (ms). @default {available} */
+  readonly leaseMs?: number;
 }
 
 interface Seen {
@@ -70,6 +72,10 @@ export class FakeService implements HeartbeatTransport {
   down: Error | undefined;
   /** While true, heartbeats never answer (they reject when their signal aborts). */
   hang = false;
+  /** Shards answered RELEASING (exclusive handover) to their owner. */
+  readonly releasing: Set<string> = new Set();
+  /** While set, answers wait for it (after the heartbeat is recorded). */
+  delay: Promise<void> | undefined;
   readonly #executors = new Map<string, Seen>();
   readonly #options: FakeServiceOptions;
   #revision = 100;
@@ -103,11 +109,22 @@ export class FakeService implements HeartbeatTransport {
     const shardAssignments: HeartbeatResponse__Output["shardAssignments"] = {};
     for (const shard of this.shardsOf(request.executorId)) {
       shardAssignments[shard] = {
-        status: "ASSIGNMENT_STATUS_READY",
+        status: this.releasing.has(shard)
+          ? "ASSIGNMENT_STATUS_RELEASING"
+          : "ASSIGNMENT_STATUS_READY",
         fencingToken: this.tokens.get(shard)!,
       };
     }
-    return Promise.resolve({ shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" });
+    const lease = this.#options.leaseMs;
+    const answer: HeartbeatResponse__Output = {
+      shardAssignments,
+      migrationMode: "MIGRATION_MODE_ONBOARDED",
+      ownershipMode: lease === undefined ? "OWNERSHIP_MODE_AVAILABLE" : "OWNERSHIP_MODE_EXCLUSIVE",
+      ownershipLeaseMs: String(lease ?? 0),
+      revision: String(this.#revision),
+    };
+    const delay = this.delay;
+    return delay ? delay.then(() => answer) : Promise.resolve(answer);
   }
 
   /** Moves shards as the service's leader would. */

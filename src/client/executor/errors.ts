@@ -96,3 +96,19 @@ export class HeartbeatTimeoutError extends Error {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * A heartbeat of an exclusive namespace was answered only after the ownership
+ * lease it renewed had run out; the executor ignores that answer.
+ */
+export class LeaseExpiredError extends Error {
+  override readonly name = "LeaseExpiredError";
+  /** The lease, in milliseconds. */
+  readonly leaseMs: number;
+
+  /** Creates the error. */
+  constructor(leaseMs: number) {
+    super(`Heartbeat answered after the ${leaseMs} ms ownership lease it renewed had run out`);
+    this.leaseMs = leaseMs;
+  }
+}

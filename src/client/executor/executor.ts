@@ -13,7 +13,13 @@ import { type ResolvedOptions, resolveOptions } from "./_resolve_options.ts";
 import { ShardSlot } from "./_shard_slot.ts";
 import type { HeartbeatTransport } from "./transport.ts";
 import type { ExecutorEvent, ExecutorState, ReleaseReason } from "./types.ts";
-import { assignmentsOf, heartbeatRequest, sendHeartbeat } from "./_heartbeat_call.ts";
+import {
+  assignmentsOf,
+  exclusiveLeaseOf,
+  heartbeatRequest,
+  sendHeartbeat,
+} from "./_heartbeat_call.ts";
+import { LeaseExpiredError } from "./errors.ts";
 
 /**
  * Runs a processor per assigned shard. Call {@linkcode Executor.start} to
@@ -55,6 +61,11 @@ export class Executor implements AsyncDisposable {
   #looping = false;
   #timer: unknown;
   #unreachableTimer: unknown;
+  #leaseTimer: unknown;
+  /** The namespace's ownership lease when it is exclusive (learned from answers). */
+  #leaseMs: number | undefined;
+  /** Exclusive: the revision of the latest answer acted on, echoed in heartbeats. */
+  #appliedRevision = "0";
   #kick = false;
   #failures = 0;
   #inflight: Promise<boolean> | undefined;
@@ -139,6 +150,7 @@ export class Executor implements AsyncDisposable {
     clock.clearTimeout(this.#timer);
     clock.clearTimeout(this.#unreachableTimer);
     await this.#inflight;
+    clock.clearTimeout(this.#leaseTimer);
     await Promise.all([...this.#slots.values()].map((slot) => this.#release(slot, "shutdown")));
     this.#status = "DRAINED";
     await this.#heartbeat();
@@ -174,10 +186,24 @@ export class Executor implements AsyncDisposable {
   /** One heartbeat, after the one in flight; resolves with whether it succeeded. */
   #heartbeat(): Promise<boolean> {
     const run = async () => {
-      const request = heartbeatRequest(this.#o, this.#status, this.#slots.values());
+      const exclusive = this.#leaseMs !== undefined;
+      const request = heartbeatRequest(
+        this.#o,
+        this.#status,
+        this.#slots.values(),
+        exclusive,
+        exclusive ? this.#appliedRevision : "0",
+      );
       const sentAt = this.#o.clock.now();
       try {
-        this.#onAnswer(await sendHeartbeat(this.#transport!, request, this.#o), sentAt);
+        const answer = await sendHeartbeat(this.#transport!, request, this.#o);
+        const leaseMs = exclusiveLeaseOf(answer);
+        // An answer that comes after its own lease ran out cannot be acted on: the service
+        // may already have given this executor's shards to another.
+        if (leaseMs !== undefined && this.#o.clock.now() >= sentAt + leaseMs) {
+          throw new LeaseExpiredError(leaseMs);
+        }
+        this.#onAnswer(answer, sentAt, leaseMs);
         return true;
       } catch (error) {
         this.#failures++;
@@ -188,13 +214,37 @@ export class Executor implements AsyncDisposable {
     return this.#inflight = (this.#inflight ?? Promise.resolve(true)).then(run);
   }
 
-  #onAnswer(answer: HeartbeatResponse__Output, sentAt: number): void {
+  #onAnswer(answer: HeartbeatResponse__Output, sentAt: number, leaseMs: number | undefined): void {
     if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
     this.#failures = 0;
+    this.#leaseMs = leaseMs;
     this.#assigned = assignmentsOf(answer);
+    this.#armLease(sentAt);
     if (!this.#looping) return;
     this.#armUnreachable(sentAt);
     this.#reconcile(true);
+    // Acted on: every stop it asked for has begun, and stopping shards stay reported.
+    if (leaseMs !== undefined) this.#appliedRevision = String(answer.revision ?? "0");
+  }
+
+  /**
+   * Exclusive namespaces: stop every processor once the lease has passed
+   * since `sentAt`, the send time of the last answered heartbeat, whatever
+   * `onUnreachable` says. The service moves the shards only after it has not
+   * recorded a heartbeat for longer than the lease, and it records one only
+   * after it was sent, so this deadline always comes first.
+   */
+  #armLease(sentAt: number): void {
+    const { clock } = this.#o;
+    clock.clearTimeout(this.#leaseTimer);
+    this.#leaseTimer = undefined;
+    const leaseMs = this.#leaseMs;
+    if (leaseMs === undefined) return;
+    this.#leaseTimer = clock.setTimeout(() => {
+      this.#leaseTimer = undefined;
+      this.#assigned = new Map();
+      for (const slot of this.#slots.values()) void this.#release(slot, "unreachable");
+    }, Math.max(0, sentAt + leaseMs - clock.now()));
   }
 
   /**

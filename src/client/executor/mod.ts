@@ -46,6 +46,7 @@ export type {
 } from "./types.ts";
 export {
   HeartbeatTimeoutError,
+  LeaseExpiredError,
   ProcessorTimeoutError,
   ShardStoppedError,
   type StopReason,

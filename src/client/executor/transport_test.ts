@@ -19,6 +19,7 @@ const request: HeartbeatRequest__Output = {
   executorId: "e1",
   status: "EXECUTOR_STATUS_ACTIVE",
   shardStatusReports: { "3": { status: "SHARD_STATUS_READY", shardLoad: 1.5 } },
+  appliedRevision: "0",
   metadata: { address: "a:1" },
 };
 

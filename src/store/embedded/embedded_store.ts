@@ -13,14 +13,15 @@
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import { FencedError } from "../../core/errors.ts";
 import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
-import type {
-  AssignmentImage,
-  Fence,
-  NamespaceEvent,
-  NamespaceEventBatch,
-  NamespaceSnapshot,
-  Store,
-  Versioned,
+import {
+  type AssignmentImage,
+  type Fence,
+  MAX_UNCHANGED_EXECUTORS,
+  type NamespaceEvent,
+  type NamespaceEventBatch,
+  type NamespaceSnapshot,
+  type Store,
+  type Versioned,
 } from "../store.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
@@ -140,9 +141,22 @@ export class EmbeddedStore implements Store {
   }
 
   /** Commits change `seq`. */
-  async commitAssignment(fence: Fence, seq: number, delta: AssignmentDelta): Promise<number> {
+  async commitAssignment(
+    fence: Fence,
+    seq: number,
+    delta: AssignmentDelta,
+    unchanged: readonly Versioned[] = [],
+  ): Promise<number> {
+    if (unchanged.length > MAX_UNCHANGED_EXECUTORS) {
+      throw new RangeError(
+        `At most ${MAX_UNCHANGED_EXECUTORS} unchanged executors, got ${unchanged.length}`,
+      );
+    }
     const model = this.#fenced(fence, `assignment change ${seq} was refused`);
-    if (model.seq !== seq - 1) {
+    const heard = unchanged.some((e) =>
+      (model.executors.get(e.id)?.heartbeatRevision ?? 0) !== e.revision
+    );
+    if (model.seq !== seq - 1 || heard) {
       throw new FencedError(fence.namespace, `assignment change ${seq} was refused`);
     }
     return await this.#commit(fence.namespace, [{ type: "assignment", seq, delta }]);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { applyDelta } from "../../core/assignment.ts";
+import { applyDelta, applyReleases } from "../../core/assignment.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { HeartbeatRecord, LeaderClaim, ShardReport } from "../../core/types.ts";
 import type { NamespaceEvent, NamespaceSnapshot, StoredExecutor } from "../store.ts";
@@ -27,6 +27,8 @@ export interface ModelImage {
   readonly owners: [string, string, number][];
   /** [revision, commit ms]. */
   readonly times: [number, number][];
+  /** [shard, revision of its release] (absent in images written before handovers). */
+  readonly releasing?: [string, number][];
   /** Drained shards. */
   readonly drained: string[];
   /** [shard, revision]. */
@@ -49,6 +51,8 @@ export class NamespaceModel {
   readonly revisions: Map<string, number> = new Map();
   /** Revision → commit time. */
   readonly times: Map<number, number> = new Map();
+  /** Releasing shard → revision of the change that released it. */
+  readonly releasing: Map<string, number> = new Map();
   /** Drained shards. */
   readonly drained: Set<string> = new Set();
   /** Shard → revision of its request. */
@@ -98,6 +102,7 @@ export class NamespaceModel {
         for (const shard of [...event.delta.unassign, ...event.delta.remove]) {
           if (!this.owners.has(shard)) this.revisions.delete(shard);
         }
+        applyReleases(this.releasing, this.owners, event.delta, revision);
         break;
       case "drained":
         if (event.drained) this.drained.add(event.shardKey);
@@ -132,6 +137,7 @@ export class NamespaceModel {
       owners: new Map(this.owners),
       assignedRevisions: new Map(this.revisions),
       assignmentTimes: times,
+      releasing: new Map(this.releasing),
       drained: new Set(this.drained),
       executorDrains: new Map(this.executorDrains),
       requested: new Map(this.requested),
@@ -147,6 +153,7 @@ export class NamespaceModel {
       seq: this.seq,
       owners: [...this.owners].map(([s, e]) => [s, e, this.revisions.get(s) ?? 0]),
       times: [...this.times].filter(([rev]) => held.has(rev)),
+      releasing: [...this.releasing],
       drained: [...this.drained],
       requested: [...this.requested],
       executorDrains: [...this.executorDrains.values()],
@@ -164,6 +171,7 @@ export class NamespaceModel {
       model.revisions.set(shard, revision);
     }
     for (const [revision, ms] of image.times) model.times.set(revision, ms);
+    for (const [shard, revision] of image.releasing ?? []) model.releasing.set(shard, revision);
     for (const shard of image.drained) model.drained.add(shard);
     for (const [shard, revision] of image.requested) model.requested.set(shard, revision);
     for (const drain of image.executorDrains) model.executorDrains.set(drain.id, drain);

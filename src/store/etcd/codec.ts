@@ -22,14 +22,20 @@ const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED"]);
 
 /** Encodes a heartbeat record. */
 export function encodeHeartbeat(record: HeartbeatRecord): string {
-  return JSON.stringify({ status: record.status, ts: record.timestampMs });
+  const applied = record.appliedRevision ? { ar: record.appliedRevision } : {};
+  return JSON.stringify({ status: record.status, ts: record.timestampMs, ...applied });
 }
 
 /** Decodes a heartbeat record; unknown statuses read as DRAINED so they get nothing new. */
 export function decodeHeartbeat(text: string): HeartbeatRecord {
-  const raw = JSON.parse(text) as { status?: string; ts?: number };
+  const raw = JSON.parse(text) as { status?: string; ts?: number; ar?: number };
   const status = (STATUSES.has(raw.status ?? "") ? raw.status : "DRAINED") as ExecutorStatus;
-  return { status, timestampMs: Number(raw.ts ?? 0) };
+  const applied = Number(raw.ar ?? 0);
+  return {
+    status,
+    timestampMs: Number(raw.ts ?? 0),
+    ...(applied > 0 ? { appliedRevision: applied } : {}),
+  };
 }
 
 /** Encodes shard reports compactly as `{"shard":["READY",load]}`. */
@@ -106,7 +112,14 @@ export function decodeClaim(text: string): LeaderClaim {
 
 /** Encodes an assignment delta (with its commit time, when set). */
 export function encodeDelta(delta: AssignmentDelta): string {
-  return JSON.stringify({ a: delta.assign, u: delta.unassign, r: delta.remove, t: delta.atMs });
+  const release = delta.release?.length ? { l: delta.release } : {};
+  return JSON.stringify({
+    a: delta.assign,
+    u: delta.unassign,
+    r: delta.remove,
+    ...release,
+    t: delta.atMs,
+  });
 }
 
 /** Decodes an assignment delta. */
@@ -115,14 +128,21 @@ export function decodeDelta(text: string): AssignmentDelta {
     a?: Record<string, string[]>;
     u?: string[];
     r?: string[];
+    l?: string[];
     t?: number;
   };
-  const delta = { assign: raw.a ?? {}, unassign: raw.u ?? [], remove: raw.r ?? [] };
+  const delta = {
+    assign: raw.a ?? {},
+    unassign: raw.u ?? [],
+    remove: raw.r ?? [],
+    ...(raw.l?.length ? { release: raw.l } : {}),
+  };
   return typeof raw.t === "number" ? { ...delta, atMs: raw.t } : delta;
 }
 
 /**
- * Encodes a whole assignment as `{"v":2,"o":{executor:{revision:[shards]}},"t":{revision:ms}}`.
+ * Encodes a whole assignment as `{"v":2,"o":{executor:{revision:[shards]}},"t":{revision:ms}}`,
+ * plus `"l":{revision:[shards]}` for releasing shards (older readers ignore it).
  * Grouping by revision keeps it compact: shards placed together share one.
  */
 export function encodeOwners(image: AssignmentImage): string {
@@ -134,7 +154,12 @@ export function encodeOwners(image: AssignmentImage): string {
     const time = image.times.get(revision);
     if (time !== undefined) t[revision] = time;
   }
-  return JSON.stringify({ v: 2, o, t });
+  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t });
+  const l: Record<string, string[]> = {};
+  for (const [shard, revision] of image.releasing) {
+    if (image.owners.has(shard)) (l[revision] ??= []).push(shard);
+  }
+  return JSON.stringify({ v: 2, o, t, l });
 }
 
 /**
@@ -143,7 +168,12 @@ export function encodeOwners(image: AssignmentImage): string {
  */
 export function decodeOwners(
   text: string,
-  into: { owners: Map<string, string>; revisions: Map<string, number>; times: Map<number, number> },
+  into: {
+    owners: Map<string, string>;
+    revisions: Map<string, number>;
+    times: Map<number, number>;
+    releasing?: Map<string, number>;
+  },
   fallbackRevision: number,
 ): void {
   const raw = JSON.parse(text) as Record<string, unknown>;
@@ -156,7 +186,11 @@ export function decodeOwners(
     }
     return;
   }
-  const v2 = raw as { o: Record<string, Record<string, string[]>>; t?: Record<string, number> };
+  const v2 = raw as {
+    o: Record<string, Record<string, string[]>>;
+    t?: Record<string, number>;
+    l?: Record<string, string[]>;
+  };
   for (const [executor, byRevision] of Object.entries(v2.o)) {
     for (const [revision, shards] of Object.entries(byRevision)) {
       const rev = Number(revision) || fallbackRevision;
@@ -167,6 +201,9 @@ export function decodeOwners(
     }
   }
   for (const [revision, ms] of Object.entries(v2.t ?? {})) into.times.set(Number(revision), ms);
+  for (const [revision, shards] of Object.entries(v2.l ?? {})) {
+    for (const shard of shards) into.releasing?.set(shard, Number(revision));
+  }
 }
 
 /**

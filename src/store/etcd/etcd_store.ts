@@ -14,13 +14,14 @@ import { Buffer } from "node:buffer";
 import { FencedError, StoreUnavailableError } from "../../core/errors.ts";
 import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
-import type {
-  AssignmentImage,
-  Fence,
-  NamespaceEventBatch,
-  NamespaceSnapshot,
-  Store,
-  Versioned,
+import {
+  type AssignmentImage,
+  type Fence,
+  MAX_UNCHANGED_EXECUTORS,
+  type NamespaceEventBatch,
+  type NamespaceSnapshot,
+  type Store,
+  type Versioned,
 } from "../store.ts";
 import {
   decodePartsPointer,
@@ -149,11 +150,22 @@ export class EtcdStore implements Store {
   }
 
   /** Commits change `seq` atomically, with a transaction of constant size. */
-  async commitAssignment(fence: Fence, seq: number, delta: AssignmentDelta): Promise<number> {
+  async commitAssignment(
+    fence: Fence,
+    seq: number,
+    delta: AssignmentDelta,
+    unchanged: readonly Versioned[] = [],
+  ): Promise<number> {
+    if (unchanged.length > MAX_UNCHANGED_EXECUTORS) {
+      throw new RangeError(
+        `At most ${MAX_UNCHANGED_EXECUTORS} unchanged executors, got ${unchanged.length}`,
+      );
+    }
     const keys = this.#ns(fence.namespace);
     const value = await this.#stage(fence, keys.parts(seq), encodeDelta(delta));
     const previous = seq === 1 ? absent(keys.head) : valueIs(keys.head, String(seq - 1));
-    const res = await txn(this.#client, [modIs(keys.leader, fence.revision), previous], [
+    const heard = unchanged.map((e) => modIs(keys.executor(e.id, "heartbeat"), e.revision));
+    const res = await txn(this.#client, [modIs(keys.leader, fence.revision), previous, ...heard], [
       put(keys.head, String(seq)),
       put(keys.logEntry(seq), value),
     ]);

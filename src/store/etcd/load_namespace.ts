@@ -4,7 +4,7 @@
  * @module
  */
 import type { Etcd3, IKeyValue } from "etcd3";
-import { applyDelta } from "../../core/assignment.ts";
+import { applyDelta, applyReleases } from "../../core/assignment.ts";
 import type { HeartbeatRecord, ShardReport } from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { NamespaceSnapshot, StoredExecutor } from "../store.ts";
@@ -113,13 +113,14 @@ export function decodeNamespace(
   const owners = new Map<string, string>();
   const assignedRevisions = new Map<string, number>();
   const assignmentTimes = new Map<number, number>();
+  const releasing = new Map<string, number>();
   let from = 0;
   if (snapshotPointer) {
     const pointer = decodePartsPointer(snapshotPointer.text);
     if (pointer?.seq !== undefined) {
       decodeOwners(
         joinParts(parts, `snap/${pointer.seq}`, pointer.parts),
-        { owners, revisions: assignedRevisions, times: assignmentTimes },
+        { owners, revisions: assignedRevisions, times: assignmentTimes, releasing },
         snapshotPointer.revision,
       );
       from = pointer.seq;
@@ -133,6 +134,7 @@ export function decodeNamespace(
     const delta = decodeDelta(text);
     if (delta.atMs !== undefined) assignmentTimes.set(entry.revision, delta.atMs);
     applyDelta(owners, delta, (shard) => assignedRevisions.set(shard, entry.revision));
+    applyReleases(releasing, owners, delta, entry.revision);
   }
   for (const shard of assignedRevisions.keys()) {
     if (!owners.has(shard)) assignedRevisions.delete(shard);
@@ -150,6 +152,7 @@ export function decodeNamespace(
     owners,
     assignedRevisions,
     assignmentTimes,
+    releasing,
     drained,
     executorDrains,
     requested,

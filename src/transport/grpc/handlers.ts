@@ -231,13 +231,13 @@ export function executorHandlers(
         status: enumName(req.status),
         reports,
         metadata: req.metadata,
+        appliedRevision: req.appliedRevision,
       });
       const key = `${namespace}\u0000${req.executorId}`;
-      const bytes = answers.bytesOf(
-        key,
-        answer.stamp,
-        () => serialize(toHeartbeatResponse(answer)),
-      );
+      const encode = () => serialize(toHeartbeatResponse(answer));
+      const bytes = answer.stamp === undefined
+        ? encode()
+        : answers.bytesOf(key, answer.stamp, encode);
       return bytes as unknown as HeartbeatResponse;
     }),
   };
@@ -245,11 +245,18 @@ export function executorHandlers(
 
 function toHeartbeatResponse(answer: HeartbeatAnswer): HeartbeatResponse {
   const shardAssignments: Record<string, ShardAssignment> = {};
-  for (const { shardKey, fencingToken } of answer.shards()) {
+  for (const { shardKey, fencingToken, releasing } of answer.shards()) {
     shardAssignments[shardKey] = {
-      status: "ASSIGNMENT_STATUS_READY",
+      status: releasing ? "ASSIGNMENT_STATUS_RELEASING" : "ASSIGNMENT_STATUS_READY",
       fencingToken: String(fencingToken),
     };
   }
-  return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED" };
+  const ownership = answer.exclusive
+    ? {
+      ownershipMode: "OWNERSHIP_MODE_EXCLUSIVE" as const,
+      ownershipLeaseMs: String(answer.exclusive.leaseMs),
+      revision: String(answer.exclusive.revision),
+    }
+    : { ownershipMode: "OWNERSHIP_MODE_AVAILABLE" as const };
+  return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED", ...ownership };
 }

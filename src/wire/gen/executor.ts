@@ -22,6 +22,7 @@ export interface ProtoGrpcType {
           HeartbeatRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HeartbeatRequest, _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output>
           HeartbeatResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HeartbeatResponse, _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output>
           MigrationMode: EnumTypeDefinition
+          OwnershipMode: EnumTypeDefinition
           ShardAssignment: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardAssignment, _uber_cadence_sharddistributor_v1_ShardAssignment__Output>
           /**
            * The API that executors (the processes that own shards) call.

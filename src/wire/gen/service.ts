@@ -93,6 +93,7 @@ export interface ProtoGrpcType {
           NamespaceConfig: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceConfig, _uber_cadence_sharddistributor_v1_NamespaceConfig__Output>
           NamespaceExecutorState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceExecutorState, _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output>
           NamespaceLeader: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceLeader, _uber_cadence_sharddistributor_v1_NamespaceLeader__Output>
+          OwnershipMode: EnumTypeDefinition
           Shard: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_Shard, _uber_cadence_sharddistributor_v1_Shard__Output>
           ShardAssignment: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardAssignment, _uber_cadence_sharddistributor_v1_ShardAssignment__Output>
           /**

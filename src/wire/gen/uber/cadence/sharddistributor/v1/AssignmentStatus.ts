@@ -13,6 +13,12 @@ export const AssignmentStatus = {
    * The shard is assigned to the executor and it should serve it.
    */
   ASSIGNMENT_STATUS_READY: 'ASSIGNMENT_STATUS_READY',
+  /**
+   * Handover in an exclusive namespace: the executor still owns the shard but
+   * must stop serving it (and not start it); the shard moves once a heartbeat
+   * no longer reports it. Never sent for available namespaces.
+   */
+  ASSIGNMENT_STATUS_RELEASING: 'ASSIGNMENT_STATUS_RELEASING',
 } as const;
 
 /**
@@ -29,6 +35,13 @@ export type AssignmentStatus =
    */
   | 'ASSIGNMENT_STATUS_READY'
   | 1
+  /**
+   * Handover in an exclusive namespace: the executor still owns the shard but
+   * must stop serving it (and not start it); the shard moves once a heartbeat
+   * no longer reports it. Never sent for available namespaces.
+   */
+  | 'ASSIGNMENT_STATUS_RELEASING'
+  | 2
 
 /**
  * State of an assignment decided by the shard distributor.

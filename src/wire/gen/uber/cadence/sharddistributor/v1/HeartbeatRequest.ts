@@ -3,6 +3,7 @@
 
 import type { ExecutorStatus as _uber_cadence_sharddistributor_v1_ExecutorStatus, ExecutorStatus__Output as _uber_cadence_sharddistributor_v1_ExecutorStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorStatus.ts';
 import type { ShardStatusReport as _uber_cadence_sharddistributor_v1_ShardStatusReport, ShardStatusReport__Output as _uber_cadence_sharddistributor_v1_ShardStatusReport__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardStatusReport.ts';
+import type { Long } from '@grpc/proto-loader';
 
 /**
  * A periodic report from one executor.
@@ -29,6 +30,12 @@ export interface HeartbeatRequest {
    * spectators.
    */
   'metadata'?: ({[key: string]: string});
+  /**
+   * Exclusive namespaces: the `revision` of the latest answer this executor
+   * has acted on before sending this heartbeat (0 when none). A handover is
+   * confirmed only by a heartbeat that had seen the release.
+   */
+  'appliedRevision'?: (number | string | Long);
 }
 
 /**
@@ -56,4 +63,10 @@ export interface HeartbeatRequest__Output {
    * spectators.
    */
   'metadata': ({[key: string]: string});
+  /**
+   * Exclusive namespaces: the `revision` of the latest answer this executor
+   * has acted on before sending this heartbeat (0 when none). A handover is
+   * confirmed only by a heartbeat that had seen the release.
+   */
+  'appliedRevision': (string);
 }

@@ -3,6 +3,8 @@
 
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { MigrationMode as _uber_cadence_sharddistributor_v1_MigrationMode, MigrationMode__Output as _uber_cadence_sharddistributor_v1_MigrationMode__Output } from '../../../../uber/cadence/sharddistributor/v1/MigrationMode.ts';
+import type { OwnershipMode as _uber_cadence_sharddistributor_v1_OwnershipMode, OwnershipMode__Output as _uber_cadence_sharddistributor_v1_OwnershipMode__Output } from '../../../../uber/cadence/sharddistributor/v1/OwnershipMode.ts';
+import type { Long } from '@grpc/proto-loader';
 
 /**
  * The distributor's answer to a heartbeat.
@@ -17,6 +19,21 @@ export interface HeartbeatResponse {
    * The namespace's migration mode, telling the executor whom to follow.
    */
   'migrationMode'?: (_uber_cadence_sharddistributor_v1_MigrationMode);
+  /**
+   * The namespace's ownership mode.
+   */
+  'ownershipMode'?: (_uber_cadence_sharddistributor_v1_OwnershipMode);
+  /**
+   * Exclusive namespaces: the ownership lease in milliseconds. The executor
+   * stops all its shards once this long has passed, on its monotonic clock,
+   * since it sent the last heartbeat that was answered.
+   */
+  'ownershipLeaseMs'?: (number | string | Long);
+  /**
+   * Exclusive namespaces: the store revision of the picture this answer was
+   * computed from; echo it as applied_revision once acted on.
+   */
+  'revision'?: (number | string | Long);
 }
 
 /**
@@ -32,4 +49,19 @@ export interface HeartbeatResponse__Output {
    * The namespace's migration mode, telling the executor whom to follow.
    */
   'migrationMode': (_uber_cadence_sharddistributor_v1_MigrationMode__Output);
+  /**
+   * The namespace's ownership mode.
+   */
+  'ownershipMode': (_uber_cadence_sharddistributor_v1_OwnershipMode__Output);
+  /**
+   * Exclusive namespaces: the ownership lease in milliseconds. The executor
+   * stops all its shards once this long has passed, on its monotonic clock,
+   * since it sent the last heartbeat that was answered.
+   */
+  'ownershipLeaseMs': (string);
+  /**
+   * Exclusive namespaces: the store revision of the picture this answer was
+   * computed from; echo it as applied_revision once acted on.
+   */
+  'revision': (string);
 }
