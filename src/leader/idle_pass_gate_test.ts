@@ -98,3 +98,11 @@ Deno.test("IdlePassGate does not carry over to a state planned with an older ver
   gate.passed(state, before, 100);
   assert.equal(gate.canSkip(state, 200), false, "a change during the pass is not yet planned");
 });
+
+Deno.test("IdlePassGate wakes when the plan asked to be run again (a lease running out)", () => {
+  const state = twoExecutors();
+  const gate = new IdlePassGate(RETENTION);
+  gate.passed(state, { ...idle(state), wakeAtMs: 600 }, 100);
+  assert.equal(gate.canSkip(state, 599), true);
+  assert.equal(gate.canSkip(state, 600), false);
+});
