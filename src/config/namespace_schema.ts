@@ -9,6 +9,9 @@ import { describeValue } from "./_issue_message.ts";
 import type { NamespaceConfig } from "./types.ts";
 import type { SectionSchema } from "./section_schema.ts";
 
+/** Longest tenant or cell id in `pins` (the limit of a shard key and an executor id). */
+const MAX_KEY = 256;
+
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /**
@@ -36,9 +39,12 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   }),
   type: z.enum(["fixed", "ephemeral"]),
   shardNum: integer(1, 10_000_000).optional(),
-  loadBalancer: z.enum(["naive", "greedy"]).default("greedy"),
+  loadBalancer: z.enum(["naive", "greedy"]).optional(),
   maxMovesPerPass: integer(0).optional(),
+  mode: z.enum(["cells"]).optional(),
+  pins: z.record(z.string().min(1).max(MAX_KEY), z.string().min(1).max(MAX_KEY)).optional(),
 }).superRefine((namespace, ctx) => {
+  checkCells(namespace, ctx);
   if (namespace.type === "fixed" && namespace.shardNum === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -55,11 +61,62 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "must be absent for an ephemeral namespace, whose shards are created on first use",
     });
   }
-}).transform(({ shardNum, maxMovesPerPass, ...namespace }): NamespaceConfig => ({
+}).transform((
+  { shardNum, maxMovesPerPass, loadBalancer, mode, pins, ...namespace },
+): NamespaceConfig => ({
   ...namespace,
   ...(shardNum === undefined ? {} : { shardNum }),
+  loadBalancer: loadBalancer ?? "greedy",
   ...(maxMovesPerPass === undefined ? {} : { maxMovesPerPass }),
+  ...(mode === undefined ? {} : { mode }),
+  ...(pins === undefined ? {} : { pins }),
 }));
+
+/** The fields {@linkcode checkCells} reads. */
+interface CellsFields {
+  readonly type: string;
+  readonly mode?: "cells" | undefined;
+  readonly pins?: Record<string, string> | undefined;
+  readonly loadBalancer?: string | undefined;
+  readonly maxMovesPerPass?: number | undefined;
+}
+
+/**
+ * `mode: cells` is an ephemeral namespace whose placement is sticky: no load
+ * balancer runs, so choosing one or a move budget is a mistake; `pins` only
+ * mean something in that mode.
+ */
+function checkCells(namespace: CellsFields, ctx: z.RefinementCtx): void {
+  const issue = (path: string, input: unknown, message: string) =>
+    ctx.addIssue({ code: "custom", path: [path], input, message });
+  if (namespace.mode !== "cells") {
+    if (namespace.pins !== undefined) {
+      issue("pins", namespace.pins, "only allowed with mode: cells");
+    }
+    return;
+  }
+  if (namespace.type !== "ephemeral") {
+    issue(
+      "mode",
+      namespace.mode,
+      "cells requires type: ephemeral (tenants are created on first use)",
+    );
+  }
+  if (namespace.loadBalancer !== undefined) {
+    issue(
+      "loadBalancer",
+      namespace.loadBalancer,
+      "must be absent with mode: cells, which never balances",
+    );
+  }
+  if (namespace.maxMovesPerPass !== undefined) {
+    issue(
+      "maxMovesPerPass",
+      namespace.maxMovesPerPass,
+      "must be absent with mode: cells, which never balances (move tenants with smctl shard move)",
+    );
+  }
+}
 
 /**
  * `shardDistribution.namespaces`: at least one namespace, names unique.

@@ -36,6 +36,17 @@ export interface NamespaceConfig {
    * `process.maxMovesPerPass`; 0 keeps shards where they are placed (sticky).
    */
   maxMovesPerPass?: number;
+  /**
+   * `cells`: the shard key is a tenant (partition key) and the executors are
+   * cells; a tenant is placed once on the least-loaded cell and never moved by
+   * balancing (`mode`; absent for ordinary namespaces). Requires `ephemeral`.
+   */
+  mode?: "cells";
+  /**
+   * Tenant → cell pins of a cells namespace (`pins`): a pinned tenant goes to
+   * its cell, and a cell that is the target of a pin takes no other new tenant.
+   */
+  pins?: Record<string, string>;
 }
 
 /** `storageParams` of an etcd-backed store. */
