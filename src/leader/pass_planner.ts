@@ -8,6 +8,7 @@ import type { AssignmentDelta, NamespaceType } from "../core/types.ts";
 import type { LoadBalancer } from "../loadbalancer/mod.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 import type { Versioned } from "../store/store.ts";
+import { type CellsPassOptions, planCellsPass } from "./cells_pass.ts";
 
 /** The namespace's shape. */
 export interface NamespaceShape {
@@ -25,6 +26,8 @@ export interface PassOptions {
   readonly maxMoves: number;
   /** Stale executors that own nothing are forgotten after this long unseen. */
   readonly executorRetentionMs: number;
+  /** Set for a `mode: cells` namespace: sticky placement, no balancing (see cells_pass.ts). */
+  readonly cells?: Omit<CellsPassOptions, "executorRetentionMs">;
 }
 
 /** What a pass decided. */
@@ -63,6 +66,12 @@ export function planPass(
   now: number,
   options: PassOptions,
 ): PassPlan {
+  if (options.cells) {
+    return planCellsPass(state, now, {
+      ...options.cells,
+      executorRetentionMs: options.executorRetentionMs,
+    });
+  }
   const eligible = [...state.executors.values()]
     .filter((e) => e.status === "ACTIVE" && state.isAlive(e, now) && !state.isExecutorDrained(e))
     .map((e) => e.executorId)
