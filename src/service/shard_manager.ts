@@ -18,6 +18,8 @@ import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
+import { PendingCellMoves } from "../leader/cells_moves.ts";
+import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, HeartbeatAnswers } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
@@ -45,6 +47,7 @@ export interface ShardManagerOptions {
 interface Namespace extends routing.NamespaceRuntime {
   readonly fanout: routing.WatchFanout;
   readonly answers: HeartbeatAnswers;
+  readonly moves: PendingCellMoves;
 }
 
 /** One Shard Manager instance. */
@@ -55,6 +58,8 @@ export class ShardManager {
   readonly operations: NamespaceOperations;
   /** Operator drains of executors. */
   readonly executorDrains: ExecutorDrains;
+  /** Tenant moves of cells namespaces and blast-radius reports. */
+  readonly cells: CellOperations;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
   /** Where observations for metrics go. */
@@ -87,6 +92,7 @@ export class ShardManager {
         requester: new routing.ShardRequester(options.store, config.name),
         fanout: new routing.WatchFanout(cache),
         answers: new HeartbeatAnswers(),
+        moves: new PendingCellMoves(),
       });
     }
     this.#ingest = new HeartbeatIngest(options.store, {
@@ -105,6 +111,12 @@ export class ShardManager {
     const lookup = (name: string) => this.#namespace(name);
     this.operations = new NamespaceOperations(options.store, lookup);
     this.executorDrains = new ExecutorDrains(options.store, lookup, this.#clock);
+    this.cells = new CellOperations({
+      lookup,
+      isLeading: (name) => this.isLeading(name),
+      moves: (name) => this.#namespace(name).moves,
+      clock: this.#clock,
+    });
     this.health = new HealthMonitor(
       options.store,
       () => [...this.#namespaces.values()].every((ns) => ns.cache.synced),
@@ -264,6 +276,14 @@ export class ShardManager {
             balancer: loadBalancerFor(ns.config.loadBalancer),
             maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
             executorRetentionMs: Math.max(10 * ttl, 60_000),
+            ...(ns.config.mode === "cells"
+              ? {
+                cells: {
+                  pins: new Map(Object.entries(ns.config.pins ?? {})),
+                  moves: ns.moves.pending,
+                },
+              }
+              : {}),
           },
           periodMs: sd.process.periodMs,
           cooldownMs: sd.process.rebalanceCooldownMs,

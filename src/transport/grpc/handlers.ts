@@ -13,6 +13,7 @@ import type { Logger } from "../../core/logger.ts";
 import type { HeartbeatAnswer, ShardManager } from "../../service/mod.ts";
 import {
   enumName,
+  toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
   toInspectShardResponse,
@@ -162,6 +163,28 @@ export function routingHandlers(
     ListLeaders: unary(context, "ListLeaders", async () => ({
       leaders: (await manager.listLeaders()).map(toNamespaceLeader),
     })),
+    MoveShards: unary(context, "MoveShards", async (req, signal) => {
+      const namespace = required(req.namespace, "namespace");
+      const to = required(req.toExecutorId, "to_executor_id");
+      const { moved, unchanged } = await manager.cells.moveShards(
+        namespace,
+        req.shardKeys,
+        to,
+        signal,
+      );
+      return {
+        namespace,
+        toExecutorId: to,
+        movedShardKeys: [...moved],
+        unchangedShardKeys: [...unchanged],
+      };
+    }, true),
+    GetBlastRadius: unary(
+      context,
+      "GetBlastRadius",
+      (req) =>
+        toBlastRadiusResponse(manager.cells.blastRadius(required(req.namespace, "namespace"))),
+    ),
     WatchNamespaceState: (call) => {
       const cancelled = new AbortController();
       call.on("cancelled", () => cancelled.abort());
