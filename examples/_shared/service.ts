@@ -22,6 +22,8 @@ export interface NamespaceConfig {
    * owner dies or drains (new shards are still placed). @default {the service's}
    */
   readonly maxMovesPerPass?: number;
+  /** `cells`: tenants placed once on the least-loaded cell, never balanced (ephemeral only). */
+  readonly mode?: "cells";
 }
 
 /** Options of {@linkcode startService}. */

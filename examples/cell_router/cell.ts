@@ -1,9 +1,10 @@
 // deno-lint-ignore-file no-console -- examples print what happens
 /**
- * One cell: a small HTTP service that serves the partitions its executor
- * owns in the `cells` namespace, and publishes its address as metadata so
- * the router can forward to it. It keeps its partitions while Shard Manager
- * is unreachable (the executor SDK's default, static stability).
+ * One cell: a small HTTP service that serves the customers (tenants) its
+ * executor holds in the `cells` namespace (`mode: cells`), and publishes its
+ * address as metadata so the router can forward to it. It keeps its
+ * customers while Shard Manager is unreachable (the executor SDK's default,
+ * static stability).
  *
  * ```sh
  * deno run -A examples/cell_router/cell.ts --service 127.0.0.1:7943 --name cell-a
@@ -28,16 +29,15 @@ const say = (message: string) => console.log(`${clockTime()} ${name.padEnd(7)} $
 const owned = new Set<string>();
 
 const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-  const partition = request.headers.get("x-partition") ?? "";
-  if (!owned.has(partition)) {
-    return Response.json({ error: `${name} does not serve partition ${partition}` }, {
+  const customer = request.headers.get("x-customer-id") ?? "";
+  if (!owned.has(customer)) {
+    return Response.json({ error: `${name} does not serve customer ${customer}` }, {
       status: 421,
     });
   }
   return Response.json({
     cell: name,
-    partition,
-    customer: request.headers.get("x-customer-id"),
+    customer,
     path: new URL(request.url).pathname,
   });
 });
@@ -47,8 +47,7 @@ let report: ReturnType<typeof setTimeout> | undefined;
 const changed = () => {
   clearTimeout(report);
   report = setTimeout(() => {
-    const list = [...owned].sort((a, b) => +a - +b).join(" ");
-    say(`serves partitions [${list}]`);
+    say(`serves customers [${[...owned].sort().join(" ")}]`);
   }, 200);
 };
 const executor = new Executor({
@@ -72,7 +71,7 @@ const executor = new Executor({
 void (async () => {
   for await (const event of executor.events()) {
     if (event.type === "heartbeat-failed" && event.failures === 1) {
-      say("Shard Manager unreachable: keeping my partitions (static stability)");
+      say("Shard Manager unreachable: keeping my customers (static stability)");
     }
     if (event.type === "heartbeat-recovered") say("Shard Manager reachable again");
   }

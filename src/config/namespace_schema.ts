@@ -23,6 +23,9 @@ const optionalLease = z.unknown().optional().transform((input, ctx): number | un
   return z.NEVER;
 });
 
+/** Longest tenant or cell id in `pins` (the limit of a shard key and an executor id). */
+const MAX_KEY = 256;
+
 /**
  * One entry of `shardDistribution.namespaces`. `shardNum` is required for a
  * fixed namespace and must be absent for an ephemeral one.
@@ -48,11 +51,13 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   }),
   type: z.enum(["fixed", "ephemeral"]),
   shardNum: integer(1, 10_000_000).optional(),
-  loadBalancer: z.enum(["naive", "greedy"]).default("greedy"),
+  loadBalancer: z.enum(["naive", "greedy"]).optional(),
   maxMovesPerPass: integer(0).optional(),
   maxShards: integer(1, 100_000_000).optional(),
   ownership: z.enum(["available", "exclusive"]).default("available"),
   ownershipLease: optionalLease,
+  mode: z.enum(["cells"]).optional(),
+  pins: z.record(z.string().min(1).max(MAX_KEY), z.string().min(1).max(MAX_KEY)).optional(),
 }).superRefine((namespace, ctx) => {
   if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
     ctx.addIssue({
@@ -62,6 +67,7 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "applies only to a namespace with ownership: exclusive",
     });
   }
+  checkCells(namespace, ctx);
   if (namespace.type === "fixed" && namespace.shardNum === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -87,16 +93,84 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     });
   }
 }).transform((
-  { shardNum, maxMovesPerPass, maxShards, ownership, ownershipLease, ...namespace },
+  {
+    shardNum,
+    maxMovesPerPass,
+    maxShards,
+    ownership,
+    ownershipLease,
+    loadBalancer,
+    mode,
+    pins,
+    ...namespace
+  },
 ): NamespaceConfig => ({
   ...namespace,
   // Absent means available, so configurations written before the field compare equal.
   ...(ownership === "exclusive" ? { ownership } : {}),
   ...(shardNum === undefined ? {} : { shardNum }),
+  loadBalancer: loadBalancer ?? "greedy",
   ...(maxMovesPerPass === undefined ? {} : { maxMovesPerPass }),
   ...(maxShards === undefined ? {} : { maxShards }),
   ...(ownershipLease === undefined ? {} : { ownershipLeaseMs: ownershipLease }),
+  ...(mode === undefined ? {} : { mode }),
+  ...(pins === undefined ? {} : { pins }),
 }));
+
+/** The fields {@linkcode checkCells} reads. */
+interface CellsFields {
+  readonly type: string;
+  readonly mode?: "cells" | undefined;
+  readonly pins?: Record<string, string> | undefined;
+  readonly loadBalancer?: string | undefined;
+  readonly maxMovesPerPass?: number | undefined;
+  readonly ownership?: string | undefined;
+}
+
+/**
+ * `mode: cells` is an ephemeral namespace whose placement is sticky: no load
+ * balancer runs, so choosing one or a move budget is a mistake; `pins` only
+ * mean something in that mode.
+ */
+function checkCells(namespace: CellsFields, ctx: z.RefinementCtx): void {
+  const issue = (path: string, input: unknown, message: string) =>
+    ctx.addIssue({ code: "custom", path: [path], input, message });
+  if (namespace.mode !== "cells") {
+    if (namespace.pins !== undefined) {
+      issue("pins", namespace.pins, "only allowed with mode: cells");
+    }
+    return;
+  }
+  if (namespace.type !== "ephemeral") {
+    issue(
+      "mode",
+      namespace.mode,
+      "cells requires type: ephemeral (tenants are created on first use)",
+    );
+  }
+  if (namespace.loadBalancer !== undefined) {
+    issue(
+      "loadBalancer",
+      namespace.loadBalancer,
+      "must be absent with mode: cells, which never balances",
+    );
+  }
+  if (namespace.maxMovesPerPass !== undefined) {
+    issue(
+      "maxMovesPerPass",
+      namespace.maxMovesPerPass,
+      "must be absent with mode: cells, which never balances (move tenants with smctl shard move)",
+    );
+  }
+  if (namespace.ownership === "exclusive") {
+    issue(
+      "ownership",
+      namespace.ownership,
+      "exclusive is not supported with mode: cells yet (tenant moves do not hand over); " +
+        "use the default, available",
+    );
+  }
+}
 
 /**
  * `shardDistribution.namespaces`: at least one namespace, names unique.

@@ -53,6 +53,17 @@ export interface NamespaceConfig {
    * `process.heartbeatTTL`. Never shorter than the heartbeat TTL.
    */
   ownershipLeaseMs?: number;
+  /**
+   * `cells`: the shard key is a tenant (partition key) and the executors are
+   * cells; a tenant is placed once on the least-loaded cell and never moved by
+   * balancing (`mode`; absent for ordinary namespaces). Requires `ephemeral`.
+   */
+  mode?: "cells";
+  /**
+   * Tenant → cell pins of a cells namespace (`pins`): a pinned tenant goes to
+   * its cell, and a cell that is the target of a pin takes no other new tenant.
+   */
+  pins?: Record<string, string>;
 }
 
 /** How strictly a namespace keeps one owner per shard. */

@@ -146,6 +146,43 @@ export class ResourceExhaustedError extends ShardManagerError {
   }
 }
 
+/**
+ * An operator action cannot be done in the namespace's current state, e.g. a
+ * tenant move to a drained cell (gRPC FAILED_PRECONDITION).
+ */
+export class PreconditionError extends ShardManagerError {
+  /** Namespace acted on. */
+  readonly namespace: string;
+  /** Says what was refused and why. */
+  constructor(namespace: string, message: string) {
+    super(message);
+    this.namespace = namespace;
+  }
+}
+
+/**
+ * Only the namespace's leader can do this, and this instance does not lead it
+ * (gRPC FAILED_PRECONDITION: send the call to the leading instance).
+ */
+export class NotLeaderError extends ShardManagerError {
+  /** Namespace asked. */
+  readonly namespace: string;
+  /** Instance id of the leader, if one is known. */
+  readonly leader: string | undefined;
+  /** Names the namespace and the leading instance. */
+  constructor(namespace: string, leader: string | undefined) {
+    super(
+      `This instance does not lead namespace ${JSON.stringify(namespace)}; ${
+        leader === undefined
+          ? "no leader is known yet, retry shortly"
+          : `instance ${JSON.stringify(leader)} does, send the call to it`
+      }`,
+    );
+    this.namespace = namespace;
+    this.leader = leader;
+  }
+}
+
 /** What kind of outcome a domain error is; each transport maps kinds to its own codes. */
 export type ErrorKind =
   | "invalid_argument"
@@ -164,6 +201,8 @@ const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
   [ExecutorNotFoundError, "not_found"],
   [ShardDrainedError, "failed_precondition"],
   [ResourceExhaustedError, "resource_exhausted"],
+  [PreconditionError, "failed_precondition"],
+  [NotLeaderError, "failed_precondition"],
   [NoOwnerError, "unavailable"],
   [StoreUnavailableError, "unavailable"],
   [ShuttingDownError, "unavailable"],

@@ -9,6 +9,7 @@ import type { LoadBalancer } from "../loadbalancer/mod.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 import { MAX_UNCHANGED_EXECUTORS, type Versioned } from "../store/store.ts";
 import { type ExclusiveOwnership, HandoverGuard } from "./handover_guard.ts";
+import { type CellsPassOptions, planCellsPass } from "./cells_pass.ts";
 
 /** The namespace's shape. */
 export interface NamespaceShape {
@@ -28,6 +29,8 @@ export interface PassOptions {
   readonly executorRetentionMs: number;
   /** Set for an exclusive namespace: shards move only through handovers. */
   readonly exclusive?: ExclusiveOwnership;
+  /** Set for a `mode: cells` namespace: sticky placement, no balancing (see cells_pass.ts). */
+  readonly cells?: Omit<CellsPassOptions, "executorRetentionMs">;
 }
 
 /** What a pass decided. */
@@ -70,6 +73,12 @@ export function planPass(
   now: number,
   options: PassOptions,
 ): PassPlan {
+  if (options.cells) {
+    return planCellsPass(state, now, {
+      ...options.cells,
+      executorRetentionMs: options.executorRetentionMs,
+    });
+  }
   const eligible = [...state.executors.values()]
     .filter((e) => e.status === "ACTIVE" && state.isAlive(e, now) && !state.isExecutorDrained(e))
     .map((e) => e.executorId)

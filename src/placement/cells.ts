@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { CellHeap } from "./_cell_heap.ts";
 
 /**
  * A cell and its current load (for example its number of tenants).
@@ -182,15 +183,22 @@ export function placeNewTenants(
     );
   }
   const ids = validateCells(input.cells);
-  const loads = input.cells.map((cell) => ({ ...cell }));
   const rules = resolveRules(options);
+  // Pinned tenants go to their (dedicated) cells, which are not in the heap;
+  // everyone else takes the least-loaded open cell, as `choose` would.
+  const open = new CellHeap(
+    input.cells.filter(({ id }) => !rules.drained.has(id) && !rules.dedicated.has(id)),
+  );
   const placed = new Map<string, TenantPlacement>();
   for (const tenant of input.tenants) {
     if (input.placement.has(tenant) || placed.has(tenant)) continue;
-    const choice = choose(tenant, loads, ids, rules);
-    if (choice === undefined) continue;
-    placed.set(tenant, choice);
-    loads[ids.get(choice.cell)!]!.load += tenantLoad;
+    const pin = rules.pins.get(tenant);
+    if (pin !== undefined) {
+      if (ids.has(pin)) placed.set(tenant, { cell: pin, reason: "pinned" });
+      continue;
+    }
+    const cell = open.addToLeast(tenantLoad);
+    if (cell !== undefined) placed.set(tenant, { cell, reason: "least-loaded" });
   }
   return placed;
 }

@@ -19,6 +19,8 @@ import type { RequestLimits } from "../limits/request_limits.ts";
 import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
+import { PendingCellMoves } from "../leader/cells_moves.ts";
+import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
@@ -53,6 +55,7 @@ export interface ShardManagerOptions {
 /** A namespace inside this instance, with its fan-out. */
 interface Namespace extends routing.NamespaceRuntime {
   readonly fanout: routing.WatchFanout;
+  readonly moves: PendingCellMoves;
 }
 
 /** One Shard Manager instance. */
@@ -63,6 +66,8 @@ export class ShardManager {
   readonly operations: NamespaceOperations;
   /** Operator drains of executors. */
   readonly executorDrains: ExecutorDrains;
+  /** Tenant moves of cells namespaces and blast-radius reports. */
+  readonly cells: CellOperations;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
   /** Where observations for metrics go. */
@@ -104,6 +109,7 @@ export class ShardManager {
           ? { maxShards: config.maxShards ?? this.limits.maxEphemeralShards }
           : {}),
         fanout: new routing.WatchFanout(cache),
+        moves: new PendingCellMoves(),
       });
     }
     this.#ingest = new HeartbeatIngest(options.store, {
@@ -122,6 +128,12 @@ export class ShardManager {
     const lookup = (name: string) => this.#namespace(name);
     this.operations = new NamespaceOperations(options.store, lookup);
     this.executorDrains = new ExecutorDrains(options.store, lookup, this.#clock);
+    this.cells = new CellOperations({
+      lookup,
+      isLeading: (name) => this.isLeading(name),
+      moves: (name) => this.#namespace(name).moves,
+      clock: this.#clock,
+    });
     this.health = new HealthMonitor(
       options.store,
       () => [...this.#namespaces.values()].every((ns) => ns.cache.synced),
@@ -292,6 +304,14 @@ export class ShardManager {
             maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
             executorRetentionMs: Math.max(10 * ttl, 60_000),
             ...exclusiveOf(ns.config, ttl),
+            ...(ns.config.mode === "cells"
+              ? {
+                cells: {
+                  pins: new Map(Object.entries(ns.config.pins ?? {})),
+                  moves: ns.moves.pending,
+                },
+              }
+              : {}),
           },
           periodMs: sd.process.periodMs,
           cooldownMs: sd.process.rebalanceCooldownMs,

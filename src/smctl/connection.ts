@@ -14,6 +14,8 @@ import {
   type DrainShardsResponse__Output,
   type ForceResetNamespaceRequest,
   type ForceResetNamespaceResponse__Output,
+  type GetBlastRadiusRequest,
+  type GetBlastRadiusResponse__Output,
   type GetDrainedShardsRequest,
   type GetDrainedShardsResponse__Output,
   type GetExecutorStateRequest,
@@ -30,6 +32,8 @@ import {
   type ListLeadersResponse__Output,
   type ListNamespacesRequest,
   type ListNamespacesResponse__Output,
+  type MoveShardsRequest,
+  type MoveShardsResponse__Output,
   ShardDistributorAPIClient,
   type UndrainExecutorsRequest,
   type UndrainExecutorsResponse__Output,
@@ -67,6 +71,10 @@ export interface Rpcs {
   listExecutorDrains: [ListExecutorDrainsRequest, ListExecutorDrainsResponse__Output];
   /** ListLeaders. */
   listLeaders: [ListLeadersRequest, ListLeadersResponse__Output];
+  /** MoveShards. */
+  moveShards: [MoveShardsRequest, MoveShardsResponse__Output];
+  /** GetBlastRadius. */
+  getBlastRadius: [GetBlastRadiusRequest, GetBlastRadiusResponse__Output];
 }
 
 /** Options of {@linkcode Connection}. */

@@ -11,6 +11,7 @@ import { ExitCode } from "./exit_codes.ts";
 import { drainModel, executorModel, leaderModel, namespaceModel } from "./model.ts";
 import { namespaceDescription, namespaceTable, summarizeExecutors } from "./namespace_format.ts";
 import { watchNamespace } from "./namespace_watch.ts";
+import { registerBlastRadius } from "./placement_commands.ts";
 
 /**
  * Adds the `namespace` command group to `program`.
@@ -90,6 +91,8 @@ Example:
     .action((opts: { yes?: boolean }, command: Command) =>
       runCommand(command, (ctx) => forceReset(ctx, opts.yes ?? false))
     );
+
+  registerBlastRadius(namespace);
 }
 
 async function list(ctx: Context): Promise<void> {

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import { type Context, runCommand } from "./context.ts";
 import { shardModel } from "./model.ts";
+import { registerShardMove } from "./placement_commands.ts";
 import {
   drainedShardsText,
   shardChangeText,
@@ -102,6 +103,8 @@ Example:
   $ smctl -n orders shard drained --json`,
     )
     .action((_opts: unknown, command: Command) => runCommand(command, drained));
+
+  registerShardMove(shard);
 }
 
 async function owner(ctx: Context, shardKey: string): Promise<void> {

@@ -251,6 +251,10 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/ExecutorDrain.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListLeadersRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListLeadersResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceLeader.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts";
 
 /*
  * `google.protobuf.Timestamp` (`NamespaceExecutorState.lastHeartbeat`):

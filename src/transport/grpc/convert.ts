@@ -10,9 +10,11 @@ import type {
   NamespaceView,
   ShardInspection,
 } from "../../routing/views.ts";
+import type { BlastRadiusView } from "../../service/cell_operations.ts";
 import type { ExecutorDrainView } from "../../service/executor_drains.ts";
 import type {
   ExecutorDrain,
+  GetBlastRadiusResponse,
   InspectShardResponse,
   NamespaceExecutorState,
   NamespaceLeader,
@@ -117,4 +119,24 @@ export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchName
 /** Reads an enum value that arrives as a name (or, if unknown, a number). */
 export function enumName(value: unknown): string {
   return typeof value === "string" ? value : `UNKNOWN_${String(value)}`;
+}
+
+/** A blast-radius report on the wire (counts as int64 strings). */
+export function toBlastRadiusResponse(view: BlastRadiusView): GetBlastRadiusResponse {
+  return {
+    namespace: view.namespace,
+    shards: String(view.shards),
+    executors: String(view.executors),
+    unownedShards: String(view.unowned),
+    fewestOwners: view.fewestOwners,
+    singleMaxLost: view.single.maxLost,
+    singleMeanLost: view.single.meanLost,
+    singleMaxDegraded: view.single.maxDegraded,
+    singleMeanDegraded: view.single.meanDegraded,
+    worstExecutorId: view.single.worstExecutor ?? "",
+    pairMaxLost: view.pair.maxLost,
+    pairMeanLost: view.pair.meanLost,
+    worstPairExecutorIds: view.pair.worstPair ? [...view.pair.worstPair] : [],
+    worstLost: view.worstLost,
+  };
 }

@@ -20,6 +20,7 @@ import type { Logger } from "../../core/logger.ts";
 import type { HeartbeatAnswer, ShardManager } from "../../service/mod.ts";
 import {
   enumName,
+  toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
   toInspectShardResponse,
@@ -180,6 +181,27 @@ export function routingHandlers(
     ListLeaders: unary(context, "ListLeaders", async () => ({
       leaders: (await manager.listLeaders()).map(toNamespaceLeader),
     })),
+    MoveShards: unary(context, "MoveShards", async (req, signal) => {
+      const namespace = validateNamespace(req.namespace);
+      const to = validateExecutorId(req.toExecutorId, "to_executor_id");
+      const { moved, unchanged } = await manager.cells.moveShards(
+        namespace,
+        validateShardKeys(req.shardKeys, limits),
+        to,
+        signal,
+      );
+      return {
+        namespace,
+        toExecutorId: to,
+        movedShardKeys: [...moved],
+        unchangedShardKeys: [...unchanged],
+      };
+    }, true),
+    GetBlastRadius: unary(
+      context,
+      "GetBlastRadius",
+      (req) => toBlastRadiusResponse(manager.cells.blastRadius(validateNamespace(req.namespace))),
+    ),
     WatchNamespaceState: (call) => {
       const cancelled = new AbortController();
       call.on("cancelled", () => cancelled.abort());

@@ -12,6 +12,8 @@ import type { ExecutorDrain as _uber_cadence_sharddistributor_v1_ExecutorDrain, 
 import type { ExecutorInfo as _uber_cadence_sharddistributor_v1_ExecutorInfo, ExecutorInfo__Output as _uber_cadence_sharddistributor_v1_ExecutorInfo__Output } from './uber/cadence/sharddistributor/v1/ExecutorInfo.ts';
 import type { ForceResetNamespaceRequest as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, ForceResetNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/ForceResetNamespaceRequest.ts';
 import type { ForceResetNamespaceResponse as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, ForceResetNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/ForceResetNamespaceResponse.ts';
+import type { GetBlastRadiusRequest as _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, GetBlastRadiusRequest__Output as _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output } from './uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts';
+import type { GetBlastRadiusResponse as _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse, GetBlastRadiusResponse__Output as _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output } from './uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts';
 import type { GetDrainedShardsRequest as _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, GetDrainedShardsRequest__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output } from './uber/cadence/sharddistributor/v1/GetDrainedShardsRequest.ts';
 import type { GetDrainedShardsResponse as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, GetDrainedShardsResponse__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output } from './uber/cadence/sharddistributor/v1/GetDrainedShardsResponse.ts';
 import type { GetExecutorStateRequest as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, GetExecutorStateRequest__Output as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output } from './uber/cadence/sharddistributor/v1/GetExecutorStateRequest.ts';
@@ -30,6 +32,8 @@ import type { ListLeadersRequest as _uber_cadence_sharddistributor_v1_ListLeader
 import type { ListLeadersResponse as _uber_cadence_sharddistributor_v1_ListLeadersResponse, ListLeadersResponse__Output as _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output } from './uber/cadence/sharddistributor/v1/ListLeadersResponse.ts';
 import type { ListNamespacesRequest as _uber_cadence_sharddistributor_v1_ListNamespacesRequest, ListNamespacesRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output } from './uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts';
 import type { ListNamespacesResponse as _uber_cadence_sharddistributor_v1_ListNamespacesResponse, ListNamespacesResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output } from './uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts';
+import type { MoveShardsRequest as _uber_cadence_sharddistributor_v1_MoveShardsRequest, MoveShardsRequest__Output as _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output } from './uber/cadence/sharddistributor/v1/MoveShardsRequest.ts';
+import type { MoveShardsResponse as _uber_cadence_sharddistributor_v1_MoveShardsResponse, MoveShardsResponse__Output as _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output } from './uber/cadence/sharddistributor/v1/MoveShardsResponse.ts';
 import type { NamespaceConfig as _uber_cadence_sharddistributor_v1_NamespaceConfig, NamespaceConfig__Output as _uber_cadence_sharddistributor_v1_NamespaceConfig__Output } from './uber/cadence/sharddistributor/v1/NamespaceConfig.ts';
 import type { NamespaceExecutorState as _uber_cadence_sharddistributor_v1_NamespaceExecutorState, NamespaceExecutorState__Output as _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output } from './uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts';
 import type { NamespaceLeader as _uber_cadence_sharddistributor_v1_NamespaceLeader, NamespaceLeader__Output as _uber_cadence_sharddistributor_v1_NamespaceLeader__Output } from './uber/cadence/sharddistributor/v1/NamespaceLeader.ts';
@@ -71,6 +75,8 @@ export interface ProtoGrpcType {
           ExecutorStatus: EnumTypeDefinition
           ForceResetNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output>
           ForceResetNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>
+          GetBlastRadiusRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output>
+          GetBlastRadiusResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>
           GetDrainedShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output>
           GetDrainedShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output>
           GetExecutorStateRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetExecutorStateRequest, _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output>
@@ -90,6 +96,8 @@ export interface ProtoGrpcType {
           ListNamespacesRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesRequest, _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output>
           ListNamespacesResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesResponse, _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>
           MigrationMode: EnumTypeDefinition
+          MoveShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_MoveShardsRequest, _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output>
+          MoveShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_MoveShardsResponse, _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>
           NamespaceConfig: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceConfig, _uber_cadence_sharddistributor_v1_NamespaceConfig__Output>
           NamespaceExecutorState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceExecutorState, _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output>
           NamespaceLeader: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceLeader, _uber_cadence_sharddistributor_v1_NamespaceLeader__Output>

@@ -9,6 +9,8 @@ import type { DrainShardsRequest as _uber_cadence_sharddistributor_v1_DrainShard
 import type { DrainShardsResponse as _uber_cadence_sharddistributor_v1_DrainShardsResponse, DrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainShardsResponse.ts';
 import type { ForceResetNamespaceRequest as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, ForceResetNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ForceResetNamespaceRequest.ts';
 import type { ForceResetNamespaceResponse as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, ForceResetNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ForceResetNamespaceResponse.ts';
+import type { GetBlastRadiusRequest as _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, GetBlastRadiusRequest__Output as _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts';
+import type { GetBlastRadiusResponse as _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse, GetBlastRadiusResponse__Output as _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts';
 import type { GetDrainedShardsRequest as _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, GetDrainedShardsRequest__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetDrainedShardsRequest.ts';
 import type { GetDrainedShardsResponse as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, GetDrainedShardsResponse__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetDrainedShardsResponse.ts';
 import type { GetExecutorStateRequest as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, GetExecutorStateRequest__Output as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetExecutorStateRequest.ts';
@@ -25,6 +27,8 @@ import type { ListLeadersRequest as _uber_cadence_sharddistributor_v1_ListLeader
 import type { ListLeadersResponse as _uber_cadence_sharddistributor_v1_ListLeadersResponse, ListLeadersResponse__Output as _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListLeadersResponse.ts';
 import type { ListNamespacesRequest as _uber_cadence_sharddistributor_v1_ListNamespacesRequest, ListNamespacesRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts';
 import type { ListNamespacesResponse as _uber_cadence_sharddistributor_v1_ListNamespacesResponse, ListNamespacesResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts';
+import type { MoveShardsRequest as _uber_cadence_sharddistributor_v1_MoveShardsRequest, MoveShardsRequest__Output as _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/MoveShardsRequest.ts';
+import type { MoveShardsResponse as _uber_cadence_sharddistributor_v1_MoveShardsResponse, MoveShardsResponse__Output as _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/MoveShardsResponse.ts';
 import type { UndrainExecutorsRequest as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, UndrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainExecutorsRequest.ts';
 import type { UndrainExecutorsResponse as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, UndrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainExecutorsResponse.ts';
 import type { UndrainShardsRequest as _uber_cadence_sharddistributor_v1_UndrainShardsRequest, UndrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainShardsRequest.ts';
@@ -90,6 +94,23 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   forceResetNamespace(argument: _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>): grpc.ClientUnaryCall;
   forceResetNamespace(argument: _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>): grpc.ClientUnaryCall;
   forceResetNamespace(argument: _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Reports the blast radius of a namespace's current assignment: the share
+   * of shards that lose every live owner when one or two executors fail.
+   */
+  GetBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  GetBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  GetBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  GetBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Reports the blast radius of a namespace's current assignment: the share
+   * of shards that lose every live owner when one or two executors fail.
+   */
+  getBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  getBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  getBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  getBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Returns the shards currently marked as drained in a namespace.
@@ -214,6 +235,25 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   listNamespaces(argument: _uber_cadence_sharddistributor_v1_ListNamespacesRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Moves tenants of a cells namespace (mode: cells) to another cell: the
+   * operator's way to move a tenant, since balancing never does. Answered by
+   * the namespace's leader once the move is committed.
+   */
+  MoveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  MoveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  MoveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  MoveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Moves tenants of a cells namespace (mode: cells) to another cell: the
+   * operator's way to move a tenant, since balancing never does. Answered by
+   * the namespace's leader once the move is committed.
+   */
+  moveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  moveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  moveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  moveShards(argument: _uber_cadence_sharddistributor_v1_MoveShardsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Removes an executor drain (by the same id or selector it was made with).
    */
   UndrainExecutors(argument: _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>): grpc.ClientUnaryCall;
@@ -285,6 +325,12 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   ForceResetNamespace: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse>;
   
   /**
+   * Reports the blast radius of a namespace's current assignment: the share
+   * of shards that lose every live owner when one or two executors fail.
+   */
+  GetBlastRadius: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse>;
+  
+  /**
    * Returns the shards currently marked as drained in a namespace.
    */
   GetDrainedShards: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse>;
@@ -326,6 +372,13 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   ListNamespaces: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespacesResponse>;
   
   /**
+   * Moves tenants of a cells namespace (mode: cells) to another cell: the
+   * operator's way to move a tenant, since balancing never does. Answered by
+   * the namespace's leader once the move is committed.
+   */
+  MoveShards: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_MoveShardsRequest__Output, _uber_cadence_sharddistributor_v1_MoveShardsResponse>;
+  
+  /**
    * Removes an executor drain (by the same id or selector it was made with).
    */
   UndrainExecutors: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse>;
@@ -348,6 +401,7 @@ export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   DrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
   DrainShards: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainShardsRequest, _uber_cadence_sharddistributor_v1_DrainShardsResponse, _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output>
   ForceResetNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>
+  GetBlastRadius: MethodDefinition<_uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse, _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>
   GetDrainedShards: MethodDefinition<_uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output>
   GetExecutorState: MethodDefinition<_uber_cadence_sharddistributor_v1_GetExecutorStateRequest, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse, _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output>
   GetNamespaceState: MethodDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceStateRequest, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse, _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse__Output>
@@ -356,6 +410,7 @@ export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   ListExecutorDrains: MethodDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>
   ListLeaders: MethodDefinition<_uber_cadence_sharddistributor_v1_ListLeadersRequest, _uber_cadence_sharddistributor_v1_ListLeadersResponse, _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output, _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>
   ListNamespaces: MethodDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesRequest, _uber_cadence_sharddistributor_v1_ListNamespacesResponse, _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>
+  MoveShards: MethodDefinition<_uber_cadence_sharddistributor_v1_MoveShardsRequest, _uber_cadence_sharddistributor_v1_MoveShardsResponse, _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output, _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>
   UndrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>
   UndrainShards: MethodDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsRequest, _uber_cadence_sharddistributor_v1_UndrainShardsResponse, _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output>
   WatchNamespaceState: MethodDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>

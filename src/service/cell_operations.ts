@@ -1,0 +1,193 @@
+/**
+ * Operator actions of placement: moving tenants of a cells namespace to
+ * another cell, and measuring any namespace's blast radius.
+ *
+ * @module
+ */
+import { sleep } from "../core/clock.ts";
+import type { Clock } from "../core/clock.ts";
+import {
+  ExecutorNotFoundError,
+  InvalidArgumentError,
+  NotLeaderError,
+  PreconditionError,
+  ShardDrainedError,
+  ShardNotFoundError,
+  StoreUnavailableError,
+} from "../core/errors.ts";
+import { validateExecutorId, validateShardKey } from "../heartbeat/validate_heartbeat.ts";
+import type { PendingCellMoves } from "../leader/cells_moves.ts";
+import { fixedShardKeys } from "../leader/pass_planner.ts";
+import { type BlastRadius, blastRadius } from "../placement/blast_radius.ts";
+import type { NamespaceRuntime } from "../routing/mod.ts";
+import { MAX_KEYS_PER_CALL } from "./namespace_operations.ts";
+
+/** How long a move waits for the leader to commit it. */
+export const MOVE_TIMEOUT_MS = 10_000;
+
+/** What a move did. */
+export interface MoveResult {
+  /** Tenants that moved, in request order without repeats. */
+  readonly moved: readonly string[];
+  /** Tenants that were on the target cell already. */
+  readonly unchanged: readonly string[];
+}
+
+/** A namespace's blast radius, with its name. */
+export interface BlastRadiusView extends BlastRadius {
+  /** Namespace measured. */
+  readonly namespace: string;
+}
+
+/** What {@linkcode CellOperations} needs from its instance. */
+export interface CellOperationsHost {
+  /** The namespace's runtime; throws `NamespaceNotFoundError` for an unknown one. */
+  readonly lookup: (namespace: string) => NamespaceRuntime;
+  /** Whether this instance leads the namespace now. */
+  readonly isLeading: (namespace: string) => boolean;
+  /** The pending moves the namespace's leader term reads. */
+  readonly moves: (namespace: string) => PendingCellMoves;
+  /** Time source (liveness is judged on its monotonic clock). */
+  readonly clock: Clock;
+}
+
+/** Tenant moves and blast-radius reports. */
+export class CellOperations {
+  #host: CellOperationsHost;
+
+  /** Acts through `host`. */
+  constructor(host: CellOperationsHost) {
+    this.#host = host;
+  }
+
+  /**
+   * Moves tenants of a cells namespace to cell `to`. Refuses (naming the
+   * reason) a namespace without `mode: cells`, an unplaced or drained tenant,
+   * a tenant pinned to another cell, and a target cell that is unknown, not
+   * ACTIVE, stale or drained. Only the leader commits moves: another instance
+   * answers `NotLeaderError` naming the leader. Resolves once this instance's
+   * cache shows every tenant on `to`.
+   */
+  async moveShards(
+    namespace: string,
+    keys: readonly string[],
+    to: string,
+    signal?: AbortSignal,
+  ): Promise<MoveResult> {
+    const runtime = this.#host.lookup(namespace);
+    if (runtime.config.mode !== "cells") {
+      throw new PreconditionError(
+        namespace,
+        `Namespace ${
+          JSON.stringify(namespace)
+        } is not a cells namespace (mode: cells); its shards are placed by the load balancer`,
+      );
+    }
+    if (keys.length === 0) {
+      throw new InvalidArgumentError("shard_keys", "must name at least one shard");
+    }
+    if (keys.length > MAX_KEYS_PER_CALL) {
+      throw new InvalidArgumentError(
+        "shard_keys",
+        `has ${keys.length} keys; at most ${MAX_KEYS_PER_CALL} per call`,
+      );
+    }
+    validateExecutorId(to, "to_executor_id");
+    const { cache } = runtime;
+    const state = cache.state;
+    const pins = runtime.config.pins ?? {};
+    const unique = [...new Set(keys)];
+    const dedicated = Object.values(pins).includes(to);
+    for (const [i, key] of unique.entries()) {
+      validateShardKey(key, `shard_keys[${i}]`);
+      if (state.drained.has(key)) throw new ShardDrainedError(namespace, key);
+      if (!state.owners.has(key)) throw new ShardNotFoundError(namespace, key);
+      const pin = Object.hasOwn(pins, key) ? pins[key] : undefined;
+      if (pin !== undefined && pin !== to) {
+        throw new PreconditionError(
+          namespace,
+          `Tenant ${JSON.stringify(key)} is pinned to cell ${
+            JSON.stringify(pin)
+          } in the namespace config; change the pin to move it`,
+        );
+      }
+      if (dedicated && pin === undefined) {
+        throw new PreconditionError(
+          namespace,
+          `Cannot move tenant ${JSON.stringify(key)} to cell ${
+            JSON.stringify(to)
+          }: the cell is dedicated to pinned tenants`,
+        );
+      }
+    }
+    this.#checkTarget(runtime, to);
+    const moving = unique.filter((key) => state.owners.get(key) !== to);
+    const unchanged = unique.filter((key) => state.owners.get(key) === to);
+    if (moving.length === 0) return { moved: [], unchanged };
+    if (!this.#host.isLeading(namespace)) {
+      throw new NotLeaderError(namespace, state.leader?.claim.instanceId);
+    }
+    const pending = this.#host.moves(namespace);
+    pending.add(moving, to);
+    state.inputsVersion++;
+    cache.triggers.bump();
+    const timeout = new AbortController();
+    const timer = sleep(MOVE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
+    try {
+      await cache.waitUntil(
+        () => moving.every((key) => state.owners.get(key) === to),
+        signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
+      );
+    } catch {
+      throw new StoreUnavailableError(
+        `The move to cell ${JSON.stringify(to)} in namespace ${
+          JSON.stringify(namespace)
+        } was not committed within ${MOVE_TIMEOUT_MS / 1000}s (leadership may have changed); ` +
+          "check with smctl shard inspect and retry",
+      );
+    } finally {
+      pending.settle(moving, to);
+      timeout.abort();
+      await timer;
+    }
+    return { moved: moving, unchanged };
+  }
+
+  /**
+   * The blast radius of the namespace's current assignment. The shards are a
+   * fixed namespace's all, or an ephemeral one's placed and waiting ones,
+   * drained shards left out; an owner counts only while alive, and the
+   * executors that may fail are the alive ones.
+   */
+  blastRadius(namespace: string): BlastRadiusView {
+    const { config, cache } = this.#host.lookup(namespace);
+    const state = cache.state;
+    const now = this.#host.clock.monotonic();
+    const alive = new Set<string>();
+    for (const e of state.executors.values()) if (state.isAlive(e, now)) alive.add(e.executorId);
+    const universe = config.type === "fixed"
+      ? fixedShardKeys(config.shardNum ?? 0)
+      : new Set([...state.owners.keys(), ...state.requested.keys()]);
+    const ownerSets: string[][] = [];
+    for (const shard of universe) {
+      if (state.drained.has(shard)) continue;
+      const owner = state.owners.get(shard);
+      ownerSets.push(owner !== undefined && alive.has(owner) ? [owner] : []);
+    }
+    return { namespace, ...blastRadius(ownerSets, [...alive].sort()) };
+  }
+
+  #checkTarget(runtime: NamespaceRuntime, to: string): void {
+    const state = runtime.cache.state;
+    const namespace = runtime.config.name;
+    const cell = state.executors.get(to);
+    if (!cell) throw new ExecutorNotFoundError(namespace, to);
+    const refuse = (why: string) =>
+      new PreconditionError(namespace, `Cannot move tenants to cell ${JSON.stringify(to)}: ${why}`);
+    if (cell.status !== "ACTIVE") throw refuse(`it is ${cell.status}, not ACTIVE`);
+    if (!state.isAlive(cell, this.#host.clock.monotonic())) {
+      throw refuse("its heartbeat is stale");
+    }
+    if (state.isExecutorDrained(cell)) throw refuse("it is drained; undrain it or pick another");
+  }
+}
