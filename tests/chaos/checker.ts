@@ -35,7 +35,7 @@ export interface CheckOptions {
 
 /** A broken rule. */
 export interface Violation {
-  readonly rule: "overlap" | "reassignment" | "drained-owned";
+  readonly rule: "overlap" | "reassignment" | "drained-owned" | "persistence";
   readonly at: number;
   readonly namespace: string;
   readonly shard: string;
