@@ -48,6 +48,8 @@ export class ChaosCluster {
   /** Per executor, its proxies to each service. */
   readonly proxies: TcpProxy[][] = [];
   readonly servicePorts: number[];
+  /** The etcd key prefix of this run (`<prefix>/store`, `<prefix>/leader`). */
+  readonly prefix = `chaos-${crypto.randomUUID().slice(0, 8)}`;
   readonly #options: ClusterOptions;
   #stopping = false;
 
@@ -79,7 +81,7 @@ export class ChaosCluster {
 
   async #build(httpPorts: number[]): Promise<void> {
     const { namespaces, dir } = this.#options;
-    const prefix = `chaos-${crypto.randomUUID().slice(0, 8)}`;
+    const prefix = this.prefix;
     this.servicePorts.forEach((grpcPort, i) => {
       const path = `${dir}/service-${i}.yaml`;
       Deno.writeTextFileSync(

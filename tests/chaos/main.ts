@@ -51,6 +51,7 @@ export function printReport(report: ChaosReport): void {
       `${report.overlaps.available} (allowed; longest ${report.overlaps.availableMaxMs} ms)`,
     ],
     ["persistence after restart", report.persistence.problems.length === 0 ? "intact" : "CHANGED"],
+    ["shards moved after restart", report.persistence.movedAfterRestart.length],
     ["spectator mismatches at end", report.spectator.mismatchesAtEnd],
     ["harness errors", report.harnessErrors.length],
     ["violations", report.violations.length],
@@ -60,6 +61,9 @@ export function printReport(report: ChaosReport): void {
     console.log(`  VIOLATION ${v.rule}: ${v.message}`);
   }
   for (const e of report.harnessErrors.slice(0, 10)) console.log(`  HARNESS ERROR: ${e}`);
+  for (const m of report.persistence.movedAfterRestart.slice(0, 10)) {
+    console.log(`  moved after the restart: ${m}`);
+  }
   console.log(report.passed ? "PASSED" : "FAILED");
 }
 

@@ -17,8 +17,13 @@ export interface DurableState {
   readonly namespaces: readonly string[];
   /** Namespace → drained shard keys, sorted. */
   readonly drains: Readonly<Record<string, readonly string[]>>;
-  /** Namespace → shard → executor. */
+  /**
+   * Namespace → shard → the executors whose records list it (ids joined by
+   * `+`; more than one when a stale executor's record still lists it).
+   */
   readonly assignments: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Namespace → executor → `status alive|stale`, for the report. */
+  readonly executors: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Reads the durable state of `namespaces` from the instance at `address`. */
@@ -36,6 +41,7 @@ export async function readDurableState(
     );
     const drains: Record<string, string[]> = {};
     const assignments: Record<string, Record<string, string>> = {};
+    const executors: Record<string, Record<string, string>> = {};
     for (const namespace of namespaces) {
       const drained = await call<unknown, GetDrainedShardsResponse__Output>(
         clients.api,
@@ -50,16 +56,24 @@ export async function readDurableState(
         { namespace },
         5_000,
       );
-      const owners: Record<string, string> = {};
+      const owners: Record<string, string[]> = {};
+      const seen: Record<string, string> = {};
       for (const executor of state.executors) {
-        for (const shard of executor.assignedShards) owners[shard.shardKey] = executor.executorId;
+        seen[executor.executorId] = `${executor.status} ${executor.alive ? "alive" : "stale"}`;
+        for (const { shardKey } of executor.assignedShards) {
+          (owners[shardKey] ??= []).push(executor.executorId);
+        }
       }
-      assignments[namespace] = owners;
+      assignments[namespace] = Object.fromEntries(
+        Object.entries(owners).map(([shard, ids]) => [shard, ids.sort().join("+")]),
+      );
+      executors[namespace] = seen;
     }
     return {
       namespaces: list.namespaces.map((n) => `${n.name}:${n.type}`).sort(),
       drains,
       assignments,
+      executors,
     };
   } finally {
     clients.close();
@@ -80,9 +94,18 @@ export async function drainShards(
   }
 }
 
-/** How `after` differs from `before`, as readable lines; empty when equal. */
-export function compareDurableState(before: DurableState, after: DurableState): string[] {
+/** How `after` differs from `before`. */
+export interface StateDiff {
+  /** Namespaces or drains that changed: must never happen. */
+  readonly problems: string[];
+  /** Shards whose listed owner changed (a leader may move shards after a restart). */
+  readonly moved: string[];
+}
+
+/** Compares two reads of the durable state, as readable lines. */
+export function compareDurableState(before: DurableState, after: DurableState): StateDiff {
   const problems: string[] = [];
+  const moved: string[] = [];
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   if (!same(before.namespaces, after.namespaces)) {
     problems.push(`namespaces ${before.namespaces} became ${after.namespaces}`);
@@ -93,14 +116,15 @@ export function compareDurableState(before: DurableState, after: DurableState): 
   }
   for (const [namespace, owners] of Object.entries(before.assignments)) {
     const now = after.assignments[namespace] ?? {};
-    const moved = Object.keys({ ...owners, ...now }).filter((s) => owners[s] !== now[s]);
-    if (moved.length > 0) {
-      problems.push(
-        `assignments of ${namespace}: ${moved.length} shard(s) differ (` +
-          moved.slice(0, 5).map((s) => `${s}: ${owners[s] ?? "-"} -> ${now[s] ?? "-"}`).join(", ") +
-          ")",
+    for (const shard of Object.keys({ ...owners, ...now })) {
+      if (owners[shard] === now[shard]) continue;
+      const state = after.executors[namespace]?.[now[shard] ?? ""] ?? "";
+      const was = before.executors[namespace]?.[now[shard] ?? ""] ?? "unknown";
+      moved.push(
+        `${namespace}/${shard}: ${owners[shard] ?? "-"} -> ${now[shard] ?? "-"}` +
+          (now[shard] ? ` (${state}; before the restart: ${was})` : ""),
       );
     }
   }
-  return problems;
+  return { problems, moved };
 }

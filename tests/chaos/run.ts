@@ -18,6 +18,7 @@ import {
   readDurableState,
 } from "./persistence.ts";
 import { SeededRandom } from "./random.ts";
+import { readStoredAssignments, type StoredAssignments } from "./stored_assignments.ts";
 import { type Crash, Recorder } from "./recorder.ts";
 import { type Percentiles, percentiles } from "./summary.ts";
 import { spectatorMismatches } from "./spectator_view.ts";
@@ -70,11 +71,7 @@ export interface ChaosReport {
     readonly availableMaxMs: number;
   };
   readonly violations: readonly Violation[];
-  readonly persistence: {
-    readonly before?: DurableState;
-    readonly after?: DurableState;
-    readonly problems: readonly string[];
-  };
+  readonly persistence: PersistenceResult;
   readonly spectator: { readonly ownerEvents: number; readonly mismatchesAtEnd: number };
   readonly events: number;
   readonly outDir: string;
@@ -102,9 +99,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const faults: InjectedFault[] = [];
   const drained = new Set<string>();
   const extraViolations: Violation[] = [];
-  const persistence: { before?: DurableState; after?: DurableState; problems: string[] } = {
-    problems: [],
-  };
+  const persistence: PersistenceResult = { storedSeq: {}, problems: [], movedAfterRestart: [] };
   log(`chaos: seed ${seed}, ${faultCount} faults within ${durationMs} ms, bound ${boundMs} ms`);
 
   const cluster = await ChaosCluster.start({
@@ -117,6 +112,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   });
   let from = Date.now();
   let result: CheckResult | undefined;
+  let mismatchesAtEnd = 0;
   try {
     const settle = async (limitMs: number): Promise<number | null> => {
       const t0 = Date.now();
@@ -162,7 +158,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     }
 
     await settle(boundMs + 3_000);
-    await fullRestart(cluster, recorder, namespaces, persistence, log);
+    await fullRestart(cluster, recorder, namespaces, persistence, log, outDir);
     extraViolations.push(...persistence.problems.map((message) => ({
       rule: "persistence" as const,
       at: Date.now(),
@@ -173,12 +169,15 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     const after = await settle(boundMs + 3_000);
     if (after === null) log("  shards did not all run again after the full restart");
     await sleep(1_000);
-    result = check(recorder.events, { namespaces, boundMs, from, until: Date.now() });
+    const until = Date.now();
+    result = check(recorder.events, { namespaces, boundMs, from, until });
+    mismatchesAtEnd = spectatorMismatches(recorder.events, until);
   } finally {
     await cluster.close().catch((error) => harnessErrors.push(`close: ${error}`));
     recorder.close();
   }
   const report = buildReport({
+    mismatchesAtEnd,
     seed,
     started,
     durationMs,
@@ -199,16 +198,35 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   return report;
 }
 
+/** What the full restart found. */
+export interface PersistenceResult {
+  before?: DurableState;
+  after?: DurableState;
+  /** The assignment log's last change per namespace before the restart. */
+  storedSeq: Record<string, number>;
+  /** Lost namespaces, drains or committed assignment changes: violations. */
+  problems: string[];
+  /** Shards a leader moved after the restart (a finding, not a violation). */
+  movedAfterRestart: string[];
+}
+
 async function fullRestart(
   cluster: ChaosCluster,
   recorder: Recorder,
   namespaces: readonly NamespaceSpec[],
-  persistence: { before?: DurableState; after?: DurableState; problems: string[] },
+  persistence: PersistenceResult,
   log: (line: string) => void,
+  outDir: string,
 ): Promise<void> {
   const names = namespaces.map((n) => n.name);
   const address = cluster.serviceAddresses[0]!;
+  const storePrefix = `${cluster.prefix}/store`;
   persistence.before = await readDurableState(address, names);
+  const stored: Record<string, StoredAssignments> = {};
+  for (const name of names) {
+    stored[name] = await readStoredAssignments(cluster.etcd.endpoints, storePrefix, name);
+    persistence.storedSeq[name] = stored[name].seq;
+  }
   log("chaos: full restart of every etcd member and instance");
   const mark = (phase: "inject" | "heal") =>
     recorder.add({ type: "fault", at: Date.now(), kind: "full-restart", target: "all", phase });
@@ -236,7 +254,56 @@ async function fullRestart(
       await sleep(200);
     }
   }
-  persistence.problems.push(...compareDurableState(persistence.before, persistence.after));
+  const diff = compareDurableState(persistence.before, persistence.after);
+  persistence.problems.push(...diff.problems);
+  persistence.movedAfterRestart.push(...diff.moved);
+  for (const name of names) {
+    const before = stored[name]!;
+    try {
+      const after = await readStoredAssignments(
+        cluster.etcd.endpoints,
+        storePrefix,
+        name,
+        before.seq,
+      );
+      const lost = Object.keys({ ...before.owners, ...after.owners })
+        .filter((shard) => before.owners[shard] !== after.owners[shard]);
+      if (lost.length > 0) {
+        persistence.problems.push(
+          `stored assignments of ${name} up to change ${before.seq} differ after the restart: ` +
+            lost.map((s) => `${s}: ${before.owners[s] ?? "-"} -> ${after.owners[s] ?? "-"}`)
+              .join(", "),
+        );
+      }
+    } catch (error) {
+      persistence.problems.push(`stored assignments of ${name} unreadable: ${error}`);
+    }
+  }
+  if (persistence.problems.length > 0 || persistence.movedAfterRestart.length > 0) {
+    await dumpAssignments(cluster, names, outDir);
+  }
+}
+
+/** Saves each namespace's stored assignment keys (`etcdctl get --prefix`) for a post-mortem. */
+async function dumpAssignments(cluster: ChaosCluster, names: readonly string[], outDir: string) {
+  for (const name of names) {
+    try {
+      const output = await new Deno.Command("etcdctl", {
+        args: [
+          `--endpoints=${cluster.etcd.endpoints.join(",")}`,
+          "get",
+          "--prefix",
+          `${cluster.prefix}/store/ns/${name}/`,
+        ],
+        env: { ETCDCTL_API: "3" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(output.stdout) +
+        new TextDecoder().decode(output.stderr);
+      await Deno.writeTextFile(`${outDir}/etcd-${name}.txt`, text);
+    } catch { /* etcdctl missing: no dump */ }
+  }
 }
 
 function describe(cluster: ChaosCluster, plan: FaultPlan): string {
@@ -250,6 +317,7 @@ function describe(cluster: ChaosCluster, plan: FaultPlan): string {
 }
 
 function buildReport(input: {
+  mismatchesAtEnd: number;
   seed: number;
   started: number;
   durationMs: number;
@@ -263,7 +331,7 @@ function buildReport(input: {
   harnessErrors: string[];
   result: CheckResult | undefined;
   extraViolations: Violation[];
-  persistence: { before?: DurableState; after?: DurableState; problems: string[] };
+  persistence: PersistenceResult;
   outDir: string;
 }): ChaosReport {
   const { result, recorder, faults } = input;
@@ -301,7 +369,7 @@ function buildReport(input: {
     persistence: input.persistence,
     spectator: {
       ownerEvents,
-      mismatchesAtEnd: spectatorMismatches(recorder.events, Date.now()),
+      mismatchesAtEnd: input.mismatchesAtEnd,
     },
     events: recorder.events.length,
     outDir: input.outDir,
