@@ -80,6 +80,24 @@ export interface ChaosReport {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Calls `fn` with each instance's address in turn until one answers or `timeoutMs` passes. */
+async function onAnyInstance<T>(
+  cluster: ChaosCluster,
+  fn: (address: string) => Promise<T>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0;; i++) {
+    const address = cluster.serviceAddresses[i % cluster.serviceAddresses.length]!;
+    try {
+      return await fn(address);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(200);
+    }
+  }
+}
+
 /** Runs the suite once; see the module doc. */
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
   const seed = options.seed ?? (crypto.getRandomValues(new Uint32Array(1))[0]!);
@@ -129,7 +147,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     log(`chaos: all ${namespaces.length * shards} shards run after ${from - started} ms`);
     for (const ns of namespaces) {
       const shard = ns.shards.at(-1)!;
-      await drainShards(cluster.serviceAddresses[0]!, ns.name, [shard]);
+      await onAnyInstance(cluster, (address) => drainShards(address, ns.name, [shard]));
       recorder.add({ type: "drain", at: Date.now(), namespace: ns.name, shard });
       drained.add(`${ns.name}/${shard}`);
     }
@@ -219,9 +237,8 @@ async function fullRestart(
   outDir: string,
 ): Promise<void> {
   const names = namespaces.map((n) => n.name);
-  const address = cluster.serviceAddresses[0]!;
   const storePrefix = `${cluster.prefix}/store`;
-  persistence.before = await readDurableState(address, names);
+  persistence.before = await onAnyInstance(cluster, (a) => readDurableState(a, names));
   const stored: Record<string, StoredAssignments> = {};
   for (const name of names) {
     stored[name] = await readStoredAssignments(cluster.etcd.endpoints, storePrefix, name);
@@ -241,18 +258,11 @@ async function fullRestart(
   // The outage lasts until the instances serve again, not only until etcd is back.
   recorder.add({ type: "quorum", at: Date.now(), available: true });
   mark("heal");
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      persistence.after = await readDurableState(address, names);
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) {
-        persistence.problems.push(`state unreadable after the restart: ${error}`);
-        return;
-      }
-      await sleep(200);
-    }
+  try {
+    persistence.after = await onAnyInstance(cluster, (a) => readDurableState(a, names));
+  } catch (error) {
+    persistence.problems.push(`state unreadable after the restart: ${error}`);
+    return;
   }
   const diff = compareDurableState(persistence.before, persistence.after);
   persistence.problems.push(...diff.problems);
