@@ -21,6 +21,13 @@ export interface Timings {
   readonly heartbeatIntervalMs: number;
   /** The executors' `heartbeatTimeoutMs`: a heartbeat to a dead or paused instance fails after this. */
   readonly heartbeatTimeoutMs: number;
+  /**
+   * An exclusive namespace's `ownershipLease`: a crashed executor's shards
+   * move about `lease + 200 ms + 1%` after its last recorded heartbeat
+   * instead of after `heartbeatTTL`, whichever is later.
+   * @default {undefined} no exclusive namespace
+   */
+  readonly ownershipLeaseMs?: number;
 }
 
 /**
@@ -33,7 +40,9 @@ export const LEASE_SLACK_MS = 1_000;
  * How long a shard may stay without a running processor once its owner is
  * gone, while etcd has a quorum:
  *
- * - `heartbeatTTL`: until the service finds the old owner stale;
+ * - `heartbeatTTL` (or, with an exclusive namespace, `ownershipLease + 200 ms
+ *   + 1%` when that is longer): until the service finds the old owner stale
+ *   or its lease expired;
  * - `+ period`: until the next rebalance pass;
  * - `+ electionTTL + lease slack + failedElectionCooldown + maxRandomDelay`:
  *   when the namespace's leader died at the same time, until another
@@ -59,7 +68,8 @@ export function reassignmentBoundMs(t: Timings): number {
       throw new RangeError(`Timing ${name} must be a non-negative number of ms, got ${value}`);
     }
   }
-  const staleAndPass = t.heartbeatTTLMs + t.periodMs;
+  const lease = t.ownershipLeaseMs === undefined ? 0 : Math.ceil(t.ownershipLeaseMs * 1.01) + 200;
+  const staleAndPass = Math.max(t.heartbeatTTLMs, lease) + t.periodMs;
   const newLeader = t.electionTTLMs + LEASE_SLACK_MS + t.failedElectionCooldownMs +
     t.maxRandomDelayMs;
   const newOwnerHears = t.heartbeatTimeoutMs + Math.ceil(2 * 1.1 * t.heartbeatIntervalMs);

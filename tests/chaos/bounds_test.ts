@@ -26,3 +26,9 @@ Deno.test("the bound grows with heartbeatTTL", () => {
 Deno.test("a negative timing is refused", () => {
   assert.throws(() => reassignmentBoundMs({ ...timings, periodMs: -1 }), RangeError);
 });
+
+Deno.test("an exclusive namespace's ownership lease counts when it is longer than heartbeatTTL", () => {
+  const base = reassignmentBoundMs(timings);
+  assert.equal(reassignmentBoundMs({ ...timings, ownershipLeaseMs: 3_000 }) - base, 230);
+  assert.equal(reassignmentBoundMs({ ...timings, ownershipLeaseMs: 1_000 }), base);
+});

@@ -112,7 +112,11 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const started = Date.now();
   const recorder = new Recorder(`${outDir}/events.jsonl`);
   const namespaces = chaosNamespaces({ exclusive, shards });
-  const boundMs = reassignmentBoundMs(CHAOS_BOUND_TIMINGS);
+  // An exclusive namespace's ownershipLease defaults to heartbeatTTL.
+  const boundMs = reassignmentBoundMs({
+    ...CHAOS_BOUND_TIMINGS,
+    ...(exclusive ? { ownershipLeaseMs: CHAOS_BOUND_TIMINGS.heartbeatTTLMs } : {}),
+  });
   const harnessErrors: string[] = [];
   const faults: InjectedFault[] = [];
   const drained = new Set<string>();
