@@ -1,0 +1,100 @@
+/**
+ * An SDK process of a chaos run: executors (one per namespace) or spectators
+ * (one per namespace). It writes one JSON line per event to stdout, stamped
+ * with `Date.now()` (comparable across the processes of one machine), and
+ * stops gracefully on SIGTERM.
+ *
+ * Usage: `deno run -A chaos_child.ts executor|spectator <json ChildConfig>`.
+ *
+ * @module
+ */
+import { Executor } from "../../src/client/executor/mod.ts";
+import { createSpectator } from "../../src/client/spectator/mod.ts";
+import type { Ownership } from "./events.ts";
+
+/** What the harness passes to a child. */
+export interface ChildConfig {
+  /** The process name, e.g. `exec-1`; executor ids are `<process>.<generation>`. */
+  readonly process: string;
+  /** How many times this process was started before. */
+  readonly generation: number;
+  /** Service addresses (for executors: the harness's proxies). */
+  readonly addresses: readonly string[];
+  /** The namespaces to run in or watch. */
+  readonly namespaces: readonly { readonly name: string; readonly ownership: Ownership }[];
+  readonly heartbeatIntervalMs: number;
+  readonly heartbeatTimeoutMs: number;
+  /** In exclusive namespaces, stop every processor after this long without a heartbeat. */
+  readonly stopAfterMs: number;
+}
+
+const encoder = new TextEncoder();
+const write = (line: Record<string, unknown>) =>
+  Deno.stdout.writeSync(encoder.encode(JSON.stringify({ ...line, at: Date.now() }) + "\n"));
+
+function runExecutors(config: ChildConfig): () => Promise<void> {
+  const executor = `${config.process}.${config.generation}`;
+  const executors = config.namespaces.map(({ name, ownership }) =>
+    new Executor({
+      addresses: config.addresses,
+      namespace: name,
+      executorId: executor,
+      heartbeatIntervalMs: config.heartbeatIntervalMs,
+      heartbeatTimeoutMs: config.heartbeatTimeoutMs,
+      drainTimeoutMs: 3_000,
+      onUnreachable: ownership === "exclusive"
+        ? { mode: "stop", afterMs: config.stopAfterMs }
+        : { mode: "keep" },
+      processor: (ctx) => {
+        const shard = { process: config.process, executor, namespace: name, shard: ctx.shardKey };
+        write({ type: "start", ...shard, token: ctx.fencingToken });
+        return { stop: () => void write({ type: "stop", ...shard }) };
+      },
+    }).start()
+  );
+  return async () => {
+    await Promise.all(executors.map((e) => e.shutdown()));
+  };
+}
+
+function runSpectators(config: ChildConfig): () => Promise<void> {
+  const controller = new AbortController();
+  const spectators = config.namespaces.map(({ name }) => {
+    const spectator = createSpectator({
+      addresses: config.addresses,
+      namespace: name,
+      namespaceType: "fixed",
+      backoff: { baseMs: 100, maxMs: 1_000 },
+    });
+    const owner = (shard: string, owner: string | null) =>
+      write({ type: "owner", spectator: config.process, namespace: name, shard, owner });
+    (async () => {
+      for await (const change of spectator.changes({ signal: controller.signal })) {
+        const owners = change.placement.owners;
+        if (change.previousVersion === 0) {
+          for (const [shard, o] of owners) owner(shard, o.executorId);
+          continue;
+        }
+        for (const shard of change.added) owner(shard, owners.get(shard)?.executorId ?? null);
+        for (const shard of change.removed) owner(shard, null);
+        for (const move of change.moved) owner(move.shard, move.to);
+      }
+    })().catch((error) => Deno.stderr.writeSync(encoder.encode(`spectator ${name}: ${error}\n`)));
+    return spectator;
+  });
+  return async () => {
+    controller.abort();
+    await Promise.all(spectators.map((s) => s.close()));
+  };
+}
+
+if (import.meta.main) {
+  const [mode = "", json = "{}"] = Deno.args;
+  const config = JSON.parse(json) as ChildConfig;
+  const close = mode === "executor" ? runExecutors(config) : runSpectators(config);
+  write({ type: "ready", process: config.process });
+  await new Promise<void>((resolve) => {
+    Deno.addSignalListener("SIGTERM", () => void close().finally(resolve));
+  });
+  Deno.exit(0);
+}

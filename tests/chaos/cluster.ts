@@ -1,0 +1,199 @@
+/**
+ * The processes of a chaos run: a 3-member etcd cluster, service instances on
+ * fixed loopback ports, executor processes that reach the service only
+ * through the harness's TCP proxies, and spectator processes. A process that
+ * dies unexpectedly is recorded as a crash and restarted, as a supervisor
+ * would.
+ *
+ * @module
+ */
+import { type EtcdCluster, startEtcdCluster } from "../support/etcd.ts";
+import { freePorts } from "../support/ports.ts";
+import type { ChildConfig } from "./chaos_child.ts";
+import { CHAOS_TIMINGS, chaosConfigYaml } from "./config.ts";
+import type { NamespaceSpec } from "./events.ts";
+import type { Crash, Recorder } from "./recorder.ts";
+import { type ExitInfo, Supervised, waitForPort } from "./supervised.ts";
+import { TcpProxy } from "./tcp_proxy.ts";
+
+/** What {@linkcode ChaosCluster.start} builds. */
+export interface ClusterOptions {
+  readonly namespaces: readonly NamespaceSpec[];
+  readonly recorder: Recorder;
+  /** A directory for the instances' config files. */
+  readonly dir: string;
+  /** @default {3} */
+  readonly services?: number;
+  /** @default {3} */
+  readonly executors?: number;
+  /** @default {1} */
+  readonly spectators?: number;
+  /** Called for every unexpected death, before the restart. */
+  readonly onCrash?: (crash: Crash) => void;
+  /** Called when a restart after a crash fails. */
+  readonly onError?: (message: string) => void;
+}
+
+const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
+const CHILD = new URL("./chaos_child.ts", import.meta.url).pathname;
+const RESTART_DELAY_MS = 500;
+const START_TIMEOUT_MS = 60_000;
+
+/** A running chaos cluster. */
+export class ChaosCluster {
+  readonly etcd: EtcdCluster;
+  readonly services: Supervised[] = [];
+  readonly executors: Supervised[] = [];
+  readonly spectators: Supervised[] = [];
+  /** Per executor, its proxies to each service. */
+  readonly proxies: TcpProxy[][] = [];
+  readonly servicePorts: number[];
+  /** The etcd key prefix of this run (`<prefix>/store`, `<prefix>/leader`). */
+  readonly prefix = `chaos-${crypto.randomUUID().slice(0, 8)}`;
+  readonly #options: ClusterOptions;
+  #stopping = false;
+
+  private constructor(etcd: EtcdCluster, servicePorts: number[], options: ClusterOptions) {
+    this.etcd = etcd;
+    this.servicePorts = servicePorts;
+    this.#options = options;
+  }
+
+  /** Starts everything and waits until every process is ready. */
+  static async start(options: ClusterOptions): Promise<ChaosCluster> {
+    const serviceCount = options.services ?? 3;
+    const etcd = await startEtcdCluster(3);
+    const ports = freePorts(2 * serviceCount);
+    const cluster = new ChaosCluster(etcd, ports.slice(0, serviceCount), options);
+    try {
+      await cluster.#build(ports.slice(serviceCount));
+    } catch (error) {
+      await cluster.close();
+      throw error;
+    }
+    return cluster;
+  }
+
+  /** The instances' gRPC addresses. */
+  get serviceAddresses(): string[] {
+    return this.servicePorts.map((p) => `127.0.0.1:${p}`);
+  }
+
+  async #build(httpPorts: number[]): Promise<void> {
+    const { namespaces, dir } = this.#options;
+    const prefix = this.prefix;
+    this.servicePorts.forEach((grpcPort, i) => {
+      const path = `${dir}/service-${i}.yaml`;
+      Deno.writeTextFileSync(
+        path,
+        chaosConfigYaml({
+          endpoints: this.etcd.endpoints,
+          prefix,
+          grpcPort,
+          httpPort: httpPorts[i]!,
+          namespaces,
+        }),
+      );
+      const name = `service-${i}`;
+      this.services.push(this.#supervise({
+        name,
+        command: (g) => [
+          Deno.execPath(),
+          "run",
+          "-A",
+          MAIN,
+          "--config",
+          path,
+          "--instance-id",
+          `${name}.${g}`,
+        ],
+        ready: () => waitForPort(grpcPort, START_TIMEOUT_MS),
+      }));
+    });
+    await Promise.all(this.services.map((s) => s.start()));
+
+    const child = (mode: string, config: ChildConfig) => [
+      Deno.execPath(),
+      "run",
+      "-A",
+      CHILD,
+      mode,
+      JSON.stringify(config),
+    ];
+    const ns = namespaces.map(({ name, ownership }) => ({ name, ownership }));
+    const common = {
+      namespaces: ns,
+      heartbeatIntervalMs: CHAOS_TIMINGS.heartbeatIntervalMs,
+      heartbeatTimeoutMs: CHAOS_TIMINGS.heartbeatTimeoutMs,
+      stopAfterMs: 1_500,
+    };
+    for (let i = 0; i < (this.#options.executors ?? 3); i++) {
+      const proxies = this.servicePorts.map((port) => new TcpProxy(port));
+      this.proxies.push(proxies);
+      const name = `exec-${i}`;
+      this.executors.push(this.#supervise({
+        name,
+        command: (generation) =>
+          child("executor", {
+            process: name,
+            generation,
+            addresses: proxies.map((p) => p.address),
+            ...common,
+          }),
+        onLine: (line) => this.#options.recorder.addLine(line),
+        ready: (p) => p.waitLine((l) => l.includes('"type":"ready"'), START_TIMEOUT_MS),
+      }));
+    }
+    for (let i = 0; i < (this.#options.spectators ?? 1); i++) {
+      const name = `spectator-${i}`;
+      this.spectators.push(this.#supervise({
+        name,
+        command: (generation) =>
+          child("spectator", {
+            process: name,
+            generation,
+            addresses: this.serviceAddresses,
+            ...common,
+          }),
+        onLine: (line) => this.#options.recorder.addLine(line),
+        ready: (p) => p.waitLine((l) => l.includes('"type":"ready"'), START_TIMEOUT_MS),
+      }));
+    }
+    await Promise.all([...this.executors, ...this.spectators].map((p) => p.start()));
+  }
+
+  #supervise(options: Omit<ConstructorParameters<typeof Supervised>[0], "onExit">): Supervised {
+    const process: Supervised = new Supervised({
+      ...options,
+      onExit: (info) => this.#exited(process, info),
+    });
+    return process;
+  }
+
+  #exited(process: Supervised, info: ExitInfo): void {
+    const crash = this.#options.recorder.exited(info);
+    if (crash === undefined || this.#stopping) return;
+    this.#options.onCrash?.(crash);
+    void this.#restart(process, 1);
+  }
+
+  async #restart(process: Supervised, attempt: number): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS * attempt));
+    if (this.#stopping || process.running) return;
+    try {
+      await process.start();
+    } catch (error) {
+      this.#options.onError?.(`restart of ${process.name} failed (attempt ${attempt}): ${error}`);
+      if (attempt < 5 && !process.running) await this.#restart(process, attempt + 1);
+    }
+  }
+
+  /** Stops every process: SDK children gracefully, then instances, then etcd. */
+  async close(): Promise<void> {
+    this.#stopping = true;
+    await Promise.all([...this.executors, ...this.spectators].map((p) => p.kill("SIGTERM", 8_000)));
+    await Promise.all(this.services.map((p) => p.kill("SIGTERM", 5_000)));
+    for (const proxies of this.proxies) await Promise.all(proxies.map((p) => p.close()));
+    await this.etcd.close();
+  }
+}

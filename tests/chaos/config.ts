@@ -1,0 +1,111 @@
+/**
+ * The chaos cluster's configuration: its namespaces (each exclusive or
+ * available), its timings, and the YAML each service instance runs with.
+ *
+ * @module
+ */
+import type { NamespaceSpec } from "./events.ts";
+import type { Timings } from "./bounds.ts";
+
+/**
+ * The namespace `--exclusive` marks `ownership: exclusive`. Without the flag
+ * every namespace is available (the service's default), because the
+ * `ownership` key is not part of every build's config schema yet.
+ */
+export const EXCLUSIVE_NAMESPACE = "chaos-x";
+
+/** The other namespace, always available. */
+export const AVAILABLE_NAMESPACE = "chaos-a";
+
+/** Service and executor timings of a chaos run (short, so faults heal fast). */
+export const CHAOS_TIMINGS = {
+  heartbeatTTL: "3s",
+  period: "500ms",
+  electionTTL: "2s",
+  failedElectionCooldown: "200ms",
+  maxRandomDelay: "100ms",
+  leaderPeriod: "20s",
+  heartbeatIntervalMs: 500,
+  heartbeatTimeoutMs: 1_000,
+} as const;
+
+/** {@linkcode CHAOS_TIMINGS} in the form `reassignmentBoundMs` takes. */
+export const CHAOS_BOUND_TIMINGS: Timings = {
+  heartbeatTTLMs: 3_000,
+  periodMs: 500,
+  electionTTLMs: 2_000,
+  failedElectionCooldownMs: 200,
+  maxRandomDelayMs: 100,
+  heartbeatIntervalMs: CHAOS_TIMINGS.heartbeatIntervalMs,
+  heartbeatTimeoutMs: CHAOS_TIMINGS.heartbeatTimeoutMs,
+};
+
+/**
+ * The run's namespaces: two fixed ones of `shards` shards each.
+ *
+ * @example
+ * ```ts
+ * import { chaosNamespaces } from "./config.ts";
+ *
+ * const [x] = chaosNamespaces({ exclusive: true, shards: 4 });
+ * console.assert(x!.ownership === "exclusive" && x!.shards.length === 4);
+ * ```
+ */
+export function chaosNamespaces(options: { exclusive: boolean; shards: number }): NamespaceSpec[] {
+  const { exclusive, shards } = options;
+  if (!Number.isInteger(shards) || shards < 1 || shards > 1_000) {
+    throw new RangeError(`shards must be an integer from 1 to 1000, got ${shards}`);
+  }
+  const keys = Array.from({ length: shards }, (_, i) => String(i));
+  return [
+    { name: EXCLUSIVE_NAMESPACE, ownership: exclusive ? "exclusive" : "available", shards: keys },
+    { name: AVAILABLE_NAMESPACE, ownership: "available", shards: keys },
+  ];
+}
+
+/** Where one instance listens and what it connects to. */
+export interface InstanceConfig {
+  readonly endpoints: readonly string[];
+  readonly prefix: string;
+  readonly grpcPort: number;
+  readonly httpPort: number;
+  readonly namespaces: readonly NamespaceSpec[];
+}
+
+/** The YAML of one service instance. */
+export function chaosConfigYaml(config: InstanceConfig): string {
+  const t = CHAOS_TIMINGS;
+  const store = (prefix: string) => `
+    storageParams:
+      endpoints: ${JSON.stringify(config.endpoints)}
+      dialTimeout: 1s
+      prefix: ${JSON.stringify(prefix)}`;
+  const namespaces = config.namespaces.map((n) =>
+    JSON.stringify({
+      name: n.name,
+      type: "fixed",
+      shardNum: n.shards.length,
+      ...(n.ownership === "exclusive" ? { ownership: "exclusive" } : {}),
+    })
+  );
+  return `shardDistribution:
+  election:
+    leaderPeriod: ${t.leaderPeriod}
+    maxRandomDelay: ${t.maxRandomDelay}
+    failedElectionCooldown: ${t.failedElectionCooldown}
+  namespaces:
+${namespaces.map((n) => `    - ${n}`).join("\n")}
+  leaderStore:${store(`${config.prefix}/leader`)}
+      electionTTL: ${t.electionTTL}
+  store:${store(`${config.prefix}/store`)}
+  process:
+    period: ${t.period}
+    heartbeatTTL: ${t.heartbeatTTL}
+    rebalanceCooldown: 50ms
+server:
+  grpcAddress: 127.0.0.1:${config.grpcPort}
+  httpAddress: 127.0.0.1:${config.httpPort}
+log:
+  level: warn
+`;
+}

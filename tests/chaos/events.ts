@@ -1,0 +1,108 @@
+/**
+ * What the chaos recorder keeps: one flat list of timestamped events from
+ * every process of a run. `at` is wall-clock milliseconds (`Date.now()`) read
+ * by the process that saw the event; all processes run on one machine, so the
+ * values are comparable across processes (to within the clock's resolution,
+ * 1 ms, and the time a line takes to be written).
+ *
+ * @module
+ */
+
+/** How a namespace treats two owners at once. */
+export type Ownership = "exclusive" | "available";
+
+/** A processor of `shard` started in executor `executor` (running in process `process`). */
+export interface StartEvent {
+  readonly type: "start";
+  readonly at: number;
+  readonly process: string;
+  readonly executor: string;
+  readonly namespace: string;
+  readonly shard: string;
+  /** The fencing token the SDK handed the processor. */
+  readonly token: string;
+}
+
+/**
+ * A processor stopped. `cause` is `"exit"` when the recorder synthesised the
+ * stop because the executor's process died (it runs nothing any more).
+ */
+export interface StopEvent {
+  readonly type: "stop";
+  readonly at: number;
+  readonly process: string;
+  readonly executor: string;
+  readonly namespace: string;
+  readonly shard: string;
+  readonly cause?: "exit";
+}
+
+/** A process was paused (SIGSTOP) or resumed (SIGCONT). */
+export interface PauseEvent {
+  readonly type: "pause" | "resume";
+  readonly at: number;
+  readonly process: string;
+}
+
+/** A spectator's view of one shard changed; `owner` null: no owner. */
+export interface OwnerEvent {
+  readonly type: "owner";
+  readonly at: number;
+  readonly spectator: string;
+  readonly namespace: string;
+  readonly shard: string;
+  readonly owner: string | null;
+}
+
+/** etcd lost (`available: false`) or regained its quorum. */
+export interface QuorumEvent {
+  readonly type: "quorum";
+  readonly at: number;
+  readonly available: boolean;
+}
+
+/** An operator drained a shard. */
+export interface DrainEvent {
+  readonly type: "drain";
+  readonly at: number;
+  readonly namespace: string;
+  readonly shard: string;
+}
+
+/** A fault was injected or healed. */
+export interface FaultEvent {
+  readonly type: "fault";
+  readonly at: number;
+  readonly kind: string;
+  readonly target: string;
+  readonly phase: "inject" | "heal";
+}
+
+/** A process exited; `expected` false: nobody asked it to. */
+export interface ExitEvent {
+  readonly type: "exit";
+  readonly at: number;
+  readonly process: string;
+  readonly expected: boolean;
+  readonly code: number;
+  readonly signal: string | null;
+}
+
+/** Anything the recorder keeps. */
+export type ChaosEvent =
+  | StartEvent
+  | StopEvent
+  | PauseEvent
+  | OwnerEvent
+  | QuorumEvent
+  | DrainEvent
+  | FaultEvent
+  | ExitEvent;
+
+/** A namespace as the checker sees it. */
+export interface NamespaceSpec {
+  readonly name: string;
+  readonly ownership: Ownership;
+  /** Every shard key of the (fixed) namespace. */
+  readonly shards: readonly string[];
+}

@@ -1,0 +1,115 @@
+/**
+ * Collects the events of a chaos run, appends each to a JSON-lines file,
+ * keeps the live view of which processors run, and keeps the unexpected
+ * process deaths apart from the injected ones.
+ *
+ * @module
+ */
+import type { ChaosEvent, NamespaceSpec, StartEvent } from "./events.ts";
+import type { ExitInfo } from "./supervised.ts";
+
+/** A process death nobody asked for. */
+export interface Crash {
+  readonly process: string;
+  readonly generation: number;
+  readonly at: number;
+  readonly code: number;
+  readonly signal: string | null;
+  /** The last lines of its stderr. */
+  readonly stderrTail: string;
+  /** A recognised cause, e.g. the Deno http2 GOAWAY assertion. */
+  readonly known?: string;
+}
+
+const KNOWN_CRASHES: readonly [RegExp, string][] = [
+  [/find_stream_on_goaway_func|closed_next == NULL/, "deno-http2-goaway-assertion"],
+];
+
+/** The recorder of one run. */
+export class Recorder {
+  readonly events: ChaosEvent[] = [];
+  readonly crashes: Crash[] = [];
+  readonly #running = new Map<string, Map<string, StartEvent>>();
+  readonly #file: Deno.FsFile | undefined;
+  readonly #encoder = new TextEncoder();
+
+  /** Appends every event to `path` as JSON lines, when given. */
+  constructor(path?: string) {
+    this.#file = path === undefined
+      ? undefined
+      : Deno.openSync(path, { create: true, write: true, truncate: true });
+  }
+
+  /** Records one event. */
+  add(event: ChaosEvent): void {
+    this.events.push(event);
+    this.#file?.writeSync(this.#encoder.encode(JSON.stringify(event) + "\n"));
+    if (event.type === "start") {
+      const mine = this.#running.get(event.process) ?? new Map<string, StartEvent>();
+      this.#running.set(event.process, mine);
+      mine.set(`${event.executor}\u0000${event.namespace}\u0000${event.shard}`, event);
+    } else if (event.type === "stop") {
+      this.#running.get(event.process)
+        ?.delete(`${event.executor}\u0000${event.namespace}\u0000${event.shard}`);
+    }
+  }
+
+  /** Records a line a child printed; lines that are not events are ignored. */
+  addLine(line: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const type = (parsed as { type?: unknown }).type;
+    if (type === "start" || type === "stop" || type === "owner") this.add(parsed as ChaosEvent);
+  }
+
+  /**
+   * Records an exit: the process's processors stop with it (a synthetic stop
+   * at the exit time), and an unexpected exit is a crash.
+   */
+  exited(info: ExitInfo): Crash | undefined {
+    this.add({
+      type: "exit",
+      at: info.at,
+      process: info.name,
+      expected: info.expected,
+      code: info.code,
+      signal: info.signal,
+    });
+    for (const start of this.#running.get(info.name)?.values() ?? []) {
+      const { process, executor, namespace, shard } = start;
+      this.add({ type: "stop", at: info.at, process, executor, namespace, shard, cause: "exit" });
+    }
+    if (info.expected) return undefined;
+    const known = KNOWN_CRASHES.find(([pattern]) => pattern.test(info.stderrTail))?.[1];
+    const crash: Crash = {
+      process: info.name,
+      generation: info.generation,
+      at: info.at,
+      code: info.code,
+      signal: info.signal,
+      stderrTail: info.stderrTail.slice(-1_500),
+      ...(known ? { known } : {}),
+    };
+    this.crashes.push(crash);
+    return crash;
+  }
+
+  /** Non-drained shards with no running processor right now, as `namespace/shard`. */
+  unowned(namespaces: readonly NamespaceSpec[], drained: ReadonlySet<string>): string[] {
+    const owned = new Set<string>();
+    for (const mine of this.#running.values()) {
+      for (const s of mine.values()) owned.add(`${s.namespace}/${s.shard}`);
+    }
+    return namespaces.flatMap((n) => n.shards.map((s) => `${n.name}/${s}`))
+      .filter((key) => !owned.has(key) && !drained.has(key));
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.#file?.close();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * A loopback TCP proxy the chaos harness controls: `cut()` drops every
+ * connection through it and refuses new ones until `restore()`.
+ *
+ * @module
+ */
+
+/** A running proxy from `address` to `127.0.0.1:<target>`. */
+export class TcpProxy implements AsyncDisposable {
+  readonly #listener: Deno.TcpListener;
+  readonly #target: number;
+  readonly #pairs = new Set<[Deno.TcpConn, Deno.TcpConn]>();
+  readonly #accepting: Promise<void>;
+  #cut = false;
+  #closed = false;
+
+  /**
+   * Listens on `127.0.0.1:<port>` (0: any free port) and forwards to `target`.
+   *
+   * @example
+   * ```ts ignore
+   * import { TcpProxy } from "./tcp_proxy.ts";
+   *
+   * await using proxy = new TcpProxy(7943);
+   * proxy.cut(); // clients through proxy.address lose the service
+   * proxy.restore();
+   * ```
+   */
+  constructor(target: number, port = 0) {
+    if (!Number.isInteger(target) || target <= 0 || target > 65535) {
+      throw new RangeError(`target must be a TCP port, got ${target}`);
+    }
+    this.#target = target;
+    this.#listener = Deno.listen({ hostname: "127.0.0.1", port });
+    this.#accepting = this.#accept();
+  }
+
+  /** `127.0.0.1:<port>` to connect to. */
+  get address(): string {
+    return `127.0.0.1:${this.#listener.addr.port}`;
+  }
+
+  /** Whether connections are being refused. */
+  get isCut(): boolean {
+    return this.#cut;
+  }
+
+  /** Drops every open connection and refuses new ones. */
+  cut(): void {
+    this.#cut = true;
+    for (const pair of this.#pairs) this.#drop(pair);
+  }
+
+  /** Lets connections through again. */
+  restore(): void {
+    this.#cut = false;
+  }
+
+  /** Stops listening and drops every connection. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.cut();
+    this.#listener.close();
+    await this.#accepting;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #accept(): Promise<void> {
+    while (!this.#closed) {
+      let client: Deno.TcpConn;
+      try {
+        client = await this.#listener.accept();
+      } catch {
+        return;
+      }
+      if (this.#cut) {
+        client.close();
+        continue;
+      }
+      void this.#forward(client);
+    }
+  }
+
+  async #forward(client: Deno.TcpConn): Promise<void> {
+    let server: Deno.TcpConn;
+    try {
+      server = await Deno.connect({ hostname: "127.0.0.1", port: this.#target });
+    } catch {
+      client.close();
+      return;
+    }
+    if (this.#cut) {
+      client.close();
+      server.close();
+      return;
+    }
+    const pair: [Deno.TcpConn, Deno.TcpConn] = [client, server];
+    this.#pairs.add(pair);
+    await Promise.race([
+      pump(client, server),
+      pump(server, client),
+    ]);
+    this.#drop(pair);
+  }
+
+  #drop(pair: [Deno.TcpConn, Deno.TcpConn]): void {
+    if (!this.#pairs.delete(pair)) return;
+    for (const conn of pair) {
+      try {
+        conn.close();
+      } catch { /* already closed */ }
+    }
+  }
+}
+
+async function pump(from: Deno.TcpConn, to: Deno.TcpConn): Promise<void> {
+  const buffer = new Uint8Array(64 * 1024);
+  try {
+    for (;;) {
+      const n = await from.read(buffer);
+      if (n === null) return;
+      let written = 0;
+      while (written < n) written += await to.write(buffer.subarray(written, n));
+    }
+  } catch {
+    // A closed side ends the pair.
+  }
+}
