@@ -8,3 +8,4 @@ export * from "./merge_streams.ts";
 export * from "./throttle_stream.ts";
 export * from "./ticker.ts";
 export * from "./version_signal.ts";
+export * from "./until_aborted.ts";

@@ -8,9 +8,8 @@ import type { NamespaceSpec } from "./events.ts";
 import type { Timings } from "./bounds.ts";
 
 /**
- * The namespace `--exclusive` marks `ownership: exclusive`. Without the flag
- * every namespace is available (the service's default), because the
- * `ownership` key is not part of every build's config schema yet.
+ * The namespace marked `ownership: exclusive` (unless the run is started with
+ * `--available`, which leaves every namespace available for comparison).
  */
 export const EXCLUSIVE_NAMESPACE = "chaos-x";
 

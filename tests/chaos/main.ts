@@ -17,13 +17,14 @@ import { type ChaosReport, runChaos } from "./run.ts";
 import { table } from "./summary.ts";
 
 const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults 8] [--shards 8]
-                       [--exclusive] [--out DIR]
+                       [--available] [--out DIR]
 
   --seed N          seed of the fault schedule (printed; default random)
   --duration D      time for injecting faults, e.g. 90s, 10m (default 90s)
   --faults N        most faults to inject (default 8: one of each kind)
   --shards N        shards per namespace (default 8)
-  --exclusive       mark namespace chaos-x "ownership: exclusive" (needs a build with it)
+  --available       leave namespace chaos-x available too (by default it is
+                    "ownership: exclusive", where any overlap is a violation)
   --out DIR         where to write results.json and events.jsonl (default a temp dir)`;
 
 /** Prints the summary of a report. */
@@ -77,7 +78,7 @@ async function main(): Promise<number> {
         duration: { type: "string" },
         faults: { type: "string" },
         shards: { type: "string" },
-        exclusive: { type: "boolean" },
+        available: { type: "boolean" },
         out: { type: "string" },
         help: { type: "boolean" },
       },
@@ -111,7 +112,7 @@ async function main(): Promise<number> {
       ...(faults === undefined ? {} : { faults }),
       ...(shards === undefined ? {} : { shards }),
       ...(durationMs === undefined ? {} : { durationMs }),
-      exclusive: values.exclusive ?? false,
+      exclusive: !(values.available ?? false),
       ...(values.out === undefined ? {} : { outDir: values.out }),
       log: (line) => console.log(line),
     });

@@ -31,7 +31,7 @@ export interface ChaosOptions {
   readonly durationMs?: number;
   /** Most faults to inject. @default {8} one of each kind */
   readonly faults?: number;
-  /** Mark one namespace `ownership: exclusive`. @default {false} */
+  /** Mark one namespace `ownership: exclusive`. @default {true} */
   readonly exclusive?: boolean;
   /** Shards per namespace. @default {8} */
   readonly shards?: number;
@@ -103,7 +103,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const seed = options.seed ?? (crypto.getRandomValues(new Uint32Array(1))[0]!);
   const durationMs = options.durationMs ?? 90_000;
   const faultCount = options.faults ?? FAULT_KINDS.length;
-  const exclusive = options.exclusive ?? false;
+  const exclusive = options.exclusive ?? true;
   const shards = options.shards ?? 8;
   const log = options.log ?? (() => {});
   const random = new SeededRandom(seed);

@@ -9,6 +9,7 @@
 import { Buffer } from "node:buffer";
 import type { Etcd3, Lease } from "etcd3";
 import { StoreUnavailableError } from "../../core/errors.ts";
+import { untilAborted } from "../../streams/until_aborted.ts";
 import type { LeaderInfo, Leadership, LeaderStore } from "../leader_store.ts";
 import { prefixEnd } from "./keys.ts";
 import { absent, errorText, txn } from "./txn.ts";
@@ -46,18 +47,22 @@ export class EtcdLeaderStore implements LeaderStore {
     );
     watchKeepalives(lease, ttlSeconds * 1000, lost);
     try {
-      const leaseId = await lease.grant();
+      // etcd3 retries while etcd is down: a shutdown must not wait for it.
+      const leaseId = await untilAborted(lease.grant(), signal);
       const key = `${this.#electionPrefix(namespace)}${BigInt(leaseId).toString(16)}`;
-      const res = await txn(this.#client, [absent(key)], [{
-        request_put: { key: Buffer.from(key), value: Buffer.from(instanceId), lease: leaseId },
-      }]);
+      const res = await untilAborted(
+        txn(this.#client, [absent(key)], [{
+          request_put: { key: Buffer.from(key), value: Buffer.from(instanceId), lease: leaseId },
+        }]),
+        signal,
+      );
       if (!res.succeeded) throw new StoreUnavailableError(`Election key ${key} already exists`);
       const term = Number(res.header.revision);
       await this.#waitForTurn(namespace, term, AbortSignal.any([signal, lost.signal]));
-      return this.#leadership(namespace, term, key, lease, lost);
+      return this.#leadership(namespace, term, key, lease, lost, ttlSeconds * 1000);
     } catch (error) {
       lost.abort(new Error("Campaign ended"));
-      await lease.revoke().catch(() => {});
+      await revokeWithin(lease, ttlSeconds * 1000);
       throw signal.aborted ? signal.reason : error;
     }
   }
@@ -90,14 +95,17 @@ export class EtcdLeaderStore implements LeaderStore {
     const prefix = this.#electionPrefix(namespace);
     while (true) {
       signal.throwIfAborted();
-      const res = await this.#client.kv.range({
-        key: Buffer.from(prefix),
-        range_end: Buffer.from(prefixEnd(prefix)),
-        max_create_revision: term - 1,
-        sort_order: "Descend",
-        sort_target: "Create",
-        limit: 1,
-      });
+      const res = await untilAborted(
+        this.#client.kv.range({
+          key: Buffer.from(prefix),
+          range_end: Buffer.from(prefixEnd(prefix)),
+          max_create_revision: term - 1,
+          sort_order: "Descend",
+          sort_target: "Create",
+          limit: 1,
+        }),
+        signal,
+      );
       const ahead = res.kvs[0];
       if (!ahead) return;
       await this.#waitForDelete(ahead.key.toString(), Number(res.header.revision), signal);
@@ -124,6 +132,7 @@ export class EtcdLeaderStore implements LeaderStore {
     key: string,
     lease: Lease,
     lost: AbortController,
+    ttlMs: number,
   ): Promise<Leadership> {
     // Leadership also ends if someone deletes the election key.
     const watcher = await this.#client.watch().key(key).startRevision(String(term + 1)).create();
@@ -134,7 +143,7 @@ export class EtcdLeaderStore implements LeaderStore {
       resigned ??= (async () => {
         if (!lost.signal.aborted) lost.abort(new Error("Resigned"));
         await watcher.cancel().catch(() => {});
-        await lease.revoke().catch(() => {});
+        await revokeWithin(lease, ttlMs);
       })();
     const leadership: Leadership = { namespace, term, signal: lost.signal, resign };
     this.#active.add(leadership);
@@ -164,4 +173,14 @@ function watchKeepalives(lease: Lease, ttlMs: number, lost: AbortController): vo
     }
   }, Math.max(50, ttlMs / 20));
   lost.signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+}
+
+/**
+ * Revokes `lease`, waiting at most `ms`: with etcd unreachable the revoke
+ * would be retried for as long as that lasts, and the lease expires by itself
+ * within its TTL anyway.
+ */
+async function revokeWithin(lease: Lease, ms: number): Promise<void> {
+  const timeout = AbortSignal.timeout(ms);
+  await untilAborted(lease.revoke(), timeout).catch(() => {});
 }
