@@ -47,6 +47,11 @@ export class HealthMonitor {
     this.#options = options;
   }
 
+  /** The longest a store outage can last before a probe notices it: one interval and one timeout. */
+  get detectionMs(): number {
+    return (this.#options.intervalMs ?? 2_000) + (this.#options.timeoutMs ?? 2_000);
+  }
+
   /** The latest finding. */
   get status(): HealthStatus {
     return this.#status;

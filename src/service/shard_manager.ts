@@ -24,6 +24,7 @@ import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
+import { graceAfterOutages } from "./outage_grace.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 
 /** The ownership lease of an exclusive namespace, or undefined for an available one. */
@@ -139,6 +140,11 @@ export class ShardManager {
       () => [...this.#namespaces.values()].every((ns) => ns.cache.synced),
       { clock: this.#clock },
     );
+    graceAfterOutages(this.health, () => [...this.#namespaces.values()].map((n) => n.cache.state), {
+      clock: this.#clock,
+      logger: options.logger,
+      detectionMs: this.health.detectionMs,
+    });
   }
 
   /** Loads every namespace, then starts the election loops. */
@@ -292,33 +298,41 @@ export class ShardManager {
       maxRandomDelayMs: sd.election.maxRandomDelayMs,
       failedElectionCooldownMs: sd.election.failedElectionCooldownMs,
       logger,
-      lead: (leadership, termSignal) => {
+      lead: async (leadership, termSignal) => {
         this.#leading.add(ns.config.name);
-        return runLeaderTerm(leadership, termSignal, {
-          instanceId: this.instanceId,
-          cache: ns.cache,
-          store,
-          shape: shapeOf(ns.config),
-          pass: {
-            balancer: loadBalancerFor(ns.config.loadBalancer),
-            maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
-            executorRetentionMs: Math.max(10 * ttl, 60_000),
-            ...exclusiveOf(ns.config, ttl),
-            ...(ns.config.mode === "cells"
-              ? {
-                cells: {
-                  pins: new Map(Object.entries(ns.config.pins ?? {})),
-                  moves: ns.moves.pending,
-                },
-              }
-              : {}),
-          },
-          periodMs: sd.process.periodMs,
-          cooldownMs: sd.process.rebalanceCooldownMs,
-          logger,
-          clock: this.#clock,
-          onPass: (pass) => this.observer.pass?.(ns.config.name, pass),
-        }).finally(() => this.#leading.delete(ns.config.name));
+        // A term often starts right after a store outage: let the health monitor see the
+        // store back (and forgive the outage, see outage_grace.ts) before the first pass.
+        try {
+          await this.health.probe();
+          if (termSignal.aborted) return;
+          await runLeaderTerm(leadership, termSignal, {
+            instanceId: this.instanceId,
+            cache: ns.cache,
+            store,
+            shape: shapeOf(ns.config),
+            pass: {
+              balancer: loadBalancerFor(ns.config.loadBalancer),
+              maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
+              executorRetentionMs: Math.max(10 * ttl, 60_000),
+              ...exclusiveOf(ns.config, ttl),
+              ...(ns.config.mode === "cells"
+                ? {
+                  cells: {
+                    pins: new Map(Object.entries(ns.config.pins ?? {})),
+                    moves: ns.moves.pending,
+                  },
+                }
+                : {}),
+            },
+            periodMs: sd.process.periodMs,
+            cooldownMs: sd.process.rebalanceCooldownMs,
+            logger,
+            clock: this.#clock,
+            onPass: (pass) => this.observer.pass?.(ns.config.name, pass),
+          });
+        } finally {
+          this.#leading.delete(ns.config.name);
+        }
       },
     }, signal);
   }
