@@ -25,8 +25,15 @@ export interface RunningInstance {
   readonly server: GrpcServer;
   /** The HTTP server: metrics, health, dashboard. */
   readonly http: HttpServer;
-  /** Graceful stop: stop serving, resign leaderships, close stores. */
-  stop(): Promise<void>;
+  /**
+   * Stop: resign leaderships, close stores and, unless `keepConnections`, let
+   * the servers finish their calls and close their connections. A process
+   * about to exit passes `keepConnections: true`: the kernel then drops the
+   * connections without an HTTP/2 GOAWAY, which Deno 2.9's `node:http2` in
+   * clients can crash on (see docs/reliability.md); clients reconnect and
+   * retry elsewhere either way.
+   */
+  stop(options?: { readonly keepConnections?: boolean }): Promise<void>;
 }
 
 /** Options of {@linkcode startInstance}. */
@@ -104,12 +111,13 @@ export async function startInstance(
     manager,
     server,
     http,
-    stop: () =>
+    stop: (options = {}) =>
       stopping ??= (async () => {
         // Resign at once (another instance takes over without waiting for a
         // lease to expire) while the server finishes its calls; stopping the
         // manager also ends watch streams, so the server need not wait for them.
-        await Promise.all([manager.stop(), server.stop(), http.stop()]);
+        const servers = options.keepConnections ? [] : [server.stop(), http.stop()];
+        await Promise.all([manager.stop(), ...servers]);
         await store.close();
         await leaderStore.close();
       })(),
