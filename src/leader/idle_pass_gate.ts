@@ -2,13 +2,15 @@
  * Lets a leader skip a periodic pass that cannot change anything. A pass is a
  * pure function of the namespace's picture and the time; when the last pass
  * committed nothing, no input changed since ({@linkcode NamespaceState.inputsVersion}),
- * no executor's liveness or retention has run out and the time the plan asked
- * to be woken at (an ownership lease running out) has not come, planning again would
- * give the same empty answer, at O(shards) cost (about 350 ms at 1,000,000 shards).
+ * no executor's liveness or retention has run out (or every executor whose
+ * deadline passed was heard from in time, so none changed class) and the time
+ * the plan asked to be woken at (an ownership lease running out) has not come,
+ * planning again would give the same empty answer, at O(shards) cost (about
+ * 350 ms at 1,000,000 shards).
  *
  * @module
  */
-import type { NamespaceState } from "../state/namespace_state.ts";
+import type { ExecutorView, NamespaceState } from "../state/namespace_state.ts";
 
 /** What the gate needs to know of a pass. */
 export interface PassOutcome {
@@ -25,6 +27,9 @@ export class IdlePassGate {
   #state: NamespaceState | undefined;
   #version = -1;
   #deadline = -Infinity;
+  #wakeAtMs = Infinity;
+  /** Each executor's liveness class when the last idle pass was planned. */
+  #classes = new Map<string, LivenessClass>();
   readonly #retentionMs: number;
 
   /** `retentionMs`: how long a stale executor is kept (the pass forgets it after). */
@@ -34,7 +39,16 @@ export class IdlePassGate {
 
   /** True when a pass over `state` at monotonic time `now` would plan nothing new. */
   canSkip(state: NamespaceState, now: number): boolean {
-    return state === this.#state && state.inputsVersion === this.#version && now < this.#deadline;
+    if (state !== this.#state || state.inputsVersion !== this.#version) return false;
+    if (now < this.#deadline) return true;
+    if (now >= this.#wakeAtMs) return false;
+    // A liveness deadline passed. A pass reads the time only through each executor's
+    // class, and heartbeats may have renewed them all meanwhile: skip while none changed.
+    for (const e of state.executors.values()) {
+      if (this.#classes.get(e.executorId) !== this.#classOf(state, e, now)) return false;
+    }
+    this.#deadline = Math.min(state.livenessDeadline(now, this.#retentionMs), this.#wakeAtMs);
+    return true;
   }
 
   /** Notes a pass planned over `state` at `now`. */
@@ -45,9 +59,19 @@ export class IdlePassGate {
     }
     this.#state = state;
     this.#version = outcome.inputsVersion;
-    this.#deadline = Math.min(
-      state.livenessDeadline(now, this.#retentionMs),
-      outcome.wakeAtMs ?? Infinity,
-    );
+    this.#wakeAtMs = outcome.wakeAtMs ?? Infinity;
+    this.#deadline = Math.min(state.livenessDeadline(now, this.#retentionMs), this.#wakeAtMs);
+    this.#classes.clear();
+    for (const e of state.executors.values()) {
+      this.#classes.set(e.executorId, this.#classOf(state, e, now));
+    }
+  }
+
+  #classOf(state: NamespaceState, executor: ExecutorView, now: number): LivenessClass {
+    if (state.isAlive(executor, now)) return "alive";
+    return now - executor.seenAtMs <= this.#retentionMs ? "stale" : "forgettable";
   }
 }
+
+/** How a pass sees an executor at a given time (see pass_planner.ts). */
+type LivenessClass = "alive" | "stale" | "forgettable";

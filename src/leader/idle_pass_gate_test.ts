@@ -30,7 +30,27 @@ Deno.test("IdlePassGate skips until an executor's liveness runs out", () => {
   assert.equal(gate.canSkip(state, 100), false, "nothing planned yet");
   gate.passed(state, idle(state), 100);
   assert.equal(gate.canSkip(state, 999), true);
-  assert.equal(gate.canSkip(state, 1_000), false, "a and b turn stale after 1,000");
+  assert.equal(gate.canSkip(state, 1_001), false, "a and b are stale after 1,000");
+});
+
+Deno.test("IdlePassGate keeps skipping past a deadline when every executor was heard in time", () => {
+  const state = twoExecutors();
+  const gate = new IdlePassGate(RETENTION);
+  gate.passed(state, idle(state), 100);
+  const refresh = (at: number, ...ids: string[]) =>
+    state.apply({
+      revision: at,
+      events: ids.map((executorId) => ({
+        type: "heartbeat" as const,
+        executorId,
+        record: { status: "ACTIVE" as const, timestampMs: WALL },
+      })),
+    }, at);
+  refresh(900, "a", "b"); // renewals: no input changes, the deadline computed at 100 passes
+  assert.equal(gate.canSkip(state, 1_001), true, "both still alive at 1,001");
+  refresh(1_500, "a"); // b is not renewed and turns stale after 1,900
+  assert.equal(gate.canSkip(state, 1_800), true);
+  assert.equal(gate.canSkip(state, 1_901), false, "b changed class: plan");
 });
 
 Deno.test("IdlePassGate ignores refreshes of live executors but not other changes", () => {
@@ -84,10 +104,10 @@ Deno.test("IdlePassGate wakes when a stale executor's retention runs out", () =>
   }, 5_000);
   gate.passed(state, idle(state), 5_500);
   assert.equal(gate.canSkip(state, 5_999), true);
-  assert.equal(gate.canSkip(state, 6_000), false, "b turns stale at 6,000");
+  assert.equal(gate.canSkip(state, 6_001), false, "b is stale after 6,000");
   gate.passed(state, idle(state), 6_500);
   assert.equal(gate.canSkip(state, 9_999), true);
-  assert.equal(gate.canSkip(state, 10_000), false, "a may be forgotten from 10,000");
+  assert.equal(gate.canSkip(state, 10_001), false, "a may be forgotten after 10,000");
 });
 
 Deno.test("IdlePassGate does not carry over to a state planned with an older version", () => {
