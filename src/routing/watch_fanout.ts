@@ -49,10 +49,15 @@ export class WatchFanout {
     }
     const changes = state.viewLog.since(fromRevision);
     if (!changes) return undefined;
-    const owners = new Map<string, string | undefined>();
+    const owners = new Map<string, { owner: string | undefined; owners?: readonly string[] }>();
     const executors = new Map<string, Readonly<Record<string, string>> | undefined>();
     for (const change of changes) {
-      if (change.kind === "owner") owners.set(change.shard, change.owner);
+      if (change.kind === "owner") {
+        owners.set(
+          change.shard,
+          change.owners ? { owner: change.owner, owners: change.owners } : { owner: change.owner },
+        );
+      }
       else executors.set(change.executorId, change.metadata);
     }
     const upserts = [];
@@ -66,7 +71,7 @@ export class WatchFanout {
       fromRevision,
       revision: state.revision,
       executors: upserts,
-      owners: [...owners].map(([shard, owner]) => ({ shard, owner })),
+      owners: [...owners].map(([shard, change]) => ({ shard, ...change })),
       removedExecutors: removed,
     };
   }

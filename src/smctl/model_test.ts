@@ -102,6 +102,7 @@ Deno.test("leader, namespace and shard models", () => {
     shardStatus: "SHARD_STATUS_INVALID",
     assignedRevision: "9",
     assignedAt: null,
+    owners: [],
   };
   assert.deepEqual(shardModel("3", inspected), {
     namespace: "ns",

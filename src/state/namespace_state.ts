@@ -68,11 +68,19 @@ export class NamespaceState {
   inputsVersion = 0;
   /** Executors by id. */
   readonly executors: Map<string, ExecutorView> = new Map();
-  /** Shard → owner. */
+  /** Shard → owner (the primary, first of the set, of a shard with several owners). */
   readonly owners: Map<string, string> = new Map();
-  /** Owner → its shards. */
+  /**
+   * Replicated namespaces: shard → full owner set (primary first) of the
+   * shards with more than one owner. Empty in a single-owner namespace.
+   */
+  readonly ownerSets: Map<string, readonly string[]> = new Map();
+  /** Owner → its shards (a shard with several owners is listed under each). */
   readonly byExecutor: Map<string, Set<string>> = new Map();
-  /** Shard → revision of the change that gave it its owner. */
+  /**
+   * Shard → revision of the change that gave it its owner or, with several
+   * owners, last changed its owner set: the fencing token of every owner.
+   */
   readonly assignedRevisions: Map<string, number> = new Map();
   /** Store revision → commit time (ms since epoch) of assignment changes still held by a shard. */
   readonly assignmentTimes: Map<number, number> = new Map();
@@ -158,7 +166,15 @@ export class NamespaceState {
     return this.#shardSetStamps.get(executorId) ?? this.#loadStamp;
   }
 
-  /** Shards owned by `executorId`. */
+  /** The owners of `shard`, primary first (empty when it has none). */
+  ownersOf(shard: string): readonly string[] {
+    const set = this.ownerSets.get(shard);
+    if (set !== undefined) return set;
+    const owner = this.owners.get(shard);
+    return owner === undefined ? [] : [owner];
+  }
+
+  /** Shards owned by `executorId` (alone or as one of several owners). */
   shardsOf(executorId: string): ReadonlySet<string> {
     return this.byExecutor.get(executorId) ?? EMPTY;
   }
@@ -191,10 +207,16 @@ export class NamespaceState {
       });
     }
     this.owners.clear();
+    this.ownerSets.clear();
     this.byExecutor.clear();
     this.assignedRevisions.clear();
+    const sets = snapshot.ownerSets;
     for (const [shard, owner] of snapshot.owners) {
-      this.#setOwner(shard, owner, snapshot.assignedRevisions.get(shard) ?? snapshot.revision);
+      const revision = snapshot.assignedRevisions.get(shard) ?? snapshot.revision;
+      const set = sets?.get(shard);
+      if (set !== undefined && set.length > 1 && set[0] === owner) {
+        this.#setOwners(shard, set, revision);
+      } else this.#setOwner(shard, owner, revision);
     }
     this.assignmentTimes.clear();
     for (const [revision, ms] of snapshot.assignmentTimes) this.assignmentTimes.set(revision, ms);
@@ -248,8 +270,8 @@ export class NamespaceState {
             metadata: event.metadata,
           });
           view = true;
-          // A selector drain may start or stop matching the executor.
-          if (this.executorDrains.size > 0) rebalance = true;
+          // A selector drain may start or stop matching the executor; a zone may change.
+          if (this.executorDrains.size > 0 || this.ownerSets.size > 0) rebalance = true;
           break;
         case "reports": {
           const executor = this.executors.get(event.executorId) ??
@@ -327,9 +349,18 @@ export class NamespaceState {
       if (this.owners.has(shard)) this.#record({ kind: "owner", shard, owner: undefined });
       this.#clearOwner(shard);
     }
+    const sets = delta.sets;
     for (const [executor, shards] of Object.entries(delta.assign)) {
       for (const shard of shards) {
-        if (this.owners.get(shard) !== executor) {
+        const set = sets?.[shard];
+        if (set !== undefined && set.length > 1 && set[0] === executor) {
+          if (!sameOwners(this.ownersOf(shard), set)) {
+            this.#record({ kind: "owner", shard, owner: executor, owners: set });
+          }
+          this.#setOwners(shard, set, revision);
+          continue;
+        }
+        if (this.owners.get(shard) !== executor || this.ownerSets.has(shard)) {
           this.#record({ kind: "owner", shard, owner: executor });
         }
         this.#setOwner(shard, executor, revision);
@@ -345,6 +376,20 @@ export class NamespaceState {
     let set = this.byExecutor.get(owner);
     if (!set) this.byExecutor.set(owner, set = new Set());
     set.add(shard);
+    this.assignedRevisions.set(shard, revision);
+  }
+
+  /** Gives `shard` several owners (`set`, primary first, distinct). */
+  #setOwners(shard: string, set: readonly string[], revision: number): void {
+    this.#clearOwner(shard);
+    this.owners.set(shard, set[0]!);
+    this.ownerSets.set(shard, set);
+    for (const owner of set) {
+      this.#shardSetStamps.set(owner, ++this.#stamp);
+      let shards = this.byExecutor.get(owner);
+      if (!shards) this.byExecutor.set(owner, shards = new Set());
+      shards.add(shard);
+    }
     this.assignedRevisions.set(shard, revision);
   }
 
@@ -365,11 +410,23 @@ export class NamespaceState {
     if (owner === undefined) return;
     this.owners.delete(shard);
     this.assignedRevisions.delete(shard);
+    const several = this.ownerSets.get(shard);
+    if (several !== undefined) {
+      this.ownerSets.delete(shard);
+      for (const member of several) this.#dropShard(member, shard);
+    } else this.#dropShard(owner, shard);
+  }
+
+  #dropShard(owner: string, shard: string): void {
     this.#shardSetStamps.set(owner, ++this.#stamp);
     const set = this.byExecutor.get(owner);
     set?.delete(shard);
     if (set?.size === 0) this.byExecutor.delete(owner);
   }
+}
+
+function sameOwners(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 const EMPTY: ReadonlySet<string> = new Set();

@@ -6,6 +6,7 @@
 import type {
   ExecutorStateView,
   LeaderView,
+  OwnerEntry,
   NamespaceDelta,
   NamespaceView,
   ShardInspection,
@@ -18,6 +19,7 @@ import type {
   InspectShardResponse,
   NamespaceExecutorState,
   NamespaceLeader,
+  ShardOwner,
   Timestamp,
   WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
@@ -61,7 +63,13 @@ export function toInspectShardResponse(view: ShardInspection): InspectShardRespo
     shardStatus: view.status ? `SHARD_STATUS_${view.status}` : "SHARD_STATUS_INVALID",
     assignedRevision: String(view.assignedRevision),
     ...(view.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(view.assignedAtMs) }),
+    owners: toShardOwners(view.owners),
   };
+}
+
+/** A shard's owners on the wire, primary first. */
+export function toShardOwners(owners: readonly OwnerEntry[]): ShardOwner[] {
+  return owners.map((o) => ({ executorId: o.executorId, metadata: { ...o.metadata } }));
 }
 
 /** An executor drain on the wire. */
@@ -99,9 +107,10 @@ export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchName
       })),
       revision: String(view.revision),
       isDelta: true,
-      ownerChanges: view.owners.map(({ shard, owner }) => ({
+      ownerChanges: view.owners.map(({ shard, owner, owners }) => ({
         shardKey: shard,
         executorId: owner ?? "",
+        ...(owners && owners.length > 1 ? { executorIds: [...owners] } : {}),
       })),
       removedExecutors: [...view.removedExecutors],
     };
