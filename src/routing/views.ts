@@ -107,7 +107,10 @@ export interface NamespaceView {
   readonly executors: readonly {
     readonly executorId: string;
     readonly metadata: Readonly<Record<string, string>>;
+    /** Shards it owns alone or as the primary. */
     readonly shards: readonly string[];
+    /** Replicated namespaces: shards it owns as a secondary owner, with its rank in the set. */
+    readonly replicaShards?: readonly { readonly shard: string; readonly rank: number }[];
   }[];
 }
 

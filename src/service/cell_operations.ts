@@ -156,8 +156,8 @@ export class CellOperations {
   /**
    * The blast radius of the namespace's current assignment. The shards are a
    * fixed namespace's all, or an ephemeral one's placed and waiting ones,
-   * drained shards left out; an owner counts only while alive, and the
-   * executors that may fail are the alive ones.
+   * drained shards left out; every owner of a replicated shard counts, each
+   * only while alive, and the executors that may fail are the alive ones.
    */
   blastRadius(namespace: string): BlastRadiusView {
     const { config, cache } = this.#host.lookup(namespace);
@@ -171,8 +171,7 @@ export class CellOperations {
     const ownerSets: string[][] = [];
     for (const shard of universe) {
       if (state.drained.has(shard)) continue;
-      const owner = state.owners.get(shard);
-      ownerSets.push(owner !== undefined && alive.has(owner) ? [owner] : []);
+      ownerSets.push(state.ownersOf(shard).filter((owner) => alive.has(owner)));
     }
     return { namespace, ...blastRadius(ownerSets, [...alive].sort()) };
   }

@@ -120,6 +120,9 @@ export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchName
       executorId: e.executorId,
       metadata: { ...e.metadata },
       shards: e.shards.map((shardKey) => ({ shardKey })),
+      ...(e.replicaShards?.length
+        ? { replicaShards: e.replicaShards.map(({ shard, rank }) => ({ shardKey: shard, rank })) }
+        : {}),
     })),
     revision: String(view.revision ?? 0),
   };
