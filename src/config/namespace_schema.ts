@@ -193,7 +193,11 @@ function checkReplicas(namespace: ReplicaFields, ctx: z.RefinementCtx): void {
   }
   if (namespace.placement === "shuffle") {
     if (replicas < 2) {
-      issue("placement", namespace.placement, `shuffle needs replicas of 2 or more, got ${replicas}`);
+      issue(
+        "placement",
+        namespace.placement,
+        `shuffle needs replicas of 2 or more, got ${replicas}`,
+      );
     }
     if (namespace.maxOverlap === undefined) {
       issue(

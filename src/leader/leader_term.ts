@@ -165,7 +165,9 @@ class PlacementLog {
     this.#last = key;
     if (problem(report)) {
       this.#logger.warn("owner sets fall short of the placement asked for", { ...report });
-    } else if (hadProblem) this.#logger.info("owner sets meet the placement asked for", { ...report });
+    } else if (hadProblem) {
+      this.#logger.info("owner sets meet the placement asked for", { ...report });
+    }
   }
 }
 

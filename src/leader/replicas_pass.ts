@@ -9,9 +9,9 @@
 import type { NamespaceState } from "../state/namespace_state.ts";
 import {
   type OwnerSetPlan,
+  type PlacementExecutor,
   planReplicas,
   planShuffle,
-  type PlacementExecutor,
   stableHash,
 } from "../placement/mod.ts";
 
@@ -91,7 +91,11 @@ export function planOwnerSets(
     metadata: state.executors.get(id)?.metadata ?? {},
   }));
   const input = { shards, owners: shards.map((s) => state.ownersOf(s)), executors };
-  const common = { replicas: options.replicas, zoneKey: options.zoneKey, maxMoves: options.maxMoves };
+  const common = {
+    replicas: options.replicas,
+    zoneKey: options.zoneKey,
+    maxMoves: options.maxMoves,
+  };
   let plan: OwnerSetPlan;
   let report: PlacementReport;
   if (options.placement === "shuffle") {

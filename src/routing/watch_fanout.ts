@@ -67,8 +67,7 @@ export class WatchFanout {
           change.shard,
           change.owners ? { owner: change.owner, owners: change.owners } : { owner: change.owner },
         );
-      }
-      else executors.set(change.executorId, change.metadata);
+      } else executors.set(change.executorId, change.metadata);
     }
     const upserts = [];
     const removed = [];

@@ -99,10 +99,12 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
         { namespace, shardKey },
         callOptions,
       );
-      const owners = (response.owners ?? []).map((o) => ({
-        executorId: o.executorId,
-        metadata: o.metadata,
-      }) satisfies Owner);
+      const owners = (response.owners ?? []).map((o) =>
+        ({
+          executorId: o.executorId,
+          metadata: o.metadata,
+        }) satisfies Owner
+      );
       return {
         executorId: response.owner,
         metadata: response.metadata,

@@ -6,9 +6,9 @@
 import type {
   ExecutorStateView,
   LeaderView,
-  OwnerEntry,
   NamespaceDelta,
   NamespaceView,
+  OwnerEntry,
   ShardInspection,
 } from "../../routing/views.ts";
 import type { BlastRadiusView } from "../../service/cell_operations.ts";

@@ -24,8 +24,8 @@ import {
   toExecutorDrain,
   toExecutorState,
   toInspectShardResponse,
-  toShardOwners,
   toNamespaceLeader,
+  toShardOwners,
   toWatchResponse,
 } from "./convert.ts";
 import {
