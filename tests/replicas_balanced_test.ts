@@ -12,6 +12,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually, runExecutors, type SimExecutor } from "./support/executors.ts";
 import { call, connect } from "./support/grpc_clients.ts";
 import { freePort } from "./support/ports.ts";
+import { json, smctl } from "./support/smctl.ts";
 import { type ServiceProcess, startProcess, testConfigYaml } from "./support/service.ts";
 import type {
   GetShardOwnerResponse__Output,
@@ -102,6 +103,9 @@ Deno.test("replicas: three owners per shard over three zones, a restart, an exec
       );
       assert.deepEqual(inspected.owners.map((o) => o.executorId), before.get("0"));
       assert.equal(inspected.owner, before.get("0")![0]);
+      const cli = await smctl(["--address", address, "-n", NS, "shard", "inspect", "0", "--json"]);
+      assert.equal(cli.code, 0, cli.stderr);
+      assert.deepEqual(json<{ owners: string[] }>(cli).owners, before.get("0"));
 
       await using spectator = createSpectator({ addresses: [address], namespace: NS });
       await spectator.waitReady({ timeoutMs: 10_000 });
