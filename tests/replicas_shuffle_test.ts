@@ -89,6 +89,9 @@ Deno.test("shuffle: the 28 pairs on 8 workers, then an infeasible bound reported
       assert.equal(r.pairMaxLost, 1 / 28);
       assert.equal(r.pairMeanLost, 1 / 28);
       assert.equal(r.worstLost, 1 / 28);
+      assert.equal(r.maxOverlap, 1);
+      assert.equal(r.shardsOverBound, "0");
+      assert.equal(r.ownerSetCombinations, "28", "C(8, 2): as many pairs as tenants");
       await eventually(async () => (await metric("shards_over_bound")) === 0, 5_000, "metrics");
       assert.equal(await metric("max_overlap"), 1);
       assert.equal(await metric("short_shards"), 0);
@@ -114,6 +117,8 @@ Deno.test("shuffle: the 28 pairs on 8 workers, then an infeasible bound reported
       const r = await radius();
       assert.equal(r.shards, "29");
       assert.equal(r.pairMaxLost, 2 / 29, "the repeated pair loses both tenants");
+      assert.equal(r.maxOverlap, 2);
+      assert.equal(r.shardsOverBound, "2");
     });
   } finally {
     for (const w of workers) w.stop();

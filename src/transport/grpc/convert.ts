@@ -150,5 +150,12 @@ export function toBlastRadiusResponse(view: BlastRadiusView): GetBlastRadiusResp
     pairMeanLost: view.pair.meanLost,
     worstPairExecutorIds: view.pair.worstPair ? [...view.pair.worstPair] : [],
     worstLost: view.worstLost,
+    ...(view.overlap
+      ? {
+        maxOverlap: view.overlap.maxOverlap,
+        shardsOverBound: String(view.overlap.shardsOverBound),
+        ownerSetCombinations: view.overlap.combinations.toString(),
+      }
+      : {}),
   };
 }
