@@ -9,6 +9,9 @@
  * 20 executors joined (shuffle: nothing moves; replicated: up to 1% of the
  * shards move to them).
  *
+ * Last, issue 7's figure through the leader's wiring: a pass of a
+ * shuffle-sharded namespace placing 100,000 tenants on 2,048 executors.
+ *
  * Run: `deno bench --allow-all bench/placement_bench.ts`
  *
  * @module
@@ -23,6 +26,11 @@ import {
   planReplicas,
   planShuffle,
 } from "../src/placement/mod.ts";
+import { loadBalancerFor } from "../src/loadbalancer/mod.ts";
+import { type PassOptions, planPass } from "../src/leader/pass_planner.ts";
+import { replicationSeed } from "../src/leader/replicas_pass.ts";
+import { NamespaceState } from "../src/state/namespace_state.ts";
+import type { StoredExecutor } from "../src/store/store.ts";
 
 const EXECUTORS = 2_048;
 const ZONES = 3;
@@ -129,5 +137,93 @@ Deno.bench({
   group: "stateless",
   fn() {
     ownersOf(`customer-${key++}`, 4);
+  },
+});
+
+// Issue 7's figure, through the leader's wiring: one pass of a shuffle-sharded
+// namespace (replicas 4, maxOverlap 2) placing 100,000 requested tenants on
+// 2,048 executors in 3 zones (planPass → planShuffle → the assignment delta),
+// and the same pass once every tenant is placed (nothing to do).
+const TENANTS = 100_000;
+function tenantsState(placed: readonly (readonly string[])[] | undefined): NamespaceState {
+  const executors = new Map<string, StoredExecutor>();
+  for (const e of makeExecutors(EXECUTORS, ZONES)) {
+    executors.set(e.id, {
+      executorId: e.id,
+      heartbeat: { status: "ACTIVE", timestampMs: WALL },
+      heartbeatRevision: 1,
+      metadata: e.metadata ?? {},
+      reports: {},
+    });
+  }
+  const keys = makeShards(TENANTS);
+  const owners = new Map<string, string>();
+  const ownerSets = new Map<string, readonly string[]>();
+  const requested = new Map<string, number>();
+  keys.forEach((key, i) => {
+    const set = placed?.[i];
+    if (set === undefined) return void requested.set(key, i + 1);
+    owners.set(key, set[0]!);
+    ownerSets.set(key, set);
+  });
+  const state = new NamespaceState("tenants", { heartbeatTtlMs: 10_000 });
+  state.load(
+    {
+      revision: TENANTS + 1,
+      executors,
+      assignmentSeq: 1,
+      owners,
+      ownerSets,
+      assignedRevisions: new Map(),
+      assignmentTimes: new Map(),
+      drained: new Set(),
+      executorDrains: new Map(),
+      requested,
+    },
+    0,
+    WALL,
+  );
+  return state;
+}
+const WALL = 1_700_000_000_000;
+const shufflePass: PassOptions = {
+  balancer: loadBalancerFor("greedy"),
+  maxMoves: 1_000,
+  executorRetentionMs: 60_000,
+  replication: {
+    replicas: 4,
+    placement: "shuffle",
+    maxOverlap: 2,
+    zoneKey: "zone",
+    seed: replicationSeed("tenants"),
+  },
+};
+let fresh: NamespaceState | undefined, steady: NamespaceState | undefined;
+Deno.bench({
+  name: "100,000 shuffle-sharded tenants on 2,048 executors (shards of 4, maxOverlap 2): pass",
+  group: "shuffle namespace pass",
+  n: 3,
+  warmup: 1,
+  fn(b) {
+    fresh ??= tenantsState(undefined);
+    b.start();
+    const plan = planPass(fresh, { type: "ephemeral" }, 1, shufflePass);
+    b.end();
+    if (plan.placement?.shardsOverBound !== 0) throw new Error("the bound was not kept");
+  },
+});
+Deno.bench({
+  name: "100,000 shuffle-sharded tenants on 2,048 executors: steady pass (nothing to do)",
+  group: "shuffle namespace pass",
+  n: 3,
+  warmup: 1,
+  fn(b) {
+    if (steady === undefined) {
+      const input = scenarios("shuffle", TENANTS).initial;
+      steady = tenantsState(planShuffle(input, { replicas: 4, maxOverlap: 2 }).owners);
+    }
+    b.start();
+    planPass(steady, { type: "ephemeral" }, 1, shufflePass);
+    b.end();
   },
 });

@@ -32,7 +32,7 @@ Deno.test("watchers that accept deltas get one snapshot, then only the shards th
     );
     const delta = deltas.messages.slice(before[1]).find((m) => m.ownerChanges.length > 0)!;
     assert.equal(delta.isDelta, true);
-    assert.deepEqual(delta.ownerChanges, [{ shardKey: "7", executorId: "" }]);
+    assert.deepEqual(delta.ownerChanges, [{ shardKey: "7", executorId: "", executorIds: [] }]);
     assert.ok(Number(delta.revision) > Number(snapshot.revision));
     assert.ok(owner.executorId === "a" || owner.executorId === "b");
 

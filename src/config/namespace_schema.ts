@@ -26,6 +26,9 @@ const optionalLease = z.unknown().optional().transform((input, ctx): number | un
 /** Longest tenant or cell id in `pins` (the limit of a shard key and an executor id). */
 const MAX_KEY = 256;
 
+/** Most owners per shard a namespace may ask for. */
+const MAX_REPLICAS = 64;
+
 /**
  * One entry of `shardDistribution.namespaces`. `shardNum` is required for a
  * fixed namespace and must be absent for an ephemeral one.
@@ -58,6 +61,10 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   ownershipLease: optionalLease,
   mode: z.enum(["cells"]).optional(),
   pins: z.record(z.string().min(1).max(MAX_KEY), z.string().min(1).max(MAX_KEY)).optional(),
+  replicas: integer(1, MAX_REPLICAS).optional(),
+  placement: z.enum(["balanced", "shuffle"]).optional(),
+  maxOverlap: integer(0, MAX_REPLICAS).optional(),
+  zoneKey: z.string().min(1).max(MAX_KEY).optional(),
 }).superRefine((namespace, ctx) => {
   if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
     ctx.addIssue({
@@ -68,6 +75,7 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     });
   }
   checkCells(namespace, ctx);
+  checkReplicas(namespace, ctx);
   if (namespace.type === "fixed" && namespace.shardNum === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -102,6 +110,10 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     loadBalancer,
     mode,
     pins,
+    replicas,
+    placement,
+    maxOverlap,
+    zoneKey,
     ...namespace
   },
 ): NamespaceConfig => ({
@@ -115,7 +127,103 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   ...(ownershipLease === undefined ? {} : { ownershipLeaseMs: ownershipLease }),
   ...(mode === undefined ? {} : { mode }),
   ...(pins === undefined ? {} : { pins }),
+  // The defaults (one owner, balanced) stay absent: such a namespace is exactly today's.
+  ...(replicas === undefined || replicas === 1 ? {} : { replicas }),
+  ...(placement === "shuffle" ? { placement } : {}),
+  ...(maxOverlap === undefined ? {} : { maxOverlap }),
+  ...(zoneKey === undefined ? {} : { zoneKey }),
 }));
+
+/** Most (maxOverlap + 1)-combinations of one owner set the shuffle planner tracks. */
+const MAX_TRACKED_COMBINATIONS = 4096;
+
+function binomial(n: number, k: number): number {
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+  return Math.round(c);
+}
+
+/** The fields {@linkcode checkReplicas} reads. */
+interface ReplicaFields {
+  readonly mode?: "cells" | undefined;
+  readonly ownership?: string | undefined;
+  readonly loadBalancer?: string | undefined;
+  readonly replicas?: number | undefined;
+  readonly placement?: "balanced" | "shuffle" | undefined;
+  readonly maxOverlap?: number | undefined;
+  readonly zoneKey?: string | undefined;
+}
+
+/**
+ * `replicas` above 1 gives each shard an owner set placed by the replica or
+ * shuffle planner (never by a load balancer); `placement: shuffle` needs sets
+ * of two or more and a `maxOverlap` below `replicas`. Not combinable (yet)
+ * with exclusive ownership or cells.
+ */
+function checkReplicas(namespace: ReplicaFields, ctx: z.RefinementCtx): void {
+  const issue = (path: string, input: unknown, message: string) =>
+    ctx.addIssue({ code: "custom", path: [path], input, message });
+  const replicas = namespace.replicas ?? 1;
+  if (namespace.mode === "cells") {
+    for (const key of ["replicas", "placement", "maxOverlap", "zoneKey"] as const) {
+      if (namespace[key] !== undefined) {
+        issue(key, namespace[key], "must be absent with mode: cells (a tenant has one cell)");
+      }
+    }
+    return;
+  }
+  if (replicas > 1 && namespace.ownership === "exclusive") {
+    issue(
+      "replicas",
+      replicas,
+      "above 1 is not supported with ownership: exclusive yet (handovers move one owner); " +
+        "use the default ownership, available, or replicas: 1",
+    );
+  }
+  if (replicas > 1 && namespace.loadBalancer !== undefined) {
+    issue(
+      "loadBalancer",
+      namespace.loadBalancer,
+      `must be absent with replicas: ${replicas}; owner sets are placed by ` +
+        "placement (balanced or shuffle), not by a load balancer",
+    );
+  }
+  if (replicas === 1 && namespace.zoneKey !== undefined) {
+    issue("zoneKey", namespace.zoneKey, "applies only with replicas above 1");
+  }
+  if (namespace.placement === "shuffle") {
+    if (replicas < 2) {
+      issue(
+        "placement",
+        namespace.placement,
+        `shuffle needs replicas of 2 or more, got ${replicas}`,
+      );
+    }
+    if (namespace.maxOverlap === undefined) {
+      issue(
+        "maxOverlap",
+        undefined,
+        "required with placement: shuffle; expected an integer from 0 to replicas - 1",
+      );
+    } else if (replicas >= 2 && namespace.maxOverlap >= replicas) {
+      issue(
+        "maxOverlap",
+        namespace.maxOverlap,
+        `must be less than replicas (${replicas}), got ${namespace.maxOverlap}`,
+      );
+    } else if (binomial(replicas, namespace.maxOverlap + 1) > MAX_TRACKED_COMBINATIONS) {
+      issue(
+        "maxOverlap",
+        namespace.maxOverlap,
+        `with replicas ${replicas} gives more than ${MAX_TRACKED_COMBINATIONS} executor ` +
+          `combinations per owner set to track; choose fewer replicas or a maxOverlap ` +
+          `nearer 0 or replicas - 1`,
+      );
+    }
+  } else if (namespace.maxOverlap !== undefined) {
+    issue("maxOverlap", namespace.maxOverlap, "applies only with placement: shuffle");
+  }
+}
 
 /** The fields {@linkcode checkCells} reads. */
 interface CellsFields {

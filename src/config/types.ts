@@ -64,6 +64,20 @@ export interface NamespaceConfig {
    * its cell, and a cell that is the target of a pin takes no other new tenant.
    */
   pins?: Record<string, string>;
+  /**
+   * Owners per shard (`replicas`, default 1); present only when above 1. Each
+   * shard gets this many distinct executors, spread over fault zones first.
+   */
+  replicas?: number;
+  /**
+   * `shuffle` (`placement`): owner sets chosen so that any two share at most
+   * `maxOverlap` executors; absent for the default, `balanced`.
+   */
+  placement?: "shuffle";
+  /** Shuffle placement only: most executors any two shards' owner sets may share. */
+  maxOverlap?: number;
+  /** Metadata key of an executor's fault zone (`zoneKey`, default `zone`); present only when set. */
+  zoneKey?: string;
 }
 
 /** How strictly a namespace keeps one owner per shard. */

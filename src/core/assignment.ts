@@ -6,7 +6,10 @@
 import type { AssignmentDelta } from "./types.ts";
 
 /**
- * Applies `delta` to `owners` in place; `onAssigned` sees every shard that got an owner.
+ * Applies `delta` to `owners` (shard → primary) in place; `onAssigned` sees
+ * every shard that got an owner (or a new owner set). With `ownerSets`, the
+ * full sets of shards with more than one owner are kept there too (see
+ * `AssignmentDelta.sets`).
  *
  * @example
  * ```ts
@@ -20,15 +23,46 @@ export function applyDelta(
   owners: Map<string, string>,
   delta: AssignmentDelta,
   onAssigned?: (shard: string) => void,
+  ownerSets?: Map<string, readonly string[]>,
 ): void {
-  for (const shard of delta.unassign) owners.delete(shard);
-  for (const shard of delta.remove) owners.delete(shard);
+  for (const shard of delta.unassign) owners.delete(shard), ownerSets?.delete(shard);
+  for (const shard of delta.remove) owners.delete(shard), ownerSets?.delete(shard);
+  const sets = delta.sets;
   for (const [executor, shards] of Object.entries(delta.assign)) {
     for (const shard of shards) {
       owners.set(shard, executor);
+      if (ownerSets) {
+        const set = sets?.[shard];
+        if (set !== undefined && set.length > 1) ownerSets.set(shard, set);
+        else ownerSets.delete(shard);
+      }
       onAssigned?.(shard);
     }
   }
+}
+
+/**
+ * The owners of `shard`, primary first: its set when it has several, else its
+ * one owner, else none.
+ *
+ * @example
+ * ```ts
+ * import { ownersOf } from "./assignment.ts";
+ * const owners = new Map([["0", "a"], ["1", "b"]]);
+ * const sets = new Map([["1", ["b", "c"]]]);
+ * console.assert(ownersOf(owners, sets, "1").length === 2);
+ * console.assert(ownersOf(owners, sets, "0")[0] === "a");
+ * ```
+ */
+export function ownersOf(
+  owners: ReadonlyMap<string, string>,
+  ownerSets: ReadonlyMap<string, readonly string[]> | undefined,
+  shard: string,
+): readonly string[] {
+  const set = ownerSets?.get(shard);
+  if (set !== undefined) return set;
+  const owner = owners.get(shard);
+  return owner === undefined ? [] : [owner];
 }
 
 /**

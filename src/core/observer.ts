@@ -14,6 +14,22 @@ export interface PassObservation {
   readonly changed: boolean;
   /** Time the pass took, plan and commit, in ms. */
   readonly durationMs: number;
+  /** Replicated namespaces (`replicas` above 1): what the owner-set planner achieved. */
+  readonly placement?: PlacementObservation;
+}
+
+/** What a replicated or shuffle-sharded namespace's placement achieved in a pass. */
+export interface PlacementObservation {
+  /** Owners per shard given: `min(replicas, eligible executors)`. */
+  readonly replicas: number;
+  /** Shards with fewer owners than asked for. */
+  readonly shortShards: number;
+  /** Shards whose owners are not spread over zones as far as the zones allow. */
+  readonly zoneSpreadViolations: number;
+  /** Shuffle: the largest number of executors two shards share. */
+  readonly maxOverlap?: number;
+  /** Shuffle: shards sharing more than `maxOverlap` allows with some other shard. */
+  readonly shardsOverBound?: number;
 }
 
 /** Receives observations from the service. */

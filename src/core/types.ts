@@ -63,6 +63,14 @@ export interface AssignmentDelta {
    * first step of a handover in an exclusive namespace.
    */
   readonly release?: readonly string[];
+  /**
+   * Replicated namespaces: the full owner set (primary first, two or more
+   * owners) of every shard in `assign` that has more than one owner. Such a
+   * shard is listed in `assign` under its primary, so readers that ignore this
+   * field see one owner; a shard in `assign` without an entry here has exactly
+   * the one owner it is listed under.
+   */
+  readonly sets?: Readonly<Record<string, readonly string[]>>;
   /** When the leader committed it (ms since epoch, the leader's clock), when known. */
   readonly atMs?: number;
 }

@@ -23,6 +23,7 @@ import { ticker } from "../streams/ticker.ts";
 import { describeReleases, type Release } from "./describe_change.ts";
 import { IdlePassGate } from "./idle_pass_gate.ts";
 import { type NamespaceShape, type PassOptions, planPass } from "./pass_planner.ts";
+import type { PlacementReport } from "./replicas_pass.ts";
 
 /** Fold the change log into a snapshot every this many changes. */
 export const COMPACT_EVERY = 64;
@@ -48,7 +49,9 @@ export interface LeaderTermOptions {
   /** Time source. @default {systemClock} */
   readonly clock?: Clock;
   /** Called after each planned pass; idle passes skipped by the gate are not. */
-  readonly onPass?: (info: { moves: number; changed: boolean; durationMs: number }) => void;
+  readonly onPass?: (
+    info: { moves: number; changed: boolean; durationMs: number; placement?: PlacementReport },
+  ) => void;
 }
 
 /**
@@ -81,10 +84,11 @@ export async function runLeaderTerm(
     wake.readable,
   ).pipeThrough(new ThrottleStream({ cooldownMs: options.cooldownMs }));
   const gate = new IdlePassGate(options.pass.executorRetentionMs);
+  const placement = new PlacementLog(logger);
   const sink = new WritableStream<number>({
     write: async () => {
       try {
-        await runPass(fence, options, clock, term, { wake, gate });
+        await runPass(fence, options, clock, term, { wake, gate, placement });
       } catch (error) {
         if (error instanceof HeardFromError) {
           logger.info("an executor thought lost was heard from; its shards stay", { error });
@@ -141,13 +145,44 @@ class WakeTimer {
   }
 }
 
+/**
+ * Logs what a replicated namespace's placement achieved whenever it changes:
+ * a warning while shards are short of owners, badly spread or over the
+ * overlap bound, one info line when that ends.
+ */
+class PlacementLog {
+  #logger: Logger;
+  #last = "";
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  report(report: PlacementReport): void {
+    const key = JSON.stringify(report);
+    if (key === this.#last) return;
+    const hadProblem = this.#last !== "" && problem(JSON.parse(this.#last) as PlacementReport);
+    this.#last = key;
+    if (problem(report)) {
+      this.#logger.warn("owner sets fall short of the placement asked for", { ...report });
+    } else if (hadProblem) {
+      this.#logger.info("owner sets meet the placement asked for", { ...report });
+    }
+  }
+}
+
+function problem(report: PlacementReport): boolean {
+  return report.shortShards > 0 || report.zoneSpreadViolations > 0 ||
+    (report.shardsOverBound ?? 0) > 0;
+}
+
 /** Executors named one by one in a change's log lines; the rest are summed up. */
 const RELEASES_LOGGED = 20;
 
 function logChange(
   logger: Logger,
   seq: number,
-  plan: { delta: AssignmentDelta; moves: number },
+  plan: { delta: AssignmentDelta; moves: number; placement?: PlacementReport },
   releases: readonly Release[],
 ): void {
   const assigned = Object.values(plan.delta.assign).reduce((n, shards) => n + shards.length, 0);
@@ -157,6 +192,7 @@ function logChange(
     unassigned: plan.delta.unassign.length,
     removed: plan.delta.remove.length,
     moves: plan.moves,
+    ...(plan.placement ? { ...plan.placement } : {}),
   });
   for (const release of releases.slice(0, RELEASES_LOGGED)) {
     if (release.reason === "rebalance") continue;
@@ -172,9 +208,10 @@ async function runPass(
   options: LeaderTermOptions,
   clock: Clock,
   signal: AbortSignal,
-  timing: { wake: WakeTimer; gate: IdlePassGate },
+  timing: { wake: WakeTimer; gate: IdlePassGate; placement: PlacementLog },
 ): Promise<void> {
   const { cache, store } = options;
+  const logger = options.logger.with({ namespace: cache.state.namespace });
   const started = clock.monotonic();
   const state = cache.state;
   if (!cache.synced) return;
@@ -183,6 +220,7 @@ async function runPass(
   const inputsVersion = state.inputsVersion;
   const plan = planPass(state, options.shape, started, options.pass);
   wake.at(plan.wakeAtMs);
+  if (plan.placement) timing.placement.report(plan.placement);
   const changed = !isEmptyDelta(plan.delta);
   if (changed) {
     const seq = state.seq + 1;
@@ -197,11 +235,12 @@ async function runPass(
         }
         throw error;
       });
-    logChange(options.logger.with({ namespace: state.namespace }), seq, plan, releases);
+    logChange(logger, seq, plan, releases);
     await cache.waitForRevision(revision, signal);
     if (seq % COMPACT_EVERY === 0) {
       await store.compactAssignment(fence, seq, {
         owners: state.owners,
+        ownerSets: state.ownerSets,
         revisions: state.assignedRevisions,
         times: state.assignmentTimes,
         releasing: state.releasing,
@@ -212,5 +251,11 @@ async function runPass(
   if (plan.answered.length > 0) await store.clearRequests(fence, plan.answered);
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
   gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, started);
-  options.onPass?.({ moves: plan.moves, changed, durationMs: clock.monotonic() - started });
+  const durationMs = clock.monotonic() - started;
+  options.onPass?.({
+    moves: plan.moves,
+    changed,
+    durationMs,
+    ...(plan.placement ? { placement: plan.placement } : {}),
+  });
 }

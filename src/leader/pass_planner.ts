@@ -10,6 +10,7 @@ import type { NamespaceState } from "../state/namespace_state.ts";
 import { MAX_UNCHANGED_EXECUTORS, type Versioned } from "../store/store.ts";
 import { type ExclusiveOwnership, HandoverGuard } from "./handover_guard.ts";
 import { type CellsPassOptions, planCellsPass } from "./cells_pass.ts";
+import { type PlacementReport, planOwnerSets, type ReplicationOptions } from "./replicas_pass.ts";
 
 /** The namespace's shape. */
 export interface NamespaceShape {
@@ -31,6 +32,8 @@ export interface PassOptions {
   readonly exclusive?: ExclusiveOwnership;
   /** Set for a `mode: cells` namespace: sticky placement, no balancing (see cells_pass.ts). */
   readonly cells?: Omit<CellsPassOptions, "executorRetentionMs">;
+  /** Set for a namespace with `replicas` above 1: owner sets instead of the balancer. */
+  readonly replication?: ReplicationOptions;
 }
 
 /** What a pass decided. */
@@ -47,6 +50,8 @@ export interface PassPlan {
   readonly unchanged: readonly Versioned[];
   /** Monotonic time at which a waiting handover may proceed by lease expiry, if any. */
   readonly wakeAtMs?: number;
+  /** Replicated namespaces: what the owner-set planner achieved. */
+  readonly placement?: PlacementReport;
 }
 
 const fixedKeys = new Map<number, readonly string[]>();
@@ -96,6 +101,21 @@ export function planPass(
     : [...new Set([...state.owners.keys(), ...state.requested.keys()])];
   const shards = universe.filter((s) => !state.drained.has(s) && !done.has(s));
 
+  if (options.replication) {
+    const step = planOwnerSets(state, shards, eligible, {
+      ...options.replication,
+      maxMoves: options.maxMoves,
+    });
+    for (const shard of state.drained) if (state.owners.has(shard)) step.unassign.push(shard);
+    const delta: AssignmentDelta = Object.keys(step.sets).length > 0
+      ? { assign: step.assign, unassign: step.unassign, remove: [...done], sets: step.sets }
+      : { assign: step.assign, unassign: step.unassign, remove: [...done] };
+    return {
+      ...finishPass(state, now, options, delta, done),
+      moves: step.moves,
+      placement: step.report,
+    };
+  }
   const guard = options.exclusive ? new HandoverGuard(state, now, options.exclusive) : undefined;
   const owners = new Int32Array(shards.length);
   const loads = new Float64Array(shards.length);
@@ -141,7 +161,24 @@ export function planPass(
   const delta: AssignmentDelta = release.length > 0
     ? { assign, unassign, remove, release }
     : { assign, unassign, remove };
+  const wakeAtMs = handover?.wakeAtMs;
+  return {
+    ...finishPass(state, now, options, delta, done),
+    moves,
+    unchanged: handover?.unchanged ?? [],
+    ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
+  };
+}
 
+/** The executors to forget and the requests answered once `delta` is committed. */
+function finishPass(
+  state: NamespaceState,
+  now: number,
+  options: PassOptions,
+  delta: AssignmentDelta,
+  done: ReadonlySet<string>,
+): { delta: AssignmentDelta; forget: Versioned[]; answered: Versioned[]; unchanged: Versioned[] } {
+  const { assign, unassign, remove } = delta;
   const gone = new Set([...unassign, ...remove]);
   const forget: Versioned[] = [];
   for (const e of state.executors.values()) {
@@ -160,15 +197,7 @@ export function planPass(
       answered.push({ id: shard, revision });
     }
   }
-  const wakeAtMs = handover?.wakeAtMs;
-  return {
-    delta,
-    moves,
-    forget,
-    answered,
-    unchanged: handover?.unchanged ?? [],
-    ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
-  };
+  return { delta, forget, answered, unchanged: [] };
 }
 
 /** What an exclusive namespace does with a shard the balancer wants elsewhere. */

@@ -38,6 +38,7 @@ export class PrometheusMetrics implements ServiceObserver {
   #passSeconds: prom.Histogram<"namespace">;
   #propagation: prom.Histogram<"namespace">;
   #handover: prom.Histogram<"namespace">;
+  #placement: prom.Gauge<"namespace" | "figure">;
 
   /** Creates the metrics; `collectDefaults` adds process metrics (CPU, memory, event loop). */
   constructor(options: { readonly collectDefaults?: boolean } = {}) {
@@ -84,6 +85,14 @@ export class PrometheusMetrics implements ServiceObserver {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.#placement = new prom.Gauge({
+      name: "sm_placement",
+      help: "Replicated namespaces, as of this leader's last pass: replicas (owners per shard " +
+        "given), short_shards, zone_spread_violations, and for shuffle placement max_overlap " +
+        "and shards_over_bound.",
+      labelNames: ["namespace", "figure"],
+      registers,
+    });
     this.#handover = new prom.Histogram({
       name: "sm_shard_handover_seconds",
       help: "From the commit giving a shard to an executor to that executor reporting it READY.",
@@ -104,6 +113,17 @@ export class PrometheusMetrics implements ServiceObserver {
     this.#passes.inc({ namespace, changed: String(pass.changed) });
     if (pass.moves > 0) this.#moves.inc({ namespace }, pass.moves);
     this.#passSeconds.observe({ namespace }, pass.durationMs / 1000);
+    const placement = pass.placement;
+    if (placement) {
+      const set = (figure: string, value: number | undefined) => {
+        if (value !== undefined) this.#placement.set({ namespace, figure }, value);
+      };
+      set("replicas", placement.replicas);
+      set("short_shards", placement.shortShards);
+      set("zone_spread_violations", placement.zoneSpreadViolations);
+      set("max_overlap", placement.maxOverlap);
+      set("shards_over_bound", placement.shardsOverBound);
+    }
   }
 
   /** Records how late this instance saw a change. */

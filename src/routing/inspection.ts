@@ -26,7 +26,7 @@ export function inspectShard(runtime: NamespaceRuntime, key: string): ShardInspe
     const report = state.executors.get(owner)?.reports[key];
     const assignedAtMs = state.assignedAtMs(key);
     return {
-      ...ownerView(state, owner),
+      ...ownerView(state, owner, key),
       load: report?.load ?? 0,
       ...(report ? { status: report.status } : {}),
       assignedRevision: state.assignedRevisions.get(key) ?? 0,

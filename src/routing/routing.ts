@@ -15,11 +15,17 @@ import type { ShardOwnerView } from "./views.ts";
 export const CREATE_TIMEOUT_MS = 10_000;
 
 /** The owner of a shard as routing answers it. */
-export function ownerView(state: NamespaceState, owner: string): ShardOwnerView {
+export function ownerView(state: NamespaceState, owner: string, shard?: string): ShardOwnerView {
+  const metadata = state.executors.get(owner)?.metadata ?? {};
+  const set = shard === undefined ? undefined : state.ownerSets.get(shard);
   return {
     namespace: state.namespace,
     owner,
-    metadata: state.executors.get(owner)?.metadata ?? {},
+    metadata,
+    owners: set === undefined ? [{ executorId: owner, metadata }] : set.map((executorId) => ({
+      executorId,
+      metadata: state.executors.get(executorId)?.metadata ?? {},
+    })),
   };
 }
 
@@ -45,7 +51,7 @@ export async function getShardOwner(
   const state = cache.state;
   if (state.drained.has(key)) throw new ShardDrainedError(state.namespace, key);
   const owner = state.owners.get(key);
-  if (owner !== undefined) return ownerView(state, owner);
+  if (owner !== undefined) return ownerView(state, owner, key);
   if (runtime.config.type === "fixed" || !hasLiveExecutor(state, now)) {
     throw new NoOwnerError(state.namespace, key, "no executor is available");
   }
@@ -69,7 +75,7 @@ export async function getShardOwner(
   }
   const placed = state.owners.get(key);
   if (placed === undefined) throw new ShardDrainedError(state.namespace, key);
-  return ownerView(state, placed);
+  return ownerView(state, placed, key);
 }
 
 /**

@@ -109,6 +109,7 @@ Deno.test("inspect shard names the owner and its metadata", () => {
     namespace: "fx",
     owner: "a",
     metadata: { addr: "a:7000" },
+    owners: [{ executorId: "a", metadata: { addr: "a:7000" } }],
     load: 0,
     assignedRevision: 41,
     assignedAtMs: 1_700_000_000_000,
@@ -192,5 +193,10 @@ Deno.test("get shard owner of a new ephemeral key requests it and waits for the 
     }],
   }, 10);
   rt.cache.applied.bump();
-  assert.deepEqual(await owner, { namespace: "eph", owner: "b", metadata: { addr: "b:7000" } });
+  assert.deepEqual(await owner, {
+    namespace: "eph",
+    owner: "b",
+    metadata: { addr: "b:7000" },
+    owners: [{ executorId: "b", metadata: { addr: "b:7000" } }],
+  });
 });

@@ -13,6 +13,16 @@ export interface ShardOwnerView {
   readonly owner: string;
   /** The owner's metadata (e.g. its address). */
   readonly metadata: Readonly<Record<string, string>>;
+  /** Every owner, primary (`owner`) first: several in a namespace with replicas above 1. */
+  readonly owners: readonly OwnerEntry[];
+}
+
+/** One owner of a shard. */
+export interface OwnerEntry {
+  /** Executor id. */
+  readonly executorId: string;
+  /** Its metadata. */
+  readonly metadata: Readonly<Record<string, string>>;
 }
 
 /** A shard's owner with what the operator wants to know about it. */
@@ -97,7 +107,10 @@ export interface NamespaceView {
   readonly executors: readonly {
     readonly executorId: string;
     readonly metadata: Readonly<Record<string, string>>;
+    /** Shards it owns alone or as the primary. */
     readonly shards: readonly string[];
+    /** Replicated namespaces: shards it owns as a secondary owner, with its rank in the set. */
+    readonly replicaShards?: readonly { readonly shard: string; readonly rank: number }[];
   }[];
 }
 
@@ -114,8 +127,15 @@ export interface NamespaceDelta {
     readonly executorId: string;
     readonly metadata: Readonly<Record<string, string>>;
   }[];
-  /** Shards whose owner changed; `owner` undefined: the shard has no owner any more. */
-  readonly owners: readonly { readonly shard: string; readonly owner: string | undefined }[];
+  /**
+   * Shards whose owner changed; `owner` undefined: the shard has no owner any
+   * more. `owners` lists every owner (primary first) when there are several.
+   */
+  readonly owners: readonly {
+    readonly shard: string;
+    readonly owner: string | undefined;
+    readonly owners?: readonly string[];
+  }[];
   /** Executors removed (apply last). */
   readonly removedExecutors: readonly string[];
 }

@@ -33,11 +33,21 @@ export class WatchFanout {
     const version = this.#cache.views.version;
     if (this.#built?.version === version) return this.#built;
     const state = this.#cache.state;
-    const executors = [...state.executors.keys()].sort().map((executorId) => ({
-      executorId,
-      metadata: state.executors.get(executorId)?.metadata ?? {},
-      shards: [...state.shardsOf(executorId)].sort(compareShardKeys),
-    }));
+    const replicated = state.ownerSets.size > 0;
+    const executors = [...state.executors.keys()].sort().map((executorId) => {
+      const metadata = state.executors.get(executorId)?.metadata ?? {};
+      const all = [...state.shardsOf(executorId)].sort(compareShardKeys);
+      if (!replicated) return { executorId, metadata, shards: all };
+      // A shard is listed under its primary; its other owners list it with their rank.
+      const shards: string[] = [];
+      const replicaShards: { shard: string; rank: number }[] = [];
+      for (const shard of all) {
+        const rank = state.ownerSets.get(shard)?.indexOf(executorId) ?? 0;
+        if (rank > 0) replicaShards.push({ shard, rank });
+        else shards.push(shard);
+      }
+      return { executorId, metadata, shards, replicaShards };
+    });
     return this.#built = { kind: "snapshot", version, revision: state.revision, executors };
   }
 
@@ -49,11 +59,15 @@ export class WatchFanout {
     }
     const changes = state.viewLog.since(fromRevision);
     if (!changes) return undefined;
-    const owners = new Map<string, string | undefined>();
+    const owners = new Map<string, { owner: string | undefined; owners?: readonly string[] }>();
     const executors = new Map<string, Readonly<Record<string, string>> | undefined>();
     for (const change of changes) {
-      if (change.kind === "owner") owners.set(change.shard, change.owner);
-      else executors.set(change.executorId, change.metadata);
+      if (change.kind === "owner") {
+        owners.set(
+          change.shard,
+          change.owners ? { owner: change.owner, owners: change.owners } : { owner: change.owner },
+        );
+      } else executors.set(change.executorId, change.metadata);
     }
     const upserts = [];
     const removed = [];
@@ -66,7 +80,7 @@ export class WatchFanout {
       fromRevision,
       revision: state.revision,
       executors: upserts,
-      owners: [...owners].map(([shard, owner]) => ({ shard, owner })),
+      owners: [...owners].map(([shard, change]) => ({ shard, ...change })),
       removedExecutors: removed,
     };
   }

@@ -147,3 +147,35 @@ Deno.test("delta subscribers get the picture once, then only what changed", asyn
   abort.abort();
   assert.equal((await reader.read()).done, true);
 });
+
+Deno.test("watch fanout lists a replicated shard under its primary, with ranks elsewhere", () => {
+  const cache = cacheWith([]);
+  cache.state.apply({
+    revision: 6,
+    events: [{
+      type: "assignment",
+      seq: 2,
+      delta: {
+        assign: { b: ["0"], a: ["1"] },
+        unassign: [],
+        remove: [],
+        sets: { "0": ["b", "a"] },
+      },
+    }],
+  }, 0);
+  cache.views.bump();
+  const fanout = new WatchFanout(cache);
+  assert.deepEqual(fanout.current().executors, [
+    {
+      executorId: "a",
+      metadata: { addr: "a" },
+      shards: ["1"],
+      replicaShards: [{ shard: "0", rank: 1 }],
+    },
+    { executorId: "b", metadata: { addr: "b" }, shards: ["0"], replicaShards: [] },
+  ]);
+  assert.deepEqual(fanout.deltaSince(5)?.owners, [
+    { shard: "0", owner: "b", owners: ["b", "a"] },
+    { shard: "1", owner: "a" },
+  ]);
+});

@@ -19,6 +19,8 @@ import { validateExecutorId, validateShardKey } from "../heartbeat/validate_hear
 import type { PendingCellMoves } from "../leader/cells_moves.ts";
 import { fixedShardKeys } from "../leader/pass_planner.ts";
 import { type BlastRadius, blastRadius } from "../placement/blast_radius.ts";
+import { measureOverlap } from "../placement/overlap.ts";
+import { combinations } from "../placement/combinations.ts";
 import type { NamespaceRuntime } from "../routing/mod.ts";
 import { MAX_KEYS_PER_CALL } from "./namespace_operations.ts";
 
@@ -37,6 +39,15 @@ export interface MoveResult {
 export interface BlastRadiusView extends BlastRadius {
   /** Namespace measured. */
   readonly namespace: string;
+  /** Replicated namespaces: overlap of the live owner sets and how many sets are possible. */
+  readonly overlap?: {
+    /** Most live owners two shards share. */
+    readonly maxOverlap: number;
+    /** Shuffle: shards sharing more than the configured `maxOverlap` with another. */
+    readonly shardsOverBound: number;
+    /** C(live executors, replicas). */
+    readonly combinations: bigint;
+  };
 }
 
 /** What {@linkcode CellOperations} needs from its instance. */
@@ -156,8 +167,9 @@ export class CellOperations {
   /**
    * The blast radius of the namespace's current assignment. The shards are a
    * fixed namespace's all, or an ephemeral one's placed and waiting ones,
-   * drained shards left out; an owner counts only while alive, and the
-   * executors that may fail are the alive ones.
+   * drained shards left out; every owner of a replicated shard counts, each
+   * only while alive, and the executors that may fail are the alive ones. A
+   * replicated namespace also gets the overlap of its live owner sets.
    */
   blastRadius(namespace: string): BlastRadiusView {
     const { config, cache } = this.#host.lookup(namespace);
@@ -171,10 +183,21 @@ export class CellOperations {
     const ownerSets: string[][] = [];
     for (const shard of universe) {
       if (state.drained.has(shard)) continue;
-      const owner = state.owners.get(shard);
-      ownerSets.push(owner !== undefined && alive.has(owner) ? [owner] : []);
+      ownerSets.push(state.ownersOf(shard).filter((owner) => alive.has(owner)));
     }
-    return { namespace, ...blastRadius(ownerSets, [...alive].sort()) };
+    const radius = { namespace, ...blastRadius(ownerSets, [...alive].sort()) };
+    const replicas = config.replicas ?? 1;
+    if (replicas <= 1) return radius;
+    const bound = config.placement === "shuffle" ? config.maxOverlap : undefined;
+    const overlap = measureOverlap(ownerSets, bound === undefined ? {} : { bound });
+    return {
+      ...radius,
+      overlap: {
+        maxOverlap: overlap.maxOverlap,
+        shardsOverBound: bound === undefined ? 0 : overlap.shardsOverBound,
+        combinations: combinations(alive.size, Math.min(replicas, alive.size)),
+      },
+    };
   }
 
   #checkTarget(runtime: NamespaceRuntime, to: string): void {

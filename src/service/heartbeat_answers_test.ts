@@ -35,3 +35,32 @@ Deno.test("heartbeatAnswer answers an executor without shards with nothing", () 
   const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
   assert.deepEqual(heartbeatAnswer(state, "nobody").shards(), []);
 });
+
+Deno.test("heartbeatAnswer tells every owner of a replicated shard, with the set's token", () => {
+  const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
+  state.apply({
+    revision: 7,
+    events: [{
+      type: "assignment",
+      seq: 1,
+      delta: { assign: { a: ["s"] }, unassign: [], remove: [], sets: { s: ["a", "b"] } },
+    }],
+  }, 0);
+  const stampOfC = heartbeatAnswer(state, "c").stamp;
+  for (const id of ["a", "b"]) {
+    assert.deepEqual(heartbeatAnswer(state, id).shards(), [{ shardKey: "s", fencingToken: 7 }]);
+  }
+  const stampOfB = heartbeatAnswer(state, "b").stamp;
+  state.apply({
+    revision: 8,
+    events: [{
+      type: "assignment",
+      seq: 2,
+      delta: { assign: { a: ["s"] }, unassign: [], remove: [], sets: { s: ["a", "c"] } },
+    }],
+  }, 0);
+  assert.notEqual(heartbeatAnswer(state, "b").stamp, stampOfB, "b left the set");
+  assert.deepEqual(heartbeatAnswer(state, "b").shards(), []);
+  assert.notEqual(heartbeatAnswer(state, "c").stamp, stampOfC, "c joined it");
+  assert.deepEqual(heartbeatAnswer(state, "c").shards(), [{ shardKey: "s", fencingToken: 8 }]);
+});

@@ -20,6 +20,7 @@ import * as routing from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { PendingCellMoves } from "../leader/cells_moves.ts";
+import { replicationSeed } from "../leader/replicas_pass.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
@@ -323,6 +324,7 @@ export class ShardManager {
                   },
                 }
                 : {}),
+              ...replicationOf(ns.config),
             },
             periodMs: sd.process.periodMs,
             cooldownMs: sd.process.rebalanceCooldownMs,
@@ -341,6 +343,19 @@ export class ShardManager {
 function exclusiveOf(config: NamespaceConfig, ttl: number) {
   const leaseMs = ownershipLeaseOf(config, ttl);
   return leaseMs === undefined ? {} : { exclusive: { leaseMs } };
+}
+
+function replicationOf(config: NamespaceConfig) {
+  if ((config.replicas ?? 1) <= 1) return {};
+  return {
+    replication: {
+      replicas: config.replicas ?? 1,
+      placement: config.placement === "shuffle" ? "shuffle" as const : "balanced" as const,
+      ...(config.maxOverlap === undefined ? {} : { maxOverlap: config.maxOverlap }),
+      zoneKey: config.zoneKey ?? "zone",
+      seed: replicationSeed(config.name),
+    },
+  };
 }
 
 function shapeOf(config: NamespaceConfig) {

@@ -118,6 +118,8 @@ export interface ShardModel {
   readonly assignedRevision: number;
   /** When it got its owner. */
   readonly assignedAt: string | null;
+  /** Replicated namespaces: every owner, primary (`owner`) first; absent with one owner. */
+  readonly owners?: readonly string[];
 }
 
 /**
@@ -204,5 +206,6 @@ export function shardModel(shardKey: string, wire: InspectShardResponse__Output)
     status: status === "INVALID" ? null : status,
     assignedRevision: Number(wire.assignedRevision),
     assignedAt: isoTime(timestampMs(wire.assignedAt)),
+    ...((wire.owners?.length ?? 0) > 1 ? { owners: wire.owners.map((o) => o.executorId) } : {}),
   };
 }

@@ -102,6 +102,7 @@ Deno.test("leader, namespace and shard models", () => {
     shardStatus: "SHARD_STATUS_INVALID",
     assignedRevision: "9",
     assignedAt: null,
+    owners: [],
   };
   assert.deepEqual(shardModel("3", inspected), {
     namespace: "ns",
@@ -114,5 +115,8 @@ Deno.test("leader, namespace and shard models", () => {
     assignedAt: null,
   });
   assert.equal(shardModel("3", { ...inspected, shardStatus: "SHARD_STATUS_DONE" }).status, "DONE");
+  const owners = ["a", "b", "c"].map((executorId) => ({ executorId, metadata: {} }));
+  assert.deepEqual(shardModel("3", { ...inspected, owners }).owners, ["a", "b", "c"]);
+  assert.equal("owners" in shardModel("3", { ...inspected, owners: owners.slice(0, 1) }), false);
   assert.equal(shortEnum("OTHER", "SHARD_STATUS_"), "OTHER");
 });

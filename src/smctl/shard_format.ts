@@ -49,6 +49,7 @@ export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN):
     ["Shard", shard.shardKey],
     ["Namespace", shard.namespace],
     ["Owner", paint.cyan(shard.owner)],
+    ...(shard.owners ? [["All owners", shard.owners.join(", ")] as [string, string]] : []),
     ["Load", formatLoad(shard.load)],
     ["Status", shard.status ?? paint.dim("not reported")],
     ["Assigned revision", String(shard.assignedRevision)],

@@ -8,6 +8,7 @@ import { applyReleases } from "../core/assignment.ts";
 import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
 import type { AssignmentDelta, ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
+import { OwnerIndex } from "./owner_index.ts";
 import { type ViewChange, ViewLog } from "./view_log.ts";
 
 /** What the service knows about an executor. */
@@ -68,12 +69,20 @@ export class NamespaceState {
   inputsVersion = 0;
   /** Executors by id. */
   readonly executors: Map<string, ExecutorView> = new Map();
-  /** Shard → owner. */
-  readonly owners: Map<string, string> = new Map();
-  /** Owner → its shards. */
-  readonly byExecutor: Map<string, Set<string>> = new Map();
-  /** Shard → revision of the change that gave it its owner. */
-  readonly assignedRevisions: Map<string, number> = new Map();
+  /** Shard → owner (the primary, first of the set, of a shard with several owners). */
+  readonly owners: Map<string, string>;
+  /**
+   * Replicated namespaces: shard → full owner set (primary first) of the
+   * shards with more than one owner. Empty in a single-owner namespace.
+   */
+  readonly ownerSets: Map<string, readonly string[]>;
+  /** Owner → its shards (a shard with several owners is listed under each). */
+  readonly byExecutor: Map<string, Set<string>>;
+  /**
+   * Shard → revision of the change that gave it its owner or, with several
+   * owners, last changed its owner set: the fencing token of every owner.
+   */
+  readonly assignedRevisions: Map<string, number>;
   /** Store revision → commit time (ms since epoch) of assignment changes still held by a shard. */
   readonly assignmentTimes: Map<number, number> = new Map();
   /**
@@ -92,16 +101,18 @@ export class NamespaceState {
   /** Recent changes watchers see, for deltas to spectators. */
   readonly viewLog: ViewLog = new ViewLog();
   #revisionInProgress = 0;
-  /** Executor → the stamp of its last shard set change; stamps never repeat. */
-  #shardSetStamps = new Map<string, number>();
-  #stamp = 0;
-  #loadStamp = 0;
+  #index = new OwnerIndex();
   #viewTouched = false;
   #liveness: LivenessOptions;
 
   /** An empty picture of `namespace`. */
   constructor(namespace: string, liveness: LivenessOptions) {
     this.namespace = namespace;
+    // The index's maps, shared: readers keep using them directly.
+    this.owners = this.#index.owners;
+    this.ownerSets = this.#index.ownerSets;
+    this.byExecutor = this.#index.byExecutor;
+    this.assignedRevisions = this.#index.assignedRevisions;
     this.#liveness = liveness;
   }
 
@@ -173,12 +184,17 @@ export class NamespaceState {
    * {@linkcode shardsOf} may be cached under it.
    */
   shardSetStamp(executorId: string): number {
-    return this.#shardSetStamps.get(executorId) ?? this.#loadStamp;
+    return this.#index.stampOf(executorId);
   }
 
-  /** Shards owned by `executorId`. */
+  /** The owners of `shard`, primary first (empty when it has none). */
+  ownersOf(shard: string): readonly string[] {
+    return this.#index.ownersOf(shard);
+  }
+
+  /** Shards owned by `executorId` (alone or as one of several owners). */
   shardsOf(executorId: string): ReadonlySet<string> {
-    return this.byExecutor.get(executorId) ?? EMPTY;
+    return this.#index.shardsOf(executorId);
   }
 
   /**
@@ -190,8 +206,7 @@ export class NamespaceState {
     this.revision = snapshot.revision;
     this.seq = snapshot.assignmentSeq;
     this.inputsVersion++;
-    this.#shardSetStamps.clear();
-    this.#loadStamp = ++this.#stamp;
+    this.#index.clear();
     this.executors.clear();
     for (const e of snapshot.executors.values()) {
       const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
@@ -208,11 +223,13 @@ export class NamespaceState {
         reports: e.reports,
       });
     }
-    this.owners.clear();
-    this.byExecutor.clear();
-    this.assignedRevisions.clear();
+    const sets = snapshot.ownerSets;
     for (const [shard, owner] of snapshot.owners) {
-      this.#setOwner(shard, owner, snapshot.assignedRevisions.get(shard) ?? snapshot.revision);
+      const revision = snapshot.assignedRevisions.get(shard) ?? snapshot.revision;
+      const set = sets?.get(shard);
+      if (set !== undefined && set.length > 1 && set[0] === owner) {
+        this.#index.set(shard, set, revision);
+      } else this.#index.setOwner(shard, owner, revision);
     }
     this.assignmentTimes.clear();
     for (const [revision, ms] of snapshot.assignmentTimes) this.assignmentTimes.set(revision, ms);
@@ -266,8 +283,8 @@ export class NamespaceState {
             metadata: event.metadata,
           });
           view = true;
-          // A selector drain may start or stop matching the executor.
-          if (this.executorDrains.size > 0) rebalance = true;
+          // A selector drain may start or stop matching the executor; a zone may change.
+          if (this.executorDrains.size > 0 || this.ownerSets.size > 0) rebalance = true;
           break;
         case "reports": {
           const executor = this.executors.get(event.executorId) ??
@@ -343,27 +360,26 @@ export class NamespaceState {
     if (seq % PRUNE_TIMES_EVERY === 0) this.#pruneTimes();
     for (const shard of [...delta.unassign, ...delta.remove]) {
       if (this.owners.has(shard)) this.#record({ kind: "owner", shard, owner: undefined });
-      this.#clearOwner(shard);
+      this.#index.delete(shard);
     }
+    const sets = delta.sets;
     for (const [executor, shards] of Object.entries(delta.assign)) {
       for (const shard of shards) {
-        if (this.owners.get(shard) !== executor) {
+        const set = sets?.[shard];
+        if (set !== undefined && set.length > 1 && set[0] === executor) {
+          if (!sameOwners(this.ownersOf(shard), set)) {
+            this.#record({ kind: "owner", shard, owner: executor, owners: set });
+          }
+          this.#index.set(shard, set, revision);
+          continue;
+        }
+        if (this.owners.get(shard) !== executor || this.ownerSets.has(shard)) {
           this.#record({ kind: "owner", shard, owner: executor });
         }
-        this.#setOwner(shard, executor, revision);
+        this.#index.setOwner(shard, executor, revision);
       }
     }
     applyReleases(this.releasing, this.owners, delta, revision);
-  }
-
-  #setOwner(shard: string, owner: string, revision: number): void {
-    this.#clearOwner(shard);
-    this.owners.set(shard, owner);
-    this.#shardSetStamps.set(owner, ++this.#stamp);
-    let set = this.byExecutor.get(owner);
-    if (!set) this.byExecutor.set(owner, set = new Set());
-    set.add(shard);
-    this.assignedRevisions.set(shard, revision);
   }
 
   #record(change: ViewChange): void {
@@ -377,20 +393,11 @@ export class NamespaceState {
       if (!held.has(revision)) this.assignmentTimes.delete(revision);
     }
   }
-
-  #clearOwner(shard: string): void {
-    const owner = this.owners.get(shard);
-    if (owner === undefined) return;
-    this.owners.delete(shard);
-    this.assignedRevisions.delete(shard);
-    this.#shardSetStamps.set(owner, ++this.#stamp);
-    const set = this.byExecutor.get(owner);
-    set?.delete(shard);
-    if (set?.size === 0) this.byExecutor.delete(owner);
-  }
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
+function sameOwners(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
 
 /** Commit times of revisions no shard holds any more are dropped this often (in changes). */
 const PRUNE_TIMES_EVERY = 256;

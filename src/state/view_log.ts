@@ -10,7 +10,14 @@
 
 /** One change a watcher sees. */
 export type ViewChange =
-  | { readonly kind: "owner"; readonly shard: string; readonly owner: string | undefined }
+  | {
+    readonly kind: "owner";
+    readonly shard: string;
+    /** The primary owner, or undefined when the shard lost its owners. */
+    readonly owner: string | undefined;
+    /** Replicated namespaces: the full owner set, when it has more than one owner. */
+    readonly owners?: readonly string[];
+  }
   | {
     readonly kind: "executor";
     readonly executorId: string;

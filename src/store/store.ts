@@ -37,7 +37,12 @@ export interface NamespaceSnapshot {
   readonly assignmentSeq: number;
   /** Shard key → executor id. */
   readonly owners: ReadonlyMap<string, string>;
-  /** Shard key → store revision of the commit that gave it its owner. */
+  /**
+   * Replicated namespaces: shard key → full owner set (primary first) of the
+   * shards with more than one owner; `owners` holds their primary.
+   */
+  readonly ownerSets?: ReadonlyMap<string, readonly string[]>;
+  /** Shard key → store revision of the commit that gave it its owner (or owner set). */
   readonly assignedRevisions: ReadonlyMap<string, number>;
   /** Store revision → commit time (ms since epoch) of assignment changes, where known. */
   readonly assignmentTimes: ReadonlyMap<number, number>;
@@ -96,8 +101,10 @@ export interface Fence {
 
 /** A whole assignment, as folded into a snapshot. */
 export interface AssignmentImage {
-  /** Shard → executor. */
+  /** Shard → executor (the primary of a shard with several owners). */
   readonly owners: ReadonlyMap<string, string>;
+  /** Shard → full owner set, for shards with more than one owner. */
+  readonly ownerSets?: ReadonlyMap<string, readonly string[]>;
   /** Shard → store revision of the change that gave it its owner (its fencing token). */
   readonly revisions: ReadonlyMap<string, number>;
   /** Store revision → commit time (ms since epoch), where known. */

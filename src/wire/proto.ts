@@ -230,6 +230,7 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/WatchNamespaceStateRe
 export type * from "./gen/uber/cadence/sharddistributor/v1/ExecutorInfo.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/Shard.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardOwnerChange.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ShardOwner.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceConfig.ts";

@@ -128,6 +128,7 @@ Deno.test("GetShardOwner round-trips camelCase fields and a string map", async (
       owner: "executor-for-42",
       namespace: "orders",
       metadata: { address: "10.0.0.7:7933", requestedShardKey: "42" },
+      owners: [],
     });
   });
 });

@@ -398,6 +398,54 @@ export function storeContract(name: string, open: OpenStore): void {
     assert.deepEqual([moved.owners.get("a"), moved.releasing], ["e2", new Map()]);
   });
 
+  test("owner sets of replicated shards survive the log, the feed and compaction", async (store) => {
+    const fence = await store.claimLeadership("ns", claim(1));
+    const abort = new AbortController();
+    const start = (await store.loadNamespace("ns")).revision;
+    const feed = store.watchNamespace("ns", start, abort.signal).getReader();
+    const sets = (snap: NamespaceSnapshot) => snap.ownerSets ?? new Map();
+    try {
+      const first: AssignmentDelta = {
+        assign: { e1: ["a", "b"] },
+        unassign: [],
+        remove: [],
+        sets: { a: ["e1", "e2", "e3"] },
+      };
+      const rev1 = await store.commitAssignment(fence, 1, first);
+      await expectBatch(feed, rev1, { type: "assignment", seq: 1, delta: first });
+      const one = await store.loadNamespace("ns");
+      assert.deepEqual(one.owners, new Map([["a", "e1"], ["b", "e1"]]));
+      assert.deepEqual(sets(one), new Map([["a", ["e1", "e2", "e3"]]]));
+      const rev2 = await store.commitAssignment(fence, 2, {
+        ...assign({ e2: ["a"] }),
+        sets: { a: ["e2", "e3", "e4"] },
+      });
+      const two = await store.loadNamespace("ns");
+      assert.deepEqual(two.owners.get("a"), "e2");
+      assert.deepEqual(sets(two), new Map([["a", ["e2", "e3", "e4"]]]));
+      assert.equal(two.assignedRevisions.get("a"), rev2);
+      await store.compactAssignment(fence, 2, { ...imageOf(two), ownerSets: sets(two) });
+      const compacted = await store.loadNamespace("ns");
+      assert.deepEqual(
+        [compacted.owners, sets(compacted), compacted.assignedRevisions],
+        [two.owners, sets(two), two.assignedRevisions],
+      );
+      // Assigned without a set: back to one owner.
+      await store.commitAssignment(fence, 3, assign({ e5: ["a"] }));
+      const single = await store.loadNamespace("ns");
+      assert.deepEqual([single.owners.get("a"), sets(single).size], ["e5", 0]);
+      await store.commitAssignment(fence, 4, {
+        ...assign({ e6: ["c"] }),
+        sets: { c: ["e6", "e7"] },
+      });
+      await store.commitAssignment(fence, 5, assign({}, ["c"]));
+      assert.equal(sets(await store.loadNamespace("ns")).size, 0, "unassigned: no set");
+    } finally {
+      abort.abort();
+      feed.releaseLock();
+    }
+  });
+
   test("commitAssignment refuses to move shards off an executor heard from since", async (store) => {
     const fence = await store.claimLeadership("ns", claim(1));
     const heard = await store.writeExecutors("ns", [{ executorId: "e1", heartbeat: HEARTBEAT }]);

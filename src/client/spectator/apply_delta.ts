@@ -66,7 +66,15 @@ export function applyDelta(
     shardsOf(executorId);
   }
   const added: string[] = [], removed: string[] = [], moved: ShardMove[] = [];
-  for (const { shard, owner } of delta.owners) {
+  let ownerSets = previous.ownerSets;
+  for (const { shard, owner, owners: set } of delta.owners) {
+    const several = set !== undefined && set.length > 1 && owner !== undefined;
+    if (several || ownerSets.has(shard)) {
+      if (ownerSets === previous.ownerSets) ownerSets = new Map(previous.ownerSets);
+      const sets = ownerSets as Map<string, readonly string[]>;
+      if (several) sets.set(shard, Object.freeze([...set]));
+      else sets.delete(shard);
+    }
     const was = owners.get(shard)?.executorId;
     if (was === owner) continue;
     if (was !== undefined) shardsOf(was).delete(shard);
@@ -91,7 +99,7 @@ export function applyDelta(
     if (executors.delete(id)) executorsChanged.push(id);
   }
   return {
-    placement: Object.freeze({ version, receivedAtMs, executors, owners }),
+    placement: Object.freeze({ version, receivedAtMs, executors, owners, ownerSets }),
     change: { added, removed, moved, executorsChanged },
   };
 }

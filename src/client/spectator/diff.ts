@@ -10,6 +10,7 @@ const NONE: Placement = Object.freeze({
   receivedAtMs: 0,
   executors: new Map(),
   owners: new Map(),
+  ownerSets: new Map(),
 });
 
 /**

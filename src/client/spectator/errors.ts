@@ -132,3 +132,41 @@ export class ShardOwnerLookupError extends Error {
     this.code = typeof code === "number" ? code : undefined;
   }
 }
+
+/**
+ * Every owner of a shard failed an attempt made through `tryOwners`.
+ * `errors` holds each owner's error, in the order tried.
+ *
+ * @example
+ * ```ts
+ * import { AllOwnersFailedError } from "./errors.ts";
+ *
+ * const error = new AllOwnersFailedError("orders", "7", ["a", "b"], [new Error("x"), new Error("y")]);
+ * console.assert(error.errors.length === 2 && error.message.includes("a, b"));
+ * ```
+ */
+export class AllOwnersFailedError extends AggregateError {
+  /** The namespace. */
+  readonly namespace: string;
+  /** The shard key. */
+  readonly shardKey: string;
+  /** The executors tried, in order (empty when the shard had no owner). */
+  readonly executorIds: readonly string[];
+
+  /** Attempts on `executorIds` for `shardKey` failed with `errors`. */
+  constructor(
+    namespace: string,
+    shardKey: string,
+    executorIds: readonly string[],
+    errors: readonly unknown[],
+  ) {
+    const tried = executorIds.length === 0
+      ? "it has no owner"
+      : `every owner failed (${executorIds.join(", ")})`;
+    super(errors, `Shard "${shardKey}" of namespace "${namespace}": ${tried}`);
+    this.name = "AllOwnersFailedError";
+    this.namespace = namespace;
+    this.shardKey = shardKey;
+    this.executorIds = executorIds;
+  }
+}

@@ -99,7 +99,17 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
         { namespace, shardKey },
         callOptions,
       );
-      return { executorId: response.owner, metadata: response.metadata } satisfies Owner;
+      const owners = (response.owners ?? []).map((o) =>
+        ({
+          executorId: o.executorId,
+          metadata: o.metadata,
+        }) satisfies Owner
+      );
+      return {
+        executorId: response.owner,
+        metadata: response.metadata,
+        ...(owners.length > 1 ? { owners } : {}),
+      };
     },
     async namespaceType(address, namespace, callOptions?: TransportCallOptions) {
       const response = await callUnary<ListNamespacesResponse__Output>(
@@ -131,6 +141,7 @@ function toUpdate(message: WatchNamespaceStateResponse__Output): PlacementUpdate
     owners: message.ownerChanges.map((c) => ({
       shard: c.shardKey,
       owner: c.executorId === "" ? undefined : c.executorId,
+      ...(c.executorIds.length > 1 ? { owners: c.executorIds } : {}),
     })),
     removedExecutors: message.removedExecutors,
   };
@@ -141,5 +152,8 @@ function toExecutor(info: ExecutorInfo__Output): ExecutorPlacement {
     executorId: info.executorId,
     metadata: info.metadata,
     shards: info.shards.map((s) => s.shardKey),
+    ...(info.replicaShards.length > 0
+      ? { replicaShards: info.replicaShards.map((s) => ({ shard: s.shardKey, rank: s.rank })) }
+      : {}),
   };
 }

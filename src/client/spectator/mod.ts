@@ -6,6 +6,8 @@
  * - {@linkcode createSpectator} starts one; `ownerOf` / `addressOf` are
  *   synchronous lookups, `owner` / `address` wait for the first snapshot and
  *   ask the service on a miss in an ephemeral namespace.
+ * - Replicated namespaces: `ownersOf` / `owners` give every owner, primary
+ *   first, and `tryOwners` (also a method) tries them in turn.
  * - `staleness()` says whether the stream is connected and how old the
  *   answers may be; `changes()` yields placement changes (latest-value).
  * - Errors: {@linkcode SpectatorNotReadyError}, {@linkcode SpectatorClosedError},
@@ -42,7 +44,9 @@ export type {
   WaitOptions,
   WaitReadyOptions,
 } from "./types.ts";
+export { tryOwners, type TryOwnersOptions } from "./try_owners.ts";
 export {
+  AllOwnersFailedError,
   MissingMetadataError,
   ShardOwnerLookupError,
   SpectatorClosedError,

@@ -33,7 +33,7 @@ export class OwnerFallback {
   /** "unlisted": the service answered but does not know the namespace. */
   #type: NamespaceType | "unlisted" | undefined;
   #typeLookup: Promise<NamespaceType | "unlisted" | undefined> | undefined;
-  readonly #inflight = new Map<string, Promise<Owner>>();
+  readonly #inflight = new Map<string, Promise<AskedOwners>>();
 
   /** A fallback configured by `options`. */
   constructor(options: OwnerFallbackOptions) {
@@ -59,7 +59,7 @@ export class OwnerFallback {
    * first and then every other address while failures are retryable. Throws
    * a {@linkcode ShardOwnerLookupError}.
    */
-  lookup(shardKey: string, preferred: string | undefined): Promise<Owner> {
+  lookup(shardKey: string, preferred: string | undefined): Promise<AskedOwners> {
     let call = this.#inflight.get(shardKey);
     if (call === undefined) {
       call = this.#ask(shardKey, preferred).finally(() => this.#inflight.delete(shardKey));
@@ -68,7 +68,7 @@ export class OwnerFallback {
     return call;
   }
 
-  async #ask(shardKey: string, preferred: string | undefined): Promise<Owner> {
+  async #ask(shardKey: string, preferred: string | undefined): Promise<AskedOwners> {
     const { transport, namespace, callTimeoutMs, signal } = this.#options;
     let last: unknown = new Error("no address to ask");
     for (const address of this.#order(preferred)) {
@@ -78,10 +78,13 @@ export class OwnerFallback {
           signal,
           deadlineMs: callTimeoutMs,
         });
-        return Object.freeze({
-          executorId: owner.executorId,
-          metadata: frozenMetadata(owner.metadata),
-        });
+        const freeze = (o: Owner): Owner =>
+          Object.freeze({ executorId: o.executorId, metadata: frozenMetadata(o.metadata) });
+        const primary = freeze(owner);
+        const all = owner.owners && owner.owners.length > 1
+          ? Object.freeze(owner.owners.map(freeze))
+          : Object.freeze([primary]);
+        return { owner: primary, owners: all };
       } catch (error) {
         last = error;
         if (!transport.isRetryable(error)) break;
@@ -111,4 +114,12 @@ export class OwnerFallback {
     const start = preferred === undefined ? 0 : Math.max(0, addresses.indexOf(preferred));
     return addresses.map((_, i) => addresses[(start + i) % addresses.length]!);
   }
+}
+
+/** What the service answered for a shard: its primary owner and every owner, primary first. */
+export interface AskedOwners {
+  /** The primary owner. */
+  readonly owner: Owner;
+  /** Every owner, primary first (just the primary in a single-owner namespace). */
+  readonly owners: readonly Owner[];
 }

@@ -46,16 +46,33 @@ function fromSnapshot(
 ): Placement {
   const executors = new Map<string, ExecutorPlacement>();
   const owners = new Map<string, Owner>();
+  const ranked = new Map<string, { id: string; rank: number }[]>();
   for (const item of list) {
+    const replicaShards = item.replicaShards ?? [];
     const executor: ExecutorPlacement = Object.freeze({
       executorId: item.executorId,
       metadata: frozenMetadata(item.metadata),
       shards: Object.freeze([...item.shards]),
+      ...(replicaShards.length > 0
+        ? { replicaShards: Object.freeze(replicaShards.map((r) => Object.freeze({ ...r }))) }
+        : {}),
     });
     executors.set(executor.executorId, executor);
     for (const shard of executor.shards) owners.set(shard, executor);
+    for (const { shard, rank } of replicaShards) {
+      let members = ranked.get(shard);
+      if (!members) ranked.set(shard, members = []);
+      members.push({ id: item.executorId, rank });
+    }
   }
-  return Object.freeze({ version, receivedAtMs, executors, owners });
+  const ownerSets = new Map<string, readonly string[]>();
+  for (const [shard, members] of ranked) {
+    const primary = owners.get(shard)?.executorId;
+    members.sort((a, b) => a.rank - b.rank);
+    const ids = members.map((m) => m.id);
+    ownerSets.set(shard, Object.freeze(primary === undefined ? ids : [primary, ...ids]));
+  }
+  return Object.freeze({ version, receivedAtMs, executors, owners, ownerSets });
 }
 
 /**

@@ -9,7 +9,8 @@ import { ChangeFeed } from "./change_feed.ts";
 import { diffPlacements, isEmptyChange } from "./diff.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
 import type { ResolvedSpectatorOptions } from "./options.ts";
-import { OwnerFallback } from "./owner_fallback.ts";
+import { type AskedOwners, OwnerFallback } from "./owner_fallback.ts";
+import { tryOwners, type TryOwnersOptions } from "./try_owners.ts";
 import { applyUpdate } from "./placement.ts";
 import { applyDelta } from "./apply_delta.ts";
 import type { SpectatorTransport } from "./transport.ts";
@@ -52,7 +53,7 @@ export class Spectator implements AsyncDisposable {
   readonly #fallback: OwnerFallback;
   readonly #loop: Promise<void>;
   #owners: ReadonlyMap<string, Owner> | undefined;
-  #asked = new Map<string, Owner>();
+  #asked = new Map<string, AskedOwners>();
   #placement: Placement | undefined;
   #connectedTo: string | undefined;
   #lastUpdateMs: number | undefined;
@@ -84,7 +85,59 @@ export class Spectator implements AsyncDisposable {
   ownerOf(shardKey: string): Owner | undefined {
     const owners = this.#owners;
     if (owners === undefined) throw this.#unavailable();
-    return owners.get(shardKey) ?? this.#asked.get(shardKey);
+    return owners.get(shardKey) ?? this.#asked.get(shardKey)?.owner;
+  }
+
+  /**
+   * Every owner of `shardKey` from memory, primary first: several in a
+   * namespace with `replicas` above 1, else the one owner; empty when it has
+   * none (or, in an ephemeral namespace, the spectator has not heard of it:
+   * use {@linkcode Spectator.owners}). Throws like {@linkcode Spectator.ownerOf}.
+   */
+  ownersOf(shardKey: string): readonly Owner[] {
+    const placement = this.#placement;
+    if (placement === undefined || this.#owners === undefined) throw this.#unavailable();
+    const ids = placement.ownerSets.get(shardKey);
+    if (ids !== undefined) {
+      const found: Owner[] = [];
+      for (const id of ids) {
+        const executor = placement.executors.get(id);
+        if (executor !== undefined) found.push(executor);
+      }
+      if (found.length > 0) return found;
+    }
+    const one = placement.owners.get(shardKey);
+    if (one !== undefined) return [one];
+    return this.#asked.get(shardKey)?.owners ?? [];
+  }
+
+  /**
+   * {@linkcode Spectator.ownersOf}, waiting for the first snapshot if need be
+   * and asking the service on a miss in an ephemeral namespace (as
+   * {@linkcode Spectator.owner} does).
+   */
+  async owners(shardKey: string, options: WaitOptions = {}): Promise<readonly Owner[]> {
+    const owner = await this.owner(shardKey, options);
+    if (owner === undefined) return [];
+    const owners = this.ownersOf(shardKey);
+    return owners.length > 0 ? owners : [owner];
+  }
+
+  /**
+   * Calls `attempt` with each owner of `shardKey` in turn, primary first,
+   * until one succeeds, and returns its result: clients of a replicated
+   * namespace tolerate the failure of some owners. Rejects with an
+   * `AllOwnersFailedError` (holding every error) when all fail, or at the
+   * first error `options.isRetryable` refuses; with what
+   * {@linkcode Spectator.owners} rejects; or with the signal's reason.
+   */
+  async tryOwners<T>(
+    shardKey: string,
+    attempt: (owner: Owner, index: number, signal: AbortSignal | undefined) => Promise<T>,
+    options: TryOwnersOptions = {},
+  ): Promise<T> {
+    const owners = await this.owners(shardKey, options);
+    return await tryOwners(this.namespace, shardKey, owners, attempt, options);
   }
 
   /**
@@ -101,12 +154,12 @@ export class Spectator implements AsyncDisposable {
     if (known !== undefined) return known;
     const { signal } = options;
     if (!await abortable(this.#fallback.asksOnMiss(this.#connectedTo), signal)) return undefined;
-    const owner = await abortable(this.#fallback.lookup(shardKey, this.#connectedTo), signal);
+    const asked = await abortable(this.#fallback.lookup(shardKey, this.#connectedTo), signal);
     const now = this.ownerOf(shardKey); // throws if closed meanwhile
     if (now !== undefined) return now;
     if (this.#asked.size >= MAX_ASKED) this.#asked = new Map();
-    this.#asked.set(shardKey, owner);
-    return owner;
+    this.#asked.set(shardKey, asked);
+    return asked.owner;
   }
 
   /**
@@ -220,7 +273,8 @@ export class Spectator implements AsyncDisposable {
       next = applyUpdate(previous, update, now);
       change = diffPlacements(previous, next);
     }
-    if (previous === undefined || !isEmptyChange(change)) {
+    const setsChanged = previous !== undefined && !sameOwnerSets(previous, next);
+    if (previous === undefined || !isEmptyChange(change) || setsChanged) {
       this.#placement = next;
       this.#owners = next.owners;
       this.#feed.publish(next, change);
@@ -259,4 +313,16 @@ export class Spectator implements AsyncDisposable {
     }
     return value;
   }
+}
+
+/** True when two placements give every shard the same owner set. */
+function sameOwnerSets(a: Placement, b: Placement): boolean {
+  if (a.ownerSets === b.ownerSets) return true;
+  if (a.ownerSets.size !== b.ownerSets.size) return false;
+  for (const [shard, set] of a.ownerSets) {
+    const other = b.ownerSets.get(shard);
+    if (other === undefined || other.length !== set.length) return false;
+    if (set.some((id, i) => id !== other[i])) return false;
+  }
+  return true;
 }

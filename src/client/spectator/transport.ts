@@ -38,7 +38,7 @@ export interface SpectatorTransport {
     namespace: string,
     shardKey: string,
     options?: TransportCallOptions,
-  ): Promise<Owner>;
+  ): Promise<Owner & { readonly owners?: readonly Owner[] }>;
   /** The shard model of `namespace`, or undefined when the service does not know it. */
   namespaceType(
     address: string,

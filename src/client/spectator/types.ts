@@ -19,8 +19,16 @@ export interface Owner {
 
 /** An executor of the namespace with the shards it owns. */
 export interface ExecutorPlacement extends Owner {
-  /** Keys of the shards it owns, in the order the service listed them. */
+  /**
+   * Keys of the shards it owns, in the order the service listed them (in a
+   * namespace with replicas above 1: the shards it is the primary of).
+   */
   readonly shards: readonly string[];
+  /**
+   * Namespaces with replicas above 1: the shards it owns as a secondary owner,
+   * with its rank in the owner set (1 = first after the primary).
+   */
+  readonly replicaShards?: readonly { readonly shard: string; readonly rank: number }[];
 }
 
 /**
@@ -46,8 +54,15 @@ export interface PlacementDelta {
   readonly kind: "delta";
   /** Executors added or whose metadata changed. */
   readonly executors: readonly Omit<ExecutorPlacement, "shards">[];
-  /** Shards whose owner changed; `owner` undefined: it has none now. */
-  readonly owners: readonly { readonly shard: string; readonly owner: string | undefined }[];
+  /**
+   * Shards whose owner changed; `owner` undefined: it has none now. `owners`
+   * lists every owner (primary first) of a shard that has several.
+   */
+  readonly owners: readonly {
+    readonly shard: string;
+    readonly owner: string | undefined;
+    readonly owners?: readonly string[];
+  }[];
   /** Executors that are gone. */
   readonly removedExecutors: readonly string[];
 }
@@ -68,8 +83,14 @@ export interface Placement {
   readonly receivedAtMs: number;
   /** Executor id → the executor with its metadata and shards. */
   readonly executors: ReadonlyMap<string, ExecutorPlacement>;
-  /** Shard key → owner (the same objects as in `executors`). */
+  /** Shard key → owner, the primary of a replicated shard (the same objects as in `executors`). */
   readonly owners: ReadonlyMap<string, Owner>;
+  /**
+   * Shard key → every owner's executor id, primary first, for shards with
+   * more than one owner (namespaces with replicas above 1); empty otherwise.
+   * The map is replaced, never mutated, when a set changes.
+   */
+  readonly ownerSets: ReadonlyMap<string, readonly string[]>;
 }
 
 /** A shard that changed owner. */

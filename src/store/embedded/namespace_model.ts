@@ -27,6 +27,8 @@ export interface ModelImage {
   readonly owners: [string, string, number][];
   /** [revision, commit ms]. */
   readonly times: [number, number][];
+  /** [shard, owner set] of shards with several owners (absent when none). */
+  readonly sets?: [string, readonly string[]][];
   /** [shard, revision of its release] (absent in images written before handovers). */
   readonly releasing?: [string, number][];
   /** Drained shards. */
@@ -47,6 +49,8 @@ export class NamespaceModel {
   seq = 0;
   /** Shard → executor. */
   readonly owners: Map<string, string> = new Map();
+  /** Shard → owner set, for shards with several owners (`owners` holds the primary). */
+  readonly ownerSets: Map<string, readonly string[]> = new Map();
   /** Shard → revision of the change that gave it its owner. */
   readonly revisions: Map<string, number> = new Map();
   /** Revision → commit time. */
@@ -98,7 +102,12 @@ export class NamespaceModel {
       case "assignment":
         this.seq = event.seq;
         if (event.delta.atMs !== undefined) this.times.set(revision, event.delta.atMs);
-        applyDelta(this.owners, event.delta, (shard) => this.revisions.set(shard, revision));
+        applyDelta(
+          this.owners,
+          event.delta,
+          (shard) => this.revisions.set(shard, revision),
+          this.ownerSets,
+        );
         for (const shard of [...event.delta.unassign, ...event.delta.remove]) {
           if (!this.owners.has(shard)) this.revisions.delete(shard);
         }
@@ -135,6 +144,7 @@ export class NamespaceModel {
       executors,
       assignmentSeq: this.seq,
       owners: new Map(this.owners),
+      ...(this.ownerSets.size > 0 ? { ownerSets: new Map(this.ownerSets) } : {}),
       assignedRevisions: new Map(this.revisions),
       assignmentTimes: times,
       releasing: new Map(this.releasing),
@@ -153,6 +163,7 @@ export class NamespaceModel {
       seq: this.seq,
       owners: [...this.owners].map(([s, e]) => [s, e, this.revisions.get(s) ?? 0]),
       times: [...this.times].filter(([rev]) => held.has(rev)),
+      ...(this.ownerSets.size > 0 ? { sets: [...this.ownerSets] } : {}),
       releasing: [...this.releasing],
       drained: [...this.drained],
       requested: [...this.requested],
@@ -171,6 +182,7 @@ export class NamespaceModel {
       model.revisions.set(shard, revision);
     }
     for (const [revision, ms] of image.times) model.times.set(revision, ms);
+    for (const [shard, set] of image.sets ?? []) model.ownerSets.set(shard, set);
     for (const [shard, revision] of image.releasing ?? []) model.releasing.set(shard, revision);
     for (const shard of image.drained) model.drained.add(shard);
     for (const [shard, revision] of image.requested) model.requested.set(shard, revision);

@@ -113,11 +113,13 @@ export function decodeClaim(text: string): LeaderClaim {
 /** Encodes an assignment delta (with its commit time, when set). */
 export function encodeDelta(delta: AssignmentDelta): string {
   const release = delta.release?.length ? { l: delta.release } : {};
+  const sets = delta.sets && Object.keys(delta.sets).length > 0 ? { s: delta.sets } : {};
   return JSON.stringify({
     a: delta.assign,
     u: delta.unassign,
     r: delta.remove,
     ...release,
+    ...sets,
     t: delta.atMs,
   });
 }
@@ -129,6 +131,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     u?: string[];
     r?: string[];
     l?: string[];
+    s?: Record<string, string[]>;
     t?: number;
   };
   const delta = {
@@ -136,13 +139,16 @@ export function decodeDelta(text: string): AssignmentDelta {
     unassign: raw.u ?? [],
     remove: raw.r ?? [],
     ...(raw.l?.length ? { release: raw.l } : {}),
+    ...(raw.s && typeof raw.s === "object" ? { sets: raw.s } : {}),
   };
   return typeof raw.t === "number" ? { ...delta, atMs: raw.t } : delta;
 }
 
 /**
  * Encodes a whole assignment as `{"v":2,"o":{executor:{revision:[shards]}},"t":{revision:ms}}`,
- * plus `"l":{revision:[shards]}` for releasing shards (older readers ignore it).
+ * plus `"l":{revision:[shards]}` for releasing shards and `"s":{shard:[owners]}` for
+ * the owner sets of shards with several owners (`o` lists those under their
+ * primary); older readers ignore both.
  * Grouping by revision keeps it compact: shards placed together share one.
  */
 export function encodeOwners(image: AssignmentImage): string {
@@ -154,12 +160,17 @@ export function encodeOwners(image: AssignmentImage): string {
     const time = image.times.get(revision);
     if (time !== undefined) t[revision] = time;
   }
-  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t });
+  const s: Record<string, readonly string[]> = {};
+  for (const [shard, set] of image.ownerSets ?? []) {
+    if (set.length > 1 && image.owners.get(shard) === set[0]) s[shard] = set;
+  }
+  const sets = image.ownerSets?.size ? { s } : {};
+  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t, ...sets });
   const l: Record<string, string[]> = {};
   for (const [shard, revision] of image.releasing) {
     if (image.owners.has(shard)) (l[revision] ??= []).push(shard);
   }
-  return JSON.stringify({ v: 2, o, t, l });
+  return JSON.stringify({ v: 2, o, t, l, ...sets });
 }
 
 /**
@@ -173,6 +184,7 @@ export function decodeOwners(
     revisions: Map<string, number>;
     times: Map<number, number>;
     releasing?: Map<string, number>;
+    ownerSets?: Map<string, readonly string[]>;
   },
   fallbackRevision: number,
 ): void {
@@ -190,6 +202,7 @@ export function decodeOwners(
     o: Record<string, Record<string, string[]>>;
     t?: Record<string, number>;
     l?: Record<string, string[]>;
+    s?: Record<string, string[]>;
   };
   for (const [executor, byRevision] of Object.entries(v2.o)) {
     for (const [revision, shards] of Object.entries(byRevision)) {
@@ -203,6 +216,9 @@ export function decodeOwners(
   for (const [revision, ms] of Object.entries(v2.t ?? {})) into.times.set(Number(revision), ms);
   for (const [revision, shards] of Object.entries(v2.l ?? {})) {
     for (const shard of shards) into.releasing?.set(shard, Number(revision));
+  }
+  for (const [shard, set] of Object.entries(v2.s ?? {})) {
+    if (set.length > 1 && into.owners.get(shard) === set[0]) into.ownerSets?.set(shard, set);
   }
 }
 

@@ -65,6 +65,34 @@ Deno.test("codec round-trips a whole assignment with revisions and times", () =>
   assert.deepEqual(into.times, new Map([[5, 1000], [9, 2000]]));
 });
 
+Deno.test("codec keeps owner sets in deltas and snapshots; readers without them see primaries", () => {
+  const delta = {
+    assign: { e1: ["0", "1"] },
+    unassign: [],
+    remove: [],
+    sets: { "0": ["e1", "e2", "e3"] },
+  };
+  assert.deepEqual(decodeDelta(encodeDelta(delta)), delta);
+  assert.equal(JSON.parse(encodeDelta(delta)).a.e1.length, 2, 'the primary stays in "a"');
+  assert.equal("s" in JSON.parse(encodeDelta({ ...delta, sets: {} })), false);
+  const owners = new Map([["0", "e1"], ["1", "e1"]]);
+  const image = {
+    owners,
+    ownerSets: new Map([["0", ["e1", "e2"]], ["gone", ["x", "y"]]]),
+    revisions: new Map([["0", 5], ["1", 5]]),
+    times: new Map<number, number>(),
+  };
+  const into = {
+    owners: new Map<string, string>(),
+    revisions: new Map<string, number>(),
+    times: new Map<number, number>(),
+    ownerSets: new Map<string, readonly string[]>(),
+  };
+  decodeOwners(encodeOwners(image), into, 1);
+  assert.deepEqual(into.owners, owners);
+  assert.deepEqual(into.ownerSets, new Map([["0", ["e1", "e2"]]]), "sets of unowned shards drop");
+});
+
 Deno.test("codec still reads the first snapshot format, at the pointer's revision", () => {
   const into = { owners: new Map(), revisions: new Map(), times: new Map() };
   decodeOwners('{"a":["0","2"],"b":["1"]}', into, 42);

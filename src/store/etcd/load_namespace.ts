@@ -114,13 +114,14 @@ export function decodeNamespace(
   const assignedRevisions = new Map<string, number>();
   const assignmentTimes = new Map<number, number>();
   const releasing = new Map<string, number>();
+  const ownerSets = new Map<string, readonly string[]>();
   let from = 0;
   if (snapshotPointer) {
     const pointer = decodePartsPointer(snapshotPointer.text);
     if (pointer?.seq !== undefined) {
       decodeOwners(
         joinParts(parts, `snap/${pointer.seq}`, pointer.parts),
-        { owners, revisions: assignedRevisions, times: assignmentTimes, releasing },
+        { owners, revisions: assignedRevisions, times: assignmentTimes, releasing, ownerSets },
         snapshotPointer.revision,
       );
       from = pointer.seq;
@@ -133,7 +134,7 @@ export function decodeNamespace(
     const text = pointer ? joinParts(parts, `log/${seq}`, pointer.parts) : entry.text;
     const delta = decodeDelta(text);
     if (delta.atMs !== undefined) assignmentTimes.set(entry.revision, delta.atMs);
-    applyDelta(owners, delta, (shard) => assignedRevisions.set(shard, entry.revision));
+    applyDelta(owners, delta, (shard) => assignedRevisions.set(shard, entry.revision), ownerSets);
     applyReleases(releasing, owners, delta, entry.revision);
   }
   for (const shard of assignedRevisions.keys()) {
@@ -150,6 +151,7 @@ export function decodeNamespace(
     executors: stored,
     assignmentSeq: Math.max(head, from),
     owners,
+    ...(ownerSets.size > 0 ? { ownerSets } : {}),
     assignedRevisions,
     assignmentTimes,
     releasing,

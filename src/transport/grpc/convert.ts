@@ -8,6 +8,7 @@ import type {
   LeaderView,
   NamespaceDelta,
   NamespaceView,
+  OwnerEntry,
   ShardInspection,
 } from "../../routing/views.ts";
 import type { BlastRadiusView } from "../../service/cell_operations.ts";
@@ -18,6 +19,7 @@ import type {
   InspectShardResponse,
   NamespaceExecutorState,
   NamespaceLeader,
+  ShardOwner,
   Timestamp,
   WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
@@ -61,7 +63,13 @@ export function toInspectShardResponse(view: ShardInspection): InspectShardRespo
     shardStatus: view.status ? `SHARD_STATUS_${view.status}` : "SHARD_STATUS_INVALID",
     assignedRevision: String(view.assignedRevision),
     ...(view.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(view.assignedAtMs) }),
+    owners: toShardOwners(view.owners),
   };
+}
+
+/** A shard's owners on the wire, primary first. */
+export function toShardOwners(owners: readonly OwnerEntry[]): ShardOwner[] {
+  return owners.map((o) => ({ executorId: o.executorId, metadata: { ...o.metadata } }));
 }
 
 /** An executor drain on the wire. */
@@ -99,9 +107,10 @@ export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchName
       })),
       revision: String(view.revision),
       isDelta: true,
-      ownerChanges: view.owners.map(({ shard, owner }) => ({
+      ownerChanges: view.owners.map(({ shard, owner, owners }) => ({
         shardKey: shard,
         executorId: owner ?? "",
+        ...(owners && owners.length > 1 ? { executorIds: [...owners] } : {}),
       })),
       removedExecutors: [...view.removedExecutors],
     };
@@ -111,6 +120,9 @@ export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchName
       executorId: e.executorId,
       metadata: { ...e.metadata },
       shards: e.shards.map((shardKey) => ({ shardKey })),
+      ...(e.replicaShards?.length
+        ? { replicaShards: e.replicaShards.map(({ shard, rank }) => ({ shardKey: shard, rank })) }
+        : {}),
     })),
     revision: String(view.revision ?? 0),
   };
@@ -138,5 +150,12 @@ export function toBlastRadiusResponse(view: BlastRadiusView): GetBlastRadiusResp
     pairMeanLost: view.pair.meanLost,
     worstPairExecutorIds: view.pair.worstPair ? [...view.pair.worstPair] : [],
     worstLost: view.worstLost,
+    ...(view.overlap
+      ? {
+        maxOverlap: view.overlap.maxOverlap,
+        shardsOverBound: String(view.overlap.shardsOverBound),
+        ownerSetCombinations: view.overlap.combinations.toString(),
+      }
+      : {}),
   };
 }

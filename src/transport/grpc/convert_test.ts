@@ -93,7 +93,8 @@ Deno.test("toNamespaceLeader leaves an unled namespace's instance empty", () => 
 });
 
 Deno.test("toInspectShardResponse names an unreported status INVALID", () => {
-  const base = { namespace: "n", owner: "e", metadata: {}, load: 0, assignedRevision: 4 };
+  const owners = [{ executorId: "e", metadata: {} }];
+  const base = { namespace: "n", owner: "e", metadata: {}, owners, load: 0, assignedRevision: 4 };
   assert.deepEqual(toInspectShardResponse(base), {
     owner: "e",
     namespace: "n",
@@ -101,11 +102,36 @@ Deno.test("toInspectShardResponse names an unreported status INVALID", () => {
     shardLoad: 0,
     shardStatus: "SHARD_STATUS_INVALID",
     assignedRevision: "4",
+    owners: [{ executorId: "e", metadata: {} }],
   });
   assert.equal(
     toInspectShardResponse({ ...base, status: "DONE" }).shardStatus,
     "SHARD_STATUS_DONE",
   );
+});
+
+Deno.test("toInspectShardResponse lists every owner of a replicated shard, primary first", () => {
+  const owners = [{ executorId: "b", metadata: { zone: "z2" } }, { executorId: "a", metadata: {} }];
+  const view = { namespace: "n", owner: "b", metadata: {}, owners, load: 0, assignedRevision: 4 };
+  assert.deepEqual(toInspectShardResponse(view).owners, [
+    { executorId: "b", metadata: { zone: "z2" } },
+    { executorId: "a", metadata: {} },
+  ]);
+});
+
+Deno.test("toWatchResponse sends the owner set of a replicated shard in a delta", () => {
+  const response = toWatchResponse({
+    kind: "delta",
+    fromRevision: 1,
+    revision: 2,
+    executors: [],
+    owners: [{ shard: "s", owner: "b", owners: ["b", "a"] }, { shard: "t", owner: "c" }],
+    removedExecutors: [],
+  });
+  assert.deepEqual(response.ownerChanges, [
+    { shardKey: "s", executorId: "b", executorIds: ["b", "a"] },
+    { shardKey: "t", executorId: "c" },
+  ]);
 });
 
 Deno.test("toWatchResponse lists executors with their shards", () => {

@@ -25,6 +25,7 @@ import {
   toExecutorState,
   toInspectShardResponse,
   toNamespaceLeader,
+  toShardOwners,
   toWatchResponse,
 } from "./convert.ts";
 import {
@@ -112,7 +113,13 @@ export function routingHandlers(
   return {
     GetShardOwner: unary(context, "GetShardOwner", async (req, signal) => {
       const ns = validateNamespace(req.namespace);
-      return await manager.getShardOwner(ns, shardKey(req.shardKey), signal);
+      const view = await manager.getShardOwner(ns, shardKey(req.shardKey), signal);
+      return {
+        owner: view.owner,
+        namespace: view.namespace,
+        metadata: view.metadata,
+        owners: toShardOwners(view.owners),
+      };
     }, true),
     InspectShard: unary(
       context,

@@ -41,6 +41,7 @@ import type { Shard as _uber_cadence_sharddistributor_v1_Shard, Shard__Output as
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from './uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { ShardDistributorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorAPIClient, ShardDistributorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts';
 import type { ShardDistributorExecutorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient, ShardDistributorExecutorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts';
+import type { ShardOwner as _uber_cadence_sharddistributor_v1_ShardOwner, ShardOwner__Output as _uber_cadence_sharddistributor_v1_ShardOwner__Output } from './uber/cadence/sharddistributor/v1/ShardOwner.ts';
 import type { ShardOwnerChange as _uber_cadence_sharddistributor_v1_ShardOwnerChange, ShardOwnerChange__Output as _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output } from './uber/cadence/sharddistributor/v1/ShardOwnerChange.ts';
 import type { ShardStatusReport as _uber_cadence_sharddistributor_v1_ShardStatusReport, ShardStatusReport__Output as _uber_cadence_sharddistributor_v1_ShardStatusReport__Output } from './uber/cadence/sharddistributor/v1/ShardStatusReport.ts';
 import type { UndrainExecutorsRequest as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, UndrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output } from './uber/cadence/sharddistributor/v1/UndrainExecutorsRequest.ts';
@@ -112,6 +113,7 @@ export interface ProtoGrpcType {
            * The API that executors (the processes that own shards) call.
            */
           ShardDistributorExecutorAPI: SubtypeConstructor<typeof grpc.Client, _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient> & { service: _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition }
+          ShardOwner: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardOwner, _uber_cadence_sharddistributor_v1_ShardOwner__Output>
           ShardOwnerChange: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardOwnerChange, _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output>
           ShardStatus: EnumTypeDefinition
           ShardStatusReport: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardStatusReport, _uber_cadence_sharddistributor_v1_ShardStatusReport__Output>

@@ -16,9 +16,16 @@ export interface ExecutorInfo {
    */
   'metadata'?: ({[key: string]: string});
   /**
-   * The shards it owns.
+   * The shards it owns (as the primary owner, in a namespace with replicas
+   * above 1).
    */
   'shards'?: (_uber_cadence_sharddistributor_v1_Shard)[];
+  /**
+   * Namespaces with replicas above 1: the shards it owns as a secondary
+   * owner, each with its rank in the owner set. Older clients ignore them and
+   * see each shard under its primary only.
+   */
+  'replicaShards'?: (_uber_cadence_sharddistributor_v1_Shard)[];
 }
 
 /**
@@ -34,7 +41,14 @@ export interface ExecutorInfo__Output {
    */
   'metadata': ({[key: string]: string});
   /**
-   * The shards it owns.
+   * The shards it owns (as the primary owner, in a namespace with replicas
+   * above 1).
    */
   'shards': (_uber_cadence_sharddistributor_v1_Shard__Output)[];
+  /**
+   * Namespaces with replicas above 1: the shards it owns as a secondary
+   * owner, each with its rank in the owner set. Older clients ignore them and
+   * see each shard under its primary only.
+   */
+  'replicaShards': (_uber_cadence_sharddistributor_v1_Shard__Output)[];
 }

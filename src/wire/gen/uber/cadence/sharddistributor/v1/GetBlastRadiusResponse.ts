@@ -65,6 +65,22 @@ export interface GetBlastRadiusResponse {
    * The worst share lost by one or two failures.
    */
   'worstLost'?: (number | string);
+  /**
+   * Namespaces with replicas above 1: the most live owners any two shards
+   * share (exact); 0 otherwise.
+   */
+  'maxOverlap'?: (number);
+  /**
+   * Shuffle-sharded namespaces: shards whose live owners share more than
+   * maxOverlap executors with another shard's; 0 otherwise.
+   */
+  'shardsOverBound'?: (number | string | Long);
+  /**
+   * Namespaces with replicas above 1: how many distinct owner sets the live
+   * executors allow, C(executors, replicas), in decimal (it can exceed 2^64);
+   * empty otherwise.
+   */
+  'ownerSetCombinations'?: (string);
 }
 
 /**
@@ -129,4 +145,20 @@ export interface GetBlastRadiusResponse__Output {
    * The worst share lost by one or two failures.
    */
   'worstLost': (number);
+  /**
+   * Namespaces with replicas above 1: the most live owners any two shards
+   * share (exact); 0 otherwise.
+   */
+  'maxOverlap': (number);
+  /**
+   * Shuffle-sharded namespaces: shards whose live owners share more than
+   * maxOverlap executors with another shard's; 0 otherwise.
+   */
+  'shardsOverBound': (string);
+  /**
+   * Namespaces with replicas above 1: how many distinct owner sets the live
+   * executors allow, C(executors, replicas), in decimal (it can exceed 2^64);
+   * empty otherwise.
+   */
+  'ownerSetCombinations': (string);
 }

@@ -3,6 +3,7 @@
 
 import type { ShardStatus as _uber_cadence_sharddistributor_v1_ShardStatus, ShardStatus__Output as _uber_cadence_sharddistributor_v1_ShardStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
+import type { ShardOwner as _uber_cadence_sharddistributor_v1_ShardOwner, ShardOwner__Output as _uber_cadence_sharddistributor_v1_ShardOwner__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardOwner.ts';
 import type { Long } from '@grpc/proto-loader';
 
 /**
@@ -40,6 +41,10 @@ export interface InspectShardResponse {
    * when unknown.
    */
   'assignedAt'?: (_google_protobuf_Timestamp | null);
+  /**
+   * Every owner of the shard, primary first (see GetShardOwnerResponse.owners).
+   */
+  'owners'?: (_uber_cadence_sharddistributor_v1_ShardOwner)[];
 }
 
 /**
@@ -77,4 +82,8 @@ export interface InspectShardResponse__Output {
    * when unknown.
    */
   'assignedAt': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * Every owner of the shard, primary first (see GetShardOwnerResponse.owners).
+   */
+  'owners': (_uber_cadence_sharddistributor_v1_ShardOwner__Output)[];
 }

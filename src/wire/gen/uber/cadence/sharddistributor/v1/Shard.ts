@@ -10,6 +10,11 @@ export interface Shard {
    * Key of the shard within the namespace.
    */
   'shardKey'?: (string);
+  /**
+   * In replica_shards: the executor's position in the shard's owner set (1
+   * for the first owner after the primary, ...); 0 otherwise.
+   */
+  'rank'?: (number);
 }
 
 /**
@@ -20,4 +25,9 @@ export interface Shard__Output {
    * Key of the shard within the namespace.
    */
   'shardKey': (string);
+  /**
+   * In replica_shards: the executor's position in the shard's owner set (1
+   * for the first owner after the primary, ...); 0 otherwise.
+   */
+  'rank': (number);
 }

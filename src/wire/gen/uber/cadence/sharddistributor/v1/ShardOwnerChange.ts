@@ -12,9 +12,14 @@ export interface ShardOwnerChange {
   'shardKey'?: (string);
   /**
    * The new owner; empty when the shard has no owner any more (drained,
-   * removed, or no executor available).
+   * removed, or no executor available). With several owners: the primary.
    */
   'executorId'?: (string);
+  /**
+   * Every owner, primary first, when the shard has more than one; empty
+   * otherwise (then executor_id is the only owner).
+   */
+  'executorIds'?: (string)[];
 }
 
 /**
@@ -27,7 +32,12 @@ export interface ShardOwnerChange__Output {
   'shardKey': (string);
   /**
    * The new owner; empty when the shard has no owner any more (drained,
-   * removed, or no executor available).
+   * removed, or no executor available). With several owners: the primary.
    */
   'executorId': (string);
+  /**
+   * Every owner, primary first, when the shard has more than one; empty
+   * otherwise (then executor_id is the only owner).
+   */
+  'executorIds': (string)[];
 }
