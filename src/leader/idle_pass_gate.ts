@@ -47,7 +47,7 @@ export class IdlePassGate {
     for (const e of state.executors.values()) {
       if (this.#classes.get(e.executorId) !== this.#classOf(state, e, now)) return false;
     }
-    this.#deadline = Math.min(state.livenessDeadline(now, this.#retentionMs), this.#wakeAtMs);
+    this.#deadline = this.#nextDeadline(state, now);
     return true;
   }
 
@@ -60,11 +60,16 @@ export class IdlePassGate {
     this.#state = state;
     this.#version = outcome.inputsVersion;
     this.#wakeAtMs = outcome.wakeAtMs ?? Infinity;
-    this.#deadline = Math.min(state.livenessDeadline(now, this.#retentionMs), this.#wakeAtMs);
+    this.#deadline = this.#nextDeadline(state, now);
     this.#classes.clear();
     for (const e of state.executors.values()) {
       this.#classes.set(e.executorId, this.#classOf(state, e, now));
     }
+  }
+
+  /** When time alone may next change what a pass sees. */
+  #nextDeadline(state: NamespaceState, now: number): number {
+    return Math.min(state.livenessDeadline(now, this.#retentionMs), this.#wakeAtMs);
   }
 
   #classOf(state: NamespaceState, executor: ExecutorView, now: number): LivenessClass {

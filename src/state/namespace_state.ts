@@ -136,24 +136,6 @@ export class NamespaceState {
     return deadline;
   }
 
-  /**
-   * After the store was unreachable from `sinceMs` until `now` (monotonic):
-   * no heartbeat could be recorded meanwhile, so executors that were alive
-   * when it began count as seen at `now`, as a fresh load would take them.
-   * Never makes an executor look alive that was stale before. Returns how
-   * many executors it renewed.
-   */
-  forgiveOutage(sinceMs: number, now: number): number {
-    let renewed = 0;
-    for (const e of this.executors.values()) {
-      if (e.seenAtMs < now && this.isAlive(e, sinceMs)) {
-        e.seenAtMs = now;
-        renewed++;
-      }
-    }
-    return renewed;
-  }
-
   /** The executor drains that apply to an executor with this id and metadata. */
   drainsOf(executorId: string, metadata: Readonly<Record<string, string>>): ExecutorDrain[] {
     const out: ExecutorDrain[] = [];

@@ -124,6 +124,15 @@ export interface Versioned {
 /** Most executors one `commitAssignment` may require to be unchanged. */
 export const MAX_UNCHANGED_EXECUTORS = 100;
 
+/** Throws `RangeError` when `unchanged` is longer than {@linkcode MAX_UNCHANGED_EXECUTORS}. */
+export function assertUnchangedWithinLimit(unchanged: readonly Versioned[]): void {
+  if (unchanged.length > MAX_UNCHANGED_EXECUTORS) {
+    throw new RangeError(
+      `At most ${MAX_UNCHANGED_EXECUTORS} unchanged executors, got ${unchanged.length}`,
+    );
+  }
+}
+
 /** The main store port. */
 export interface Store {
   /** Reads a namespace's whole state at one revision. */

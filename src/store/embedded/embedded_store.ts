@@ -14,9 +14,9 @@ import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import { FencedError } from "../../core/errors.ts";
 import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
 import {
+  assertUnchangedWithinLimit,
   type AssignmentImage,
   type Fence,
-  MAX_UNCHANGED_EXECUTORS,
   type NamespaceEvent,
   type NamespaceEventBatch,
   type NamespaceSnapshot,
@@ -147,11 +147,7 @@ export class EmbeddedStore implements Store {
     delta: AssignmentDelta,
     unchanged: readonly Versioned[] = [],
   ): Promise<number> {
-    if (unchanged.length > MAX_UNCHANGED_EXECUTORS) {
-      throw new RangeError(
-        `At most ${MAX_UNCHANGED_EXECUTORS} unchanged executors, got ${unchanged.length}`,
-      );
-    }
+    assertUnchangedWithinLimit(unchanged);
     const model = this.#fenced(fence, `assignment change ${seq} was refused`);
     const heard = unchanged.some((e) =>
       (model.executors.get(e.id)?.heartbeatRevision ?? 0) !== e.revision

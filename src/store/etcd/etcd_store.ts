@@ -15,9 +15,9 @@ import { FencedError, StoreUnavailableError } from "../../core/errors.ts";
 import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import {
+  assertUnchangedWithinLimit,
   type AssignmentImage,
   type Fence,
-  MAX_UNCHANGED_EXECUTORS,
   type NamespaceEventBatch,
   type NamespaceSnapshot,
   type Store,
@@ -156,11 +156,7 @@ export class EtcdStore implements Store {
     delta: AssignmentDelta,
     unchanged: readonly Versioned[] = [],
   ): Promise<number> {
-    if (unchanged.length > MAX_UNCHANGED_EXECUTORS) {
-      throw new RangeError(
-        `At most ${MAX_UNCHANGED_EXECUTORS} unchanged executors, got ${unchanged.length}`,
-      );
-    }
+    assertUnchangedWithinLimit(unchanged);
     const keys = this.#ns(fence.namespace);
     const value = await this.#stage(fence, keys.parts(seq), encodeDelta(delta));
     const previous = seq === 1 ? absent(keys.head) : valueIs(keys.head, String(seq - 1));
