@@ -1,7 +1,10 @@
 # Shard Manager service image. Build: `docker build -t shard-manager .`
 # Run: mount a config at /config/config.yaml (see compose.yaml).
-# Keep DENO_VERSION in step with the Deno that CI installs (npm package `deno`).
-ARG DENO_VERSION=2.9.6
+# Deno is pinned in .dvmrc: 2.9.4 and later abort under ordinary client
+# disconnects (docs/reliability.md, "Runtime"). The default below must equal
+# .dvmrc (tests/runtime_pin_test.ts checks it); to build another release:
+# `docker build --build-arg DENO_VERSION=$(cat .dvmrc) .`
+ARG DENO_VERSION=2.9.3
 FROM denoland/deno:${DENO_VERSION}
 
 WORKDIR /app

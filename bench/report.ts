@@ -127,7 +127,7 @@ export function renderReport(
     "## How to reproduce",
     "",
     "```sh",
-    "npm install -g deno && apt-get install -y etcd-server   # Deno 2, etcd 3.4",
+    "npm install -g deno@$(cat .dvmrc) && apt-get install -y etcd-server   # pinned Deno, etcd 3.4",
     "deno task bench                 # everything, about 30 minutes; rewrites BENCHMARKS.md",
     "deno task bench:quick           # CI smoke, under 2 minutes; prints the table only",
     "deno task bench --only failover # re-run one suite; its result replaces the stored one",

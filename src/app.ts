@@ -6,6 +6,7 @@
  */
 import type { Config } from "./config/mod.ts";
 import type { Logger } from "./core/logger.ts";
+import { runtimeProblem } from "./core/runtime_check.ts";
 import { ShardManager } from "./service/shard_manager.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
@@ -29,7 +30,7 @@ export interface RunningInstance {
    * Stop: resign leaderships, close stores and, unless `keepConnections`, let
    * the servers finish their calls and close their connections. A process
    * about to exit passes `keepConnections: true`: the kernel then drops the
-   * connections without an HTTP/2 GOAWAY, which Deno 2.9's `node:http2` in
+   * connections without an HTTP/2 GOAWAY, which Deno 2.9.4+'s `node:http2` in
    * clients can crash on (see docs/reliability.md); clients reconnect and
    * retry elsewhere either way.
    */
@@ -61,6 +62,8 @@ export async function startInstance(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningInstance> {
+  const problem = runtimeProblem(Deno.version.deno);
+  if (problem) logger.warn("unsafe Deno runtime", { deno: Deno.version.deno, problem });
   // Certificates, keys and tokens are read first: a bad file stops the start before anything runs.
   let credentials, authorizer, opened;
   try {

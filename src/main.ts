@@ -13,7 +13,7 @@
  * SIGINT and SIGTERM stop it: leaderships are resigned at once so another
  * instance takes over without waiting for a lease to expire, then the process
  * exits and the kernel drops its connections. It does not send clients an
- * HTTP/2 GOAWAY first: Deno 2.9's `node:http2` crashed 7 of 8 executor
+ * HTTP/2 GOAWAY first: Deno 2.9.4+'s `node:http2` crashed 7 of 8 executor
  * processes on it (tests/chaos/sigterm_repro.ts), 0 of 8 without it.
  *
  * @module

@@ -8,6 +8,7 @@
  * @module
  */
 import { type EtcdCluster, startEtcdCluster } from "../support/etcd.ts";
+import { denoBinary } from "../support/deno_bin.ts";
 import { freePorts } from "../support/ports.ts";
 import type { ChildConfig } from "./chaos_child.ts";
 import { CHAOS_TIMINGS, chaosConfigYaml } from "./config.ts";
@@ -98,7 +99,7 @@ export class ChaosCluster {
       this.services.push(this.#supervise({
         name,
         command: (g) => [
-          Deno.execPath(),
+          denoBinary(),
           "run",
           "-A",
           MAIN,
@@ -113,7 +114,7 @@ export class ChaosCluster {
     await Promise.all(this.services.map((s) => s.start()));
 
     const child = (mode: string, config: ChildConfig) => [
-      Deno.execPath(),
+      denoBinary(),
       "run",
       "-A",
       CHILD,

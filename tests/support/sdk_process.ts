@@ -5,6 +5,7 @@
  * @module
  */
 import type { ChildOptions } from "./sdk_child.ts";
+import { denoBinary } from "./deno_bin.ts";
 
 /** One line the child printed. */
 export interface ChildEvent {
@@ -21,6 +22,8 @@ export interface SdkProcess extends AsyncDisposable {
   readonly events: ChildEvent[];
   /** Its stderr so far. */
   stderr(): string;
+  /** Its exit status once it has exited; undefined while it runs. */
+  exited(): Deno.CommandStatus | undefined;
   /** Sends `signal` (default SIGKILL) and waits for the exit. */
   kill(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
@@ -32,7 +35,7 @@ export async function startSdkProcess(
   mode: "executor" | "leader",
   options: ChildOptions,
 ): Promise<SdkProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(denoBinary(), {
     args: ["run", "-A", CHILD, mode, JSON.stringify(options)],
     stdin: "null",
     stdout: "piped",
@@ -40,6 +43,8 @@ export async function startSdkProcess(
   }).spawn();
   const events: ChildEvent[] = [];
   let stderr = "";
+  let exitStatus: Deno.CommandStatus | undefined;
+  child.status.then((s) => exitStatus = s, () => {});
   const ready = Promise.withResolvers<void>();
   const readOut = (async () => {
     let buffer = "";
@@ -80,6 +85,7 @@ export async function startSdkProcess(
   return {
     events,
     stderr: () => stderr,
+    exited: () => exitStatus,
     kill,
     [Symbol.asyncDispose]: async () => {
       await kill();

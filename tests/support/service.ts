@@ -7,6 +7,7 @@
 import { type RunningInstance, startInstance } from "../../src/app.ts";
 import { parseConfig } from "../../src/config/mod.ts";
 import { jsonLogger, silentLogger } from "../../src/core/logger.ts";
+import { denoBinary } from "./deno_bin.ts";
 
 /** Knobs of a test configuration. */
 export interface TestConfigOptions {
@@ -90,6 +91,8 @@ export function startInProcess(yaml: string, instanceId?: string): Promise<Runni
 export interface ServiceProcess extends AsyncDisposable {
   /** The gRPC address it listens on. */
   readonly address: string;
+  /** The HTTP address (metrics, health, dashboard) it listens on. */
+  readonly httpAddress: string;
   /** Its instance id. */
   readonly instanceId: string;
   /** Everything it logged so far. */
@@ -107,7 +110,7 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
   const dir = await Deno.makeTempDir({ prefix: "sm-service-" });
   const configPath = `${dir}/config.yaml`;
   await Deno.writeTextFile(configPath, yaml.replace("level: warn", "level: info"));
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(denoBinary(), {
     args: ["run", "-A", MAIN, "--config", configPath, "--instance-id", instanceId],
     stdout: "null",
     stderr: "piped",
@@ -116,12 +119,12 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
   let text = "";
   let exitStatus: Deno.CommandStatus | undefined;
   child.status.then((s) => exitStatus = s, () => {});
-  const listening = Promise.withResolvers<string>();
+  const listening = Promise.withResolvers<{ address: string; httpAddress: string }>();
   const reading = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
       text += chunk;
-      const match = text.match(/"msg":"listening","address":"([^"]+)"/);
-      if (match) listening.resolve(match[1]!);
+      const match = text.match(/"msg":"listening","address":"([^"]+)","httpAddress":"([^"]+)"/);
+      if (match) listening.resolve({ address: match[1]!, httpAddress: match[2]! });
     }
     listening.reject(new Error(`Service exited before listening:\n${text}`));
   })();
@@ -144,9 +147,10 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
     return status;
   };
   try {
-    const address = await listening.promise;
+    const { address, httpAddress } = await listening.promise;
     return {
       address,
+      httpAddress,
       instanceId,
       logs: () => text,
       exited: () => exitStatus,

@@ -14,6 +14,7 @@ Deno.test("shutdown reports DRAINING, waits for the shards to move, then DRAINED
     executorId: "e2",
     transport: service,
     clock,
+    random: () => 0.5, // the same heartbeat jitter as e1: a Math.random one can miss the tick below
     processor: () => {},
   }).start();
   await time.tickAsync(1_000);

@@ -15,6 +15,7 @@ import { passEncodedThrough } from "./pre_encoded.ts";
 import type { Authorizer } from "../../security/mod.ts";
 import { guardHandlers } from "./auth_guard.ts";
 import { tolerantDefinition } from "./malformed.ts";
+import { installClosedStreamGuard } from "./closed_stream_guard.ts";
 
 /**
  * Largest answer sent, in bytes: a snapshot of a large namespace is big.
@@ -83,6 +84,10 @@ export async function startGrpcServer(
       options.credentials ?? grpc.ServerCredentials.createInsecure(),
       (error, port) => error ? reject(error) : resolve(port),
     )
+  );
+  installClosedStreamGuard(
+    server,
+    () => logger.debug("a call arrived on a stream its client had already closed; not answered"),
   );
   const host = address.slice(0, address.lastIndexOf(":"));
   return {
