@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { duration, integer, section } from "./_fields.ts";
 import { describeValue } from "./_issue_message.ts";
-import type { NamespaceConfig } from "./types.ts";
+import type { NamespaceConfig, NamespaceType } from "./types.ts";
 import type { SectionSchema } from "./section_schema.ts";
 import { NAMESPACE_NAME_PATTERN as NAME } from "../limits/request_limits.ts";
 
@@ -30,8 +30,10 @@ const MAX_KEY = 256;
 const MAX_REPLICAS = 64;
 
 /**
- * One entry of `shardDistribution.namespaces`. `shardNum` is required for a
- * fixed namespace and must be absent for an ephemeral one.
+ * One entry of `shardDistribution.namespaces`, read into its kind (fixed,
+ * ephemeral or cells) with defaults applied. `shardNum` is required for a
+ * fixed namespace and must be absent for an ephemeral one; fields that do not
+ * apply to a kind are refused, naming the field.
  *
  * @example Usage
  * ```ts
@@ -39,10 +41,11 @@ const MAX_REPLICAS = 64;
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(namespaceSchema.parse({ name: "orders", type: "fixed", shardNum: 8 }), {
+ *   kind: "fixed",
  *   name: "orders",
- *   type: "fixed",
- *   shardNum: 8,
  *   loadBalancer: "greedy",
+ *   ownership: { mode: "available" },
+ *   shardNum: 8,
  * });
  * ```
  */
@@ -100,39 +103,58 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "only for an ephemeral namespace; a fixed namespace has exactly shardNum shards",
     });
   }
-}).transform((
-  {
-    shardNum,
-    maxMovesPerPass,
-    maxShards,
-    ownership,
-    ownershipLease,
-    loadBalancer,
-    mode,
-    pins,
-    replicas,
-    placement,
-    maxOverlap,
-    zoneKey,
-    ...namespace
-  },
-): NamespaceConfig => ({
-  ...namespace,
-  // Absent means available, so configurations written before the field compare equal.
-  ...(ownership === "exclusive" ? { ownership } : {}),
-  ...(shardNum === undefined ? {} : { shardNum }),
-  loadBalancer: loadBalancer ?? "greedy",
-  ...(maxMovesPerPass === undefined ? {} : { maxMovesPerPass }),
-  ...(maxShards === undefined ? {} : { maxShards }),
-  ...(ownershipLease === undefined ? {} : { ownershipLeaseMs: ownershipLease }),
-  ...(mode === undefined ? {} : { mode }),
-  ...(pins === undefined ? {} : { pins }),
-  // The defaults (one owner, balanced) stay absent: such a namespace is exactly today's.
-  ...(replicas === undefined || replicas === 1 ? {} : { replicas }),
-  ...(placement === "shuffle" ? { placement } : {}),
-  ...(maxOverlap === undefined ? {} : { maxOverlap }),
-  ...(zoneKey === undefined ? {} : { zoneKey }),
-}));
+}).transform((n): NamespaceConfig => {
+  if (n.mode === "cells") {
+    return {
+      kind: "cells",
+      name: n.name,
+      ...(n.maxShards === undefined ? {} : { maxShards: n.maxShards }),
+      pins: n.pins ?? {},
+    };
+  }
+  const replicas = n.replicas ?? 1;
+  const sharded = {
+    name: n.name,
+    loadBalancer: n.loadBalancer ?? "greedy",
+    ...(n.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: n.maxMovesPerPass }),
+    ownership: n.ownership === "exclusive"
+      ? {
+        mode: "exclusive" as const,
+        ...(n.ownershipLease === undefined ? {} : { leaseMs: n.ownershipLease }),
+      }
+      : { mode: "available" as const },
+    ...(replicas <= 1 ? {} : {
+      replication: n.placement === "shuffle"
+        ? {
+          replicas,
+          zoneKey: n.zoneKey ?? "zone",
+          placement: "shuffle" as const,
+          maxOverlap: n.maxOverlap ?? replicas - 1,
+        }
+        : { replicas, zoneKey: n.zoneKey ?? "zone", placement: "balanced" as const },
+    }),
+  };
+  return n.type === "fixed" ? { kind: "fixed", ...sharded, shardNum: n.shardNum ?? 0 } : {
+    kind: "ephemeral",
+    ...sharded,
+    ...(n.maxShards === undefined ? {} : { maxShards: n.maxShards }),
+  };
+});
+
+/**
+ * The wire's `type` of a namespace: cells namespaces are ephemeral.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { namespaceType } from "./namespace_schema.ts";
+ *
+ * assert.equal(namespaceType({ kind: "cells", name: "tenants", pins: {} }), "ephemeral");
+ * ```
+ */
+export function namespaceType(config: NamespaceConfig): NamespaceType {
+  return config.kind === "fixed" ? "fixed" : "ephemeral";
+}
 
 /** Most (maxOverlap + 1)-combinations of one owner set the shuffle planner tracks. */
 const MAX_TRACKED_COMBINATIONS = 4096;

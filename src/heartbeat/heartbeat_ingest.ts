@@ -85,7 +85,7 @@ export class HeartbeatIngest {
           const waiting: Submission[] = [];
           for (const [executorId, submissions] of executors) {
             const latest = submissions.at(-1)!;
-            const known = latest.cache.state.executors.get(executorId);
+            const known = latest.cache.state.executor(executorId);
             const decision = classifyWrite(known, latest.heartbeat, {
               wallNow: clock.now(),
               now: clock.monotonic(),

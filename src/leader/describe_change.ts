@@ -5,7 +5,7 @@
  * @module
  */
 import type { AssignmentDelta } from "../core/types.ts";
-import type { NamespaceState } from "../state/namespace_state.ts";
+import type { NamespaceView } from "../state/namespace_view.ts";
 
 /** Why an executor gave shards up. */
 export type ReleaseReason =
@@ -28,13 +28,13 @@ export interface Release {
 
 /** Executors that lose shards in `delta`, most shards first. */
 export function describeReleases(
-  state: NamespaceState,
+  state: NamespaceView,
   delta: AssignmentDelta,
   now: number,
 ): Release[] {
   const lost = new Map<string, number>();
   const count = (shard: string, next?: string) => {
-    const owner = state.owners.get(shard);
+    const owner = state.ownerOf(shard);
     if (owner !== undefined && owner !== next) lost.set(owner, (lost.get(owner) ?? 0) + 1);
   };
   for (const [executor, shards] of Object.entries(delta.assign)) {
@@ -43,7 +43,7 @@ export function describeReleases(
   for (const shard of delta.unassign) count(shard);
   const releases: Release[] = [];
   for (const [executorId, shards] of lost) {
-    const e = state.executors.get(executorId);
+    const e = state.executor(executorId);
     const reason: ReleaseReason = !e
       ? "gone"
       : !state.isAlive(e, now)

@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
 import { NamespaceState } from "../state/namespace_state.ts";
+import { putExecutor, removeExecutor } from "../state/_testing.ts";
 import { describeReleases } from "./describe_change.ts";
 
 Deno.test("releases name each losing executor with its reason", () => {
   const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
   const add = (id: string, seenAtMs: number, status: "ACTIVE" | "DRAINING" = "ACTIVE") =>
-    state.executors.set(id, {
-      executorId: id,
-      status,
-      lastHeartbeatMs: 0,
-      seenAtMs,
-      heartbeatRevision: 1,
-      metadata: {},
-      reports: {},
-    });
+    putExecutor(state, { executorId: id, status, seenAtMs });
   add("dead", -5_000);
   add("leaving", 0, "DRAINING");
   add("busy", 0);
@@ -30,7 +23,7 @@ Deno.test("releases name each losing executor with its reason", () => {
       },
     }],
   }, 0);
-  state.executors.delete("ghost");
+  removeExecutor(state, "ghost");
   const releases = describeReleases(state, {
     assign: { new: ["0", "1", "2", "3"], busy: ["4"] },
     unassign: ["5"],

@@ -1,7 +1,7 @@
 /**
  * Lets a leader skip a periodic pass that cannot change anything. A pass is a
  * pure function of the namespace's picture and the time; when the last pass
- * committed nothing, no input changed since ({@linkcode NamespaceState.inputsVersion}),
+ * committed nothing, no input changed since ({@linkcode NamespaceView.inputsVersion}),
  * no executor's liveness or retention has run out (or every executor whose
  * deadline passed was heard from in time, so none changed class) and the time
  * the plan asked to be woken at (an ownership lease running out) has not come,
@@ -10,13 +10,13 @@
  *
  * @module
  */
-import type { ExecutorView, NamespaceState } from "../state/namespace_state.ts";
+import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
 
 /** What the gate needs to know of a pass. */
 export interface PassOutcome {
   /** The pass committed or cleaned up something. */
   readonly didWork: boolean;
-  /** The state's `inputsVersion` read before planning. */
+  /** The inputs version (see {@linkcode IdlePassGate.canSkip}) read before planning. */
   readonly inputsVersion: number;
   /** When the plan asked to be run again (a lease running out), if it did. */
   readonly wakeAtMs?: number | undefined;
@@ -24,7 +24,7 @@ export interface PassOutcome {
 
 /** Remembers the last idle pass and says whether the next one may be skipped. */
 export class IdlePassGate {
-  #state: NamespaceState | undefined;
+  #state: NamespaceView | undefined;
   #version = -1;
   #deadline = -Infinity;
   #wakeAtMs = Infinity;
@@ -37,14 +37,18 @@ export class IdlePassGate {
     this.#retentionMs = retentionMs;
   }
 
-  /** True when a pass over `state` at monotonic time `now` would plan nothing new. */
-  canSkip(state: NamespaceState, now: number): boolean {
-    if (state !== this.#state || state.inputsVersion !== this.#version) return false;
+  /**
+   * True when a pass over `state` at monotonic time `now` would plan nothing
+   * new. `inputsVersion` counts every input of the pass: the state's own, plus
+   * whatever else the pass reads (a cells namespace's pending moves).
+   */
+  canSkip(state: NamespaceView, now: number, inputsVersion = state.inputsVersion): boolean {
+    if (state !== this.#state || inputsVersion !== this.#version) return false;
     if (now < this.#deadline) return true;
     if (now >= this.#wakeAtMs) return false;
     // A liveness deadline passed. A pass reads the time only through each executor's
     // class, and heartbeats may have renewed them all meanwhile: skip while none changed.
-    for (const e of state.executors.values()) {
+    for (const e of state.executors()) {
       if (this.#classes.get(e.executorId) !== this.#classOf(state, e, now)) return false;
     }
     this.#deadline = this.#nextDeadline(state, now);
@@ -52,7 +56,7 @@ export class IdlePassGate {
   }
 
   /** Notes a pass planned over `state` at `now`. */
-  passed(state: NamespaceState, outcome: PassOutcome, now: number): void {
+  passed(state: NamespaceView, outcome: PassOutcome, now: number): void {
     if (outcome.didWork) {
       this.#state = undefined;
       return;
@@ -62,17 +66,17 @@ export class IdlePassGate {
     this.#wakeAtMs = outcome.wakeAtMs ?? Infinity;
     this.#deadline = this.#nextDeadline(state, now);
     this.#classes.clear();
-    for (const e of state.executors.values()) {
+    for (const e of state.executors()) {
       this.#classes.set(e.executorId, this.#classOf(state, e, now));
     }
   }
 
   /** When time alone may next change what a pass sees. */
-  #nextDeadline(state: NamespaceState, now: number): number {
+  #nextDeadline(state: NamespaceView, now: number): number {
     return Math.min(state.livenessDeadline(now, this.#retentionMs), this.#wakeAtMs);
   }
 
-  #classOf(state: NamespaceState, executor: ExecutorView, now: number): LivenessClass {
+  #classOf(state: NamespaceView, executor: ExecutorView, now: number): LivenessClass {
     if (state.isAlive(executor, now)) return "alive";
     return now - executor.seenAtMs <= this.#retentionMs ? "stale" : "forgettable";
   }

@@ -15,15 +15,15 @@ import { FencedError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import { type AssignmentDelta, isEmptyDelta } from "../core/types.ts";
 import type { NamespaceCache } from "../state/namespace_cache.ts";
-import type { Fence, Store } from "../store/store.ts";
+import type { Fence, Store, Versioned } from "../store/store.ts";
 import type { Leadership } from "../store/leader_store.ts";
 import { mergeStreams } from "../streams/merge_streams.ts";
 import { ThrottleStream } from "../streams/throttle_stream.ts";
 import { ticker } from "../streams/ticker.ts";
 import { describeReleases, type Release } from "./describe_change.ts";
 import { IdlePassGate } from "./idle_pass_gate.ts";
-import { type NamespaceShape, type PassOptions, planPass } from "./pass_planner.ts";
-import type { PlacementReport } from "./replicas_pass.ts";
+import { type ExecutorAt, type PlacementReport, planInput, planPass } from "../plan/mod.ts";
+import type { NamespacePolicy } from "../policy/namespace_policy.ts";
 
 /** Fold the change log into a snapshot every this many changes. */
 export const COMPACT_EVERY = 64;
@@ -36,14 +36,13 @@ export interface LeaderTermOptions {
   readonly cache: NamespaceCache;
   /** The main store. */
   readonly store: Store;
-  /** The namespace's shape. */
-  readonly shape: NamespaceShape;
-  /** Pass knobs. */
-  readonly pass: PassOptions;
-  /** Longest time between passes. */
-  readonly periodMs: number;
-  /** Least time between passes. */
-  readonly cooldownMs: number;
+  /** The namespace's policy: how passes plan, how often they run. */
+  readonly policy: Pick<
+    NamespacePolicy,
+    "plan" | "periodMs" | "cooldownMs" | "executorRetentionMs"
+  >;
+  /** Operator moves of a cells namespace not yet committed (a pass input outside the store). */
+  readonly cellMoves?: { readonly pending: ReadonlyMap<string, string>; readonly version: number };
   /** Where to log. */
   readonly logger: Logger;
   /** Time source. @default {systemClock} */
@@ -80,10 +79,10 @@ export async function runLeaderTerm(
   const wake = new WakeTimer(term, clock);
   const triggers = mergeStreams(
     cache.triggers.changes(term, 0),
-    ticker(options.periodMs, term),
+    ticker(options.policy.periodMs, term),
     wake.readable,
-  ).pipeThrough(new ThrottleStream({ cooldownMs: options.cooldownMs }));
-  const gate = new IdlePassGate(options.pass.executorRetentionMs);
+  ).pipeThrough(new ThrottleStream({ cooldownMs: options.policy.cooldownMs }));
+  const gate = new IdlePassGate(options.policy.executorRetentionMs);
   const placement = new PlacementLog(logger);
   const sink = new WritableStream<number>({
     write: async () => {
@@ -216,9 +215,11 @@ async function runPass(
   const state = cache.state;
   if (!cache.synced) return;
   const { wake, gate } = timing;
-  if (gate.canSkip(state, started)) return;
-  const inputsVersion = state.inputsVersion;
-  const plan = planPass(state, options.shape, started, options.pass);
+  const moves = options.cellMoves;
+  const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
+  if (gate.canSkip(state, started, inputsVersion)) return;
+  const input = planInput(state, started, moves ? { cellMoves: moves.pending } : {});
+  const plan = planPass(input, options.policy.plan);
   wake.at(plan.wakeAtMs);
   if (plan.placement) timing.placement.report(plan.placement);
   const changed = !isEmptyDelta(plan.delta);
@@ -226,11 +227,12 @@ async function runPass(
     const seq = state.seq + 1;
     const releases = describeReleases(state, plan.delta, clock.monotonic());
     const delta = { ...plan.delta, atMs: clock.now() };
-    const revision = await store.commitAssignment(fence, seq, delta, plan.unchanged)
+    const reliedOn = plan.reliedOn.map(atRevision);
+    const revision = await store.commitAssignment(fence, seq, delta, reliedOn)
       .catch((error) => {
         // Refused because a relied-on executor heartbeated, or fenced: the next pass tells.
         const stillLeading = cache.state.leader?.revision === fence.revision;
-        if (error instanceof FencedError && plan.unchanged.length > 0 && stillLeading) {
+        if (error instanceof FencedError && reliedOn.length > 0 && stillLeading) {
           throw new HeardFromError(`Assignment change ${seq} was refused`, { cause: error });
         }
         throw error;
@@ -238,17 +240,23 @@ async function runPass(
     logChange(logger, seq, plan, releases);
     await cache.waitForRevision(revision, signal);
     if (seq % COMPACT_EVERY === 0) {
+      const tables = state.tables();
       await store.compactAssignment(fence, seq, {
-        owners: state.owners,
-        ownerSets: state.ownerSets,
-        revisions: state.assignedRevisions,
-        times: state.assignmentTimes,
-        releasing: state.releasing,
+        owners: tables.owners,
+        ownerSets: tables.ownerSets,
+        revisions: tables.assignedRevisions,
+        times: tables.assignmentTimes,
+        releasing: tables.releasing,
       });
     }
   }
-  if (plan.forget.length > 0) await store.removeExecutors(fence, plan.forget);
-  if (plan.answered.length > 0) await store.clearRequests(fence, plan.answered);
+  if (plan.forget.length > 0) await store.removeExecutors(fence, plan.forget.map(atRevision));
+  if (plan.answered.length > 0) {
+    await store.clearRequests(
+      fence,
+      plan.answered.map(({ shardKey, revision }) => ({ id: shardKey, revision })),
+    );
+  }
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
   gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, started);
   const durationMs = clock.monotonic() - started;
@@ -258,4 +266,9 @@ async function runPass(
     durationMs,
     ...(plan.placement ? { placement: plan.placement } : {}),
   });
+}
+
+/** A plan's executor as the store's conditional writes name it. */
+function atRevision({ executorId, heartbeatRevision }: ExecutorAt): Versioned {
+  return { id: executorId, revision: heartbeatRevision };
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ExecutorView, NamespaceState } from "../state/namespace_state.ts";
+import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
 import { heartbeatAge, type InspectionTime } from "./inspection.ts";
 
 /** How executors are counted: each falls in exactly one state. */
@@ -29,7 +29,7 @@ export interface NamespaceStats {
 }
 
 /** Sums up `state` at `time`. */
-export function namespaceStats(state: NamespaceState, time: InspectionTime): NamespaceStats {
+export function namespaceStats(state: NamespaceView, time: InspectionTime): NamespaceStats {
   const executors: Record<ExecutorHealth, number> = {
     active: 0,
     draining: 0,
@@ -38,7 +38,7 @@ export function namespaceStats(state: NamespaceState, time: InspectionTime): Nam
     stale: 0,
   };
   let maxAge = 0, maxLoad = 0, sumLoad = 0, live = 0;
-  for (const e of state.executors.values()) {
+  for (const e of state.executors()) {
     const alive = state.isAlive(e, time.now);
     const owns = state.shardsOf(e.executorId);
     const health: ExecutorHealth = !alive
@@ -60,9 +60,9 @@ export function namespaceStats(state: NamespaceState, time: InspectionTime): Nam
   }
   return {
     executors,
-    ownedShards: state.owners.size,
-    drainedShards: state.drained.size,
-    executorDrains: state.executorDrains.size,
+    ownedShards: state.ownedCount,
+    drainedShards: state.drainedCount,
+    executorDrains: state.executorDrainCount,
     maxHeartbeatAgeMs: Math.round(maxAge),
     maxLoad,
     meanLoad: live === 0 ? 0 : sumLoad / live,
@@ -80,7 +80,7 @@ const loadSums = new WeakMap<
 >();
 
 function totalLoad(
-  state: NamespaceState,
+  state: NamespaceView,
   executorId: string,
   reports: ExecutorView["reports"],
 ): number {

@@ -33,16 +33,17 @@ export class WatchFanout {
     const version = this.#cache.views.version;
     if (this.#built?.version === version) return this.#built;
     const state = this.#cache.state;
-    const replicated = state.ownerSets.size > 0;
-    const executors = [...state.executors.keys()].sort().map((executorId) => {
-      const metadata = state.executors.get(executorId)?.metadata ?? {};
+    const replicated = state.hasOwnerSets;
+    const ids = [...state.executors()].map((e) => e.executorId).sort();
+    const executors = ids.map((executorId) => {
+      const metadata = state.executor(executorId)?.metadata ?? {};
       const all = [...state.shardsOf(executorId)].sort(compareShardKeys);
       if (!replicated) return { executorId, metadata, shards: all };
       // A shard is listed under its primary; its other owners list it with their rank.
       const shards: string[] = [];
       const replicaShards: { shard: string; rank: number }[] = [];
       for (const shard of all) {
-        const rank = state.ownerSets.get(shard)?.indexOf(executorId) ?? 0;
+        const rank = Math.max(0, state.ownersOf(shard).indexOf(executorId));
         if (rank > 0) replicaShards.push({ shard, rank });
         else shards.push(shard);
       }
@@ -57,7 +58,7 @@ export class WatchFanout {
     if (this.#delta?.fromRevision === fromRevision && this.#delta.revision === state.revision) {
       return this.#delta;
     }
-    const changes = state.viewLog.since(fromRevision);
+    const changes = state.changesSince(fromRevision);
     if (!changes) return undefined;
     const owners = new Map<string, { owner: string | undefined; owners?: readonly string[] }>();
     const executors = new Map<string, Readonly<Record<string, string>> | undefined>();

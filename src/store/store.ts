@@ -133,8 +133,16 @@ export function assertUnchangedWithinLimit(unchanged: readonly Versioned[]): voi
   }
 }
 
+/** Bounds of a store that callers plan around. */
+export interface StoreLimits {
+  /** Most executors one `commitAssignment` may require to be unchanged. */
+  readonly maxUnchangedExecutors: number;
+}
+
 /** The main store port. */
 export interface Store {
+  /** What this store can take in one call. */
+  readonly limits: StoreLimits;
   /** Reads a namespace's whole state at one revision. */
   loadNamespace(namespace: string, signal?: AbortSignal): Promise<NamespaceSnapshot>;
   /**

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import type { NamespaceState } from "../state/namespace_state.ts";
+import type { PlanInput } from "./plan_input.ts";
 
 /** How an exclusive namespace bounds ownership. */
 export interface ExclusiveOwnership {
@@ -46,21 +46,21 @@ export function leaseMarginMs(leaseMs: number): number {
 
 /** Answers "may this shard leave this executor" and "may this shard go there" for one pass. */
 export class HandoverGuard {
-  readonly #state: NamespaceState;
+  readonly #input: PlanInput;
   readonly #now: number;
   readonly #expiryMs: number;
   #reporters: Map<string, string[]> | undefined;
 
-  /** Questions about `state` at monotonic time `now`. */
-  constructor(state: NamespaceState, now: number, ownership: ExclusiveOwnership) {
-    this.#state = state;
-    this.#now = now;
+  /** Questions about a pass's `input`, at its instant. */
+  constructor(input: PlanInput, ownership: ExclusiveOwnership) {
+    this.#input = input;
+    this.#now = input.now;
     this.#expiryMs = ownership.leaseMs + leaseMarginMs(ownership.leaseMs);
   }
 
   /** Monotonic time at which `executorId`'s lease is certainly over (-Infinity when unknown). */
   expiresAt(executorId: string): number {
-    const executor = this.#state.executors.get(executorId);
+    const executor = this.#input.executors.get(executorId);
     return executor ? executor.seenAtMs + this.#expiryMs : -Infinity;
   }
 
@@ -71,10 +71,10 @@ export class HandoverGuard {
 
   /** True when `owner` confirmed, after the shard's release, that it no longer runs `shard`. */
   confirmedStopped(shard: string, owner: string): boolean {
-    const released = this.#state.releasing.get(shard);
-    const executor = this.#state.executors.get(owner);
+    const released = this.#input.releasing.get(shard);
+    const executor = this.#input.executors.get(owner);
     if (released === undefined || executor === undefined) return false;
-    return (executor.appliedRevision ?? 0) >= released && executor.heartbeatRevision > released &&
+    return executor.appliedRevision >= released && executor.heartbeatRevision > released &&
       !(shard in executor.reports);
   }
 
@@ -92,7 +92,7 @@ export class HandoverGuard {
   #index(): Map<string, string[]> {
     if (this.#reporters) return this.#reporters;
     const index = new Map<string, string[]>();
-    for (const executor of this.#state.executors.values()) {
+    for (const executor of this.#input.executors.values()) {
       for (const shard of Object.keys(executor.reports)) {
         const list = index.get(shard);
         if (list) list.push(executor.executorId);

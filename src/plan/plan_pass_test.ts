@@ -3,7 +3,9 @@ import { isEmptyDelta, type ShardReport } from "../core/types.ts";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
 import type { StoredExecutor } from "../store/store.ts";
-import { fixedShardKeys, type PassOptions, planPass } from "./pass_planner.ts";
+import { type TestPassOptions as PassOptions, testPlan as planPass } from "./_testing.ts";
+import { fixedShardKeys } from "./shard_universe.ts";
+import { applyEvents, putExecutorDrain, removeExecutorDrain } from "../state/_testing.ts";
 
 const TTL = 1_000;
 const WALL = 1_700_000_000_000;
@@ -61,7 +63,7 @@ function ownersAfter(
   state: NamespaceState,
   plan: ReturnType<typeof planPass>,
 ): Map<string, string> {
-  const owners = new Map(state.owners);
+  const owners = new Map(state.owned());
   for (const s of [...plan.delta.unassign, ...plan.delta.remove]) owners.delete(s);
   for (const [e, shards] of Object.entries(plan.delta.assign)) {
     for (const s of shards) owners.set(s, e);
@@ -104,12 +106,12 @@ Deno.test("pass planner empties DRAINING executors", () => {
 Deno.test("pass planner empties operator-drained executors, by id or by metadata selector", () => {
   const owners = { "0": "d", "1": "d", "2": "b", "3": "a", "4": "a", "5": "b" };
   const state = stateOf({ executors: { a: "ACTIVE", b: "ACTIVE", d: "ACTIVE" }, owners });
-  state.executorDrains.set("id:d", { id: "id:d", executorId: "d", reason: "", createdAtMs: 0 });
+  putExecutorDrain(state, { id: "id:d", executorId: "d", reason: "", createdAtMs: 0 });
   let plan = planPass(state, { type: "fixed", shardNum: 6 }, NOW, options("greedy"));
   assert.ok([...ownersAfter(state, plan).values()].every((e) => e !== "d"), "d emptied");
-  state.executorDrains.clear();
-  state.executors.get("b")!.metadata = { host: "w7" };
-  state.executorDrains.set("selector:host=w7", {
+  removeExecutorDrain(state, "id:d");
+  applyEvents(state, [{ type: "metadata", executorId: "b", metadata: { host: "w7" } }]);
+  putExecutorDrain(state, {
     id: "selector:host=w7",
     selector: { host: "w7" },
     reason: "",
@@ -147,7 +149,7 @@ Deno.test("pass planner removes ephemeral shards their owner reports DONE and an
   assert.deepEqual(plan.delta.remove, ["x"]);
   assert.ok(!Object.values(plan.delta.assign).flat().includes("x"));
   assert.ok(ownersAfter(state, plan).has("y"));
-  assert.deepEqual(plan.answered, [{ id: "x", revision: 17 }]);
+  assert.deepEqual(plan.answered, [{ shardKey: "x", revision: 17 }]);
 });
 
 Deno.test("pass planner gives requested ephemeral shards owners and lists them as answered", () => {
@@ -159,8 +161,8 @@ Deno.test("pass planner gives requested ephemeral shards owners and lists them a
   const after = ownersAfter(state, plan);
   assert.deepEqual([...after.keys()].sort(), ["n1", "n2"]);
   assert.notEqual(after.get("n1"), after.get("n2"), "spread over both executors");
-  const answered = [...plan.answered].sort((p, q) => p.id.localeCompare(q.id));
-  assert.deepEqual(answered, [{ id: "n1", revision: 40 }, { id: "n2", revision: 41 }]);
+  const answered = [...plan.answered].sort((p, q) => p.shardKey.localeCompare(q.shardKey));
+  assert.deepEqual(answered, [{ shardKey: "n1", revision: 40 }, { shardKey: "n2", revision: 41 }]);
 });
 
 Deno.test("pass planner unassigns owned shards when no executor is live", () => {
@@ -193,7 +195,7 @@ Deno.test("pass planner forgets executors unseen past the retention that own not
     ...options(),
     executorRetentionMs: 10_000,
   });
-  assert.deepEqual(plan.forget, [{ id: "gone", revision: 24 }]);
+  assert.deepEqual(plan.forget, [{ executorId: "gone", heartbeatRevision: 24 }]);
   assert.deepEqual(
     plan.delta.assign,
     { a: ["0"] },

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
 import type { StoredExecutor } from "../store/store.ts";
-import { type PassOptions, planPass } from "./pass_planner.ts";
-import { replicationSeed } from "./replicas_pass.ts";
+import { type TestPassOptions as PassOptions, testPlan as planPass } from "./_testing.ts";
+import { setDrained } from "../state/_testing.ts";
+import { replicationSeed } from "./replicated_pass.ts";
 
 const WALL = 1_700_000_000_000;
 
@@ -123,7 +124,7 @@ Deno.test("a shuffle pass reports the overlap it achieved", () => {
 
 Deno.test("a replicated pass unassigns drained shards and the seed follows the name", () => {
   const state = stateOf(ZONES, { "0": ["a", "c", "e"] });
-  state.drained.add("0");
+  setDrained(state, "0");
   const plan = planPass(state, { type: "fixed", shardNum: 1 }, 100, options("balanced"));
   assert.deepEqual(plan.delta.unassign, ["0"]);
   assert.equal(replicationSeed("ns"), replicationSeed("ns"));

@@ -1,7 +1,7 @@
 /**
  * Operator moves of tenants in a cells namespace that the leader has not
  * committed yet. The instance that leads the namespace keeps them in memory;
- * its cells pass reads them ((`CellsPassOptions.moves`)) and the
+ * its cells pass reads them (`PlanInput.cellMoves`) and the
  * caller that asked waits until the cache shows the move, then settles it.
  * A move asked of a leader that then loses its term is not carried over: the
  * caller's wait times out and the operator asks the new leader.
@@ -15,7 +15,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PendingCellMoves } from "./cells_moves.ts";
+ * import { PendingCellMoves } from "./pending_cell_moves.ts";
  *
  * const moves = new PendingCellMoves();
  * moves.add(["acme", "globex"], "cell-2");
@@ -26,6 +26,12 @@
  */
 export class PendingCellMoves {
   #moves = new Map<string, string>();
+  #version = 0;
+
+  /** Grows with every change of the pending moves: a pass input like the state's. */
+  get version(): number {
+    return this.#version;
+  }
 
   /** The pending moves (a live view: the leader's pass reads it as it is then). */
   get pending(): ReadonlyMap<string, string> {
@@ -35,6 +41,7 @@ export class PendingCellMoves {
   /** Asks to move `tenants` to `cell`, replacing any earlier ask for them. */
   add(tenants: Iterable<string>, cell: string): void {
     for (const tenant of tenants) this.#moves.set(tenant, cell);
+    this.#version++;
   }
 
   /** Forgets the asks to move `tenants` to `cell` (a later ask elsewhere stays). */
@@ -42,5 +49,6 @@ export class PendingCellMoves {
     for (const tenant of tenants) {
       if (this.#moves.get(tenant) === cell) this.#moves.delete(tenant);
     }
+    this.#version++;
   }
 }

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
 import type { StoredExecutor } from "../store/store.ts";
-import { type CellsPassOptions, planCellsPass } from "./cells_pass.ts";
-import { type PassOptions, planPass } from "./pass_planner.ts";
+import { testInput } from "./_testing.ts";
+import { planCellsPass } from "./cells_pass.ts";
+import { type TestPassOptions as PassOptions, testPlan as planPass } from "./_testing.ts";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
 
 const TTL = 1_000;
@@ -58,8 +59,26 @@ function stateOf(picture: Picture): NamespaceState {
   return state;
 }
 
-function options(extra: Partial<CellsPassOptions> = {}): CellsPassOptions {
+interface CellsOptions {
+  readonly pins: ReadonlyMap<string, string>;
+  readonly moves: ReadonlyMap<string, string>;
+  readonly executorRetentionMs: number;
+}
+
+function options(extra: Partial<CellsOptions> = {}): CellsOptions {
   return { pins: new Map(), moves: new Map(), executorRetentionMs: 60_000, ...extra };
+}
+
+/** A cells pass over `state` at `now`, with pending `moves` and `pins`. */
+function cellsPass(
+  state: NamespaceState,
+  now: number,
+  { pins, moves, executorRetentionMs }: CellsOptions,
+) {
+  return planCellsPass(
+    testInput(state, now, { cells: { pins, moves } }),
+    { kind: "cells", pins, executorRetentionMs },
+  );
 }
 
 Deno.test("new tenants go to the least-loaded cells in request order, ties to the smallest id", () => {
@@ -68,10 +87,10 @@ Deno.test("new tenants go to the least-loaded cells in request order, ties to th
     owners: { a: "c1", b: "c1", c: "c2" },
     requested: { x: 5, y: 6, z: 7 },
   });
-  const plan = planCellsPass(state, NOW, options());
+  const plan = cellsPass(state, NOW, options());
   assert.deepEqual(plan.delta.assign, { c3: ["x", "z"], c2: ["y"] });
   assert.equal(plan.moves, 0);
-  assert.deepEqual(plan.answered.map((a) => a.id).sort(), ["x", "y", "z"]);
+  assert.deepEqual(plan.answered.map((a) => a.shardKey).sort(), ["x", "y", "z"]);
 });
 
 Deno.test("placed tenants never move when an empty cell joins", () => {
@@ -79,7 +98,7 @@ Deno.test("placed tenants never move when an empty cell joins", () => {
     cells: { c1: "ACTIVE", c2: "ACTIVE", empty: "ACTIVE" },
     owners: { a: "c1", b: "c1", c: "c1", d: "c2" },
   });
-  const plan = planCellsPass(state, NOW, options());
+  const plan = cellsPass(state, NOW, options());
   assert.deepEqual(plan.delta, { assign: {}, unassign: [], remove: [] });
 });
 
@@ -90,15 +109,15 @@ Deno.test("a drained, draining or stale cell keeps its tenants and takes no new 
     drainedCells: ["drained"],
     requested: { new: 1 },
   });
-  const plan = planCellsPass(state, NOW, options());
+  const plan = cellsPass(state, NOW, options());
   assert.deepEqual(plan.delta, { assign: { ok: ["new"] }, unassign: [], remove: [] });
 });
 
 Deno.test("a tenant on a cell gone long ago stays mapped: its cell is not forgotten", () => {
   const state = stateOf({ cells: { gone: "stale", ok: "ACTIVE" }, owners: { a: "gone" } });
-  const plan = planCellsPass(state, 120_000, options());
+  const plan = cellsPass(state, 120_000, options());
   assert.deepEqual(plan.delta.assign, {});
-  assert.deepEqual(plan.forget.map((f) => f.id), ["ok"]);
+  assert.deepEqual(plan.forget.map((f) => f.executorId), ["ok"]);
 });
 
 Deno.test("an operator move goes to a live undrained cell, and only then", () => {
@@ -108,7 +127,7 @@ Deno.test("an operator move goes to a live undrained cell, and only then", () =>
     drainedCells: ["d"],
   });
   const moves = new Map([["a", "c2"], ["b", "d"], ["c", "s"]]);
-  const plan = planCellsPass(state, NOW, options({ moves }));
+  const plan = cellsPass(state, NOW, options({ moves }));
   assert.deepEqual(plan.delta.assign, { c2: ["a"] });
   assert.equal(plan.moves, 1);
 });
@@ -120,16 +139,16 @@ Deno.test("a pin places its tenant on a dedicated cell that takes no other new t
     requested: { "big-co": 1, x: 2 },
   });
   const pins = new Map([["big-co", "big"]]);
-  const plan = planCellsPass(state, NOW, options({ pins }));
+  const plan = cellsPass(state, NOW, options({ pins }));
   assert.deepEqual(plan.delta.assign, { big: ["big-co"], c1: ["x"] });
 });
 
 Deno.test("a pin added for a placed tenant moves it to its cell once the cell is live", () => {
   const pins = new Map([["a", "big"]]);
   const down = stateOf({ cells: { c1: "ACTIVE", big: "stale" }, owners: { a: "c1" } });
-  assert.deepEqual(planCellsPass(down, NOW, options({ pins })).delta.assign, {});
+  assert.deepEqual(cellsPass(down, NOW, options({ pins })).delta.assign, {});
   const up = stateOf({ cells: { c1: "ACTIVE", big: "ACTIVE" }, owners: { a: "c1" } });
-  const plan = planCellsPass(up, NOW, options({ pins }));
+  const plan = cellsPass(up, NOW, options({ pins }));
   assert.deepEqual(plan.delta.assign, { big: ["a"] });
   assert.equal(plan.moves, 1);
 });
@@ -141,13 +160,13 @@ Deno.test("drained tenants lose their cell and finished ones are removed", () =>
     drainedShards: ["a"],
     done: { b: "c1" },
   });
-  const plan = planCellsPass(state, NOW, options());
+  const plan = cellsPass(state, NOW, options());
   assert.deepEqual(plan.delta, { assign: {}, unassign: ["a"], remove: ["b"] });
 });
 
 Deno.test("with no eligible cell a new tenant waits, unanswered", () => {
   const state = stateOf({ cells: { d: "ACTIVE" }, drainedCells: ["d"], requested: { x: 1 } });
-  const plan = planCellsPass(state, NOW, options());
+  const plan = cellsPass(state, NOW, options());
   assert.deepEqual(plan.delta.assign, {});
   assert.deepEqual(plan.answered, []);
 });

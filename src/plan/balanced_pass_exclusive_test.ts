@@ -4,7 +4,7 @@ import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
 import type { StoredExecutor } from "../store/store.ts";
 import { leaseMarginMs } from "./handover_guard.ts";
-import { type PassOptions, planPass } from "./pass_planner.ts";
+import { type TestPassOptions as PassOptions, testPlan as planPass } from "./_testing.ts";
 
 const TTL = 1_000;
 const LEASE = 2_000;
@@ -68,12 +68,6 @@ function stateOf(picture: Picture): NamespaceState {
   return state;
 }
 
-/** Marks `id` as heard from at monotonic `now` (its record unchanged). */
-function touch(state: NamespaceState, id: string, now: number): NamespaceState {
-  state.executors.get(id)!.seenAtMs = now;
-  return state;
-}
-
 function exclusive(maxMoves = 0): PassOptions {
   return {
     balancer: loadBalancerFor("greedy"),
@@ -85,7 +79,7 @@ function exclusive(maxMoves = 0): PassOptions {
 
 /** Owners after the plan: a shard is never given to B while A still holds it. */
 function owners(state: NamespaceState, plan: ReturnType<typeof planPass>): Record<string, string> {
-  const out = new Map(state.owners);
+  const out = new Map(state.owned());
   for (const s of [...plan.delta.unassign, ...plan.delta.remove]) out.delete(s);
   for (const [e, shards] of Object.entries(plan.delta.assign)) {
     for (const s of shards) out.set(s, e);
@@ -117,7 +111,7 @@ Deno.test("exclusive: a releasing shard moves once its owner's heartbeat after t
   const plan = planPass(confirmed, SHAPE, 10, exclusive());
   assert.deepEqual(plan.delta.assign, { b: ["0"] }, "1 is still reported: it waits");
   assert.equal(plan.delta.release, undefined, "nothing to release again");
-  assert.deepEqual(plan.unchanged, []);
+  assert.deepEqual(plan.reliedOn, []);
 });
 
 Deno.test("exclusive: a report older than the release proves nothing", () => {
@@ -162,10 +156,9 @@ Deno.test("exclusive: a silent owner's shards move only after lease + margin, fe
     assert.deepEqual(plan.delta.assign, {}, `not at ${now}`);
     assert.deepEqual(plan.delta.release, ["0", "1"], "released meanwhile, in case it is alive");
   }
-  const state = touch(stateOf(picture), "b", EXPIRY);
-  const plan = planPass(state, SHAPE, EXPIRY + 1, exclusive());
+  const plan = planPass(stateOf(picture), SHAPE, EXPIRY + 1, exclusive(), { heard: { b: EXPIRY } });
   assert.deepEqual(plan.delta.assign, { b: ["0", "1"] });
-  assert.deepEqual(plan.unchanged, [{ id: "a", revision: 50 }]);
+  assert.deepEqual(plan.reliedOn, [{ executorId: "a", heartbeatRevision: 50 }]);
 });
 
 Deno.test("exclusive: an unowned shard still reported by a live executor is not assigned", () => {
@@ -184,10 +177,11 @@ Deno.test("exclusive: an unowned shard still reported by a live executor is not 
   const blocked = planPass(stateOf(drained), { type: "fixed", shardNum: 1 }, 10, exclusive());
   assert.deepEqual(blocked.delta.assign, {});
   const later = planPass(
-    touch(stateOf(drained), "b", EXPIRY),
+    stateOf(drained),
     { type: "fixed", shardNum: 1 },
     EXPIRY + 1,
     exclusive(),
+    { heard: { b: EXPIRY } },
   );
   assert.deepEqual(later.delta.assign, { b: ["0"] });
 });
@@ -254,8 +248,13 @@ Deno.test("exclusive: never two owners over a random walk of heartbeats and pass
     const now = random() < 0.5 ? 10 : EXPIRY + 1;
     // Late in the walk one executor was heard from again; the others are certainly gone.
     const heard = ids[Math.floor(random() * ids.length)]!;
-    if (now > EXPIRY) touch(state, heard, now);
-    const plan = planPass(state, { type: "fixed", shardNum: 4 }, now, exclusive(4));
+    const plan = planPass(
+      state,
+      { type: "fixed", shardNum: 4 },
+      now,
+      exclusive(4),
+      now > EXPIRY ? { heard: { [heard]: now } } : {},
+    );
     for (const [target, shards] of Object.entries(plan.delta.assign)) {
       for (const shard of shards) {
         const owner = owned[shard];
@@ -267,7 +266,10 @@ Deno.test("exclusive: never two owners over a random walk of heartbeats and pass
         const expired = now > EXPIRY && owner !== heard;
         assert.ok(confirmed || expired, `round ${round}: ${shard} left ${owner} unconfirmed`);
         if (!confirmed) {
-          assert.ok(plan.unchanged.some((u) => u.id === owner), "the commit is fenced on it");
+          assert.ok(
+            plan.reliedOn.some((u) => u.executorId === owner),
+            "the commit is fenced on it",
+          );
         }
         for (const [other, x] of Object.entries(executors)) {
           const live = now <= EXPIRY || other === heard;
