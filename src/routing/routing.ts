@@ -6,7 +6,11 @@
  * @module
  */
 import { sleep } from "../core/clock.ts";
-import { NoOwnerError, ResourceExhaustedError, ShardDrainedError } from "../core/errors.ts";
+import {
+  EphemeralShardLimitExceededError,
+  NoOwnerError,
+  ShardDrainedError,
+} from "../core/errors.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 import { assertShardExists, type NamespaceRuntime } from "./namespace_runtime.ts";
 import type { ShardOwnerView } from "./views.ts";
@@ -79,7 +83,7 @@ export async function getShardOwner(
 }
 
 /**
- * Throws `ResourceExhaustedError` when a new shard would take an ephemeral
+ * Throws `EphemeralShardLimitExceededError` when a new shard would take an ephemeral
  * namespace past its cap. Counts owned and requested shards from the cache
  * and the keys this instance asked for that the cache does not show yet, so
  * neither etcd nor this instance's memory grows past the cap however fast new
@@ -92,18 +96,20 @@ function checkCapacity(runtime: NamespaceRuntime, key: string): void {
   const state = cache.state;
   const held = shardCount(state);
   if (held >= maxShards) {
-    throw new ResourceExhaustedError(
+    throw new EphemeralShardLimitExceededError(
       state.namespace,
-      `shard cap of ${maxShards} (maxShards)`,
+      maxShards,
+      held,
       `it holds ${held} shards; cannot create ${JSON.stringify(key.slice(0, 64))} ` +
         `until some are finished (DONE) and removed`,
     );
   }
   const asked = requester.outstanding((k) => state.requested.has(k) || state.owners.has(k));
   if (held + asked >= maxShards) {
-    throw new ResourceExhaustedError(
+    throw new EphemeralShardLimitExceededError(
       state.namespace,
-      `shard cap of ${maxShards} (maxShards)`,
+      maxShards,
+      held + asked,
       `it holds ${held} shards and ${asked} more are being created; cannot create ` +
         `${JSON.stringify(key.slice(0, 64))} now`,
     );

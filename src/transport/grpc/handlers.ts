@@ -1,6 +1,7 @@
 /**
  * gRPC handlers: decode a request, call the service, encode the answer, and
- * map errors in one place.
+ * map errors in one place (`status_map.ts`: code, message and typed detail
+ * trailer, the same for unary calls and the watch stream).
  *
  * @module
  */
@@ -80,9 +81,13 @@ function unary<Req, Res>(
       },
       (error) => {
         if (isUnexpected(error)) logger.error("request failed", { method, error });
-        const { code, details } = toGrpcError(error);
-        observer.rpc?.(method, Status[code] ?? String(code), performance.now() - started);
-        callback({ code, details, message: details });
+        const status = toGrpcError(error);
+        observer.rpc?.(
+          method,
+          Status[status.code] ?? String(status.code),
+          performance.now() - started,
+        );
+        callback(status);
       },
     );
   };
@@ -232,8 +237,7 @@ export function routingHandlers(
         if (!cancelled.signal.aborted) call.end();
       })().catch((error) => {
         if (isUnexpected(error)) logger.error("watch failed", { error });
-        const { code, details } = toGrpcError(error);
-        call.emit("error", { code, details, message: details });
+        call.emit("error", toGrpcError(error));
       });
     },
   };
