@@ -57,6 +57,18 @@ Deno.test("bad heartbeats, unknown namespaces and unknown shards get the documen
       /metadata/,
     ],
     [
+      "a 65×é metadata key (130 UTF-8 bytes)",
+      { ...good, metadata: { ["é".repeat(65)]: "v" } },
+      grpc.status.INVALID_ARGUMENT,
+      /key is 130 bytes \(UTF-8\); at most 128/,
+    ],
+    [
+      "a 40×😀 metadata key (160 UTF-8 bytes)",
+      { ...good, metadata: { ["😀".repeat(40)]: "v" } },
+      grpc.status.INVALID_ARGUMENT,
+      /key is 160 bytes \(UTF-8\); at most 128/,
+    ],
+    [
       "a metadata value over 512 KiB",
       { ...good, metadata: { addr: big } },
       grpc.status.INVALID_ARGUMENT,
@@ -83,8 +95,9 @@ Deno.test("bad heartbeats, unknown namespaces and unknown shards get the documen
       assert.equal(error.code, code, `${what}: ${error.details}`);
       assert.match(error.details, field, `${what}: message names the field`);
     }
-    // A good heartbeat still works after all of that.
+    // A good heartbeat still works after all of that, with a 128-byte (64×é) metadata key.
     await heartbeat(clients, good);
+    await heartbeat(clients, { ...good, metadata: { ["é".repeat(64)]: "v" } });
 
     const api: [string, string, Record<string, unknown>, grpc.status][] = [
       [

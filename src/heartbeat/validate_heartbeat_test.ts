@@ -75,13 +75,24 @@ Deno.test("validate heartbeat allows 32 metadata keys and rejects 33", () => {
   rejects(raw({ metadata: keys(33) }), "metadata", /has 33 keys; at most 32/);
 });
 
-Deno.test("validate heartbeat allows a 128-character metadata key and rejects 129", () => {
+Deno.test("validate heartbeat allows a 128-byte metadata key and rejects 129 bytes", () => {
   assert.equal(MAX_METADATA_KEY_LENGTH, 128);
   validateHeartbeat(raw({ metadata: { ["k".repeat(128)]: "v" } }));
+  validateHeartbeat(raw({ metadata: { ["é".repeat(64)]: "v" } }));
   rejects(
     raw({ metadata: { ["k".repeat(129)]: "v" } }),
     `metadata[${JSON.stringify("k".repeat(32))}…]`,
-    /129 characters/,
+    /129 bytes/,
+  );
+  rejects(
+    raw({ metadata: { ["é".repeat(65)]: "v" } }),
+    `metadata[${JSON.stringify("é".repeat(32))}…]`,
+    /130 bytes/,
+  );
+  rejects(
+    raw({ metadata: { ["😀".repeat(40)]: "v" } }),
+    `metadata[${JSON.stringify("😀".repeat(16))}…]`,
+    /160 bytes/,
   );
   rejects(raw({ metadata: { "": "v" } }), "metadata", /empty/);
 });
@@ -103,7 +114,7 @@ Deno.test("validate heartbeat checks the executor id for emptiness, length and c
   assert.equal(MAX_EXECUTOR_ID_LENGTH, 256);
   validateHeartbeat(raw({ executorId: "e".repeat(256) }));
   rejects(raw({ executorId: "" }), "executor_id", /must not be empty/);
-  rejects(raw({ executorId: "e".repeat(257) }), "executor_id", /257 characters; at most 256/);
+  rejects(raw({ executorId: "e".repeat(257) }), "executor_id", /257 bytes \(UTF-8\); at most 256/);
   for (const id of ["a\nb", "a\u0000", "tab\there", "del\u007f"]) {
     rejects(raw({ executorId: id }), "executor_id", /control characters/);
   }
@@ -128,7 +139,7 @@ Deno.test("validate heartbeat checks shard keys in reports", () => {
   rejects(
     raw({ reports: { [long]: { status: "READY", load: 1 } } }),
     `shard_status_reports[${JSON.stringify(long.slice(0, 64))}]`,
-    /1025 characters/,
+    /1025 bytes/,
   );
   rejects(raw({ reports: { "": { status: "READY", load: 1 } } }), 'shard_status_reports[""]');
 });
