@@ -28,7 +28,7 @@ Deno.test("embedded store: everything survives a reopen, from the journal and fr
       executorId: "e1",
       heartbeat: { status: "ACTIVE", timestampMs: 5 },
       metadata: { host: "w7" },
-    }]);
+    }, { executorId: "e2", heartbeat: { status: "UNKNOWN", statusNumber: 7, timestampMs: 6 } }]);
     const fence = await store.claimLeadership("ns", claim(3));
     await store.commitAssignment(fence, 1, { ...assign({ e1: ["a", "b"] }), atMs: 77 });
     await store.setDrained("ns", ["b"], true);
@@ -39,6 +39,7 @@ Deno.test("embedded store: everything survives a reopen, from the journal and fr
       createdAtMs: 1,
     });
     const before = await store.loadNamespace("ns");
+    assert.equal(before.executors.get("e2")?.heartbeat?.statusNumber, 7);
     // Simulate a crash: drop the store without close(), so only the journal holds the data.
     const copy = await Deno.makeTempDir({ prefix: "sm-embedded-copy-" });
     await Deno.copyFile(join(dir, "journal.jsonl"), join(copy, "journal.jsonl"));

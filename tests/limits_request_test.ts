@@ -100,8 +100,8 @@ Deno.test("oversized and malformed request fields are refused with errors that n
         /^Invalid metadata: has 33 keys; at most 32 are allowed$/,
       ],
       [
-        "an unknown executor status number",
-        beat({ status: 7 }),
+        "an executor status of INVALID (unset)",
+        beat({ status: "EXECUTOR_STATUS_INVALID" }),
         "INVALID_ARGUMENT",
         /^Invalid status: must be one of EXECUTOR_STATUS_ACTIVE/,
       ],

@@ -5,8 +5,13 @@
  * @module
  */
 
-/** How an executor describes itself in a heartbeat. */
-export type ExecutorStatus = "ACTIVE" | "DRAINING" | "DRAINED";
+/**
+ * How an executor describes itself in a heartbeat. `UNKNOWN` stands for an
+ * enum value this server does not know (proto3 enums are open: a newer
+ * executor may send one): such an executor gets no new shards and keeps the
+ * ones it has until it is stale or reports a known status.
+ */
+export type ExecutorStatus = "ACTIVE" | "DRAINING" | "DRAINED" | "UNKNOWN";
 
 /** What an executor reports about one shard it runs. */
 export type ShardStatus = "READY" | "DONE";
@@ -26,6 +31,8 @@ export interface ShardReport {
 export interface HeartbeatRecord {
   /** Status the executor reported. */
   readonly status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number the executor sent, when known. */
+  readonly statusNumber?: number;
   /** Wall-clock time (ms since epoch) of the service instance that accepted the heartbeat. */
   readonly timestampMs: number;
   /**

@@ -77,7 +77,8 @@ export function classifyWrite(
 ): WriteDecision | undefined {
   const metadataChanged = !known || !sameRecord(known.metadata, heartbeat.metadata);
   const reportsChanged = !known || reportsDiffer(known.reports, heartbeat.reports);
-  const statusChanged = !known || known.status !== heartbeat.status;
+  const statusChanged = !known || known.status !== heartbeat.status ||
+    known.statusNumber !== heartbeat.statusNumber;
   const due = statusChanged || timing.now - known.seenAtMs >= timing.refreshMs;
   if (!metadataChanged && !reportsChanged && !due) return undefined;
   return {
@@ -85,6 +86,7 @@ export function classifyWrite(
       executorId: heartbeat.executorId,
       heartbeat: {
         status: heartbeat.status,
+        ...(heartbeat.statusNumber === undefined ? {} : { statusNumber: heartbeat.statusNumber }),
         timestampMs: timing.wallNow,
         ...(heartbeat.appliedRevision ? { appliedRevision: heartbeat.appliedRevision } : {}),
       },

@@ -58,15 +58,50 @@ Deno.test("validate heartbeat accepts executor statuses with and without the enu
   }
 });
 
-Deno.test("validate heartbeat rejects unknown statuses, including numbers as strings", () => {
-  for (const status of ["1", "UNKNOWN_3", "EXECUTOR_STATUS_INVALID", "active", ""]) {
+Deno.test("validate heartbeat rejects INVALID (unset) and names not in the contract", () => {
+  for (
+    const status of [
+      "1",
+      "UNKNOWN",
+      "UNKNOWN_3",
+      "EXECUTOR_STATUS_INVALID",
+      "INVALID",
+      "active",
+      "",
+    ]
+  ) {
     rejects(raw({ status }), "status", /must be one of EXECUTOR_STATUS_ACTIVE/);
   }
+  for (const status of [0, 1.5, NaN]) rejects(raw({ status }), "status", /not INVALID/);
+  rejects(
+    raw({ reports: { s: { status: 0, load: 1 } } }),
+    'shard_status_reports["s"].status',
+    /SHARD_STATUS_READY/,
+  );
   rejects(
     raw({ reports: { s: { status: "2", load: 1 } } }),
     'shard_status_reports["s"].status',
     /SHARD_STATUS_READY/,
   );
+});
+
+Deno.test("validate heartbeat takes enum numbers it does not know: executor UNKNOWN, shard READY", () => {
+  for (const number of [4, 7, 2 ** 31 - 1, -1]) {
+    const hb = validateHeartbeat(raw({ status: number }));
+    assert.equal(hb.status, "UNKNOWN");
+    assert.equal(hb.statusNumber, number);
+  }
+  // Known numbers are their names (the loader sends names, but numbers mean the same).
+  assert.equal(validateHeartbeat(raw({ status: 2 })).status, "DRAINING");
+  assert.equal(validateHeartbeat(raw({ status: 2 })).statusNumber, undefined);
+  const reports = validateHeartbeat(raw({
+    reports: { a: { status: 3, load: 1 }, b: { status: 2, load: 1 }, c: { status: 99, load: 0 } },
+  })).reports;
+  assert.deepEqual(reports, {
+    a: { status: "READY", load: 1 },
+    b: { status: "DONE", load: 1 },
+    c: { status: "READY", load: 0 },
+  });
 });
 
 Deno.test("validate heartbeat allows 32 metadata keys and rejects 33", () => {

@@ -69,8 +69,8 @@ export function fixedShardKeys(n: number): readonly string[] {
 
 /**
  * Plans a pass: stale, draining and operator-drained executors lose their shards, drained
- * shards lose their owner, finished ephemeral shards are removed, and the
- * load balancer places the rest.
+ * shards lose their owner, finished ephemeral shards are removed, live executors of unknown
+ * status keep theirs, and the load balancer places the rest.
  */
 export function planPass(
   state: NamespaceState,
@@ -99,7 +99,8 @@ export function planPass(
   const universe = shape.type === "fixed"
     ? fixedShardKeys(shape.shardNum ?? 0)
     : [...new Set([...state.owners.keys(), ...state.requested.keys()])];
-  const shards = universe.filter((s) => !state.drained.has(s) && !done.has(s));
+  const kept = keptShards(state, now);
+  const shards = universe.filter((s) => !state.drained.has(s) && !done.has(s) && !kept(s));
 
   if (options.replication) {
     const step = planOwnerSets(state, shards, eligible, {
@@ -168,6 +169,27 @@ export function planPass(
     unchanged: handover?.unchanged ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
   };
+}
+
+/**
+ * Shards that stay where they are, out of the balancer's reach: those owned by
+ * a live executor whose status this server does not know (`UNKNOWN`) and that
+ * no operator drain holds. Such an executor gets nothing new (it is not
+ * eligible) but keeps what it has until it is stale, the most conservative
+ * reading of a status whose meaning is unknown. In a replicated namespace the
+ * whole owner set of such a shard is kept. A shard already releasing is not
+ * kept, so that its handover can finish.
+ */
+function keptShards(state: NamespaceState, now: number): (shard: string) => boolean {
+  const holders = new Set<string>();
+  for (const e of state.executors.values()) {
+    if (e.status === "UNKNOWN" && state.isAlive(e, now) && !state.isExecutorDrained(e)) {
+      holders.add(e.executorId);
+    }
+  }
+  if (holders.size === 0) return () => false;
+  return (shard) =>
+    !state.releasing.has(shard) && state.ownersOf(shard).some((owner) => holders.has(owner));
 }
 
 /** The executors to forget and the requests answered once `delta` is committed. */

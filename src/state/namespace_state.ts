@@ -17,6 +17,8 @@ export interface ExecutorView {
   readonly executorId: string;
   /** Reported status. */
   status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number it sent, when known. */
+  statusNumber?: number;
   /** Wall-clock time of its last recorded heartbeat (ms since epoch), 0 if none. */
   lastHeartbeatMs: number;
   /** Local monotonic time when this instance last saw a heartbeat recorded: liveness is judged on it. */
@@ -197,6 +199,9 @@ export class NamespaceState {
       this.executors.set(e.executorId, {
         executorId: e.executorId,
         status: e.heartbeat?.status ?? "DRAINED",
+        ...(e.heartbeat?.statusNumber === undefined
+          ? {}
+          : { statusNumber: e.heartbeat.statusNumber }),
         lastHeartbeatMs,
         seenAtMs: ancient ? -Infinity : now,
         heartbeatRevision: e.heartbeatRevision,
@@ -245,6 +250,8 @@ export class NamespaceState {
           }
           const executor = known ?? this.#newExecutor(event.executorId);
           executor.status = event.record.status;
+          if (event.record.statusNumber === undefined) delete executor.statusNumber;
+          else executor.statusNumber = event.record.statusNumber;
           executor.lastHeartbeatMs = event.record.timestampMs;
           executor.seenAtMs = now;
           executor.heartbeatRevision = batch.revision;

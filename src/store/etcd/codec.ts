@@ -18,21 +18,28 @@ import type { ExecutorDrain } from "../../core/executor_drain.ts";
 /** Largest part written in one request, leaving room for keys and the rest of a transaction. */
 export const MAX_PART_BYTES = 1024 * 1024;
 
-const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED"]);
+const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED", "UNKNOWN"]);
 
-/** Encodes a heartbeat record. */
+/** Encodes a heartbeat record (`"sn"`: the enum number of an UNKNOWN status). */
 export function encodeHeartbeat(record: HeartbeatRecord): string {
   const applied = record.appliedRevision ? { ar: record.appliedRevision } : {};
-  return JSON.stringify({ status: record.status, ts: record.timestampMs, ...applied });
+  const number = record.statusNumber === undefined ? {} : { sn: record.statusNumber };
+  return JSON.stringify({ status: record.status, ...number, ts: record.timestampMs, ...applied });
 }
 
-/** Decodes a heartbeat record; unknown statuses read as DRAINED so they get nothing new. */
+/**
+ * Decodes a heartbeat record. A status this version does not know (written by
+ * a newer one) reads as UNKNOWN, as an unknown status on the wire does: no
+ * new shards, and the executor keeps its own until it is stale.
+ */
 export function decodeHeartbeat(text: string): HeartbeatRecord {
-  const raw = JSON.parse(text) as { status?: string; ts?: number; ar?: number };
-  const status = (STATUSES.has(raw.status ?? "") ? raw.status : "DRAINED") as ExecutorStatus;
+  const raw = JSON.parse(text) as { status?: string; sn?: number; ts?: number; ar?: number };
+  const status = (STATUSES.has(raw.status ?? "") ? raw.status : "UNKNOWN") as ExecutorStatus;
   const applied = Number(raw.ar ?? 0);
+  const number = status === "UNKNOWN" && Number.isInteger(raw.sn) ? { statusNumber: raw.sn! } : {};
   return {
     status,
+    ...number,
     timestampMs: Number(raw.ts ?? 0),
     ...(applied > 0 ? { appliedRevision: applied } : {}),
   };

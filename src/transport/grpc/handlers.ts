@@ -20,7 +20,7 @@ import {
 import type { Logger } from "../../core/logger.ts";
 import type { HeartbeatAnswer, ShardManager } from "../../service/mod.ts";
 import {
-  enumName,
+  enumValue,
   toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
@@ -253,15 +253,15 @@ export function executorHandlers(
   const answers = new EncodedByStamp();
   return {
     Heartbeat: unary(context, "Heartbeat", async (req) => {
-      const reports: Record<string, { status: string; load: number }> = {};
+      const reports: Record<string, { status: string | number; load: number }> = {};
       for (const [key, report] of Object.entries(req.shardStatusReports)) {
-        reports[key] = { status: enumName(report.status), load: report.shardLoad };
+        reports[key] = { status: enumValue(report.status), load: report.shardLoad };
       }
       const namespace = validateNamespace(req.namespace);
       const answer = await manager.heartbeat({
         namespace,
         executorId: req.executorId,
-        status: enumName(req.status),
+        status: enumValue(req.status),
         reports,
         metadata: req.metadata,
         appliedRevision: req.appliedRevision,
