@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EmbeddedStore, openEmbeddedStores } from "../src/store/embedded/mod.ts";
-import { assign, claim, storeContract } from "./support/store_contract.ts";
+import { assign, claim, type OpenStore, storeContract } from "./support/store_contract.ts";
+import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "sm-embedded-" });
   return { dir, remove: () => Deno.remove(dir, { recursive: true }) };
 }
 
-storeContract("embedded", async () => {
+const openEmbedded: OpenStore = async () => {
   const { dir, remove } = await tempDir();
   const store = await EmbeddedStore.open(dir);
   return {
@@ -18,7 +19,9 @@ storeContract("embedded", async () => {
       await remove();
     },
   };
-});
+};
+storeContract("embedded", openEmbedded);
+hiddenExecutorsContract("embedded", openEmbedded);
 
 Deno.test("embedded store: everything survives a reopen, from the journal and from a snapshot", async () => {
   const { dir, remove } = await tempDir();

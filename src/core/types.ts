@@ -78,6 +78,13 @@ export interface AssignmentDelta {
    * the one owner it is listed under.
    */
   readonly sets?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Executors the leader found stale and holding nothing (once this change is
+   * applied), each with the revision of the heartbeat record it judged: they
+   * leave the spectators' routing view until that record changes (the
+   * executor is heard from again) or they are forgotten.
+   */
+  readonly hide?: Readonly<Record<string, number>>;
   /** When the leader committed it (ms since epoch, the leader's clock), when known. */
   readonly atMs?: number;
 }
@@ -96,5 +103,6 @@ export interface LeaderClaim {
 export function isEmptyDelta(delta: AssignmentDelta): boolean {
   return delta.unassign.length === 0 && delta.remove.length === 0 &&
     (delta.release?.length ?? 0) === 0 &&
+    Object.keys(delta.hide ?? {}).length === 0 &&
     Object.values(delta.assign).every((keys) => keys.length === 0);
 }

@@ -16,6 +16,7 @@
  */
 import type { AssignmentDelta } from "../core/types.ts";
 import { type CellLoad, placeNewTenants } from "../placement/cells.ts";
+import { staleToHide } from "./hide_stale.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 import type { Versioned } from "../store/store.ts";
 import type { PassPlan } from "./pass_planner.ts";
@@ -120,10 +121,12 @@ export function planCellsPass(
   const unassign = [...state.drained].filter((shard) => state.owners.has(shard));
   const remove = [...done];
   const delta: AssignmentDelta = { assign, unassign, remove };
+  const forget = forgettable(state, now, options.executorRetentionMs, delta);
+  const hide = staleToHide(state, now, delta, new Set(forget.map((f) => f.id)));
   return {
-    delta,
+    delta: Object.keys(hide).length > 0 ? { ...delta, hide } : delta,
     moves,
-    forget: forgettable(state, now, options.executorRetentionMs, delta),
+    forget,
     answered: answered(state, new Set(placed.keys()), done),
     unchanged: [],
   };

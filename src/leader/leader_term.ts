@@ -192,6 +192,7 @@ function logChange(
     unassigned: plan.delta.unassign.length,
     removed: plan.delta.remove.length,
     moves: plan.moves,
+    ...(plan.delta.hide ? { hiddenStale: Object.keys(plan.delta.hide).length } : {}),
     ...(plan.placement ? { ...plan.placement } : {}),
   });
   for (const release of releases.slice(0, RELEASES_LOGGED)) {
@@ -244,6 +245,7 @@ async function runPass(
         revisions: state.assignedRevisions,
         times: state.assignmentTimes,
         releasing: state.releasing,
+        hidden: state.hidden,
       });
     }
   }

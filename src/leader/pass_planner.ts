@@ -11,6 +11,7 @@ import { MAX_UNCHANGED_EXECUTORS, type Versioned } from "../store/store.ts";
 import { type ExclusiveOwnership, HandoverGuard } from "./handover_guard.ts";
 import { type CellsPassOptions, planCellsPass } from "./cells_pass.ts";
 import { type PlacementReport, planOwnerSets, type ReplicationOptions } from "./replicas_pass.ts";
+import { staleToHide } from "./hide_stale.ts";
 
 /** The namespace's shape. */
 export interface NamespaceShape {
@@ -210,6 +211,8 @@ function finishPass(
       forget.push({ id: e.executorId, revision: e.heartbeatRevision });
     }
   }
+  const hide = staleToHide(state, now, delta, new Set(forget.map((f) => f.id)));
+  const change = Object.keys(hide).length > 0 ? { ...delta, hide } : delta;
   const assigned = new Set(Object.values(assign).flat());
   const answered: Versioned[] = [];
   for (const [shard, revision] of state.requested) {
@@ -219,7 +222,7 @@ function finishPass(
       answered.push({ id: shard, revision });
     }
   }
-  return { delta, forget, answered, unchanged: [] };
+  return { delta: change, forget, answered, unchanged: [] };
 }
 
 /** What an exclusive namespace does with a shard the balancer wants elsewhere. */

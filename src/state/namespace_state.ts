@@ -6,32 +6,13 @@
  */
 import { applyReleases } from "../core/assignment.ts";
 import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
-import type { AssignmentDelta, ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
+import type { AssignmentDelta, LeaderClaim } from "../core/types.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
+import { type ExecutorView, loadedExecutor, newExecutor } from "./executor_view.ts";
 import { OwnerIndex } from "./owner_index.ts";
 import { type ViewChange, ViewLog } from "./view_log.ts";
 
-/** What the service knows about an executor. */
-export interface ExecutorView {
-  /** Executor id. */
-  readonly executorId: string;
-  /** Reported status. */
-  status: ExecutorStatus;
-  /** For an `UNKNOWN` status: the enum number it sent, when known. */
-  statusNumber?: number;
-  /** Wall-clock time of its last recorded heartbeat (ms since epoch), 0 if none. */
-  lastHeartbeatMs: number;
-  /** Local monotonic time when this instance last saw a heartbeat recorded: liveness is judged on it. */
-  seenAtMs: number;
-  /** Store revision of the last recorded heartbeat. */
-  heartbeatRevision: number;
-  /** Exclusive namespaces: revision of the latest answer it had acted on when it sent that heartbeat. */
-  appliedRevision?: number;
-  /** Metadata, e.g. the address spectators route to. */
-  metadata: Readonly<Record<string, string>>;
-  /** Latest shard reports. */
-  reports: Readonly<Record<string, ShardReport>>;
-}
+export type { ExecutorView } from "./executor_view.ts";
 
 /** What applying a batch changed. */
 export interface ChangeSummary {
@@ -98,6 +79,12 @@ export class NamespaceState {
   readonly executorDrains: Map<string, ExecutorDrain> = new Map();
   /** Ephemeral shards asked for, with their store revision. */
   readonly requested: Map<string, number> = new Map();
+  /**
+   * Executors a leader found stale and holding nothing, left out of the
+   * spectators' routing view (GetNamespaceState still lists them) → the
+   * heartbeat revision it judged. Heard from again, an executor is back.
+   */
+  readonly hidden: Map<string, number> = new Map();
   /** The leader's claim, if any. */
   leader: { claim: LeaderClaim; revision: number } | undefined;
   /** Recent changes watchers see, for deltas to spectators. */
@@ -193,22 +180,7 @@ export class NamespaceState {
     this.#index.clear();
     this.executors.clear();
     for (const e of snapshot.executors.values()) {
-      const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
-      const { heartbeatTtlMs, ownershipLeaseMs = 0 } = this.#liveness;
-      const ancient = wallNow - lastHeartbeatMs > 10 * heartbeatTtlMs + 2 * ownershipLeaseMs;
-      this.executors.set(e.executorId, {
-        executorId: e.executorId,
-        status: e.heartbeat?.status ?? "DRAINED",
-        ...(e.heartbeat?.statusNumber === undefined
-          ? {}
-          : { statusNumber: e.heartbeat.statusNumber }),
-        lastHeartbeatMs,
-        seenAtMs: ancient ? -Infinity : now,
-        heartbeatRevision: e.heartbeatRevision,
-        appliedRevision: e.heartbeat?.appliedRevision ?? 0,
-        metadata: e.metadata,
-        reports: e.reports,
-      });
+      this.executors.set(e.executorId, loadedExecutor(e, now, wallNow, this.#liveness));
     }
     const sets = snapshot.ownerSets;
     for (const [shard, owner] of snapshot.owners) {
@@ -231,6 +203,8 @@ export class NamespaceState {
     this.requested.clear();
     for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
     this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
+    this.hidden.clear();
+    this.#hide(snapshot.hidden ?? []);
     this.viewLog.reset(snapshot.revision);
   }
 
@@ -256,6 +230,13 @@ export class NamespaceState {
           executor.seenAtMs = now;
           executor.heartbeatRevision = batch.revision;
           executor.appliedRevision = event.record.appliedRevision ?? 0;
+          if (this.hidden.delete(event.executorId)) {
+            this.#record({
+              kind: "executor",
+              executorId: event.executorId,
+              metadata: executor.metadata,
+            });
+          }
           // The owner of a releasing shard may have confirmed that it stopped.
           if (this.#holdsReleasing(event.executorId)) {
             rebalance = true;
@@ -266,11 +247,13 @@ export class NamespaceState {
         case "metadata":
           (this.executors.get(event.executorId) ?? this.#newExecutor(event.executorId))
             .metadata = event.metadata;
-          this.#record({
-            kind: "executor",
-            executorId: event.executorId,
-            metadata: event.metadata,
-          });
+          if (!this.hidden.has(event.executorId)) {
+            this.#record({
+              kind: "executor",
+              executorId: event.executorId,
+              metadata: event.metadata,
+            });
+          }
           view = true;
           // A selector drain may start or stop matching the executor; a zone may change.
           if (this.executorDrains.size > 0 || this.ownerSets.size > 0) rebalance = true;
@@ -283,7 +266,8 @@ export class NamespaceState {
           break;
         }
         case "executor_removed":
-          if (this.executors.delete(event.executorId)) {
+          // A hidden executor already left the routing view.
+          if (this.executors.delete(event.executorId) && !this.hidden.delete(event.executorId)) {
             this.#record({ kind: "executor", executorId: event.executorId, metadata: undefined });
           }
           rebalance = view = true;
@@ -328,16 +312,7 @@ export class NamespaceState {
   }
 
   #newExecutor(executorId: string): ExecutorView {
-    const executor: ExecutorView = {
-      executorId,
-      status: "ACTIVE",
-      lastHeartbeatMs: 0,
-      seenAtMs: -Infinity,
-      heartbeatRevision: 0,
-      appliedRevision: 0,
-      metadata: {},
-      reports: {},
-    };
+    const executor = newExecutor(executorId);
     this.executors.set(executorId, executor);
     this.#record({ kind: "executor", executorId, metadata: executor.metadata });
     return executor;
@@ -369,6 +344,17 @@ export class NamespaceState {
       }
     }
     applyReleases(this.releasing, this.owners, delta, revision);
+    this.#hide(Object.entries(delta.hide ?? {}));
+  }
+
+  /** Hides executors still at the heartbeat revision a leader judged stale. */
+  #hide(entries: Iterable<readonly [string, number]>): void {
+    for (const [id, heartbeatRevision] of entries) {
+      if (this.executors.get(id)?.heartbeatRevision !== heartbeatRevision) continue;
+      if (this.hidden.has(id)) continue;
+      this.hidden.set(id, heartbeatRevision);
+      this.#record({ kind: "executor", executorId: id, metadata: undefined });
+    }
   }
 
   #record(change: ViewChange): void {

@@ -121,12 +121,14 @@ export function decodeClaim(text: string): LeaderClaim {
 export function encodeDelta(delta: AssignmentDelta): string {
   const release = delta.release?.length ? { l: delta.release } : {};
   const sets = delta.sets && Object.keys(delta.sets).length > 0 ? { s: delta.sets } : {};
+  const hide = delta.hide && Object.keys(delta.hide).length > 0 ? { x: delta.hide } : {};
   return JSON.stringify({
     a: delta.assign,
     u: delta.unassign,
     r: delta.remove,
     ...release,
     ...sets,
+    ...hide,
     t: delta.atMs,
   });
 }
@@ -139,6 +141,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     r?: string[];
     l?: string[];
     s?: Record<string, string[]>;
+    x?: Record<string, number>;
     t?: number;
   };
   const delta = {
@@ -147,6 +150,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     remove: raw.r ?? [],
     ...(raw.l?.length ? { release: raw.l } : {}),
     ...(raw.s && typeof raw.s === "object" ? { sets: raw.s } : {}),
+    ...(raw.x && typeof raw.x === "object" ? { hide: raw.x } : {}),
   };
   return typeof raw.t === "number" ? { ...delta, atMs: raw.t } : delta;
 }
@@ -155,7 +159,8 @@ export function decodeDelta(text: string): AssignmentDelta {
  * Encodes a whole assignment as `{"v":2,"o":{executor:{revision:[shards]}},"t":{revision:ms}}`,
  * plus `"l":{revision:[shards]}` for releasing shards and `"s":{shard:[owners]}` for
  * the owner sets of shards with several owners (`o` lists those under their
- * primary); older readers ignore both.
+ * primary), and `"x":{executor:heartbeat revision}` for executors hidden from
+ * the routing view; older readers ignore them.
  * Grouping by revision keeps it compact: shards placed together share one.
  */
 export function encodeOwners(image: AssignmentImage): string {
@@ -172,12 +177,13 @@ export function encodeOwners(image: AssignmentImage): string {
     if (set.length > 1 && image.owners.get(shard) === set[0]) s[shard] = set;
   }
   const sets = image.ownerSets?.size ? { s } : {};
-  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t, ...sets });
+  const hidden = image.hidden?.size ? { x: Object.fromEntries(image.hidden) } : {};
+  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t, ...sets, ...hidden });
   const l: Record<string, string[]> = {};
   for (const [shard, revision] of image.releasing) {
     if (image.owners.has(shard)) (l[revision] ??= []).push(shard);
   }
-  return JSON.stringify({ v: 2, o, t, l, ...sets });
+  return JSON.stringify({ v: 2, o, t, l, ...sets, ...hidden });
 }
 
 /**
@@ -192,6 +198,7 @@ export function decodeOwners(
     times: Map<number, number>;
     releasing?: Map<string, number>;
     ownerSets?: Map<string, readonly string[]>;
+    hidden?: Map<string, number>;
   },
   fallbackRevision: number,
 ): void {
@@ -210,7 +217,9 @@ export function decodeOwners(
     t?: Record<string, number>;
     l?: Record<string, string[]>;
     s?: Record<string, string[]>;
+    x?: Record<string, number>;
   };
+  for (const [id, revision] of Object.entries(v2.x ?? {})) into.hidden?.set(id, Number(revision));
   for (const [executor, byRevision] of Object.entries(v2.o)) {
     for (const [revision, shards] of Object.entries(byRevision)) {
       const rev = Number(revision) || fallbackRevision;

@@ -41,6 +41,9 @@ Deno.test("codec round-trips heartbeats, reports, claims and deltas", () => {
   const delta = { assign: { e1: ["0", "1"], "pod/2": ["x"] }, unassign: ["5"], remove: ["y"] };
   assert.deepEqual(decodeDelta(encodeDelta(delta)), delta);
   assert.deepEqual(decodeDelta(encodeDelta({ ...delta, atMs: 1234 })), { ...delta, atMs: 1234 });
+  const hide = { ...delta, hide: { e3: 17 } };
+  assert.match(encodeDelta(hide), /"x":\{"e3":17\}/);
+  assert.deepEqual(decodeDelta(encodeDelta(hide)), hide);
 });
 
 Deno.test("codec reads statuses it does not know as UNKNOWN and missing parts as defaults", () => {
@@ -75,6 +78,16 @@ Deno.test("codec round-trips a whole assignment with revisions and times", () =>
   assert.deepEqual(into.owners, new Map([["stale", "z"], ...owners]), "decoding adds to the map");
   assert.deepEqual(into.revisions, revisions);
   assert.deepEqual(into.times, new Map([[5, 1000], [9, 2000]]));
+  // Executors hidden from the routing view travel in "x".
+  const hidden = new Map([["gone", 41]]);
+  const withHidden = {
+    owners: new Map(),
+    revisions: new Map(),
+    times: new Map(),
+    hidden: new Map(),
+  };
+  decodeOwners(encodeOwners({ owners, revisions, times, hidden }), withHidden, 77);
+  assert.deepEqual(withHidden.hidden, hidden);
 });
 
 Deno.test("codec keeps owner sets in deltas and snapshots; readers without them see primaries", () => {

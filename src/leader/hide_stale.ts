@@ -1,0 +1,71 @@
+/**
+ * Which stale executors leave the spectators' routing view in a pass: those
+ * that hold no shard once the pass's change is applied. The decision is part
+ * of the committed change (`AssignmentDelta.hide`, with the heartbeat revision
+ * judged), so every instance, every snapshot and every delta agree on it.
+ *
+ * @module
+ */
+import type { AssignmentDelta } from "../core/types.ts";
+import type { NamespaceState } from "../state/namespace_state.ts";
+
+/**
+ * Stale executors, not hidden yet and not about to be forgotten (`forget`),
+ * that hold nothing after `delta`, each with its heartbeat revision.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NamespaceState } from "../state/namespace_state.ts";
+ * import { staleToHide } from "./hide_stale.ts";
+ *
+ * const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
+ * assert.deepEqual(staleToHide(state, 0, { assign: {}, unassign: [], remove: [] }, new Set()), {});
+ * ```
+ */
+export function staleToHide(
+  state: NamespaceState,
+  now: number,
+  delta: AssignmentDelta,
+  forget: ReadonlySet<string>,
+): Record<string, number> {
+  const hide: Record<string, number> = {};
+  let after: { owners: Map<string, string>; gone: Set<string> } | undefined;
+  for (const e of state.executors.values()) {
+    const id = e.executorId;
+    if (
+      state.isAlive(e, now) || state.hidden.has(id) || forget.has(id) || delta.assign[id]?.length
+    ) {
+      continue;
+    }
+    after ??= { owners: ownersIn(delta), gone: new Set([...delta.unassign, ...delta.remove]) };
+    if (!holdsAfter(state, delta, after, id)) hide[id] = e.heartbeatRevision;
+  }
+  return hide;
+}
+
+function ownersIn(delta: AssignmentDelta): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const [executor, shards] of Object.entries(delta.assign)) {
+    for (const shard of shards) owners.set(shard, executor);
+  }
+  return owners;
+}
+
+/** Whether `id` still owns a shard (alone or in an owner set) once `delta` is applied. */
+function holdsAfter(
+  state: NamespaceState,
+  delta: AssignmentDelta,
+  after: { readonly owners: ReadonlyMap<string, string>; readonly gone: ReadonlySet<string> },
+  id: string,
+): boolean {
+  for (const shard of state.shardsOf(id)) {
+    const next = after.owners.get(shard);
+    if (
+      next === undefined ? !after.gone.has(shard) : next === id || delta.sets?.[shard]?.includes(id)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
