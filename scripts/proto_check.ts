@@ -23,7 +23,19 @@ export interface ProtoCheckStep {
   readonly args: readonly string[];
 }
 
-/** The steps, in order, for the module at `protoDir` (default `proto`). */
+/**
+ * The steps, in order, for the module at `protoDir` (default `proto`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { protoCheckSteps } from "./proto_check.ts";
+ *
+ * const steps = protoCheckSteps();
+ * assert.deepEqual(steps[0]?.args, ["lint", "proto"]);
+ * assert.ok(steps.some((s) => s.args.includes("proto/upstream/shard_manager.binpb")));
+ * ```
+ */
 export function protoCheckSteps(protoDir = "proto"): ProtoCheckStep[] {
   return [
     { what: `buf lint ${protoDir}`, args: ["lint", protoDir] },

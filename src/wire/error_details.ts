@@ -36,7 +36,20 @@ export const STATUS_DETAILS_KEY = "grpc-status-details-bin";
 /** Package of the detail messages. */
 export const DETAILS_PACKAGE = "uber.cadence.sharddistributor.v1";
 
-/** Type URL of a detail message: `type.googleapis.com/<package>.<Message>`. */
+/**
+ * Type URL of a detail message: `type.googleapis.com/<package>.<Message>`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detailTypeUrl } from "./error_details.ts";
+ *
+ * assert.equal(
+ *   detailTypeUrl("ShardNotFoundError"),
+ *   "type.googleapis.com/uber.cadence.sharddistributor.v1.ShardNotFoundError",
+ * );
+ * ```
+ */
 export function detailTypeUrl(type: ErrorDetail["type"]): string {
   return `type.googleapis.com/${DETAILS_PACKAGE}.${type}`;
 }
@@ -70,13 +83,36 @@ function messageType(type: ErrorDetail["type"]): MessageTypeDefinition<Fields, F
   return definition as MessageTypeDefinition<Fields, Fields>;
 }
 
-/** Packs `detail` as a `google.protobuf.Any`. */
+/**
+ * Packs `detail` as a `google.protobuf.Any`, encoded by the contract's loader.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { packErrorDetail } from "./error_details.ts";
+ *
+ * const any = packErrorDetail({ type: "NamespaceNotFoundError", namespace: "a" });
+ * assert.deepEqual([...any.value], [0x0a, 1, 0x61]); // field 1, length 1, "a"
+ * ```
+ */
 export function packErrorDetail(detail: ErrorDetail): PackedAny {
   const { type, ...fields } = detail;
   return { typeUrl: detailTypeUrl(type), value: messageType(type).serialize(fields) };
 }
 
-/** Unpacks an Any holding one of the contract's details; undefined for any other type. */
+/**
+ * Unpacks an Any holding one of the contract's details; undefined for any other type.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { packErrorDetail, unpackErrorDetail } from "./error_details.ts";
+ *
+ * const detail = { type: "ShardDrainedError", namespace: "ns", shardKey: "4" } as const;
+ * assert.deepEqual(unpackErrorDetail(packErrorDetail(detail)), detail);
+ * assert.equal(unpackErrorDetail({ typeUrl: "type.googleapis.com/x.Y", value: new Uint8Array() }), undefined);
+ * ```
+ */
 export function unpackErrorDetail(any: PackedAny): ErrorDetail | undefined {
   const type = TYPES.find((t) => any.typeUrl === detailTypeUrl(t));
   if (type === undefined) return undefined;
@@ -99,7 +135,19 @@ export function unpackErrorDetail(any: PackedAny): ErrorDetail | undefined {
   }
 }
 
-/** The `google.rpc.Status` bytes for a status with `detail` as its only detail. */
+/**
+ * The `google.rpc.Status` bytes for a status with `detail` as its only detail
+ * (see the module example).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { encodeStatusDetails } from "./error_details.ts";
+ *
+ * const bytes = encodeStatusDetails(5, "m", { type: "NamespaceNotFoundError", namespace: "a" });
+ * assert.deepEqual([...bytes.subarray(0, 5)], [0x08, 5, 0x12, 1, 0x6d]); // code 5, message "m"
+ * ```
+ */
 export function encodeStatusDetails(
   code: number,
   message: string,
@@ -120,7 +168,22 @@ export interface StatusDetails {
   readonly detail?: ErrorDetail;
 }
 
-/** Decodes the `grpc-status-details-bin` bytes; throws `RangeError` when they are malformed. */
+/**
+ * Decodes the `grpc-status-details-bin` bytes; throws `RangeError` when they are malformed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeStatusDetails } from "./error_details.ts";
+ *
+ * assert.deepEqual(decodeStatusDetails(new Uint8Array([0x08, 9])), {
+ *   code: 9,
+ *   message: "",
+ *   details: [],
+ * });
+ * assert.throws(() => decodeStatusDetails(new Uint8Array([0x08])), RangeError);
+ * ```
+ */
 export function decodeStatusDetails(bytes: Uint8Array): StatusDetails {
   const status = decodeRpcStatus(bytes);
   for (const any of status.details) {
