@@ -298,7 +298,7 @@ export interface SecurityConfig {
 
 /** `limits`: request limits an operator may change (see `docs/limits.md`). */
 export interface LimitsConfig {
-  /** Longest shard key, in characters (`maxShardKeyLength`, default 1024). */
+  /** Longest shard key, in bytes (UTF-8) (`maxShardKeyLength`, default 1024). */
   maxShardKeyLength: number;
   /** Most shard keys per DrainShards/UndrainShards call (`maxShardKeysPerRequest`, default 10000). */
   maxShardKeysPerRequest: number;

@@ -147,6 +147,24 @@ export class ResourceExhaustedError extends ShardManagerError {
 }
 
 /**
+ * An ephemeral namespace is at its shard cap (`maxShards`), so a new shard
+ * cannot be created (gRPC RESOURCE_EXHAUSTED, with upstream Cadence's
+ * `EphemeralShardLimitExceededError` detail).
+ */
+export class EphemeralShardLimitExceededError extends ResourceExhaustedError {
+  /** The cap. */
+  readonly maxLimit: number;
+  /** Shards counted against the cap when the new one was refused. */
+  readonly currentValue: number;
+  /** Names the namespace, the cap and what was asked. */
+  constructor(namespace: string, maxLimit: number, currentValue: number, detail: string) {
+    super(namespace, `shard cap of ${maxLimit} (maxShards)`, detail);
+    this.maxLimit = maxLimit;
+    this.currentValue = currentValue;
+  }
+}
+
+/**
  * An operator action cannot be done in the namespace's current state, e.g. a
  * tenant move to a drained cell (gRPC FAILED_PRECONDITION).
  */
@@ -217,10 +235,11 @@ const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { errorKind, ShardNotFoundError } from "./errors.ts";
  *
- * console.assert(errorKind(new ShardNotFoundError("ns", "7")) === "not_found");
- * console.assert(errorKind(new Error("bug")) === undefined);
+ * assert.equal(errorKind(new ShardNotFoundError("ns", "7")), "not_found");
+ * assert.equal(errorKind(new Error("bug")), undefined);
  * ```
  */
 export function errorKind(error: unknown): ErrorKind | undefined {

@@ -40,7 +40,7 @@ function cellsOf(tr, names) {
   return cells;
 }
 
-const STATUS_KIND = { ACTIVE: "ok", DRAINING: "warn", DRAINED: "muted" };
+const STATUS_KIND = { ACTIVE: "ok", DRAINING: "warn", DRAINED: "muted", UNKNOWN: "warn" };
 
 function createExecutorRow(e) {
   const tr = make("tr");

@@ -20,7 +20,7 @@ export const MAX_MAP_SHARDS = 100_000;
 export interface ExecutorRow {
   /** Executor id. */
   readonly executorId: string;
-  /** Reported status: ACTIVE, DRAINING or DRAINED. */
+  /** Reported status: ACTIVE, DRAINING, DRAINED or UNKNOWN (a value this server does not know). */
   readonly status: string;
   /** Heartbeats within the TTL. */
   readonly alive: boolean;

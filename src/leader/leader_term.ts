@@ -191,6 +191,7 @@ function logChange(
     unassigned: plan.delta.unassign.length,
     removed: plan.delta.remove.length,
     moves: plan.moves,
+    ...(plan.delta.hide ? { hiddenStale: Object.keys(plan.delta.hide).length } : {}),
     ...(plan.placement ? { ...plan.placement } : {}),
   });
   for (const release of releases.slice(0, RELEASES_LOGGED)) {
@@ -247,6 +248,7 @@ async function runPass(
         revisions: tables.assignedRevisions,
         times: tables.assignmentTimes,
         releasing: tables.releasing,
+        hidden: tables.hidden,
       });
     }
   }

@@ -8,7 +8,7 @@
  */
 import type { AssignmentDelta } from "../core/types.ts";
 import { Handovers } from "./handovers.ts";
-import { answeredRequests, forgettable } from "./pass_cleanup.ts";
+import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
 import type { BalancedPolicy } from "./plan_policy.ts";
@@ -66,10 +66,8 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     : { assign, unassign, remove };
   const wakeAtMs = handovers?.wakeAtMs;
   return {
-    delta,
     moves,
-    forget: forgettable(input, policy.executorRetentionMs, delta),
-    answered: answeredRequests(input, delta, done),
+    ...cleanUp(input, policy.executorRetentionMs, delta, done),
     reliedOn: handovers?.reliedOn ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
   };

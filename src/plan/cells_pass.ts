@@ -16,6 +16,7 @@
  */
 import type { AssignmentDelta } from "../core/types.ts";
 import { type CellLoad, placeNewTenants } from "../placement/cells.ts";
+import { withHidden } from "./hide_stale.ts";
 import { answeredRequests, forgettable } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
@@ -88,10 +89,11 @@ export function planCellsPass(input: PlanInput, policy: CellsPolicy): Plan {
   const unassign = [...input.drained].filter((shard) => input.owners.has(shard));
   const remove = [...done];
   const delta: AssignmentDelta = { assign, unassign, remove };
+  const forget = forgettable(input, policy.executorRetentionMs, delta, { movedAway: true });
   return {
-    delta,
+    delta: withHidden(input, delta, forget),
     moves,
-    forget: forgettable(input, policy.executorRetentionMs, delta, { movedAway: true }),
+    forget,
     answered: answeredRequests(input, delta, done),
     reliedOn: [],
   };

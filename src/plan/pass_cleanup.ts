@@ -5,6 +5,7 @@
  * @module
  */
 import type { AssignmentDelta } from "../core/types.ts";
+import { withHidden } from "./hide_stale.ts";
 import type { ExecutorAt, RequestAt } from "./plan.ts";
 import { type PlanInput, shardsOf } from "./plan_input.ts";
 
@@ -58,4 +59,23 @@ export function answeredRequests(
     }
   }
   return answered;
+}
+
+/**
+ * What a balanced or replicated pass adds to its change: executors to forget,
+ * requests answered, and stale executors the change leaves with nothing
+ * hidden from the routing view (`delta.hide`).
+ */
+export function cleanUp(
+  input: PlanInput,
+  retentionMs: number,
+  delta: AssignmentDelta,
+  done: ReadonlySet<string>,
+): { delta: AssignmentDelta; forget: ExecutorAt[]; answered: RequestAt[] } {
+  const forget = forgettable(input, retentionMs, delta);
+  return {
+    delta: withHidden(input, delta, forget),
+    forget,
+    answered: answeredRequests(input, delta, done),
+  };
 }

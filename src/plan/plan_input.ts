@@ -49,6 +49,8 @@ export interface PlanInput {
   readonly drained: ReadonlySet<string>;
   /** Ephemeral shards asked for → revision of the request. */
   readonly requested: ReadonlyMap<string, number>;
+  /** Executors out of the routing view (stale, holding nothing) → revision judged. */
+  readonly hidden: ReadonlyMap<string, number>;
   /** Cells namespaces: operator moves not yet committed, tenant → target cell. */
   readonly cellMoves: ReadonlyMap<string, string>;
 }
@@ -118,6 +120,7 @@ export function planInput(
     releasing: tables.releasing,
     drained: tables.drained,
     requested: tables.requested,
+    hidden: tables.hidden,
     cellMoves: options.cellMoves ?? NO_MOVES,
   };
 }

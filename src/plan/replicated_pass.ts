@@ -14,7 +14,7 @@ import {
   planShuffle,
   stableHash,
 } from "../placement/mod.ts";
-import { answeredRequests, forgettable } from "./pass_cleanup.ts";
+import { cleanUp } from "./pass_cleanup.ts";
 import type { PlacementReport } from "./placement_report.ts";
 import type { Plan } from "./plan.ts";
 import { ownersOf, type PlanInput } from "./plan_input.ts";
@@ -130,10 +130,8 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
     ? { assign: step.assign, unassign: step.unassign, remove, sets: step.sets }
     : { assign: step.assign, unassign: step.unassign, remove };
   return {
-    delta,
     moves: step.moves,
-    forget: forgettable(input, policy.executorRetentionMs, delta),
-    answered: answeredRequests(input, delta, done),
+    ...cleanUp(input, policy.executorRetentionMs, delta, done),
     reliedOn: [],
     placement: step.report,
   };

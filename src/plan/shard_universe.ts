@@ -47,15 +47,42 @@ export function finishedShards(input: PlanInput): Set<string> {
 }
 
 /**
- * The shards a pass must place (drained and finished ones left out) and the
- * finished ones (ephemeral namespaces only).
+ * Shards that stay where they are, out of the planner's reach: those owned by
+ * a live executor whose status this server does not know (`UNKNOWN`) and that
+ * no operator drain holds. Such an executor gets nothing new (it is not
+ * eligible) but keeps what it has until it is stale, the most conservative
+ * reading of a status whose meaning is unknown. In a replicated namespace the
+ * whole owner set of such a shard is kept. A shard already releasing is not
+ * kept, so that its handover can finish.
+ */
+export function keptShards(input: PlanInput): (shard: string) => boolean {
+  const holders = new Set<string>();
+  for (const e of input.executors.values()) {
+    if (e.status === "UNKNOWN" && e.alive && !e.operatorDrained) holders.add(e.executorId);
+  }
+  if (holders.size === 0) return () => false;
+  return (shard) => {
+    if (input.releasing.has(shard)) return false;
+    const set = input.ownerSets.get(shard);
+    if (set !== undefined) return set.some((owner) => holders.has(owner));
+    const owner = input.owners.get(shard);
+    return owner !== undefined && holders.has(owner);
+  };
+}
+
+/**
+ * The shards a pass must place (drained, finished and kept ones left out)
+ * and the finished ones (ephemeral namespaces only).
  */
 export function shardsToPlace(
   input: PlanInput,
   universe: ShardUniverse,
 ): { readonly shards: string[]; readonly done: Set<string> } {
   const done = universe.kind === "ephemeral" ? finishedShards(input) : new Set<string>();
-  const shards = universeKeys(input, universe).filter((s) => !input.drained.has(s) && !done.has(s));
+  const kept = keptShards(input);
+  const shards = universeKeys(input, universe).filter((s) =>
+    !input.drained.has(s) && !done.has(s) && !kept(s)
+  );
   return { shards, done };
 }
 

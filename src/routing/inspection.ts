@@ -88,6 +88,7 @@ export function executorState(
   return {
     executorId,
     status: e.status,
+    ...(e.statusNumber === undefined ? {} : { statusNumber: e.statusNumber }),
     lastHeartbeatMs: e.lastHeartbeatMs,
     metadata: e.metadata,
     assignedShards,

@@ -7,8 +7,23 @@
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
 import { heartbeatAge, type InspectionTime } from "./inspection.ts";
 
-/** How executors are counted: each falls in exactly one state. */
-export type ExecutorHealth = "active" | "draining" | "drained" | "operator_drained" | "stale";
+/**
+ * How executors are counted: each falls in exactly one state. `unknown_status`:
+ * alive, with a status this server does not know.
+ */
+export type ExecutorHealth =
+  | "active"
+  | "draining"
+  | "drained"
+  | "unknown_status"
+  | "operator_drained"
+  | "stale";
+
+const HEALTH_OF_STATUS = {
+  DRAINING: "draining",
+  DRAINED: "drained",
+  UNKNOWN: "unknown_status",
+} as const satisfies Record<Exclude<ExecutorView["status"], "ACTIVE">, ExecutorHealth>;
 
 /** A namespace summed up. */
 export interface NamespaceStats {
@@ -34,6 +49,7 @@ export function namespaceStats(state: NamespaceView, time: InspectionTime): Name
     active: 0,
     draining: 0,
     drained: 0,
+    unknown_status: 0,
     operator_drained: 0,
     stale: 0,
   };
@@ -44,7 +60,7 @@ export function namespaceStats(state: NamespaceView, time: InspectionTime): Name
     const health: ExecutorHealth = !alive
       ? "stale"
       : e.status !== "ACTIVE"
-      ? (e.status === "DRAINING" ? "draining" : "drained")
+      ? HEALTH_OF_STATUS[e.status]
       : state.isExecutorDrained(e)
       ? "operator_drained"
       : "active";

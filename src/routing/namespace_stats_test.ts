@@ -5,7 +5,7 @@ import { namespaceStats } from "./namespace_stats.ts";
 
 Deno.test("namespace stats count executors by state and sum their loads", () => {
   const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
-  const executor = (id: string, status: "ACTIVE" | "DRAINING", seenAtMs: number) =>
+  const executor = (id: string, status: "ACTIVE" | "DRAINING" | "UNKNOWN", seenAtMs: number) =>
     putExecutor(state, {
       executorId: id,
       status,
@@ -20,6 +20,7 @@ Deno.test("namespace stats count executors by state and sum their loads", () => 
   executor("b", "DRAINING", 950);
   executor("c", "ACTIVE", 0); // stale at now = 1_500
   executor("d", "ACTIVE", 1_000);
+  executor("u", "UNKNOWN", 1_100);
   putExecutorDrain(state, { id: "id:d", executorId: "d", reason: "", createdAtMs: 0 });
   state.apply({
     revision: 2,
@@ -32,12 +33,19 @@ Deno.test("namespace stats count executors by state and sum their loads", () => 
   setDrained(state, "x");
   const stats = namespaceStats(state, { now: 1_500, wallNow: 0 });
   assert.deepEqual(stats, {
-    executors: { active: 1, draining: 1, drained: 0, operator_drained: 1, stale: 1 },
+    executors: {
+      active: 1,
+      draining: 1,
+      drained: 0,
+      unknown_status: 1,
+      operator_drained: 1,
+      stale: 1,
+    },
     ownedShards: 4,
     drainedShards: 1,
     executorDrains: 1,
     maxHeartbeatAgeMs: 1_500,
     maxLoad: 5,
-    meanLoad: 7 / 3,
+    meanLoad: 7 / 4,
   });
 });

@@ -6,7 +6,11 @@
  * @module
  */
 import { sleep } from "../core/clock.ts";
-import { NoOwnerError, ResourceExhaustedError, ShardDrainedError } from "../core/errors.ts";
+import {
+  EphemeralShardLimitExceededError,
+  NoOwnerError,
+  ShardDrainedError,
+} from "../core/errors.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import { assertShardExists, type RoutedNamespace } from "./routed_namespace.ts";
 import type { ShardOwnerView } from "./views.ts";
@@ -79,7 +83,7 @@ export async function getShardOwner(
 }
 
 /**
- * Throws `ResourceExhaustedError` when a new shard would take an ephemeral
+ * Throws `EphemeralShardLimitExceededError` when a new shard would take an ephemeral
  * namespace past its cap. Counts owned and requested shards from the cache
  * and the keys this instance asked for that the cache does not show yet, so
  * neither etcd nor this instance's memory grows past the cap however fast new
@@ -93,9 +97,10 @@ function checkCapacity(runtime: RoutedNamespace, key: string): void {
   const state = cache.state;
   const held = shardCount(state);
   if (held >= maxShards) {
-    throw new ResourceExhaustedError(
+    throw new EphemeralShardLimitExceededError(
       state.namespace,
-      `shard cap of ${maxShards} (maxShards)`,
+      maxShards,
+      held,
       `it holds ${held} shards; cannot create ${JSON.stringify(key.slice(0, 64))} ` +
         `until some are finished (DONE) and removed`,
     );
@@ -104,9 +109,10 @@ function checkCapacity(runtime: RoutedNamespace, key: string): void {
     state.requestRevision(k) !== undefined || state.ownerOf(k) !== undefined
   );
   if (held + asked >= maxShards) {
-    throw new ResourceExhaustedError(
+    throw new EphemeralShardLimitExceededError(
       state.namespace,
-      `shard cap of ${maxShards} (maxShards)`,
+      maxShards,
+      held + asked,
       `it holds ${held} shards and ${asked} more are being created; cannot create ` +
         `${JSON.stringify(key.slice(0, 64))} now`,
     );

@@ -55,6 +55,8 @@ export interface ExecutorStateView {
   readonly executorId: string;
   /** Last reported status. */
   readonly status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number it sent, when known. */
+  readonly statusNumber?: number;
   /** Wall-clock time of the last recorded heartbeat (ms since epoch). */
   readonly lastHeartbeatMs: number;
   /** Metadata. */

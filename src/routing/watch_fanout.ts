@@ -11,6 +11,11 @@
  * are built once per (from, to) pair and shared by subscribers at the same
  * point.
  *
+ * Executors the leader found stale and holding nothing (`NamespaceState.hidden`)
+ * are left out of pictures, and a delta lists them in `removedExecutors` at
+ * the revision of that decision, so both kinds of subscriber agree; heard from
+ * again, such an executor comes back as an upsert.
+ *
  * @module
  */
 import type { NamespaceCache } from "../state/namespace_cache.ts";
@@ -34,8 +39,9 @@ export class WatchFanout {
     if (this.#built?.version === version) return this.#built;
     const state = this.#cache.state;
     const replicated = state.hasOwnerSets;
-    const ids = [...state.executors()].map((e) => e.executorId).sort();
-    const executors = ids.map((executorId) => {
+    // Executors a leader found stale and holding nothing are out of the routing view.
+    const ids = [...state.executors()].map((e) => e.executorId).filter((id) => !state.isHidden(id));
+    const executors = ids.sort().map((executorId) => {
       const metadata = state.executor(executorId)?.metadata ?? {};
       const all = [...state.shardsOf(executorId)].sort(compareShardKeys);
       if (!replicated) return { executorId, metadata, shards: all };

@@ -109,10 +109,9 @@ export class ShardManager {
       );
     }
     this.#ingest = new HeartbeatIngest(options.store, {
-      refreshMs: process.heartbeatTtlMs / 4,
-      // A renewal is written at most TTL/4 + one heartbeat interval + TTL/8
-      // after the last one: well inside the TTL for executors that beat a few
-      // times per TTL.
+      // Every answered heartbeat is recorded within one flush (coalesced per executor), so an
+      // executor's shards move at most TTL + TTL/8 (or TTL + 1 s) + a period after its last one,
+      // and never before the TTL (see heartbeat_ingest.ts).
       flushMs: Math.min(process.heartbeatTtlMs / 8, 1_000),
       storeReachable: () => {
         const { checkedAtMs, storeReachable } = this.health.status;

@@ -51,14 +51,15 @@ export function formatList(items: readonly string[]): string {
 
 /**
  * An executor status, coloured: ACTIVE green, DRAINING and DRAINED yellow,
- * anything else red.
+ * anything else (such as `UNKNOWN(7)`, a status this server does not know) red.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { palette } from "./colour.ts";
  * import { statusCell } from "./cells.ts";
  *
- * console.assert(statusCell("ACTIVE", palette(false)) === "ACTIVE");
+ * assert.equal(statusCell("ACTIVE", palette(false)), "ACTIVE");
  * ```
  */
 export function statusCell(status: string, paint: Palette): string {

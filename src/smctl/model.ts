@@ -127,12 +127,16 @@ export interface ShardModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shortEnum } from "./model.ts";
  *
- * console.assert(shortEnum("SHARD_STATUS_READY", "SHARD_STATUS_") === "READY");
+ * assert.equal(shortEnum("SHARD_STATUS_READY", "SHARD_STATUS_"), "READY");
+ * assert.equal(shortEnum(7, "EXECUTOR_STATUS_"), "UNKNOWN(7)");
  * ```
  */
-export function shortEnum(name: string, prefix: string): string {
+export function shortEnum(name: string | number, prefix: string): string {
+  // A value the contract does not name arrives as its number (proto3 enums are open).
+  if (typeof name === "number") return `UNKNOWN(${name})`;
   return name.startsWith(prefix) ? name.slice(prefix.length) : name;
 }
 

@@ -6,20 +6,11 @@
  * @module
  */
 import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
-import type { ExecutorStatus, ShardReport } from "../core/types.ts";
 import type { StoredExecutor } from "../store/store.ts";
+import { type ExecutorRecord, loadedExecutor, newExecutor } from "./executor_view.ts";
 import type { ExecutorView } from "./namespace_view.ts";
 
-/** An executor as the state keeps it. */
-export interface ExecutorRecord extends ExecutorView {
-  status: ExecutorStatus;
-  lastHeartbeatMs: number;
-  seenAtMs: number;
-  heartbeatRevision: number;
-  appliedRevision?: number;
-  metadata: Readonly<Record<string, string>>;
-  reports: Readonly<Record<string, ShardReport>>;
-}
+export type { ExecutorRecord } from "./executor_view.ts";
 
 /** Times that decide liveness. */
 export interface LivenessOptions {
@@ -75,16 +66,7 @@ export class ExecutorTable {
 
   /** Adds an executor never seen before (ACTIVE, no metadata, no heartbeat) and returns it. */
   add(executorId: string): ExecutorRecord {
-    const executor: ExecutorRecord = {
-      executorId,
-      status: "ACTIVE",
-      lastHeartbeatMs: 0,
-      seenAtMs: -Infinity,
-      heartbeatRevision: 0,
-      appliedRevision: 0,
-      metadata: {},
-      reports: {},
-    };
+    const executor = newExecutor(executorId);
     this.#executors.set(executorId, executor);
     return executor;
   }
@@ -180,20 +162,8 @@ export class ExecutorTable {
     wallNow: number,
   ): void {
     this.#executors.clear();
-    const { heartbeatTtlMs, ownershipLeaseMs = 0 } = this.#liveness;
     for (const e of executors) {
-      const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
-      const ancient = wallNow - lastHeartbeatMs > 10 * heartbeatTtlMs + 2 * ownershipLeaseMs;
-      this.#executors.set(e.executorId, {
-        executorId: e.executorId,
-        status: e.heartbeat?.status ?? "DRAINED",
-        lastHeartbeatMs,
-        seenAtMs: ancient ? -Infinity : now,
-        heartbeatRevision: e.heartbeatRevision,
-        appliedRevision: e.heartbeat?.appliedRevision ?? 0,
-        metadata: e.metadata,
-        reports: e.reports,
-      });
+      this.#executors.set(e.executorId, loadedExecutor(e, now, wallNow, this.#liveness));
     }
     this.#drains.clear();
     for (const [id, drain] of drains) this.#drains.set(id, drain);

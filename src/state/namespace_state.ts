@@ -69,6 +69,7 @@ export class NamespaceState implements NamespaceView {
   readonly #assignment = new AssignmentTable();
   readonly #drained = new Set<string>();
   readonly #requested = new Map<string, number>();
+  readonly #hidden = new Map<string, number>();
   #leader: LeaderRecord | undefined;
   readonly #viewLog = new ViewLog();
   #revisionInProgress = 0;
@@ -127,6 +128,11 @@ export class NamespaceState implements NamespaceView {
   /** When time alone next changes what a pass reads (see {@linkcode NamespaceView}). */
   livenessDeadline(now: number, retentionMs: number): number {
     return this.#executors.livenessDeadline(now, retentionMs);
+  }
+
+  /** True when the executor is out of the spectators' routing view (stale, holding nothing). */
+  isHidden(executorId: string): boolean {
+    return this.#hidden.has(executorId);
   }
 
   /** The owner (primary) of `shard`. */
@@ -250,6 +256,7 @@ export class NamespaceState implements NamespaceView {
       releasing,
       drained: this.#drained,
       requested: this.#requested,
+      hidden: this.#hidden,
     };
   }
 
@@ -281,6 +288,8 @@ export class NamespaceState implements NamespaceView {
     this.#requested.clear();
     for (const [shard, rev] of snapshot.requested) this.#requested.set(shard, rev);
     this.#leader = snapshot.leader ? { ...snapshot.leader } : undefined;
+    this.#hidden.clear();
+    this.#hide(snapshot.hidden ?? []);
     this.#viewLog.reset(snapshot.revision);
   }
 
@@ -310,10 +319,20 @@ export class NamespaceState implements NamespaceView {
         }
         const executor = known ?? this.#addExecutor(event.executorId);
         executor.status = event.record.status;
+        if (event.record.statusNumber === undefined) delete executor.statusNumber;
+        else executor.statusNumber = event.record.statusNumber;
         executor.lastHeartbeatMs = event.record.timestampMs;
         executor.seenAtMs = now;
         executor.heartbeatRevision = revision;
         executor.appliedRevision = event.record.appliedRevision ?? 0;
+        // Heard from again: back in the routing view.
+        if (this.#hidden.delete(event.executorId)) {
+          this.#record({
+            kind: "executor",
+            executorId: event.executorId,
+            metadata: executor.metadata,
+          });
+        }
         // The owner of a releasing shard may have confirmed that it stopped.
         if (this.#assignment.holdsReleasing(event.executorId)) {
           out.rebalance = true;
@@ -325,7 +344,13 @@ export class NamespaceState implements NamespaceView {
         const executor = this.#executors.get(event.executorId) ??
           this.#addExecutor(event.executorId);
         executor.metadata = event.metadata;
-        this.#record({ kind: "executor", executorId: event.executorId, metadata: event.metadata });
+        if (!this.#hidden.has(event.executorId)) {
+          this.#record({
+            kind: "executor",
+            executorId: event.executorId,
+            metadata: event.metadata,
+          });
+        }
         out.view = true;
         // A selector drain may start or stop matching the executor; a zone may change.
         if (this.#executors.drainCount > 0 || this.hasOwnerSets) out.rebalance = true;
@@ -339,7 +364,8 @@ export class NamespaceState implements NamespaceView {
         return;
       }
       case "executor_removed":
-        if (this.#executors.delete(event.executorId)) {
+        // A hidden executor already left the routing view.
+        if (this.#executors.delete(event.executorId) && !this.#hidden.delete(event.executorId)) {
           this.#record({ kind: "executor", executorId: event.executorId, metadata: undefined });
         }
         out.rebalance = out.view = true;
@@ -347,6 +373,7 @@ export class NamespaceState implements NamespaceView {
       case "assignment":
         this.#seq = event.seq;
         this.#assignment.apply(event.seq, event.delta, revision, this.#record);
+        this.#hide(Object.entries(event.delta.hide ?? {}));
         out.view = true;
         return;
       case "executor_drain":
@@ -370,6 +397,16 @@ export class NamespaceState implements NamespaceView {
       case "resync":
         out.resync = true;
         return;
+    }
+  }
+
+  /** Hides executors still at the heartbeat revision a leader judged stale. */
+  #hide(entries: Iterable<readonly [string, number]>): void {
+    for (const [id, heartbeatRevision] of entries) {
+      if (this.#executors.get(id)?.heartbeatRevision !== heartbeatRevision) continue;
+      if (this.#hidden.has(id)) continue;
+      this.#hidden.set(id, heartbeatRevision);
+      this.#record({ kind: "executor", executorId: id, metadata: undefined });
     }
   }
 

@@ -16,6 +16,8 @@ export interface ExecutorView {
   readonly executorId: string;
   /** Reported status. */
   readonly status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number it sent, when known. */
+  readonly statusNumber?: number;
   /** Wall-clock time of its last recorded heartbeat (ms since epoch), 0 if none. */
   readonly lastHeartbeatMs: number;
   /** Local monotonic time when this instance last saw a heartbeat recorded: liveness is judged on it. */
@@ -59,6 +61,11 @@ export interface NamespaceTables {
   readonly drained: ReadonlySet<string>;
   /** Ephemeral shards asked for → store revision of the request. */
   readonly requested: ReadonlyMap<string, number>;
+  /**
+   * Executors a leader found stale and holding nothing, left out of the
+   * spectators' routing view → the heartbeat revision it judged.
+   */
+  readonly hidden: ReadonlyMap<string, number>;
 }
 
 /** The questions asked of a namespace's picture. */
@@ -84,6 +91,11 @@ export interface NamespaceView {
   executors(): IterableIterator<ExecutorView>;
   /** Number of known executors. */
   readonly executorCount: number;
+  /**
+   * True when a leader found the executor stale and holding nothing: it is out
+   * of the spectators' routing view (inspection still lists it) until heard from.
+   */
+  isHidden(executorId: string): boolean;
   /** True when the executor's last heartbeat is recent enough at monotonic time `now`. */
   isAlive(executor: ExecutorView, now: number): boolean;
   /**

@@ -48,6 +48,12 @@ export interface NamespaceSnapshot {
   readonly assignmentTimes: ReadonlyMap<number, number>;
   /** Shards whose owner was asked to stop them (exclusive handover), with that change's revision. */
   readonly releasing?: ReadonlyMap<string, number>;
+  /**
+   * Executors a leader hid from the routing view (stale, holding nothing),
+   * with the heartbeat revision it judged; an entry holds only while the
+   * executor's heartbeat revision is still that one.
+   */
+  readonly hidden?: ReadonlyMap<string, number>;
   /** Drained shard keys. */
   readonly drained: ReadonlySet<string>;
   /** Executor drains by id. */
@@ -111,6 +117,8 @@ export interface AssignmentImage {
   readonly times: ReadonlyMap<number, number>;
   /** Releasing shards → revision of the change that released them. */
   readonly releasing?: ReadonlyMap<string, number>;
+  /** Hidden executors → the heartbeat revision they were hidden at. */
+  readonly hidden?: ReadonlyMap<string, number>;
 }
 
 /** An item that must still be at a given revision for a conditional delete. */
