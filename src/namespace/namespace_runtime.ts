@@ -20,8 +20,8 @@
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import type { ServiceObserver } from "../core/observer.ts";
-import { runElectionLoop } from "../leader/election_loop.ts";
-import { runLeaderTerm } from "../leader/leader_term.ts";
+import { runElectionLoop } from "../leader/election/election_loop.ts";
+import { runLeaderTerm } from "../leader/process/leader_term.ts";
 import type { NamespacePolicy } from "../policy/namespace_policy.ts";
 import { type RoutedNamespace, ShardRequester, WatchFanout } from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";

@@ -98,7 +98,7 @@ export interface NamespaceInfo {
 }
 
 /** What a watcher of a namespace sees: every executor with its shards. */
-export interface NamespaceView {
+export interface NamespacePicture {
   /** Marks a whole picture. */
   readonly kind?: "snapshot";
   /** Version of the picture; grows with every change. */

@@ -20,12 +20,12 @@
  */
 import type { NamespaceCache } from "../state/namespace_cache.ts";
 import { compareShardKeys } from "./routing.ts";
-import type { NamespaceDelta, NamespaceView } from "./views.ts";
+import type { NamespaceDelta, NamespacePicture } from "./views.ts";
 
 /** Shares namespace pictures among the watchers of one namespace. */
 export class WatchFanout {
   #cache: NamespaceCache;
-  #built: NamespaceView | undefined;
+  #built: NamespacePicture | undefined;
   #delta: NamespaceDelta | undefined;
 
   /** Fans out `cache`'s changes. */
@@ -34,7 +34,7 @@ export class WatchFanout {
   }
 
   /** The current picture (built at most once per version). */
-  current(): NamespaceView {
+  current(): NamespacePicture {
     const version = this.#cache.views.version;
     if (this.#built?.version === version) return this.#built;
     const state = this.#cache.state;
@@ -96,22 +96,22 @@ export class WatchFanout {
    * A stream whose first chunk is the current picture and whose later chunks
    * follow every change the reader is ready for. Closes when `signal` aborts.
    */
-  subscribe(signal: AbortSignal): ReadableStream<NamespaceView> {
-    return this.#subscribe(signal, false) as ReadableStream<NamespaceView>;
+  subscribe(signal: AbortSignal): ReadableStream<NamespacePicture> {
+    return this.#subscribe(signal, false) as ReadableStream<NamespacePicture>;
   }
 
   /** Like `subscribe`, but after the first picture only deltas (whole pictures when far behind). */
-  subscribeDeltas(signal: AbortSignal): ReadableStream<NamespaceView | NamespaceDelta> {
+  subscribeDeltas(signal: AbortSignal): ReadableStream<NamespacePicture | NamespaceDelta> {
     return this.#subscribe(signal, true);
   }
 
   #subscribe(
     signal: AbortSignal,
     deltas: boolean,
-  ): ReadableStream<NamespaceView | NamespaceDelta> {
+  ): ReadableStream<NamespacePicture | NamespaceDelta> {
     let seen = -1;
     let at: number | undefined;
-    return new ReadableStream<NamespaceView | NamespaceDelta>({
+    return new ReadableStream<NamespacePicture | NamespaceDelta>({
       pull: async (controller) => {
         try {
           seen = await this.#cache.views.wait(seen, signal);

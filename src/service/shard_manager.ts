@@ -243,7 +243,7 @@ export class ShardManager {
   }
 
   /** A stream of the namespace picture: the current one, then every change. */
-  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespaceView> {
+  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespacePicture> {
     return this.namespaces.get(namespace).fanout.subscribe(
       AbortSignal.any([signal, this.#stop.signal]),
     );
@@ -253,7 +253,7 @@ export class ShardManager {
   watchNamespaceDeltas(
     namespace: string,
     signal: AbortSignal,
-  ): ReadableStream<routing.NamespaceView | routing.NamespaceDelta> {
+  ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta> {
     return this.namespaces.get(namespace).fanout.subscribeDeltas(
       AbortSignal.any([signal, this.#stop.signal]),
     );

@@ -7,7 +7,7 @@ import type {
   ExecutorStateView,
   LeaderView,
   NamespaceDelta,
-  NamespaceView,
+  NamespacePicture,
   OwnerEntry,
   ShardInspection,
 } from "../../routing/views.ts";
@@ -109,7 +109,9 @@ export function toNamespaceLeader(view: LeaderView): NamespaceLeader {
 }
 
 /** A namespace picture or delta as a watch message. */
-export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchNamespaceStateResponse {
+export function toWatchResponse(
+  view: NamespacePicture | NamespaceDelta,
+): WatchNamespaceStateResponse {
   if (view.kind === "delta") {
     return {
       executors: view.executors.map((e) => ({

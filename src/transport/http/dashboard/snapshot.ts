@@ -5,16 +5,16 @@
  *
  * @module
  */
-import { NamespaceNotFoundError } from "../core/errors.ts";
-import type { ExecutorDrains } from "../service/executor_drains.ts";
-import type { HealthStatus } from "../service/health_monitor.ts";
-import type { NamespaceOperations } from "../service/namespace_operations.ts";
+import { NamespaceNotFoundError } from "../../../core/errors.ts";
+import type { ExecutorDrains } from "../../../service/executor_drains.ts";
+import type { HealthStatus } from "../../../service/health_monitor.ts";
+import type { NamespaceOperations } from "../../../service/namespace_operations.ts";
 import type {
   ExecutorStateView,
   LeaderView,
   NamespaceInfo,
-  NamespaceView,
-} from "../routing/views.ts";
+  NamespacePicture,
+} from "../../../routing/views.ts";
 import type { ActionBackend } from "./actions.ts";
 import type { LeaderCache } from "./leaders.ts";
 import { buildDashboardState, type DashboardState } from "./state.ts";
@@ -36,7 +36,7 @@ export interface DashboardBackend extends ActionBackend {
   /** Every executor of a namespace. */
   getNamespaceState(namespace: string): ExecutorStateView[];
   /** The spectator fan-out: the current picture, then every change. */
-  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<NamespaceView>;
+  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<NamespacePicture>;
   /** Who leads each namespace. */
   listLeaders(): Promise<LeaderView[]>;
 }

@@ -13,12 +13,12 @@
  *
  * @module
  */
-import type { HttpRoute } from "../transport/http/http_server.ts";
+import type { HttpRoute } from "../http_server.ts";
 import { readJsonBody, runAction } from "./actions.ts";
 import { stateEvents } from "./event_stream.ts";
 import { errorResponse, httpStatusOf, jsonError } from "./http_errors.ts";
-import type { Authorizer } from "../security/authorizer.ts";
-import type { Logger } from "../core/logger.ts";
+import type { Authorizer } from "../../../security/authorizer.ts";
+import type { Logger } from "../../../core/logger.ts";
 import { LeaderCache } from "./leaders.ts";
 import { dashboardPage } from "./page.ts";
 import { type DashboardRoute, methodOf, parseDashboardPath } from "./paths.ts";
@@ -56,7 +56,7 @@ const JSON_HEADERS = { "cache-control": "no-store" };
  * @example
  * ```ts ignore
  * import { dashboardRoutes } from "./mod.ts";
- * import { startHttpServer } from "../transport/http/http_server.ts";
+ * import { startHttpServer } from "../http_server.ts";
  *
  * await startHttpServer("127.0.0.1:7944", logger, [dashboardRoutes(manager, { allowActions: false })]);
  * ```

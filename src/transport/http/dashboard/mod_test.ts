@@ -3,8 +3,8 @@ import {
   InvalidArgumentError,
   NamespaceNotFoundError,
   ShardNotFoundError,
-} from "../core/errors.ts";
-import type { NamespaceView } from "../routing/views.ts";
+} from "../../../core/errors.ts";
+import type { NamespacePicture } from "../../../routing/views.ts";
 import { ACTIONS_DISABLED, type DashboardBackend, dashboardRoutes } from "./mod.ts";
 
 function fakeBackend() {
@@ -30,7 +30,7 @@ function fakeBackend() {
     watchNamespace: (_ns, signal) => {
       watchSignals.push(signal);
       let sent = false;
-      return new ReadableStream<NamespaceView>({
+      return new ReadableStream<NamespacePicture>({
         pull: (controller) => {
           if (!sent) {
             sent = true;

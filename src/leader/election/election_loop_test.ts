@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
-import { silentLogger } from "../core/logger.ts";
-import type { LeaderInfo, Leadership, LeaderStore } from "../store/leader_store.ts";
+import { silentLogger } from "../../core/logger.ts";
+import type { LeaderInfo, Leadership, LeaderStore } from "../../store/leader_store.ts";
 import { type ElectionLoopOptions, runElectionLoop } from "./election_loop.ts";
 
 /** An in-memory leader store that records campaigns and resignations with their times. */

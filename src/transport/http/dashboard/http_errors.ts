@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type ErrorKind, errorKind } from "../core/errors.ts";
+import { type ErrorKind, errorKind } from "../../../core/errors.ts";
 
 const STATUSES: Readonly<Record<ErrorKind, number>> = {
   invalid_argument: 400,
@@ -26,7 +26,7 @@ const STATUSES: Readonly<Record<ErrorKind, number>> = {
  * @example
  * ```ts
  * import { httpStatusOf } from "./http_errors.ts";
- * import { NamespaceNotFoundError } from "../core/errors.ts";
+ * import { NamespaceNotFoundError } from "../../../core/errors.ts";
  *
  * console.assert(httpStatusOf(new NamespaceNotFoundError("x")) === 404);
  * console.assert(httpStatusOf(new Error("bug")) === undefined);

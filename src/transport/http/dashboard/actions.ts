@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { type DrainTarget, validateDrainTarget } from "../core/executor_drain.ts";
-import { InvalidArgumentError } from "../core/errors.ts";
-import type { ExecutorDrains } from "../service/executor_drains.ts";
-import type { NamespaceOperations } from "../service/namespace_operations.ts";
+import { type DrainTarget, validateDrainTarget } from "../../../core/executor_drain.ts";
+import { InvalidArgumentError } from "../../../core/errors.ts";
+import type { ExecutorDrains } from "../../../service/executor_drains.ts";
+import type { NamespaceOperations } from "../../../service/namespace_operations.ts";
 import type { ActionKind, ActionTarget } from "./paths.ts";
 
 /** Largest action body accepted, in bytes. */

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { HealthStatus } from "../service/health_monitor.ts";
-import type { ExecutorDrainView } from "../service/executor_drains.ts";
-import { compareShardKeys } from "../routing/routing.ts";
-import type { ExecutorStateView, NamespaceInfo } from "../routing/views.ts";
+import type { HealthStatus } from "../../../service/health_monitor.ts";
+import type { ExecutorDrainView } from "../../../service/executor_drains.ts";
+import { compareShardKeys } from "../../../routing/routing.ts";
+import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
 import { ownerColour } from "./colour.ts";
 import type { LeaderInfo } from "./leaders.ts";
 

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { type Clock, sleep, systemClock } from "../core/clock.ts";
-import type { LeaderView } from "../routing/views.ts";
+import { type Clock, sleep, systemClock } from "../../../core/clock.ts";
+import type { LeaderView } from "../../../routing/views.ts";
 
 /** The leader of one namespace as last learnt. */
 export interface LeaderInfo {

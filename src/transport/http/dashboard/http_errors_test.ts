@@ -8,7 +8,7 @@ import {
   ShardNotFoundError,
   ShuttingDownError,
   StoreUnavailableError,
-} from "../core/errors.ts";
+} from "../../../core/errors.ts";
 import { errorResponse, httpStatusOf, jsonError } from "./http_errors.ts";
 
 Deno.test("domain errors map to the HTTP statuses of their gRPC codes", () => {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
+import type { ExecutorView, NamespaceView } from "../../state/namespace_view.ts";
 
 /** What the gate needs to know of a pass. */
 export interface PassOutcome {

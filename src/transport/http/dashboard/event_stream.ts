@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { sleep } from "../core/clock.ts";
+import { sleep } from "../../../core/clock.ts";
 
 /** Options of {@linkcode stateEvents}. */
 export interface StateEventsOptions {

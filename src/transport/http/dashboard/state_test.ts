@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ExecutorStateView, NamespaceInfo } from "../routing/views.ts";
+import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
 import { ownerColour } from "./colour.ts";
 import { buildDashboardState, type DashboardInput } from "./state.ts";
 

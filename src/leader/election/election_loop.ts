@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { sleep } from "../core/clock.ts";
-import type { Logger } from "../core/logger.ts";
-import type { Leadership, LeaderStore } from "../store/leader_store.ts";
+import { sleep } from "../../core/clock.ts";
+import type { Logger } from "../../core/logger.ts";
+import type { Leadership, LeaderStore } from "../../store/leader_store.ts";
 
 /** Options of {@linkcode runElectionLoop}. */
 export interface ElectionLoopOptions {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { InvalidArgumentError } from "../core/errors.ts";
-import type { DrainTarget } from "../core/executor_drain.ts";
+import { InvalidArgumentError } from "../../../core/errors.ts";
+import type { DrainTarget } from "../../../core/executor_drain.ts";
 import {
   type ActionBackend,
   MAX_BODY_BYTES,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { NamespaceState } from "../state/namespace_state.ts";
-import { putExecutor, removeExecutor } from "../state/_testing.ts";
+import { NamespaceState } from "../../state/namespace_state.ts";
+import { putExecutor, removeExecutor } from "../../state/_testing.ts";
 import { describeReleases } from "./describe_change.ts";
 
 Deno.test("releases name each losing executor with its reason", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { NamespaceState } from "../state/namespace_state.ts";
+import { NamespaceState } from "../../state/namespace_state.ts";
 import { IdlePassGate } from "./idle_pass_gate.ts";
 
 const TTL = 1_000;

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { AssignmentDelta } from "../core/types.ts";
-import type { NamespaceView } from "../state/namespace_view.ts";
+import type { AssignmentDelta } from "../../core/types.ts";
+import type { NamespaceView } from "../../state/namespace_view.ts";
 
 /** Why an executor gave shards up. */
 export type ReleaseReason =

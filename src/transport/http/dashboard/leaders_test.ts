@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { LeaderView } from "../routing/views.ts";
+import type { LeaderView } from "../../../routing/views.ts";
 import { LeaderCache } from "./leaders.ts";
 
 function fakeClock() {
