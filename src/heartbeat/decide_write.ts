@@ -4,7 +4,7 @@
  * @module
  */
 import type { ExecutorWrite, ShardReport } from "../core/types.ts";
-import type { ExecutorView } from "../state/namespace_state.ts";
+import type { KnownExecutor } from "./submission.ts";
 import type { Heartbeat } from "./validate_heartbeat.ts";
 
 /** Relative change of a shard's load that is worth a write. */
@@ -49,7 +49,7 @@ export function reportsDiffer(
  * enough: same status, metadata and reports, and a recent liveness record.
  */
 export function decideWrite(
-  known: ExecutorView | undefined,
+  known: KnownExecutor | undefined,
   heartbeat: Heartbeat,
   timing: WriteTiming,
 ): ExecutorWrite | undefined {
@@ -71,7 +71,7 @@ export interface WriteDecision {
  * the heartbeat's answer.
  */
 export function classifyWrite(
-  known: ExecutorView | undefined,
+  known: KnownExecutor | undefined,
   heartbeat: Heartbeat,
   timing: WriteTiming,
 ): WriteDecision | undefined {

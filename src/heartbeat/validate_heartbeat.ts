@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { InvalidArgumentError } from "../core/errors.ts";
+import { InvalidArgumentError, NamespaceNotFoundError } from "../core/errors.ts";
 import type { ExecutorStatus, ShardReport } from "../core/types.ts";
 import {
   DEFAULT_REQUEST_LIMITS,
@@ -15,6 +15,7 @@ import {
   preview,
   validateExecutorId,
   validateMetadata,
+  validateNamespace,
   validateShardKey,
 } from "../limits/validate_request.ts";
 
@@ -70,22 +71,52 @@ function status<T extends string>(
   );
 }
 
+/** Options of {@linkcode validateHeartbeat}. */
+export interface ValidateHeartbeatOptions {
+  /**
+   * Whether this instance serves the namespace. An unknown one fails with
+   * `NamespaceNotFoundError`, after its name is checked and before anything
+   * else is. @default {every well-formed name is known}
+   */
+  readonly knownNamespace?: (namespace: string) => boolean;
+}
+
 /**
- * Validates a raw heartbeat, throwing `InvalidArgumentError` naming the field.
+ * Validates a whole raw heartbeat, namespace included, throwing
+ * `InvalidArgumentError` naming the first field at fault (the namespace, then
+ * the executor id, status, metadata and reports), or `NamespaceNotFoundError`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateHeartbeat } from "./validate_heartbeat.ts";
+ *
  * const hb = validateHeartbeat({
  *   namespace: "ns", executorId: "e1", status: "EXECUTOR_STATUS_ACTIVE", reports: {}, metadata: {},
  * });
- * console.assert(hb.status === "ACTIVE");
+ * assert.equal(hb.status, "ACTIVE");
+ * assert.throws(
+ *   () => validateHeartbeat({ ...hb, namespace: "" }),
+ *   /Invalid namespace: must not be empty/,
+ * );
  * ```
+ *
+ * @param raw The heartbeat as decoded.
+ * @param limits Request limits. @default {DEFAULT_REQUEST_LIMITS}
+ * @param options Which namespaces exist.
  */
 export function validateHeartbeat(
   raw: RawHeartbeat,
   limits: RequestLimits = DEFAULT_REQUEST_LIMITS,
+  options: ValidateHeartbeatOptions = {},
 ): Heartbeat {
+  if (typeof raw.namespace !== "string") {
+    throw new InvalidArgumentError("namespace", `must be a string, got ${typeof raw.namespace}`);
+  }
+  validateNamespace(raw.namespace);
+  if (options.knownNamespace?.(raw.namespace) === false) {
+    throw new NamespaceNotFoundError(raw.namespace);
+  }
   validateExecutorId(raw.executorId);
   const executorStatus = status<ExecutorStatus>(
     raw.status,

@@ -11,7 +11,7 @@ import { NamespaceNotFoundError, ShuttingDownError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
-import { type RawHeartbeat, validateHeartbeat } from "../heartbeat/validate_heartbeat.ts";
+import type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 import { runElectionLoop } from "../leader/election_loop.ts";
 import { runLeaderTerm } from "../leader/leader_term.ts";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
@@ -115,6 +115,14 @@ export class ShardManager {
       });
     }
     this.#ingest = new HeartbeatIngest(options.store, {
+      namespaces: (name) => {
+        const ns = this.#namespaces.get(name);
+        return ns && {
+          executor: (id) => ns.cache.state.executors.get(id),
+          recordEvery: ownershipLeaseOf(ns.config, process.heartbeatTtlMs) !== undefined,
+        };
+      },
+      limits: this.limits,
       refreshMs: process.heartbeatTtlMs / 4,
       // A renewal is written at most TTL/4 + one heartbeat interval + TTL/8
       // after the last one: well inside the TTL for executors that beat a few
@@ -180,20 +188,19 @@ export class ShardManager {
 
   /** Records a heartbeat and answers with the executor's shards. */
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
+    const revision = await this.#ingest.submit(raw); // validates it, namespace included
     const ns = this.#namespace(raw.namespace);
-    const heartbeat = validateHeartbeat(raw, this.limits);
     const leaseMs = ownershipLeaseOf(
       ns.config,
       this.#options.config.shardDistribution.process.heartbeatTtlMs,
     );
     const exclusive = leaseMs !== undefined;
-    const revision = await this.#ingest.submit(heartbeat, ns.cache, { record: exclusive });
     // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
     // that a shard moved away before it was written is never handed back (docs/ownership.md).
     if (exclusive && revision !== undefined) {
       await ns.cache.waitForRevision(revision, this.#stop.signal);
     }
-    return heartbeatAnswer(ns.cache.state, heartbeat.executorId, leaseMs);
+    return heartbeatAnswer(ns.cache.state, raw.executorId, leaseMs);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */

@@ -253,7 +253,7 @@ export function executorHandlers(
       for (const [key, report] of Object.entries(req.shardStatusReports)) {
         reports[key] = { status: enumName(report.status), load: report.shardLoad };
       }
-      const namespace = validateNamespace(req.namespace);
+      const { namespace } = req; // validated with the rest of the heartbeat, by the service
       const answer = await manager.heartbeat({
         namespace,
         executorId: req.executorId,
