@@ -68,9 +68,24 @@ export function byRevision(events: readonly IEvent[]): RevisionEvents[] {
  * is joined when its log entry arrives (read from etcd if a part was missed).
  *
  * @example
- * ```ts ignore
- * const decoder = new EventDecoder(client, new NamespaceKeys("store", "ns"));
- * for (const group of byRevision(response.events)) batches.push(await decoder.decode(group));
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Buffer } from "node:buffer";
+ * import type { Etcd3, IEvent } from "etcd3";
+ * import { NamespaceKeys } from "./keys.ts";
+ * import { byRevision, EventDecoder } from "./watch_decoder.ts";
+ *
+ * const keys = new NamespaceKeys("store", "ns");
+ * const put = {
+ *   type: "Put",
+ *   kv: { key: Buffer.from(keys.executor("e1", "metadata")), value: Buffer.from('{"zone":"a"}'), mod_revision: "9" },
+ * } as unknown as IEvent;
+ * const decoder = new EventDecoder({} as Etcd3, keys); // the client only reads missed parts
+ * const [group] = byRevision([put]);
+ * assert.deepEqual(await decoder.decode(group!), {
+ *   revision: 9,
+ *   events: [{ type: "metadata", executorId: "e1", metadata: { zone: "a" } }],
+ * });
  * ```
  */
 export class EventDecoder {

@@ -31,7 +31,18 @@ export interface WatchNamespaceOptions {
   readonly onFlow?: (event: "paused" | "resumed", bufferedBytes: number) => void;
 }
 
-/** Default {@linkcode WatchNamespaceOptions.highWaterMarkBytes}. */
+/**
+ * Default {@linkcode WatchNamespaceOptions.highWaterMarkBytes}: 16 MiB, about
+ * ten of the largest batches etcd accepts (1.5 MiB per request).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WATCH_BUFFER_BYTES } from "./watch_namespace.ts";
+ *
+ * assert.equal(WATCH_BUFFER_BYTES, 16 * 1024 * 1024);
+ * ```
+ */
 export const WATCH_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -40,7 +51,7 @@ export const WATCH_BUFFER_BYTES = 16 * 1024 * 1024;
  * and closes; the reader then reloads a snapshot and watches again. A slow
  * reader pauses the watch (see the module doc).
  *
- * @example
+ * @example (needs an etcd: `tests/store_watch_backpressure_test.ts` runs it)
  * ```ts ignore
  * const changes = watchNamespace(client, new NamespaceKeys("store", "ns"), revision, signal);
  * for await (const batch of changes) cache.apply(batch);
