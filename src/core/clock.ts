@@ -1,43 +1,108 @@
 /**
- * Time as a port, so that timers and staleness can be tested with fake time.
+ * Time as a port, so that timers and staleness can be tested with fake time:
+ * code reads time and sets timers only through a {@linkcode Clock}, and a test
+ * passes a fake one (see `fake_clock.ts`).
  *
  * @module
  */
 
-/** A source of wall-clock and monotonic time. */
+/** A timer's handle, as returned by {@linkcode Clock.setTimeout}; opaque. */
+export type TimerHandle = unknown;
+
+/** A source of wall-clock and monotonic time, and of one-shot timers. */
 export interface Clock {
   /** Milliseconds since the epoch (wall clock). */
   now(): number;
   /** Milliseconds on a monotonic clock, for measuring intervals. */
   monotonic(): number;
+  /**
+   * Calls `callback` once after `ms` of this clock's time. A clock without
+   * timers (a fake that only fakes reading time) runs its timers on the global
+   * `setTimeout`. @default {globalThis.setTimeout}
+   */
+  setTimeout?(callback: () => void, ms: number): TimerHandle;
+  /** Cancels a timer of this clock; a handle that fired or was cleared is ignored. */
+  clearTimeout?(handle: TimerHandle): void;
 }
 
-/** The real clock: `Date.now()` and `performance.now()`. */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  monotonic: () => performance.now(),
-};
+/** A clock that has its own timers. */
+export type TimerClock = Required<Clock>;
 
 /**
- * Resolves after `ms`, or rejects with the signal's reason when it aborts first.
+ * The real clock: `Date.now()`, `performance.now()` and the global timers
+ * (looked up on every call, so `FakeTimers.install` still takes effect).
  *
  * @example
  * ```ts
- * import { sleep } from "./clock.ts";
- * await sleep(1);
+ * import assert from "node:assert/strict";
+ * import { systemClock } from "./clock.ts";
+ *
+ * assert.ok(Math.abs(systemClock.now() - Date.now()) < 1_000);
+ * const handle = systemClock.setTimeout(() => assert.fail("cleared"), 10);
+ * systemClock.clearTimeout(handle);
  * ```
  */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export const systemClock: TimerClock = Object.freeze({
+  now: () => Date.now(),
+  monotonic: () => performance.now(),
+  setTimeout: (callback: () => void, ms: number): TimerHandle => setTimeout(callback, ms),
+  clearTimeout: (handle: TimerHandle) => clearTimeout(handle as number | undefined),
+});
+
+/**
+ * Calls `callback` once after `ms` on `clock` (its own timers, or the global
+ * ones when it has none) and returns a function that cancels the timer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { startTimer, systemClock } from "./clock.ts";
+ *
+ * let fired = false;
+ * const cancel = startTimer(systemClock, 1, () => fired = true);
+ * cancel();
+ * await new Promise((resolve) => setTimeout(resolve, 5));
+ * assert.equal(fired, false);
+ * ```
+ */
+export function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
+  const delay = Math.max(0, ms);
+  if (clock.setTimeout && clock.clearTimeout) {
+    const handle = clock.setTimeout(callback, delay);
+    return () => clock.clearTimeout?.(handle);
+  }
+  const handle = setTimeout(callback, delay);
+  return () => clearTimeout(handle);
+}
+
+/**
+ * Resolves after `ms` of `clock`'s time, or rejects with the signal's reason
+ * when it aborts first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sleep } from "./clock.ts";
+ *
+ * await sleep(1);
+ * await assert.rejects(sleep(60_000, AbortSignal.abort(new Error("stop"))), /stop/);
+ * ```
+ *
+ * @param ms How long to wait.
+ * @param signal Stops the wait early.
+ * @param clock Whose time to wait on. @default {systemClock}
+ */
+export function sleep(ms: number, signal?: AbortSignal, clock: Clock = systemClock): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
+    const cancel = startTimer(clock, ms, () => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, Math.max(0, ms));
+    });
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ExecutorWrite, ShardReport } from "../core/types.ts";
-import type { ExecutorView } from "../state/namespace_state.ts";
+import type { KnownExecutor } from "./submission.ts";
 import type { Heartbeat } from "./validate_heartbeat.ts";
 
 /** Relative change of a shard's load that is worth a write. */
@@ -61,7 +61,7 @@ export function reportsDiffer(
  * ```
  */
 export function decideWrite(
-  known: ExecutorView | undefined,
+  known: KnownExecutor | undefined,
   heartbeat: Heartbeat,
   timing: WriteTiming,
 ): ExecutorWrite {
@@ -82,7 +82,7 @@ export interface WriteDecision {
  * the heartbeat's answer.
  */
 export function classifyWrite(
-  known: ExecutorView | undefined,
+  known: KnownExecutor | undefined,
   heartbeat: Heartbeat,
   timing: WriteTiming,
 ): WriteDecision {

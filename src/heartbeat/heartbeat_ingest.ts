@@ -1,18 +1,20 @@
 /**
- * Heartbeat ingestion as a pipeline:
+ * Heartbeat ingestion, composed of named stages:
  *
  * ```
- * submit() ─ BatchQueue (coalesce while a write is in flight) ─ ExecutorWriter (few etcd txns)
- *                                                             └ RefreshBuffer (liveness only,
- *                                                               flushed every flushMs)
+ * submit(raw) ─► ValidateStream ─► BatchQueue ─► classifyWrites ─► storeSink (full writes, awaited)
+ *   validate_stream.ts   (coalesce while   classify_writes.ts   store_sink.ts
+ *                         a write is in        │
+ *                         flight)              └─ renewals ─► RefreshBuffer ◄─ ticker(flushMs)
+ *                                                              refresh_buffer.ts (not awaited)
  * ```
  *
  * A submission that changes its executor's status, metadata or reports
  * resolves once that is durable; one that only renews the liveness record
  * resolves at once and the renewal is written with the next flush (unless the
  * store is known to be unreachable: then it is refused, so the executor learns
- * that it is not being recorded).
- * The caller then answers from the namespace cache.
+ * that it is not being recorded). The caller then answers from the namespace
+ * cache.
  *
  * Liveness is judged from when an instance sees a heartbeat record, so every
  * answered heartbeat is recorded by a write that lands after its answer: a
@@ -22,147 +24,163 @@
  * answered its last heartbeat, and staleness (TTL after the record is seen)
  * never comes before the TTL has passed since that answer.
  *
+ * Backpressure: `storeSink` holds one round at a time and `classifyWrites` is
+ * pulled, so a batch is formed only when the previous one is written; until
+ * then heartbeats wait in `BatchQueue`, which is the pipeline's only buffer.
+ * Its slow-consumer policy is shedding: past `maxQueued` waiting heartbeats, a
+ * new one is refused at once (UNAVAILABLE; the executor retries on its next
+ * beat) rather than holding the RPC while memory grows.
+ *
  * @module
  */
 import { type Clock, systemClock } from "../core/clock.ts";
 import { ShuttingDownError, StoreUnavailableError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
-import type { ExecutorWrite } from "../core/types.ts";
-import type { NamespaceCache } from "../state/namespace_cache.ts";
-import type { Store } from "../store/store.ts";
+import type { RequestLimits } from "../limits/request_limits.ts";
 import { BatchQueue } from "../streams/batch_queue.ts";
-import { classifyWrite } from "./decide_write.ts";
+import { classifyWrites } from "./classify_writes.ts";
 import { RefreshBuffer } from "./refresh_buffer.ts";
-import type { Heartbeat } from "./validate_heartbeat.ts";
-
-interface Submission {
-  readonly heartbeat: Heartbeat;
-  readonly cache: NamespaceCache;
-  /** Write the liveness record now, whatever coalescing would decide (exclusive namespaces). */
-  readonly record: boolean;
-  readonly resolve: (revision?: number) => void;
-  readonly reject: (error: unknown) => void;
-}
+import { type ExecutorStore, storeSink } from "./store_sink.ts";
+import type { NamespaceLookup, Pending, RawSubmission, Submission } from "./submission.ts";
+import type { RawHeartbeat } from "./validate_heartbeat.ts";
+import { ValidateStream } from "./validate_stream.ts";
 
 /** Options of {@linkcode HeartbeatIngest}. */
 export interface HeartbeatIngestOptions {
+  /** The namespaces this instance serves; a heartbeat for another fails with NOT_FOUND. */
+  readonly namespaces: NamespaceLookup;
   /** Buffered liveness refreshes are written this often (at most once per executor each time). */
   readonly flushMs: number;
+  /** Request limits heartbeats are validated against. @default {DEFAULT_REQUEST_LIMITS} */
+  readonly limits?: RequestLimits;
   /** Whether the store answers (from the health monitor). @default {always true} */
   readonly storeReachable?: () => boolean;
   /** Most heartbeats coalesced into one write round. @default {4096} */
   readonly maxBatch?: number;
-  /** Time source. @default {systemClock} */
+  /** Most heartbeats waiting for a write round; more are refused (UNAVAILABLE). @default {100000} */
+  readonly maxQueued?: number;
+  /** Time source (also of the refresh timer). @default {systemClock} */
   readonly clock?: Clock;
+  /** Cancels the pipeline: waiting heartbeats fail with `ShuttingDownError`, nothing more is flushed. */
+  readonly signal?: AbortSignal;
   /** Where to log. */
   readonly logger: Logger;
   /** Called with the size of each batch and the number of executors written. */
   readonly onBatch?: (heartbeats: number, writes: number) => void;
 }
 
-/** The heartbeat ingestion pipeline of one service instance. */
+/**
+ * The heartbeat ingestion pipeline of one service instance.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { silentLogger } from "../core/logger.ts";
+ * import { HeartbeatIngest } from "./heartbeat_ingest.ts";
+ *
+ * const store = { writeExecutors: () => Promise.resolve(7) };
+ * const ns = { executor: () => undefined, recordEvery: false };
+ * const ingest = new HeartbeatIngest(store, {
+ *   namespaces: (name) => name === "ns" ? ns : undefined,
+ *   flushMs: 250,
+ *   logger: silentLogger,
+ * });
+ * const raw = { namespace: "ns", executorId: "e1", status: "ACTIVE", reports: {}, metadata: {} };
+ * assert.equal(await ingest.submit(raw), 7); // a new executor: written at once
+ * await assert.rejects(ingest.submit({ ...raw, namespace: "other" }), /other/);
+ * await ingest.close();
+ * ```
+ */
 export class HeartbeatIngest {
-  #queue: BatchQueue<Submission>;
+  #entry: WritableStreamDefaultWriter<RawSubmission>;
   #refresh: RefreshBuffer;
+  #pending = new Set<Pending>();
+  #stop = new AbortController();
   #done: Promise<void>;
   #closed = false;
 
   /** Starts the pipeline writing to `store`. */
-  constructor(store: Store, options: HeartbeatIngestOptions) {
+  constructor(store: ExecutorStore, options: HeartbeatIngestOptions) {
     const clock = options.clock ?? systemClock;
+    const signal = this.#stop.signal;
+    if (options.signal) {
+      const outer = options.signal;
+      if (outer.aborted) this.#stop.abort(outer.reason);
+      else outer.addEventListener("abort", () => this.#stop.abort(outer.reason), { once: true });
+    }
+    const maxQueued = options.maxQueued ?? 100_000;
     const refresh = this.#refresh = new RefreshBuffer(store, {
       flushMs: options.flushMs,
       logger: options.logger,
+      clock,
+      signal,
     });
-    this.#queue = new BatchQueue<Submission>({ maxBatch: options.maxBatch ?? 4096 });
-    const writer = new WritableStream<Submission[]>({
-      async write(batch) {
-        const byNamespace = new Map<string, Map<string, Submission[]>>();
-        for (const s of batch) {
-          const executors = byNamespace.get(s.heartbeat.namespace) ?? new Map();
-          byNamespace.set(s.heartbeat.namespace, executors);
-          const list = executors.get(s.heartbeat.executorId) ?? [];
-          list.push(s);
-          executors.set(s.heartbeat.executorId, list);
-        }
-        let written = 0;
-        await Promise.all([...byNamespace].map(async ([namespace, executors]) => {
-          const writes: ExecutorWrite[] = [];
-          const waiting: Submission[] = [];
-          for (const [executorId, submissions] of executors) {
-            const latest = submissions.at(-1)!;
-            const known = latest.cache.state.executor(executorId);
-            const decision = classifyWrite(known, latest.heartbeat, { wallNow: clock.now() });
-            if (decision.refreshOnly && !latest.record) {
-              refresh.add(namespace, decision.write);
-              if (options.storeReachable?.() === false) {
-                const failure = unavailable(refresh.failure ?? "the store is unreachable");
-                for (const s of submissions) s.reject(failure);
-              } else {
-                for (const s of submissions) s.resolve();
-              }
-              continue;
-            }
-            refresh.drop(namespace, executorId);
-            // Exclusive namespaces: the reports are written with every heartbeat, because
-            // whether they changed is judged from this instance's cache, which may lag, and a
-            // handover is confirmed by the reports stored with a heartbeat record.
-            writes.push(
-              latest.record
-                ? { ...decision.write, reports: latest.heartbeat.reports }
-                : decision.write,
-            );
-            waiting.push(...submissions);
-          }
-          try {
-            const revision = writes.length > 0
-              ? await store.writeExecutors(namespace, writes)
-              : undefined;
-            written += writes.length;
-            // The write was seen (by this or another instance) before the answer goes out:
-            // renew once more after it, so the last record seen is never older than the answer.
-            for (const w of writes) {
-              refresh.add(namespace, { executorId: w.executorId, heartbeat: w.heartbeat });
-            }
-            for (const s of waiting) s.resolve(revision);
-          } catch (error) {
-            options.logger.warn("heartbeat write failed", { namespace, error });
-            for (const s of waiting) s.reject(unavailable(error));
-          }
-        }));
-        options.onBatch?.(batch.length, written);
-      },
+    const validate = new ValidateStream(options.namespaces, {
+      ...(options.limits ? { limits: options.limits } : {}),
     });
-    this.#done = this.#queue.readable.pipeTo(writer);
+    const batches = new BatchQueue<Submission>({
+      maxBatch: options.maxBatch ?? 4096,
+      maxQueued,
+      onOverflow: (s) => s.reject(overloaded(maxQueued)),
+    });
+    const rounds = classifyWrites(validate.readable.pipeThrough(batches, { signal }), {
+      renewals: refresh,
+      clock,
+      ...(options.storeReachable ? { storeReachable: options.storeReachable } : {}),
+    });
+    this.#entry = validate.writable.getWriter();
+    this.#done = rounds.pipeTo(storeSink(store, { ...options, renewals: refresh }), { signal })
+      .catch((error) => {
+        if (signal.aborted) return;
+        options.logger.error("heartbeat pipeline failed", { error });
+        this.#fail(error);
+      });
+    // Cancelled: nobody waits for a write in flight (the pipe itself does, before it stops).
+    signal.addEventListener("abort", () => this.#fail(new ShuttingDownError()), { once: true });
+  }
+
+  #fail(error: unknown): void {
+    this.#closed = true;
+    for (const pending of this.#pending) pending.reject(error);
   }
 
   /**
-   * Queues a validated heartbeat; resolves once it is recorded, with the store
-   * revision of the write when it was written at once. With `record`, the
-   * liveness record is always written at once (never coalesced or buffered).
+   * Queues a heartbeat as decoded; resolves once it is validated and
+   * recorded, with the store revision of the write when it was written at
+   * once. Validation errors reject it (INVALID_ARGUMENT, NOT_FOUND).
    */
-  submit(
-    heartbeat: Heartbeat,
-    cache: NamespaceCache,
-    options: { readonly record?: boolean } = {},
-  ): Promise<number | undefined> {
+  submit(raw: RawHeartbeat): Promise<number | undefined> {
     if (this.#closed) return Promise.reject(new ShuttingDownError());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ heartbeat, cache, record: options.record ?? false, resolve, reject });
+      const pending: RawSubmission = {
+        raw,
+        resolve: (revision) => {
+          this.#pending.delete(pending);
+          resolve(revision);
+        },
+        reject: (error) => {
+          this.#pending.delete(pending);
+          reject(error);
+        },
+      };
+      this.#pending.add(pending);
+      this.#entry.write(pending).catch(() => {}); // a failed pipeline rejects it (above)
     });
   }
 
   /** Stops taking heartbeats and waits for queued ones (and buffered refreshes) to be written. */
   async close(): Promise<void> {
-    this.#closed = true;
-    this.#queue.close();
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#entry.close().catch(() => {});
+    }
     await this.#done;
     await this.#refresh.close();
   }
 }
 
-function unavailable(error: unknown): StoreUnavailableError {
-  return error instanceof StoreUnavailableError
-    ? error
-    : new StoreUnavailableError("Could not record the heartbeat", { cause: error });
+function overloaded(maxQueued: number): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `Heartbeat not recorded: ${maxQueued} heartbeats already wait for the store (maxQueued)`,
+  );
 }

@@ -1,18 +1,25 @@
 /**
- * Liveness refreshes written in the background: a heartbeat that changes
- * nothing but its executor's liveness does not wait for etcd. Its write joins
- * a buffer that is flushed every `flushMs` as a few transactions for all
- * executors at once (one record per executor: the latest), so etcd sees a
- * handful of write requests per second however many executors heartbeat. A
- * flush that fails is retried with the next one, since every buffered record
- * stands for a heartbeat that was answered.
+ * The refresh stage of heartbeat ingestion: liveness renewals written in the
+ * background. A heartbeat that changes nothing but its executor's liveness
+ * does not wait for etcd. Its write joins a buffer that is flushed every
+ * `flushMs` as a few transactions for all executors at once (one record per
+ * executor: the latest), so etcd sees a handful of write requests per second
+ * however many executors heartbeat. A flush that fails is retried with the
+ * next one, since every buffered record stands for a heartbeat that was
+ * answered.
+ *
+ * The flushes are a pipeline of their own, `ticker(flushMs) → flush`: a slow
+ * flush delays the next tick instead of queueing ticks, and the buffer holds
+ * at most one renewal per executor (a later one replaces it), so it is bounded
+ * by the number of executors whatever the store does.
  *
  * @module
  */
-import { sleep } from "../core/clock.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import type { ExecutorWrite } from "../core/types.ts";
 import type { Store } from "../store/store.ts";
+import { ticker } from "../streams/ticker.ts";
 
 /** Options of {@linkcode RefreshBuffer}. */
 export interface RefreshBufferOptions {
@@ -22,11 +29,39 @@ export interface RefreshBufferOptions {
   readonly logger: Logger;
   /** Called after each flush with the number of records written. */
   readonly onFlush?: (written: number) => void;
+  /** Whose time `flushMs` is. @default {systemClock} */
+  readonly clock?: Clock;
+  /** Stops the timer without a last flush (`close()` flushes once more). */
+  readonly signal?: AbortSignal;
 }
 
-/** Pending liveness refreshes, by namespace and executor. */
+/**
+ * Pending liveness refreshes, by namespace and executor, flushed on a timer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fakeClock } from "../core/fake_clock.ts";
+ * import { silentLogger } from "../core/logger.ts";
+ * import { RefreshBuffer } from "./refresh_buffer.ts";
+ *
+ * const time = fakeClock();
+ * const written: string[] = [];
+ * const store = {
+ *   writeExecutors: (_: string, writes: readonly { executorId: string }[]) => {
+ *     written.push(...writes.map((w) => w.executorId));
+ *     return Promise.resolve(1);
+ *   },
+ * };
+ * const buffer = new RefreshBuffer(store, { flushMs: 250, logger: silentLogger, clock: time.clock });
+ * buffer.add("ns", { executorId: "e1", heartbeat: { status: "ACTIVE", timestampMs: 0 } });
+ * await time.tick(250);
+ * assert.deepEqual(written, ["e1"]);
+ * await buffer.close();
+ * ```
+ */
 export class RefreshBuffer {
-  #store: Store;
+  #store: Pick<Store, "writeExecutors">;
   #options: RefreshBufferOptions;
   #pending = new Map<string, Map<string, ExecutorWrite>>();
   #failure: unknown;
@@ -34,10 +69,18 @@ export class RefreshBuffer {
   #loop: Promise<void>;
 
   /** Starts flushing to `store`. */
-  constructor(store: Store, options: RefreshBufferOptions) {
+  constructor(store: Pick<Store, "writeExecutors">, options: RefreshBufferOptions) {
+    if (!(options.flushMs > 0)) {
+      throw new RangeError(`flushMs must be positive, got ${options.flushMs}`);
+    }
     this.#store = store;
     this.#options = options;
-    this.#loop = this.#run();
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.#stop.signal])
+      : this.#stop.signal;
+    this.#loop = ticker(options.flushMs, signal, { clock: options.clock ?? systemClock })
+      .pipeTo(new WritableStream({ write: () => this.flush() }))
+      .catch((error) => options.logger.error("liveness refresh timer failed", { error }));
   }
 
   /** The error of the last flush, if it failed (cleared by a flush that succeeds). */
@@ -96,18 +139,10 @@ export class RefreshBuffer {
     this.#options.onFlush?.(written);
   }
 
-  /** Stops the timer after a last flush. */
+  /** Stops the timer after a last flush (none when `signal` has aborted). */
   async close(): Promise<void> {
     this.#stop.abort();
     await this.#loop;
-    await this.flush();
-  }
-
-  async #run(): Promise<void> {
-    const signal = this.#stop.signal;
-    while (!signal.aborted) {
-      await sleep(this.#options.flushMs, signal).catch(() => {});
-      if (!signal.aborted) await this.flush();
-    }
+    if (!this.#options.signal?.aborted) await this.flush();
   }
 }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../core/logger.ts";
 import type { ExecutorWrite } from "../core/types.ts";
 import type { Store } from "../store/store.ts";
+import { fakeClock } from "../core/fake_clock.ts";
+import { MemoryExecutorStore } from "./_testing.ts";
 import { RefreshBuffer } from "./refresh_buffer.ts";
 
 const write = (executorId: string, timestampMs: number): ExecutorWrite => ({
@@ -64,4 +66,55 @@ Deno.test("refresh buffer flushes on its timer and once more on close", async ()
   buffer.add("a", write("e1", 2));
   await buffer.close();
   assert.deepEqual(calls.at(-1), ["a", ["e1@2"]]);
+});
+
+Deno.test("refresh buffer flushes every flushMs of its clock; a slow flush delays the next, never queues", async () => {
+  const time = fakeClock();
+  const store = new MemoryExecutorStore(time.clock);
+  const buffer = new RefreshBuffer(store, {
+    flushMs: 100,
+    logger: silentLogger,
+    clock: time.clock,
+  });
+  buffer.add("a", write("e1", 1));
+  await time.tick(99);
+  assert.equal(store.calls.length, 0);
+  await time.tick(1);
+  assert.equal(store.calls.length, 1);
+  store.hold(); // the next flush takes 1 s
+  buffer.add("a", write("e1", 2));
+  await time.tick(100);
+  assert.equal(store.calls.length, 2);
+  buffer.add("a", write("e1", 3));
+  await time.tick(1_000);
+  assert.equal(store.calls.length, 2, "no flush starts while one is in flight");
+  store.release();
+  await time.settle();
+  await time.tick(99);
+  assert.equal(store.calls.length, 2, "the next tick is a period after the slow flush ended");
+  await time.tick(1);
+  assert.deepEqual(store.calls.at(-1)?.writes.map((w) => w.heartbeat.timestampMs), [3]);
+  await buffer.close();
+});
+
+Deno.test("refresh buffer stops on its signal without a last flush", async () => {
+  const time = fakeClock();
+  const store = new MemoryExecutorStore(time.clock);
+  const stop = new AbortController();
+  const buffer = new RefreshBuffer(store, {
+    flushMs: 100,
+    logger: silentLogger,
+    clock: time.clock,
+    signal: stop.signal,
+  });
+  buffer.add("a", write("e1", 1));
+  stop.abort();
+  await buffer.close();
+  await time.tick(1_000);
+  assert.equal(store.calls.length, 0);
+  assert.equal(time.pending(), 0);
+  assert.throws(
+    () => new RefreshBuffer(store, { flushMs: 0, logger: silentLogger }),
+    /flushMs must be positive, got 0/,
+  );
 });

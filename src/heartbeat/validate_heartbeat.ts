@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { InvalidArgumentError } from "../core/errors.ts";
+import { InvalidArgumentError, NamespaceNotFoundError } from "../core/errors.ts";
 import type { ExecutorStatus, ShardReport } from "../core/types.ts";
 import {
   DEFAULT_REQUEST_LIMITS,
@@ -15,6 +15,7 @@ import {
   preview,
   validateExecutorId,
   validateMetadata,
+  validateNamespace,
   validateShardKey,
 } from "../limits/validate_request.ts";
 
@@ -94,8 +95,20 @@ const EXECUTOR_STATUSES = ["ACTIVE", "DRAINING", "DRAINED"] as const;
 /** Shard statuses in the contract's order (1, 2). */
 const SHARD_STATUSES = ["READY", "DONE"] as const;
 
+/** Options of {@linkcode validateHeartbeat}. */
+export interface ValidateHeartbeatOptions {
+  /**
+   * Whether this instance serves the namespace. An unknown one fails with
+   * `NamespaceNotFoundError`, after its name is checked and before anything
+   * else is. @default {every well-formed name is known}
+   */
+  readonly knownNamespace?: (namespace: string) => boolean;
+}
+
 /**
- * Validates a raw heartbeat, throwing `InvalidArgumentError` naming the field.
+ * Validates a whole raw heartbeat, namespace included, throwing
+ * `InvalidArgumentError` naming the first field at fault (the namespace, then
+ * the executor id, status, metadata and reports), or `NamespaceNotFoundError`.
  * An executor status number this server does not know becomes `UNKNOWN`
  * (keeping the number), an unknown shard status number counts as READY; the
  * zero value INVALID of either is refused.
@@ -115,12 +128,28 @@ const SHARD_STATUSES = ["READY", "DONE"] as const;
  * assert.equal(newer.status, "UNKNOWN");
  * assert.equal(newer.statusNumber, 7);
  * assert.equal(newer.reports.s?.status, "READY");
+ * assert.throws(
+ *   () => validateHeartbeat({ ...hb, namespace: "" }),
+ *   /Invalid namespace: must not be empty/,
+ * );
  * ```
+ *
+ * @param raw The heartbeat as decoded.
+ * @param limits Request limits. @default {DEFAULT_REQUEST_LIMITS}
+ * @param options Which namespaces exist.
  */
 export function validateHeartbeat(
   raw: RawHeartbeat,
   limits: RequestLimits = DEFAULT_REQUEST_LIMITS,
+  options: ValidateHeartbeatOptions = {},
 ): Heartbeat {
+  if (typeof raw.namespace !== "string") {
+    throw new InvalidArgumentError("namespace", `must be a string, got ${typeof raw.namespace}`);
+  }
+  validateNamespace(raw.namespace);
+  if (options.knownNamespace?.(raw.namespace) === false) {
+    throw new NamespaceNotFoundError(raw.namespace);
+  }
   validateExecutorId(raw.executorId);
   const known = enumValue(raw.status, "EXECUTOR_STATUS_", EXECUTOR_STATUSES, "status");
   const executorStatus: ExecutorStatus = known ?? "UNKNOWN";

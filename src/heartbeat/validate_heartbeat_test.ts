@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { InvalidArgumentError } from "../core/errors.ts";
+import { InvalidArgumentError, NamespaceNotFoundError } from "../core/errors.ts";
 import {
   MAX_EXECUTOR_ID_LENGTH,
   MAX_METADATA_KEY_LENGTH,
@@ -177,4 +177,23 @@ Deno.test("validate heartbeat checks shard keys in reports", () => {
     /1025 bytes/,
   );
   rejects(raw({ reports: { "": { status: "READY", load: 1 } } }), 'shard_status_reports[""]');
+});
+
+Deno.test("validate heartbeat checks the namespace's name first, then that it is served here", () => {
+  rejects(raw({ namespace: "" }), "namespace", /must not be empty/);
+  rejects(raw({ namespace: "a b", executorId: "" }), "namespace", /letters, digits/);
+  rejects(raw({ namespace: 7 as unknown as string }), "namespace", /must be a string/);
+  const known = (name: string) => name === "ns";
+  assert.throws(
+    () =>
+      validateHeartbeat(raw({ namespace: "other", executorId: "" }), undefined, {
+        knownNamespace: known,
+      }),
+    (error: unknown) => error instanceof NamespaceNotFoundError && /other/.test(error.message),
+    "an unknown namespace is reported before the other fields are checked",
+  );
+  assert.equal(
+    validateHeartbeat(raw(), undefined, { knownNamespace: known }).namespace,
+    "ns",
+  );
 });

@@ -13,7 +13,7 @@ import { ShuttingDownError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
-import { type RawHeartbeat, validateHeartbeat } from "../heartbeat/validate_heartbeat.ts";
+import type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
 import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
@@ -109,6 +109,15 @@ export class ShardManager {
       );
     }
     this.#ingest = new HeartbeatIngest(options.store, {
+      namespaces: (name) => {
+        if (!this.namespaces.has(name)) return undefined;
+        const ns = this.namespaces.get(name);
+        return {
+          executor: (id) => ns.view.executor(id),
+          recordEvery: ns.policy.ownershipLeaseMs !== undefined,
+        };
+      },
+      limits: this.limits,
       // Every answered heartbeat is recorded within one flush (coalesced per executor), so an
       // executor's shards move at most TTL + TTL/8 (or TTL + 1 s) + a period after its last one,
       // and never before the TTL (see heartbeat_ingest.ts).
@@ -164,17 +173,16 @@ export class ShardManager {
 
   /** Records a heartbeat and answers with the executor's shards. */
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
+    const revision = await this.#ingest.submit(raw); // validates it, namespace included
     const ns = this.namespaces.get(raw.namespace);
-    const heartbeat = validateHeartbeat(raw, this.limits);
     const leaseMs = ns.policy.ownershipLeaseMs;
     const exclusive = leaseMs !== undefined;
-    const revision = await this.#ingest.submit(heartbeat, ns.cache, { record: exclusive });
     // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
     // that a shard moved away before it was written is never handed back (docs/ownership.md).
     if (exclusive && revision !== undefined) {
       await ns.cache.waitForRevision(revision, this.#stop.signal);
     }
-    return heartbeatAnswer(ns.view, heartbeat.executorId, leaseMs);
+    return heartbeatAnswer(ns.view, raw.executorId, leaseMs);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */

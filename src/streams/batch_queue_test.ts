@@ -62,3 +62,45 @@ Deno.test("batch queue rejects a maxBatch below one", () => {
     assert.throws(() => new BatchQueue({ maxBatch }), RangeError);
   }
 });
+
+Deno.test("batch queue sits in a pipe chain: written items come out in batches, closing ends it", async () => {
+  const source = ReadableStream.from([1, 2, 3, 4, 5]);
+  const batches = await Array.fromAsync(
+    source.pipeThrough(new BatchQueue<number>({ maxBatch: 2 })),
+  );
+  assert.deepEqual(batches.flat(), [1, 2, 3, 4, 5]);
+  assert.ok(batches.every((batch) => batch.length >= 1 && batch.length <= 2));
+});
+
+Deno.test("batch queue sheds items past maxQueued to onOverflow, never blocking the writer", async () => {
+  const shed: number[] = [];
+  const queue = new BatchQueue<number>({
+    maxBatch: 10,
+    maxQueued: 3,
+    onOverflow: (item) => shed.push(item),
+  });
+  const writer = queue.writable.getWriter();
+  for (const item of [1, 2, 3, 4, 5]) await writer.write(item); // nobody reads yet
+  assert.equal(queue.size, 3, "the queue holds at most maxQueued");
+  assert.deepEqual(shed, [4, 5]);
+  const reader = queue.readable.getReader();
+  assert.deepEqual((await reader.read()).value, [1, 2, 3]);
+  queue.push(6);
+  assert.deepEqual((await reader.read()).value, [6], "room again once read");
+  assert.deepEqual(shed, [4, 5]);
+});
+
+Deno.test("batch queue errors its readable side when its writable side is aborted", async () => {
+  const queue = new BatchQueue<number>({ maxBatch: 10 });
+  const reader = queue.readable.getReader();
+  const read = reader.read();
+  await queue.writable.abort(new Error("pipeline cancelled"));
+  await assert.rejects(read, /pipeline cancelled/);
+  assert.throws(() => queue.push(1), /closed/);
+});
+
+Deno.test("batch queue checks its options", () => {
+  assert.throws(() => new BatchQueue({ maxBatch: 0 }), RangeError);
+  assert.throws(() => new BatchQueue({ maxBatch: 1, maxQueued: 0 }), /maxQueued must be >= 1/);
+  assert.throws(() => new BatchQueue({ maxBatch: 1, maxQueued: 5 }), /onOverflow is required/);
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
+import { fakeClock as fakeTime } from "../core/fake_clock.ts";
 import { ticker } from "./ticker.ts";
 
 function fakeClock() {
@@ -81,4 +82,22 @@ Deno.test("ticker rejects a period that is not positive", () => {
       return true;
     });
   }
+});
+
+Deno.test("ticker follows the clock it is given and clears its timer on abort", async () => {
+  const time = fakeTime();
+  const controller = new AbortController();
+  const reader = ticker(1_000, controller.signal, { clock: time.clock }).getReader();
+  const read = track(reader.read());
+  await time.tick(999);
+  assert.equal(read.result, undefined);
+  await time.tick(1);
+  assert.deepEqual(read.result, { done: false, value: 1 });
+  const next = track(reader.read());
+  await time.settle();
+  assert.equal(time.pending(), 1, "one timer while a read waits");
+  controller.abort();
+  await time.settle();
+  assert.deepEqual(next.result, { done: true, value: undefined });
+  assert.equal(time.pending(), 0);
 });

@@ -2,182 +2,145 @@
  * The change feed of one namespace: an etcd watch decoded into batches of
  * domain events, one batch per store revision.
  *
+ * Backpressure: the stream buffers at most `highWaterMarkBytes` of decoded
+ * batches (counted as the bytes of their keys and values; one batch always
+ * fits). When the reader falls that far behind, the etcd watch is **paused**:
+ * cancelled, remembering the first revision not yet delivered. Once the
+ * reader has taken half of the buffer, it **resumes**: a new watch from that
+ * revision. etcd's history is durable, so nothing is lost or reordered while
+ * paused: the reader gets every revision exactly once, in order. If etcd has
+ * compacted past that revision meanwhile, the new watch is refused and the
+ * stream ends with a `resync` event, which the reader already handles by
+ * reloading a snapshot. (etcd3's watchers share one gRPC stream per client,
+ * so pausing that stream would stall every namespace; cancelling this watch
+ * stalls only this one.)
+ *
  * @module
  */
-import { Buffer } from "node:buffer";
-import type { Etcd3, IEvent, IWatchResponse, Watcher } from "etcd3";
-import type { NamespaceEvent, NamespaceEventBatch } from "../store.ts";
-import {
-  decodeClaim,
-  decodeDelta,
-  decodeExecutorDrain,
-  decodeHeartbeat,
-  decodePartsPointer,
-  decodeReports,
-} from "./codec.ts";
-import { type NamespaceKeys, parseKey, prefixEnd } from "./keys.ts";
-import { decodeLeaderValue } from "./leader_value.ts";
+import type { Etcd3, IWatchResponse, Watcher } from "etcd3";
+import type { NamespaceEventBatch } from "../store.ts";
+import type { NamespaceKeys } from "./keys.ts";
 import { errorText } from "./txn.ts";
+import { byRevision, EventDecoder } from "./watch_decoder.ts";
+
+/** Options of {@linkcode watchNamespace}. */
+export interface WatchNamespaceOptions {
+  /** Most bytes of decoded batches waiting for the reader before the watch pauses. @default {16 MiB} */
+  readonly highWaterMarkBytes?: number;
+  /** Told when the watch pauses (buffer full) or resumes (half empty), with the bytes buffered. */
+  readonly onFlow?: (event: "paused" | "resumed", bufferedBytes: number) => void;
+}
+
+/**
+ * Default {@linkcode WatchNamespaceOptions.highWaterMarkBytes}: 16 MiB, about
+ * ten of the largest batches etcd accepts (1.5 MiB per request).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WATCH_BUFFER_BYTES } from "./watch_namespace.ts";
+ *
+ * assert.equal(WATCH_BUFFER_BYTES, 16 * 1024 * 1024);
+ * ```
+ */
+export const WATCH_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /**
  * Streams the namespace's changes after `afterRevision`. When etcd cancels the
  * watch (history compacted, or an error) the stream yields a `resync` event
- * and closes; the reader then reloads a snapshot and watches again.
+ * and closes; the reader then reloads a snapshot and watches again. A slow
+ * reader pauses the watch (see the module doc).
+ *
+ * @example (needs an etcd: `tests/store_watch_backpressure_test.ts` runs it)
+ * ```ts ignore
+ * const changes = watchNamespace(client, new NamespaceKeys("store", "ns"), revision, signal);
+ * for await (const batch of changes) cache.apply(batch);
+ * ```
  */
 export function watchNamespace(
   client: Etcd3,
   keys: NamespaceKeys,
   afterRevision: number,
   signal: AbortSignal,
+  options: WatchNamespaceOptions = {},
 ): ReadableStream<NamespaceEventBatch> {
-  let watcher: Watcher | undefined;
+  const limit = options.highWaterMarkBytes ?? WATCH_BUFFER_BYTES;
+  if (!(limit > 0)) throw new RangeError(`highWaterMarkBytes must be positive, got ${limit}`);
+  const sizes = new WeakMap<NamespaceEventBatch, number>();
+  const decoder = new EventDecoder(client, keys);
+  let controller!: ReadableStreamDefaultController<NamespaceEventBatch>;
+  let watcher: Watcher | undefined; // undefined while paused
+  let next = afterRevision + 1; // the first revision not yet delivered
   let closed = false;
-  const parts = new Map<string, string>();
-  const decoder = new EventDecoder(client, keys, parts);
-  return new ReadableStream<NamespaceEventBatch>({
-    start(controller) {
-      let chain = Promise.resolve();
-      const finish = (reason: string) => {
-        if (closed) return;
-        closed = true;
-        chain = chain.then(() => {
-          if (!signal.aborted) {
-            controller.enqueue({ revision: 0, events: [{ type: "resync", reason }] });
-          }
-          controller.close();
-        });
-        void watcher?.cancel().catch(() => {});
-      };
-      const onAbort = () => {
-        if (closed) return;
-        closed = true;
-        void watcher?.cancel().catch(() => {});
-        chain = chain.then(() => controller.close());
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      watcher = client.watch().prefix(keys.root).startRevision(String(afterRevision + 1))
-        .watcher();
-      watcher.on("data", (res: IWatchResponse) => {
-        if (closed) return;
-        if (res.compact_revision && res.compact_revision !== "0") {
-          return finish(`history compacted at revision ${res.compact_revision}`);
+  let chain = Promise.resolve();
+  const buffered = () => limit - (controller.desiredSize ?? 0);
+
+  const finish = (reason: string) => {
+    if (closed) return;
+    closed = true;
+    chain = chain.then(() => {
+      if (!signal.aborted) {
+        controller.enqueue({ revision: 0, events: [{ type: "resync", reason }] });
+      }
+      controller.close();
+    });
+    void watcher?.cancel().catch(() => {});
+  };
+  const onAbort = () => {
+    if (closed) return;
+    closed = true;
+    void watcher?.cancel().catch(() => {});
+    chain = chain.then(() => controller.close());
+  };
+  const pause = () => {
+    void watcher?.cancel().catch(() => {});
+    watcher = undefined;
+    options.onFlow?.("paused", buffered());
+  };
+  const watch = () => {
+    const own = client.watch().prefix(keys.root).startRevision(String(next)).watcher();
+    watcher = own;
+    const current = () => watcher === own && !closed;
+    own.on("data", (res: IWatchResponse) => {
+      if (!current()) return;
+      if (res.compact_revision && res.compact_revision !== "0") {
+        return finish(`history compacted at revision ${res.compact_revision}`);
+      }
+      chain = chain.then(async () => {
+        // Decoded one revision at a time, so nothing past a pause is decoded twice.
+        for (const group of byRevision(res.events ?? [])) {
+          if (!current()) return; // paused: the rest is read again from `next`
+          if (group.revision < next) continue;
+          const batch = await decoder.decode(group);
+          if (!current()) return;
+          sizes.set(batch, group.bytes);
+          controller.enqueue(batch);
+          next = group.revision + 1;
+          if ((controller.desiredSize ?? 0) <= 0) return pause();
         }
-        chain = chain.then(async () => {
-          for (const batch of await decoder.decode(res.events ?? [])) {
-            if (!closed) controller.enqueue(batch);
-          }
-        }).catch((error) => finish(`watch decoding failed: ${errorText(error)}`));
-      });
-      watcher.on("error", (error: Error) => finish(`watch failed: ${error.message}`));
-      if (signal.aborted) onAbort();
+      }).catch((error) => finish(`watch decoding failed: ${errorText(error)}`));
+    });
+    own.on("error", (error: Error) => {
+      if (current()) finish(`watch failed: ${error.message}`);
+    });
+  };
+
+  return new ReadableStream<NamespaceEventBatch>({
+    start(c) {
+      controller = c;
+      signal.addEventListener("abort", onAbort, { once: true });
+      if (signal.aborted) return onAbort();
+      watch();
+    },
+    pull() {
+      // Called as the reader takes batches; resume once half the buffer is free.
+      if (watcher || closed || buffered() > limit / 2) return;
+      watch();
+      options.onFlow?.("resumed", buffered());
     },
     cancel() {
       closed = true;
       return watcher?.cancel().catch(() => {});
     },
-  });
-}
-
-/** Turns raw watch events into domain event batches. */
-class EventDecoder {
-  #client: Etcd3;
-  #keys: NamespaceKeys;
-  #parts: Map<string, string>;
-
-  constructor(client: Etcd3, keys: NamespaceKeys, parts: Map<string, string>) {
-    this.#client = client;
-    this.#keys = keys;
-    this.#parts = parts;
-  }
-
-  async decode(events: readonly IEvent[]): Promise<NamespaceEventBatch[]> {
-    const batches: { revision: number; events: NamespaceEvent[] }[] = [];
-    for (const event of events) {
-      const revision = Number(event.kv.mod_revision);
-      let batch = batches.at(-1);
-      if (!batch || batch.revision !== revision) {
-        batch = { revision, events: [] };
-        batches.push(batch);
-      }
-      const decoded = await this.#decodeOne(event);
-      if (decoded) batch.events.push(decoded);
-    }
-    return batches;
-  }
-
-  async #decodeOne(event: IEvent): Promise<NamespaceEvent | undefined> {
-    const key = event.kv.key.toString();
-    const parsed = parseKey(this.#keys, key);
-    const isPut = event.type === "Put";
-    const value = isPut ? event.kv.value.toString() : "";
-    switch (parsed.kind) {
-      case "executor":
-        if (!isPut) {
-          return parsed.part === "heartbeat"
-            ? { type: "executor_removed", executorId: parsed.executorId }
-            : undefined;
-        }
-        if (parsed.part === "heartbeat") {
-          return {
-            type: "heartbeat",
-            executorId: parsed.executorId,
-            record: decodeHeartbeat(value),
-          };
-        }
-        if (parsed.part === "metadata") {
-          return { type: "metadata", executorId: parsed.executorId, metadata: JSON.parse(value) };
-        }
-        return { type: "reports", executorId: parsed.executorId, reports: decodeReports(value) };
-      case "parts":
-        if (isPut) this.#parts.set(key, value);
-        else this.#parts.delete(key);
-        return undefined;
-      case "log": {
-        if (!isPut) return undefined;
-        const pointer = decodePartsPointer(value);
-        const text = pointer ? await this.#joinParts(parsed.seq, pointer.parts) : value;
-        return { type: "assignment", seq: parsed.seq, delta: decodeDelta(text) };
-      }
-      case "drained":
-        return { type: "drained", shardKey: parsed.shardKey, drained: isPut };
-      case "executor-drain": {
-        const drain = isPut ? decodeExecutorDrain(value) : undefined;
-        return drain ? { type: "executor_drain", id: parsed.id, drain } : {
-          type: "executor_drain",
-          id: parsed.id,
-        };
-      }
-      case "requested":
-        return { type: "requested", shardKey: parsed.shardKey, requested: isPut };
-      case "leader":
-        return isPut
-          ? { type: "leader", claim: decodeClaim(decodeLeaderValue(value)) }
-          : { type: "resync", reason: "the namespace was reset" };
-      case "head":
-        return isPut ? undefined : { type: "resync", reason: "the namespace was reset" };
-      default:
-        return undefined;
-    }
-  }
-
-  async #joinParts(seq: number, count: number): Promise<string> {
-    const prefix = this.#keys.parts(seq);
-    let text = "";
-    for (let i = 0; i < count; i++) {
-      const key = `${prefix}${String(i).padStart(6, "0")}`;
-      let part = this.#parts.get(key);
-      if (part === undefined) {
-        const res = await this.#client.kv.range({
-          key: Buffer.from(prefix),
-          range_end: Buffer.from(prefixEnd(prefix)),
-        });
-        for (const kv of res.kvs) this.#parts.set(kv.key.toString(), kv.value.toString());
-        part = this.#parts.get(key);
-        if (part === undefined) throw new Error(`Part ${i} of assignment change ${seq} is missing`);
-      }
-      text += part;
-      this.#parts.delete(key);
-    }
-    return text;
-  }
+  }, { highWaterMark: limit, size: (batch) => Math.max(1, sizes.get(batch) ?? 1) });
 }

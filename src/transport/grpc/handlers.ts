@@ -39,6 +39,7 @@ import {
   type WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
 import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
+import { serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
 
@@ -218,24 +219,20 @@ export function routingHandlers(
       const cancelled = new AbortController();
       call.on("cancelled", () => cancelled.abort());
       call.on("close", () => cancelled.abort());
+      const { signal } = cancelled;
       (async () => {
         const request = decoded(call.request);
         const namespace = validateNamespace(request.namespace);
-        const stream = request.acceptDeltas
-          ? manager.watchNamespaceDeltas(namespace, cancelled.signal)
-          : manager.watchNamespace(namespace, cancelled.signal);
-        for await (const view of stream) {
-          // The server's definition passes bytes through (see pre_encoded.ts).
-          const bytes = watchBytes.bytesOf(view) as unknown as WatchNamespaceStateResponse;
-          if (!call.write(bytes)) {
-            await new Promise<void>((resolve) => {
-              call.once("drain", resolve);
-              cancelled.signal.addEventListener("abort", () => resolve(), { once: true });
-            });
-          }
-        }
-        if (!cancelled.signal.aborted) call.end();
+        const views = request.acceptDeltas
+          ? manager.watchNamespaceDeltas(namespace, signal)
+          : manager.watchNamespace(namespace, signal);
+        // Pulled only as fast as the HTTP/2 stream drains (server_stream_sink.ts); the
+        // server's definition passes the shared bytes through (pre_encoded.ts).
+        const encode = (view: Parameters<typeof watchBytes.bytesOf>[0]) =>
+          watchBytes.bytesOf(view) as unknown as WatchNamespaceStateResponse;
+        await views.pipeTo(serverStreamSink(call, { encode, signal }), { signal });
       })().catch((error) => {
+        if (signal.aborted) return; // the spectator went away: nobody to tell
         if (isUnexpected(error)) logger.error("watch failed", { error });
         call.emit("error", toGrpcError(error));
       });
@@ -257,7 +254,7 @@ export function executorHandlers(
       for (const [key, report] of Object.entries(req.shardStatusReports)) {
         reports[key] = { status: enumValue(report.status), load: report.shardLoad };
       }
-      const namespace = validateNamespace(req.namespace);
+      const { namespace } = req; // validated with the rest of the heartbeat, by the service
       const answer = await manager.heartbeat({
         namespace,
         executorId: req.executorId,
