@@ -217,10 +217,11 @@ const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { errorKind, ShardNotFoundError } from "./errors.ts";
  *
- * console.assert(errorKind(new ShardNotFoundError("ns", "7")) === "not_found");
- * console.assert(errorKind(new Error("bug")) === undefined);
+ * assert.equal(errorKind(new ShardNotFoundError("ns", "7")), "not_found");
+ * assert.equal(errorKind(new Error("bug")), undefined);
  * ```
  */
 export function errorKind(error: unknown): ErrorKind | undefined {

@@ -75,11 +75,12 @@ function status<T extends string>(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateHeartbeat } from "./validate_heartbeat.ts";
  * const hb = validateHeartbeat({
  *   namespace: "ns", executorId: "e1", status: "EXECUTOR_STATUS_ACTIVE", reports: {}, metadata: {},
  * });
- * console.assert(hb.status === "ACTIVE");
+ * assert.equal(hb.status, "ACTIVE");
  * ```
  */
 export function validateHeartbeat(

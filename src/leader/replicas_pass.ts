@@ -68,8 +68,9 @@ export interface OwnerSetStep {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { replicationSeed } from "./replicas_pass.ts";
- * console.assert(replicationSeed("dns") === replicationSeed("dns"));
+ * assert.equal(replicationSeed("dns"), replicationSeed("dns"));
  * ```
  */
 export function replicationSeed(namespace: string): number {

@@ -51,9 +51,10 @@ export function drainTable(drains: readonly DrainModel[], now: number, paint = P
  *
  * @example
  * ```ts
- * import { drainTarget } from "./executor_format.ts";
+ * import assert from "node:assert/strict";
+ * import { drainTarget } from "./drain_format.ts";
  *
- * console.assert(drainTarget({ executorId: null, selector: { zone: "b" } }) === "executors matching zone=b");
+ * assert.equal(drainTarget({ executorId: null, selector: { zone: "b" } }), "executors matching zone=b");
  * ```
  */
 export function drainTarget(
@@ -69,13 +70,14 @@ export function drainTarget(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drainedText } from "./drain_format.ts";
  *
  * const text = drainedText("ns", {
  *   id: "id:a", kind: "id", executorId: "a", selector: null, reason: "", createdAt: null,
  *   matchedExecutorIds: ["a"],
  * });
- * console.assert(text === 'Drained executor "a" in namespace "ns" (drain id:a); matches now: a.');
+ * assert.equal(text, 'Drained executor "a" in namespace "ns" (drain id:a); matches now: a.');
  * ```
  */
 export function drainedText(namespace: string, drain: DrainModel): string {
@@ -115,10 +117,11 @@ export function drainWaitText(wait: DrainWaitResult): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { undrainedText } from "./drain_format.ts";
  *
  * const text = undrainedText("ns", { executorId: "a", selector: null }, null);
- * console.assert(text === 'Executor "a" was not drained in namespace "ns"; nothing to undo.');
+ * assert.equal(text, 'Executor "a" was not drained in namespace "ns"; nothing to undo.');
  * ```
  */
 export function undrainedText(

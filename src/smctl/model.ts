@@ -127,9 +127,10 @@ export interface ShardModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shortEnum } from "./model.ts";
  *
- * console.assert(shortEnum("SHARD_STATUS_READY", "SHARD_STATUS_") === "READY");
+ * assert.equal(shortEnum("SHARD_STATUS_READY", "SHARD_STATUS_"), "READY");
  * ```
  */
 export function shortEnum(name: string, prefix: string): string {

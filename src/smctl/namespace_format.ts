@@ -17,10 +17,11 @@ const PLAIN = makePalette(false);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { namespaceTable } from "./namespace_format.ts";
  *
  * const text = namespaceTable([{ name: "ns", type: "fixed", mode: "onboarded", shardNum: 8 }]);
- * console.assert(text === "NAMESPACE  TYPE   MODE       SHARDS\nns         fixed  onboarded       8");
+ * assert.equal(text, "NAMESPACE  TYPE   MODE       SHARDS\nns         fixed  onboarded       8");
  * ```
  */
 export function namespaceTable(namespaces: readonly NamespaceModel[], paint = PLAIN): string {
@@ -54,9 +55,10 @@ export interface ExecutorSummary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarizeExecutors } from "./namespace_format.ts";
  *
- * console.assert(summarizeExecutors([]).total === 0);
+ * assert.equal(summarizeExecutors([]).total, 0);
  * ```
  */
 export function summarizeExecutors(executors: readonly ExecutorModel[]): ExecutorSummary {

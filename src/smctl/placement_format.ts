@@ -25,6 +25,7 @@ export interface MoveModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { moveText } from "./placement_format.ts";
  *
  * const text = moveText({
@@ -33,7 +34,7 @@ export interface MoveModel {
  *   movedShardKeys: ["acme"],
  *   unchangedShardKeys: ["globex"],
  * });
- * console.assert(text.startsWith("Moved 1 tenant of customers to cell-2"));
+ * assert.ok(text.startsWith("Moved 1 tenant of customers to cell-2"));
  * ```
  */
 export function moveText(move: MoveModel, paint = PLAIN): string {
@@ -86,10 +87,11 @@ export interface BlastRadiusModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shareText } from "./placement_format.ts";
  *
- * console.assert(shareText(1 / 3, 6) === "33.3% (2)");
- * console.assert(shareText(0.5, 0) === "50%");
+ * assert.equal(shareText(1 / 3, 6), "33.3% (2)");
+ * assert.equal(shareText(0.5, 0), "50%");
  * ```
  */
 export function shareText(share: number, shards: number): string {

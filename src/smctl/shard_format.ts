@@ -16,10 +16,11 @@ const PLAIN = makePalette(false);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardOwnerText } from "./shard_format.ts";
  *
  * const text = shardOwnerText({ shardKey: "7", owner: "a", metadata: {} });
- * console.assert(text === "Shard     7\nOwner     a\nMetadata  -");
+ * assert.equal(text, "Shard     7\nOwner     a\nMetadata  -");
  * ```
  */
 export function shardOwnerText(
@@ -63,9 +64,10 @@ export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardChangeText } from "./shard_format.ts";
  *
- * console.assert(shardChangeText("Drained", "ns", ["3", "5"]) === 'Drained 2 shards in namespace "ns": 3, 5');
+ * assert.equal(shardChangeText("Drained", "ns", ["3", "5"]), 'Drained 2 shards in namespace "ns": 3, 5');
  * ```
  */
 export function shardChangeText(verb: string, namespace: string, keys: readonly string[]): string {
@@ -79,9 +81,10 @@ export function shardChangeText(verb: string, namespace: string, keys: readonly 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drainedShardsText } from "./shard_format.ts";
  *
- * console.assert(drainedShardsText("ns", []) === 'No drained shards in namespace "ns".');
+ * assert.equal(drainedShardsText("ns", []), 'No drained shards in namespace "ns".');
  * ```
  */
 export function drainedShardsText(

@@ -12,12 +12,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { BatchQueue } from "./batch_queue.ts";
  * const queue = new BatchQueue<number>({ maxBatch: 10 });
  * queue.push(1);
  * queue.push(2);
  * const { value } = await queue.readable.getReader().read();
- * console.assert(value?.length === 2);
+ * assert.equal(value?.length, 2);
  * ```
  */
 export class BatchQueue<T> {

@@ -10,10 +10,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ticker } from "./ticker.ts";
  * const controller = new AbortController();
  * const reader = ticker(5, controller.signal).getReader();
- * console.assert((await reader.read()).value === 1);
+ * assert.equal((await reader.read()).value, 1);
  * controller.abort();
  * ```
  */

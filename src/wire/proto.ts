@@ -49,9 +49,10 @@ import type {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PROTO_LOADER_OPTIONS } from "./proto.ts";
  *
- * console.assert(PROTO_LOADER_OPTIONS.longs === String);
+ * assert.equal(PROTO_LOADER_OPTIONS.longs, String);
  * ```
  */
 export const PROTO_LOADER_OPTIONS: {
@@ -74,9 +75,10 @@ export const PROTO_LOADER_OPTIONS: {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PROTO_ROOT } from "./proto.ts";
  *
- * console.assert(PROTO_ROOT.endsWith("proto"));
+ * assert.ok(PROTO_ROOT.endsWith("proto"));
  * ```
  */
 export const PROTO_ROOT: string = fileURLToPath(new URL("../../proto", import.meta.url));
@@ -91,9 +93,10 @@ const PROTO_FILES = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { packageDefinition } from "./proto.ts";
  *
- * console.assert("uber.cadence.sharddistributor.v1.ShardDistributorAPI" in packageDefinition);
+ * assert.ok("uber.cadence.sharddistributor.v1.ShardDistributorAPI" in packageDefinition);
  * ```
  */
 export const packageDefinition: protoLoader.PackageDefinition = protoLoader.loadSync(PROTO_FILES, {

@@ -50,8 +50,9 @@ export function tolerantDefinition<T extends grpc.ServiceDefinition>(definition:
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decoded } from "./malformed.ts";
- * console.assert(decoded({ namespace: "a" }).namespace === "a");
+ * assert.equal(decoded({ namespace: "a" }).namespace, "a");
  * ```
  */
 export function decoded<T>(request: T): T {

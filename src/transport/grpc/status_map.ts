@@ -32,9 +32,10 @@ const CODES: Readonly<Record<ErrorKind, grpc.status>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toGrpcError } from "./status_map.ts";
  * import { NamespaceNotFoundError } from "../../core/errors.ts";
- * console.assert(toGrpcError(new NamespaceNotFoundError("x")).code === 5);
+ * assert.equal(toGrpcError(new NamespaceNotFoundError("x")).code, 5);
  * ```
  */
 export function toGrpcError(error: unknown): GrpcError {
