@@ -17,9 +17,10 @@ export interface Memory {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { memoryOf } from "./proc.ts";
  *
- * console.assert((await memoryOf(Deno.pid)).rss > 0);
+ * assert.ok((await memoryOf(Deno.pid)).rss > 0);
  * ```
  */
 export async function memoryOf(pid: number): Promise<Memory> {
@@ -40,9 +41,10 @@ try {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cpuSecondsOf } from "./proc.ts";
  *
- * console.assert(cpuSecondsOf(Deno.pid) >= 0);
+ * assert.ok(cpuSecondsOf(Deno.pid) >= 0);
  * ```
  */
 export function cpuSecondsOf(pid: number): number {
