@@ -90,10 +90,25 @@ export interface NamespaceDescription {
  * table, executor drains and drained shards. `now` is the local clock.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ExecutorModel } from "./model.ts";
  * import { namespaceDescription } from "./namespace_format.ts";
  *
- * console.log(namespaceDescription(description, Date.now()));
+ * const a: ExecutorModel = {
+ *   id: "a", status: "ACTIVE", alive: true, heartbeatAgeMs: 400, lastHeartbeat: null,
+ *   shardCount: 2, totalLoad: 1.5, drained: false, drainedBy: [], metadata: {},
+ * };
+ * const text = namespaceDescription({
+ *   config: { name: "ns", type: "fixed", mode: "onboarded", shardNum: 8 },
+ *   leader: undefined,
+ *   executors: [a],
+ *   drains: [],
+ *   drainedShards: ["3"],
+ * }, 61_000);
+ * assert.ok(text.startsWith("Namespace  ns\nType       fixed\n"));
+ * assert.ok(text.includes("Executors: 1 executors (1 alive, 1 active, 0 drained), 2 shards assigned"));
+ * assert.ok(text.endsWith("Drained shards: 3"));
  * ```
  */
 export function namespaceDescription(d: NamespaceDescription, now: number, paint = PLAIN): string {

@@ -106,10 +106,20 @@ export function shareText(share: number, shards: number): string {
  * `namespace blast-radius`: the figures, then one row per failure case.
  *
  * @example
- * ```ts ignore
- * import { blastRadiusText } from "./placement_format.ts";
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type BlastRadiusModel, blastRadiusText } from "./placement_format.ts";
  *
- * console.log(blastRadiusText(model));
+ * const model: BlastRadiusModel = {
+ *   namespace: "ns", shards: 8, executors: 4, unownedShards: 0, fewestOwners: 1,
+ *   single: { maxLost: 0.25, meanLost: 0.25, maxDegraded: 0, meanDegraded: 0, worstExecutor: "a" },
+ *   pair: { maxLost: 0.5, meanLost: 0.5, worstPair: ["a", "b"] },
+ *   worstLost: 0.5,
+ * };
+ * const lines = blastRadiusText(model).split("\n");
+ * assert.equal(lines[5], "Worst lost (1 or 2 fail)  50% (4)");
+ * assert.equal(lines.at(-2), "any 1 executor    25% (2)    25% (2)        0% (0)         0% (0)  a");
+ * assert.equal(lines.at(-1), "any 2 executors   50% (4)    50% (4)             -              -  a + b");
  * ```
  */
 export function blastRadiusText(model: BlastRadiusModel, paint = PLAIN): string {

@@ -38,10 +38,16 @@ export function shardOwnerText(
  * `shard inspect`: owner, load, status, fencing revision and when it moved.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { shardInspectText } from "./shard_format.ts";
  *
- * console.log(shardInspectText(shard, Date.now()));
+ * const text = shardInspectText({
+ *   namespace: "ns", shardKey: "7", owner: "a", metadata: { address: "10.0.0.5:8080" }, load: 1.5,
+ *   status: "READY", assignedRevision: 42, assignedAt: "1970-01-01T00:00:01Z",
+ * }, 61_000);
+ * assert.equal(text.split("\n")[5], "Assigned revision  42");
+ * assert.equal(text.split("\n")[6], "Assigned at        1970-01-01 00:00:01Z (1m ago)");
  * ```
  */
 export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN): string {

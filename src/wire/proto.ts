@@ -114,11 +114,15 @@ type V1 = ProtoGrpcType["uber"]["cadence"]["sharddistributor"]["v1"];
  * (`getShardOwner`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import * as grpc from "@grpc/grpc-js";
  * import { ShardDistributorAPIClient } from "./proto.ts";
  *
+ * // Connects lazily: nothing is dialled until the first call.
  * const client = new ShardDistributorAPIClient("127.0.0.1:7943", grpc.credentials.createInsecure());
+ * assert.equal(typeof client.getShardOwner, "function");
+ * assert.equal(typeof client.GetShardOwner, "function");
  * client.close();
  * ```
  */
@@ -151,12 +155,16 @@ export type ShardDistributorExecutorAPIClient = ShardDistributorExecutorAPIClien
  * Service definition of `ShardDistributorAPI`, for `grpc.Server.addService`.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import * as grpc from "@grpc/grpc-js";
- * import { shardDistributorService, type ShardDistributorAPIHandlers } from "./proto.ts";
+ * import { type ShardDistributorAPIHandlers, shardDistributorService } from "./proto.ts";
  *
- * declare const handlers: ShardDistributorAPIHandlers;
- * new grpc.Server().addService(shardDistributorService, handlers);
+ * const handlers = {
+ *   GetShardOwner: (call, callback) => callback(null, { owner: `owner of ${call.request.shardKey}` }),
+ * } satisfies Partial<ShardDistributorAPIHandlers>; // methods left out answer UNIMPLEMENTED
+ * const server = new grpc.Server();
+ * server.addService(shardDistributorService, handlers);
+ * server.forceShutdown();
  * ```
  */
 export const shardDistributorService: ShardDistributorAPIDefinition =
@@ -167,12 +175,16 @@ export const shardDistributorService: ShardDistributorAPIDefinition =
  * `grpc.Server.addService`.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import * as grpc from "@grpc/grpc-js";
  * import { executorService, type ShardDistributorExecutorAPIHandlers } from "./proto.ts";
  *
- * declare const handlers: ShardDistributorExecutorAPIHandlers;
- * new grpc.Server().addService(executorService, handlers);
+ * const handlers: ShardDistributorExecutorAPIHandlers = {
+ *   Heartbeat: (_call, callback) => callback(null, { shardAssignments: {} }),
+ * };
+ * const server = new grpc.Server();
+ * server.addService(executorService, handlers);
+ * server.forceShutdown();
  * ```
  */
 export const executorService: ShardDistributorExecutorAPIDefinition =
