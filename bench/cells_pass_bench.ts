@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { planCellsPass } from "../src/leader/cells_pass.ts";
+import { planInput, planPass } from "../src/plan/mod.ts";
 import { NamespaceState } from "../src/state/namespace_state.ts";
 import type { StoredExecutor } from "../src/store/store.ts";
 
@@ -51,28 +51,28 @@ function stateFor(cells: number, placed: number, requested: number): NamespaceSt
   return state;
 }
 
-const options = (moves = new Map<string, string>()) => ({
-  pins: new Map<string, string>(),
-  moves,
-  executorRetentionMs: 60_000,
-});
+const POLICY = { kind: "cells", pins: new Map(), executorRetentionMs: 60_000 } as const;
+
+/** A cells pass over `state` with pending `moves`: the input built, then planned. */
+const cellsPass = (state: NamespaceState, moves = new Map<string, string>()) =>
+  planPass(planInput(state, 1, { cellMoves: moves }), POLICY);
 
 for (const cells of CELLS) {
   const group = `cells pass, 100k tenants × ${cells} cells`;
   const steady = stateFor(cells, TENANTS, 0);
   const fresh = stateFor(cells, TENANTS - 1_000, 1_000);
   const initial = stateFor(cells, 0, TENANTS);
-  const move = options(new Map([["tenant-0", "cell-1"]]));
+  const move = new Map([["tenant-0", "cell-1"]]);
   Deno.bench(`steady (${cells} cells)`, { group, baseline: true }, () => {
-    planCellsPass(steady, 1, options());
+    cellsPass(steady);
   });
   Deno.bench(`1,000 new (${cells} cells)`, { group }, () => {
-    planCellsPass(fresh, 1, options());
+    cellsPass(fresh);
   });
   Deno.bench(`1 move (${cells} cells)`, { group }, () => {
-    planCellsPass(steady, 1, move);
+    cellsPass(steady, move);
   });
   Deno.bench(`initial (${cells} cells)`, { group }, () => {
-    planCellsPass(initial, 1, options());
+    cellsPass(initial);
   });
 }

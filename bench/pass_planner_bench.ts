@@ -16,7 +16,7 @@
  */
 import { seededRandom, zipfLoads } from "../src/loadbalancer/_fixtures.ts";
 import { greedyLoadBalancer } from "../src/loadbalancer/mod.ts";
-import { type PassOptions, planPass } from "../src/leader/pass_planner.ts";
+import { type BalancedPolicy, planInput, planPass } from "../src/plan/mod.ts";
 import { NamespaceState } from "../src/state/namespace_state.ts";
 import type { StoredExecutor } from "../src/store/store.ts";
 
@@ -35,7 +35,8 @@ type Scenario = typeof SCENARIOS[number];
 
 const TTL = 10_000;
 const WALL = 1_700_000_000_000;
-const OPTIONS: PassOptions = {
+const POLICY: Omit<BalancedPolicy, "universe"> = {
+  kind: "balanced",
   balancer: greedyLoadBalancer,
   maxMoves: 1_000,
   executorRetentionMs: 60_000,
@@ -103,7 +104,8 @@ for (const size of SIZES) {
           built.set(key, state = stateFor(size, scenario));
         }
         b.start();
-        planPass(state, { type: "fixed", shardNum: size.shards }, 1_000, OPTIONS);
+        const universe = { kind: "fixed", shardNum: size.shards } as const;
+        planPass(planInput(state, 1_000), { ...POLICY, universe });
         b.end();
       },
     });

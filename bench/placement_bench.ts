@@ -26,9 +26,7 @@ import {
   planReplicas,
   planShuffle,
 } from "../src/placement/mod.ts";
-import { loadBalancerFor } from "../src/loadbalancer/mod.ts";
-import { type PassOptions, planPass } from "../src/leader/pass_planner.ts";
-import { replicationSeed } from "../src/leader/replicas_pass.ts";
+import { planInput, planPass, type ReplicatedPolicy, replicationSeed } from "../src/plan/mod.ts";
 import { NamespaceState } from "../src/state/namespace_state.ts";
 import type { StoredExecutor } from "../src/store/store.ts";
 
@@ -186,17 +184,16 @@ function tenantsState(placed: readonly (readonly string[])[] | undefined): Names
   return state;
 }
 const WALL = 1_700_000_000_000;
-const shufflePass: PassOptions = {
-  balancer: loadBalancerFor("greedy"),
+const shufflePass: ReplicatedPolicy = {
+  kind: "replicated",
+  universe: { kind: "ephemeral" },
   maxMoves: 1_000,
   executorRetentionMs: 60_000,
-  replication: {
-    replicas: 4,
-    placement: "shuffle",
-    maxOverlap: 2,
-    zoneKey: "zone",
-    seed: replicationSeed("tenants"),
-  },
+  replicas: 4,
+  placement: "shuffle",
+  maxOverlap: 2,
+  zoneKey: "zone",
+  seed: replicationSeed("tenants"),
 };
 let fresh: NamespaceState | undefined, steady: NamespaceState | undefined;
 Deno.bench({
@@ -207,7 +204,7 @@ Deno.bench({
   fn(b) {
     fresh ??= tenantsState(undefined);
     b.start();
-    const plan = planPass(fresh, { type: "ephemeral" }, 1, shufflePass);
+    const plan = planPass(planInput(fresh, 1), shufflePass);
     b.end();
     if (plan.placement?.shardsOverBound !== 0) throw new Error("the bound was not kept");
   },
@@ -223,7 +220,7 @@ Deno.bench({
       steady = tenantsState(planShuffle(input, { replicas: 4, maxOverlap: 2 }).owners);
     }
     b.start();
-    planPass(steady, { type: "ephemeral" }, 1, shufflePass);
+    planPass(planInput(steady, 1), shufflePass);
     b.end();
   },
 });

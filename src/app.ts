@@ -12,7 +12,7 @@ import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
 import { Authorizer } from "./security/mod.ts";
-import { dashboardRoutes } from "./dashboard/mod.ts";
+import { dashboardRoutes } from "./transport/http/dashboard/mod.ts";
 import { PrometheusMetrics } from "./metrics/prometheus_metrics.ts";
 import { healthRoutes } from "./transport/http/health_routes.ts";
 import { metricsRoute } from "./transport/http/metrics_route.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DashboardState } from "../src/dashboard/mod.ts";
+import type { DashboardState } from "../src/transport/http/dashboard/mod.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { connect } from "./support/grpc_clients.ts";
 import { eventually, runExecutors } from "./support/executors.ts";

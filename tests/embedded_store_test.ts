@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EmbeddedStore, openEmbeddedStores } from "../src/store/embedded/mod.ts";
-import { assign, claim, storeContract } from "./support/store_contract.ts";
+import { assign, claim, type OpenStore, storeContract } from "./support/store_contract.ts";
+import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "sm-embedded-" });
   return { dir, remove: () => Deno.remove(dir, { recursive: true }) };
 }
 
-storeContract("embedded", async () => {
+const openEmbedded: OpenStore = async () => {
   const { dir, remove } = await tempDir();
   const store = await EmbeddedStore.open(dir);
   return {
@@ -18,7 +19,9 @@ storeContract("embedded", async () => {
       await remove();
     },
   };
-});
+};
+storeContract("embedded", openEmbedded);
+hiddenExecutorsContract("embedded", openEmbedded);
 
 Deno.test("embedded store: everything survives a reopen, from the journal and from a snapshot", async () => {
   const { dir, remove } = await tempDir();
@@ -28,7 +31,7 @@ Deno.test("embedded store: everything survives a reopen, from the journal and fr
       executorId: "e1",
       heartbeat: { status: "ACTIVE", timestampMs: 5 },
       metadata: { host: "w7" },
-    }]);
+    }, { executorId: "e2", heartbeat: { status: "UNKNOWN", statusNumber: 7, timestampMs: 6 } }]);
     const fence = await store.claimLeadership("ns", claim(3));
     await store.commitAssignment(fence, 1, { ...assign({ e1: ["a", "b"] }), atMs: 77 });
     await store.setDrained("ns", ["b"], true);
@@ -39,6 +42,7 @@ Deno.test("embedded store: everything survives a reopen, from the journal and fr
       createdAtMs: 1,
     });
     const before = await store.loadNamespace("ns");
+    assert.equal(before.executors.get("e2")?.heartbeat?.statusNumber, 7);
     // Simulate a crash: drop the store without close(), so only the journal holds the data.
     const copy = await Deno.makeTempDir({ prefix: "sm-embedded-copy-" });
     await Deno.copyFile(join(dir, "journal.jsonl"), join(copy, "journal.jsonl"));

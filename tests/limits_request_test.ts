@@ -45,7 +45,7 @@ Deno.test("oversized and malformed request fields are refused with errors that n
         "a shard key over maxShardKeyLength",
         call(clients.api, "getShardOwner", { namespace: "eph", shardKey: "k".repeat(17) }),
         "INVALID_ARGUMENT",
-        /^Invalid shard_key: is 17 characters; at most 16 are allowed \(limits\.maxShardKeyLength\)$/,
+        /^Invalid shard_key: is 17 bytes \(UTF-8\); at most 16 are allowed \(limits\.maxShardKeyLength\)$/,
       ],
       [
         "a namespace the configuration could never hold",
@@ -100,20 +100,20 @@ Deno.test("oversized and malformed request fields are refused with errors that n
         /^Invalid metadata: has 33 keys; at most 32 are allowed$/,
       ],
       [
-        "an unknown executor status number",
-        beat({ status: 7 }),
+        "an executor status of INVALID (unset)",
+        beat({ status: "EXECUTOR_STATUS_INVALID" }),
         "INVALID_ARGUMENT",
         /^Invalid status: must be one of EXECUTOR_STATUS_ACTIVE/,
       ],
       [
-        "a drain reason over 1024 characters",
+        "a drain reason over 1024 bytes",
         call(clients.api, "drainExecutors", {
           namespace: "ns",
           executorId: "e1",
           reason: "r".repeat(1025),
         }),
         "INVALID_ARGUMENT",
-        /^Invalid reason: is 1025 characters; at most 1024 are allowed$/,
+        /^Invalid reason: is 1025 bytes \(UTF-8\); at most 1024 are allowed$/,
       ],
       [
         "a message over maxReceiveMessageBytes",

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { service as healthService } from "grpc-health-check";
@@ -36,6 +37,23 @@ function reflect(address: string, request: Record<string, string>): Promise<Refl
     call.on("error", reject);
     call.write(request);
   });
+}
+
+/** Wraps FileDescriptorProto bytes as a FileDescriptorSet (`repeated FileDescriptorProto file = 1`). */
+function fileDescriptorSet(files: readonly Uint8Array[]): Buffer {
+  const parts: number[] = [];
+  for (const file of files) {
+    parts.push(0x0a);
+    for (let n = file.length;; n >>>= 7) {
+      if (n < 0x80) {
+        parts.push(n);
+        break;
+      }
+      parts.push((n & 0x7f) | 0x80);
+    }
+    parts.push(...file);
+  }
+  return Buffer.from(parts);
 }
 
 function checkHealth(address: string, service: string): Promise<string> {
@@ -85,8 +103,23 @@ Deno.test("health over gRPC and HTTP follows etcd; reflection lists the services
       const name of [
         "uber.cadence.sharddistributor.v1.ShardDistributorAPI",
         "uber.cadence.sharddistributor.v1.ShardDistributorExecutorAPI",
+        "grpc.health.v1.Health",
       ]
     ) assert.ok(names.includes(name), `${name} in ${names}`);
+    // grpcurl describe grpc.health.v1.Health: the file holding it, with its methods and messages.
+    for (const symbol of ["grpc.health.v1.Health", "grpc.health.v1.HealthCheckResponse"]) {
+      const health = await reflect(grpcAddress, { fileContainingSymbol: symbol });
+      assert.equal(
+        health.errorResponse,
+        undefined,
+        `${symbol}: ${health.errorResponse?.errorMessage}`,
+      );
+      const files = health.fileDescriptorResponse?.fileDescriptorProto ?? [];
+      const described = protoLoader.loadFileDescriptorSetFromBuffer(fileDescriptorSet(files));
+      const service = described["grpc.health.v1.Health"] as protoLoader.ServiceDefinition;
+      for (const method of ["Check", "Watch"]) assert.ok(method in service, `${symbol}: ${method}`);
+      assert.ok("grpc.health.v1.HealthCheckRequest" in described);
+    }
     const file = await reflect(grpcAddress, {
       fileContainingSymbol: "uber.cadence.sharddistributor.v1.ShardDistributorAPI",
     });

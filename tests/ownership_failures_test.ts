@@ -1,6 +1,6 @@
 // deno-lint-ignore-file no-console -- the measured figures are printed for whoever runs the test
 import assert from "node:assert/strict";
-import { leaseMarginMs } from "../src/leader/handover_guard.ts";
+import { leaseMarginMs } from "../src/plan/handover_guard.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import {
   intervals,

@@ -1,7 +1,8 @@
 /**
  * Guards the wire contract: the committed generated types must match the
  * `.proto` files, and the `.proto` files must pass `buf lint` and have no
- * breaking change against `proto/baseline.json`.
+ * breaking change against `proto/baseline.json` nor against upstream's
+ * contract (`proto/upstream/`).
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,8 @@ import {
   REPO_ROOT,
 } from "../scripts/gen_proto.ts";
 import { BASELINE_PATH } from "../scripts/update_proto_baseline.ts";
+import { UPSTREAM_SOURCES } from "../scripts/update_upstream_protos.ts";
+import { protoCheckSteps } from "../scripts/proto_check.ts";
 import { PROTO_LOADER_OPTIONS } from "../src/wire/proto.ts";
 
 const decoder = new TextDecoder();
@@ -83,21 +86,90 @@ Deno.test("buf breaking finds no break against proto/baseline.json", async () =>
   assert.equal(code, 0, `buf breaking failed against ${BASELINE_PATH}:\n${output}`);
 });
 
+/** Copies the `.proto` files and buf.yaml of `proto/` into `scratch`, each edited by `edit`. */
+async function copyContract(scratch: string, edit: (text: string) => string): Promise<void> {
+  const source = fileURLToPath(new URL(PROTO_DIR, REPO_ROOT));
+  const walk = async (prefix: string): Promise<void> => {
+    for await (const entry of Deno.readDir(`${source}/${prefix}`)) {
+      const path = `${prefix}${entry.name}`;
+      if (entry.isDirectory) await walk(`${path}/`);
+      else if (path.endsWith(".proto") || path === "buf.yaml") {
+        await Deno.mkdir(`${scratch}/${prefix}`, { recursive: true });
+        await Deno.writeTextFile(
+          `${scratch}/${path}`,
+          edit(await Deno.readTextFile(`${source}/${path}`)),
+        );
+      }
+    }
+  };
+  await walk("");
+}
+
 Deno.test("buf breaking rejects a renumbered field", async () => {
   const scratch = await Deno.makeTempDir({ prefix: "proto_breaking_" });
   try {
-    const source = fileURLToPath(new URL(PROTO_DIR, REPO_ROOT));
-    for (const [path, text] of await readTree(source)) {
-      if (!path.endsWith(".proto") && path !== "buf.yaml") continue;
-      await Deno.mkdir(`${scratch}/${path.replace(/[^/]*$/, "")}`, { recursive: true });
-      await Deno.writeTextFile(
-        `${scratch}/${path}`,
-        text.replace("string shard_key = 1;", "string shard_key = 9;"),
-      );
-    }
+    await copyContract(
+      scratch,
+      (text) => text.replace("string shard_key = 1;", "string shard_key = 9;"),
+    );
     const { code, output } = await buf("breaking", scratch, "--against", BASELINE_PATH);
     assert.notEqual(code, 0, `buf breaking accepted a renumbered field:\n${output}`);
     assert.match(output, /shard_key/);
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+});
+
+for (const source of UPSTREAM_SOURCES) {
+  Deno.test(`buf breaking finds no break against upstream ${source.repository}`, async () => {
+    const { code, output } = await buf("breaking", PROTO_DIR, "--against", source.image);
+    assert.equal(code, 0, `proto/ breaks upstream's contract (${source.image}):\n${output}`);
+  });
+}
+
+Deno.test("proto:check catches a break of upstream's contract even after the baseline accepted it", async () => {
+  const scratch = await Deno.makeTempDir({ prefix: "proto_upstream_" });
+  try {
+    // ShardNotFoundError.shard_key is 2 upstream; a careless change and baseline update.
+    await copyContract(
+      scratch,
+      (text) => text.replace(/(message ShardNotFoundError \{[^}]*string shard_key = )2;/, "$13;"),
+    );
+    const text = await Deno.readTextFile(
+      `${scratch}/uber/cadence/sharddistributor/v1/service.proto`,
+    );
+    assert.match(text, /message ShardNotFoundError \{[^}]*shard_key = 3;/, "the edit applied");
+    await buf("build", scratch, "--exclude-source-info", "-o", `${scratch}/baseline.json`);
+    const [, baseline, ...upstream] = protoCheckSteps(scratch);
+    const against = (step: typeof baseline) =>
+      buf(...step!.args.map((a) => a === BASELINE_PATH ? `${scratch}/baseline.json` : a));
+    assert.equal((await against(baseline)).code, 0, "the edited baseline accepts the change");
+    for (const step of upstream) {
+      const { code, output } = await against(step);
+      assert.notEqual(code, 0, `${step.what} accepted it:\n${output}`);
+      assert.match(output, /field "2" with name "shard_key" on message "ShardNotFoundError"/);
+    }
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+});
+
+Deno.test("buf breaking against upstream ignores go_package but not a removed enum value", async () => {
+  const scratch = await Deno.makeTempDir({ prefix: "proto_upstream_enum_" });
+  try {
+    await copyContract(
+      scratch,
+      (text) => text.replace("MIGRATION_MODE_DISTRIBUTED_PASSTHROUGH = 3;", "reserved 3;"),
+    );
+    const { code, output } = await buf(
+      "breaking",
+      scratch,
+      "--against",
+      UPSTREAM_SOURCES[0]!.image,
+    );
+    assert.notEqual(code, 0, output);
+    assert.match(output, /MIGRATION_MODE_DISTRIBUTED_PASSTHROUGH|"3"/);
+    assert.doesNotMatch(output, /go_package/);
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }

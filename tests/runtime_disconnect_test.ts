@@ -46,6 +46,7 @@ async function withInstance(
   etcd: Etcd,
   name: string,
   scenario: (address: string, alive: (what: string) => Promise<void>) => Promise<void>,
+  options: { readonly watchFirst?: boolean } = {},
 ): Promise<void> {
   await using service = await startProcess(
     testConfigYaml({
@@ -78,12 +79,15 @@ async function withInstance(
     }
   })();
   try {
-    await eventually(
+    // The scenario may start while the shards are being placed (many deltas to watchers).
+    const placed = eventually(
       () => executors.reduce((n, e) => n + e.shards.length, 0) >= SHARDS - 1,
       20_000,
       "every shard is owned",
     );
+    if (!options.watchFirst) await placed;
     await scenario(service.address, alive);
+    await placed;
   } finally {
     churning = false;
     await churn;
@@ -104,6 +108,26 @@ Deno.test({
   sanitizeResources: false,
   async fn(t) {
     await using etcd = await startEtcd();
+
+    await scenario(t, `${TRIALS} fresh instances, each losing a grpc-js watch client`, async () => {
+      // As bench/tools/goaway_repro.ts: a new instance per trial, one watch stream with deltas
+      // open from the start, closed 1-1.5 s later while a shard is drained and undrained.
+      for (let trial = 1; trial <= TRIALS; trial++) {
+        await withInstance(etcd, `fresh-${trial}`, async (address, alive) => {
+          const watcher = new ShardDistributorAPIClient(
+            address,
+            grpc.credentials.createInsecure(),
+            { "grpc.use_local_subchannel_pool": 1 },
+          );
+          const stream = watcher.watchNamespaceState({ namespace: "ns", acceptDeltas: true });
+          stream.on("error", () => {});
+          await pause(1_000 + Math.random() * 500);
+          watcher.close();
+          await pause(500);
+          await alive(`after the watch client of instance ${trial} closed`);
+        }, { watchFirst: true });
+      }
+    });
 
     await scenario(t, `${TRIALS} grpc-js watch clients close while shards move`, async () => {
       await withInstance(etcd, "watch-close", async (address, alive) => {

@@ -4,16 +4,19 @@ import type { Etcd3 } from "etcd3";
 import { createEtcdClient, EtcdStore } from "../src/store/etcd/mod.ts";
 import { etcdForFile, uniquePrefix } from "./support/etcd.ts";
 import { assign, bigDelta, claim, ownersImage, storeContract } from "./support/store_contract.ts";
+import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 
 // One etcd, with default settings (so at most 128 operations per transaction), for the file:
 // started before its first test and stopped after its last.
 const etcd = etcdForFile();
 const connect = () => createEtcdClient({ endpoints: etcd.endpoints, dialTimeoutMs: 5_000 });
 
-storeContract("etcd", (prefix) => {
+const openEtcd = (prefix: string) => {
   const store = new EtcdStore(connect(), prefix);
   return Promise.resolve({ store, cleanup: () => store.close() });
-});
+};
+storeContract("etcd", openEtcd);
+hiddenExecutorsContract("etcd", openEtcd);
 
 /** Counts the keys under `prefix` with a raw client. */
 async function countKeys(client: Etcd3, prefix: string): Promise<number> {

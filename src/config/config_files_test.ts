@@ -13,10 +13,17 @@ const EXAMPLE_PATH = new URL("../../config/example.yaml", import.meta.url);
 yamlTest("config/dev.yaml loads with short local timings", () => {
   const config = parseConfig(dev, "config/dev.yaml");
   const { election, namespaces, leaderStore, store, process } = config.shardDistribution;
-  assert.deepEqual(namespaces.map(({ name, type, shardNum }) => ({ name, type, shardNum })), [
-    { name: "my-fixed-namespace", type: "fixed", shardNum: 32 },
-    { name: "my-ephemeral-namespace", type: "ephemeral", shardNum: undefined },
-  ]);
+  assert.deepEqual(
+    namespaces.map((n) => ({
+      name: n.name,
+      kind: n.kind,
+      shardNum: "shardNum" in n && n.shardNum,
+    })),
+    [
+      { name: "my-fixed-namespace", kind: "fixed", shardNum: 32 },
+      { name: "my-ephemeral-namespace", kind: "ephemeral", shardNum: false },
+    ],
+  );
   assert.deepEqual(leaderStore?.storageParams.endpoints, ["127.0.0.1:2379"]);
   assert.deepEqual(store?.storageParams.endpoints, ["127.0.0.1:2379"]);
   assert.equal(leaderStore?.storageParams.electionTtlMs, 3_000);

@@ -52,8 +52,19 @@ yamlTest("parseConfig accepts the design document's block as written", () => {
         failedElectionCooldownMs: 1_000,
       },
       namespaces: [
-        { name: "my-fixed-namespace", type: "fixed", shardNum: 32, loadBalancer: "greedy" },
-        { name: "my-ephemeral-namespace", type: "ephemeral", loadBalancer: "greedy" },
+        {
+          kind: "fixed",
+          name: "my-fixed-namespace",
+          shardNum: 32,
+          loadBalancer: "greedy",
+          ownership: { mode: "available" },
+        },
+        {
+          kind: "ephemeral",
+          name: "my-ephemeral-namespace",
+          loadBalancer: "greedy",
+          ownership: { mode: "available" },
+        },
       ],
       leaderStore: {
         storageParams: {

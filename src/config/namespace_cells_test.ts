@@ -27,10 +27,8 @@ yamlTest("a cells namespace keeps its mode and pins", () => {
     config("{ name: customers, type: ephemeral, mode: cells, pins: { big-co: cell-9 } }"),
   );
   assert.deepEqual(parsed.shardDistribution.namespaces[0], {
+    kind: "cells",
     name: "customers",
-    type: "ephemeral",
-    loadBalancer: "greedy",
-    mode: "cells",
     pins: { "big-co": "cell-9" },
   });
 });

@@ -33,27 +33,26 @@ yamlTest("replicas: 1 and placement: balanced are the defaults and stay absent",
     parsed("{ name: a, type: fixed, shardNum: 4, replicas: 1, placement: balanced }"),
     plain,
   );
-  assert.equal(plain?.replicas, undefined);
+  assert.ok(plain?.kind === "fixed" && plain.replication === undefined);
 });
 
 yamlTest("a replicated and a shuffle-sharded namespace keep their placement", () => {
   assert.deepEqual(parsed("{ name: r, type: fixed, shardNum: 4, replicas: 3, zoneKey: az }"), {
+    kind: "fixed",
     name: "r",
-    type: "fixed",
     shardNum: 4,
     loadBalancer: "greedy",
-    replicas: 3,
-    zoneKey: "az",
+    ownership: { mode: "available" },
+    replication: { replicas: 3, zoneKey: "az", placement: "balanced" },
   });
   assert.deepEqual(
     parsed("{ name: s, type: ephemeral, replicas: 4, placement: shuffle, maxOverlap: 2 }"),
     {
+      kind: "ephemeral",
       name: "s",
-      type: "ephemeral",
       loadBalancer: "greedy",
-      replicas: 4,
-      placement: "shuffle",
-      maxOverlap: 2,
+      ownership: { mode: "available" },
+      replication: { replicas: 4, zoneKey: "zone", placement: "shuffle", maxOverlap: 2 },
     },
   );
 });

@@ -6,9 +6,10 @@
 import { z } from "zod";
 import { duration, integer, section } from "./_fields.ts";
 import { describeValue } from "./_issue_message.ts";
-import type { NamespaceConfig } from "./types.ts";
+import type { NamespaceConfig, NamespaceType } from "./types.ts";
 import type { SectionSchema } from "./section_schema.ts";
 import { NAMESPACE_NAME_PATTERN as NAME } from "../limits/request_limits.ts";
+import { checkCells, checkReplicas, MAX_KEY, MAX_REPLICAS } from "./namespace_checks.ts";
 
 const LEASE = duration("1s", { exclusive: true });
 
@@ -23,15 +24,11 @@ const optionalLease = z.unknown().optional().transform((input, ctx): number | un
   return z.NEVER;
 });
 
-/** Longest tenant or cell id in `pins` (the limit of a shard key and an executor id). */
-const MAX_KEY = 256;
-
-/** Most owners per shard a namespace may ask for. */
-const MAX_REPLICAS = 64;
-
 /**
- * One entry of `shardDistribution.namespaces`. `shardNum` is required for a
- * fixed namespace and must be absent for an ephemeral one.
+ * One entry of `shardDistribution.namespaces`, read into its kind (fixed,
+ * ephemeral or cells) with defaults applied. `shardNum` is required for a
+ * fixed namespace and must be absent for an ephemeral one; fields that do not
+ * apply to a kind are refused, naming the field.
  *
  * @example Usage
  * ```ts
@@ -39,10 +36,11 @@ const MAX_REPLICAS = 64;
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(namespaceSchema.parse({ name: "orders", type: "fixed", shardNum: 8 }), {
+ *   kind: "fixed",
  *   name: "orders",
- *   type: "fixed",
- *   shardNum: 8,
  *   loadBalancer: "greedy",
+ *   ownership: { mode: "available" },
+ *   shardNum: 8,
  * });
  * ```
  */
@@ -100,184 +98,57 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "only for an ephemeral namespace; a fixed namespace has exactly shardNum shards",
     });
   }
-}).transform((
-  {
-    shardNum,
-    maxMovesPerPass,
-    maxShards,
-    ownership,
-    ownershipLease,
-    loadBalancer,
-    mode,
-    pins,
-    replicas,
-    placement,
-    maxOverlap,
-    zoneKey,
-    ...namespace
-  },
-): NamespaceConfig => ({
-  ...namespace,
-  // Absent means available, so configurations written before the field compare equal.
-  ...(ownership === "exclusive" ? { ownership } : {}),
-  ...(shardNum === undefined ? {} : { shardNum }),
-  loadBalancer: loadBalancer ?? "greedy",
-  ...(maxMovesPerPass === undefined ? {} : { maxMovesPerPass }),
-  ...(maxShards === undefined ? {} : { maxShards }),
-  ...(ownershipLease === undefined ? {} : { ownershipLeaseMs: ownershipLease }),
-  ...(mode === undefined ? {} : { mode }),
-  ...(pins === undefined ? {} : { pins }),
-  // The defaults (one owner, balanced) stay absent: such a namespace is exactly today's.
-  ...(replicas === undefined || replicas === 1 ? {} : { replicas }),
-  ...(placement === "shuffle" ? { placement } : {}),
-  ...(maxOverlap === undefined ? {} : { maxOverlap }),
-  ...(zoneKey === undefined ? {} : { zoneKey }),
-}));
-
-/** Most (maxOverlap + 1)-combinations of one owner set the shuffle planner tracks. */
-const MAX_TRACKED_COMBINATIONS = 4096;
-
-function binomial(n: number, k: number): number {
-  let c = 1;
-  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
-  return Math.round(c);
-}
-
-/** The fields {@linkcode checkReplicas} reads. */
-interface ReplicaFields {
-  readonly mode?: "cells" | undefined;
-  readonly ownership?: string | undefined;
-  readonly loadBalancer?: string | undefined;
-  readonly replicas?: number | undefined;
-  readonly placement?: "balanced" | "shuffle" | undefined;
-  readonly maxOverlap?: number | undefined;
-  readonly zoneKey?: string | undefined;
-}
-
-/**
- * `replicas` above 1 gives each shard an owner set placed by the replica or
- * shuffle planner (never by a load balancer); `placement: shuffle` needs sets
- * of two or more and a `maxOverlap` below `replicas`. Not combinable (yet)
- * with exclusive ownership or cells.
- */
-function checkReplicas(namespace: ReplicaFields, ctx: z.RefinementCtx): void {
-  const issue = (path: string, input: unknown, message: string) =>
-    ctx.addIssue({ code: "custom", path: [path], input, message });
-  const replicas = namespace.replicas ?? 1;
-  if (namespace.mode === "cells") {
-    for (const key of ["replicas", "placement", "maxOverlap", "zoneKey"] as const) {
-      if (namespace[key] !== undefined) {
-        issue(key, namespace[key], "must be absent with mode: cells (a tenant has one cell)");
+}).transform((n): NamespaceConfig => {
+  if (n.mode === "cells") {
+    return {
+      kind: "cells",
+      name: n.name,
+      ...(n.maxShards === undefined ? {} : { maxShards: n.maxShards }),
+      pins: n.pins ?? {},
+    };
+  }
+  const replicas = n.replicas ?? 1;
+  const sharded = {
+    name: n.name,
+    loadBalancer: n.loadBalancer ?? "greedy",
+    ...(n.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: n.maxMovesPerPass }),
+    ownership: n.ownership === "exclusive"
+      ? {
+        mode: "exclusive" as const,
+        ...(n.ownershipLease === undefined ? {} : { leaseMs: n.ownershipLease }),
       }
-    }
-    return;
-  }
-  if (replicas > 1 && namespace.ownership === "exclusive") {
-    issue(
-      "replicas",
-      replicas,
-      "above 1 is not supported with ownership: exclusive yet (handovers move one owner); " +
-        "use the default ownership, available, or replicas: 1",
-    );
-  }
-  if (replicas > 1 && namespace.loadBalancer !== undefined) {
-    issue(
-      "loadBalancer",
-      namespace.loadBalancer,
-      `must be absent with replicas: ${replicas}; owner sets are placed by ` +
-        "placement (balanced or shuffle), not by a load balancer",
-    );
-  }
-  if (replicas === 1 && namespace.zoneKey !== undefined) {
-    issue("zoneKey", namespace.zoneKey, "applies only with replicas above 1");
-  }
-  if (namespace.placement === "shuffle") {
-    if (replicas < 2) {
-      issue(
-        "placement",
-        namespace.placement,
-        `shuffle needs replicas of 2 or more, got ${replicas}`,
-      );
-    }
-    if (namespace.maxOverlap === undefined) {
-      issue(
-        "maxOverlap",
-        undefined,
-        "required with placement: shuffle; expected an integer from 0 to replicas - 1",
-      );
-    } else if (replicas >= 2 && namespace.maxOverlap >= replicas) {
-      issue(
-        "maxOverlap",
-        namespace.maxOverlap,
-        `must be less than replicas (${replicas}), got ${namespace.maxOverlap}`,
-      );
-    } else if (binomial(replicas, namespace.maxOverlap + 1) > MAX_TRACKED_COMBINATIONS) {
-      issue(
-        "maxOverlap",
-        namespace.maxOverlap,
-        `with replicas ${replicas} gives more than ${MAX_TRACKED_COMBINATIONS} executor ` +
-          `combinations per owner set to track; choose fewer replicas or a maxOverlap ` +
-          `nearer 0 or replicas - 1`,
-      );
-    }
-  } else if (namespace.maxOverlap !== undefined) {
-    issue("maxOverlap", namespace.maxOverlap, "applies only with placement: shuffle");
-  }
-}
-
-/** The fields {@linkcode checkCells} reads. */
-interface CellsFields {
-  readonly type: string;
-  readonly mode?: "cells" | undefined;
-  readonly pins?: Record<string, string> | undefined;
-  readonly loadBalancer?: string | undefined;
-  readonly maxMovesPerPass?: number | undefined;
-  readonly ownership?: string | undefined;
-}
+      : { mode: "available" as const },
+    ...(replicas <= 1 ? {} : {
+      replication: n.placement === "shuffle"
+        ? {
+          replicas,
+          zoneKey: n.zoneKey ?? "zone",
+          placement: "shuffle" as const,
+          maxOverlap: n.maxOverlap ?? replicas - 1,
+        }
+        : { replicas, zoneKey: n.zoneKey ?? "zone", placement: "balanced" as const },
+    }),
+  };
+  return n.type === "fixed" ? { kind: "fixed", ...sharded, shardNum: n.shardNum ?? 0 } : {
+    kind: "ephemeral",
+    ...sharded,
+    ...(n.maxShards === undefined ? {} : { maxShards: n.maxShards }),
+  };
+});
 
 /**
- * `mode: cells` is an ephemeral namespace whose placement is sticky: no load
- * balancer runs, so choosing one or a move budget is a mistake; `pins` only
- * mean something in that mode.
+ * The wire's `type` of a namespace: cells namespaces are ephemeral.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { namespaceType } from "./namespace_schema.ts";
+ *
+ * assert.equal(namespaceType({ kind: "cells", name: "tenants", pins: {} }), "ephemeral");
+ * ```
  */
-function checkCells(namespace: CellsFields, ctx: z.RefinementCtx): void {
-  const issue = (path: string, input: unknown, message: string) =>
-    ctx.addIssue({ code: "custom", path: [path], input, message });
-  if (namespace.mode !== "cells") {
-    if (namespace.pins !== undefined) {
-      issue("pins", namespace.pins, "only allowed with mode: cells");
-    }
-    return;
-  }
-  if (namespace.type !== "ephemeral") {
-    issue(
-      "mode",
-      namespace.mode,
-      "cells requires type: ephemeral (tenants are created on first use)",
-    );
-  }
-  if (namespace.loadBalancer !== undefined) {
-    issue(
-      "loadBalancer",
-      namespace.loadBalancer,
-      "must be absent with mode: cells, which never balances",
-    );
-  }
-  if (namespace.maxMovesPerPass !== undefined) {
-    issue(
-      "maxMovesPerPass",
-      namespace.maxMovesPerPass,
-      "must be absent with mode: cells, which never balances (move tenants with smctl shard move)",
-    );
-  }
-  if (namespace.ownership === "exclusive") {
-    issue(
-      "ownership",
-      namespace.ownership,
-      "exclusive is not supported with mode: cells yet (tenant moves do not hand over); " +
-        "use the default, available",
-    );
-  }
+export function namespaceType(config: NamespaceConfig): NamespaceType {
+  return config.kind === "fixed" ? "fixed" : "ephemeral";
 }
 
 /**

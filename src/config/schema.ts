@@ -120,7 +120,8 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
   process: processSchema,
 }).superRefine((sd, ctx) => {
   sd.namespaces.forEach((namespace, index) => {
-    const lease = namespace.ownershipLeaseMs;
+    if (namespace.kind === "cells" || namespace.ownership.mode !== "exclusive") return;
+    const lease = namespace.ownership.leaseMs;
     if (lease === undefined || lease >= sd.process.heartbeatTtlMs) return;
     ctx.addIssue({
       code: "custom",

@@ -33,7 +33,13 @@ Deno.test("configSchema applies every default to a minimal configuration", () =>
         failedElectionCooldownMs: 1_000,
       },
       namespaces: [
-        { name: "my-fixed-namespace", type: "fixed", shardNum: 32, loadBalancer: "greedy" },
+        {
+          kind: "fixed",
+          name: "my-fixed-namespace",
+          shardNum: 32,
+          loadBalancer: "greedy",
+          ownership: { mode: "available" },
+        },
       ],
       leaderStore: {
         storageParams: {
@@ -91,7 +97,12 @@ Deno.test("configSchema fills defaults into partly written sections", () => {
 Deno.test("configSchema leaves shardNum out of an ephemeral namespace", () => {
   const config = configSchema.parse(minimal({ namespaces: [{ name: "e", type: "ephemeral" }] }));
   const [namespace] = config.shardDistribution.namespaces;
-  assert.deepEqual(namespace, { name: "e", type: "ephemeral", loadBalancer: "greedy" });
+  assert.deepEqual(namespace, {
+    kind: "ephemeral",
+    name: "e",
+    loadBalancer: "greedy",
+    ownership: { mode: "available" },
+  });
   assert.ok(!("shardNum" in namespace!));
 });
 
@@ -99,7 +110,8 @@ Deno.test("a namespace may override maxMovesPerPass, 0 for sticky placement", ()
   const config = configSchema.parse(minimal({
     namespaces: [{ name: "e", type: "ephemeral", maxMovesPerPass: 0 }],
   }));
-  assert.equal(config.shardDistribution.namespaces[0]?.maxMovesPerPass, 0);
+  const namespace = config.shardDistribution.namespaces[0];
+  assert.equal(namespace?.kind === "ephemeral" && namespace.maxMovesPerPass, 0);
   assert.throws(
     () =>
       parseConfig(
@@ -272,10 +284,13 @@ Deno.test("an exclusive namespace takes an ownership lease no shorter than heart
   });
   const parsed = configSchema.parse(minimal(ns({ ownership: "exclusive", ownershipLease: "5s" })));
   const namespace = parsed.shardDistribution.namespaces[0]!;
-  assert.equal(namespace.ownership, "exclusive");
-  assert.equal(namespace.ownershipLeaseMs, 5_000);
-  const plain = configSchema.parse(minimal(ns({ ownership: "exclusive" })));
-  assert.equal(plain.shardDistribution.namespaces[0]!.ownershipLeaseMs, undefined);
+  assert.deepEqual(namespace.kind === "fixed" && namespace.ownership, {
+    mode: "exclusive",
+    leaseMs: 5_000,
+  });
+  const plain = configSchema.parse(minimal(ns({ ownership: "exclusive" }))).shardDistribution
+    .namespaces[0]!;
+  assert.deepEqual(plain.kind === "fixed" && plain.ownership, { mode: "exclusive" });
   assert.deepEqual(issues(minimal(ns({ ownership: "exclusive", ownershipLease: "1s" }))), [
     "shardDistribution.namespaces[0].ownershipLease: must be at least process.heartbeatTTL (2s), " +
     "got 1s: executors would stop their shards while the service still counts them alive, " +

@@ -4,6 +4,9 @@
  *
  * @module
  */
+import type { NamespaceConfig } from "./namespace_types.ts";
+
+export type * from "./namespace_types.ts";
 
 /** `shardDistribution.election`: how instances campaign for a namespace's leadership. */
 export interface ElectionConfig {
@@ -15,72 +18,7 @@ export interface ElectionConfig {
   failedElectionCooldownMs: number;
 }
 
-/** Kind of namespace: a static set of shards, or shards created on first lookup. */
-export type NamespaceType = "fixed" | "ephemeral";
-
-/** Load balancer that plans a namespace's moves. */
-export type LoadBalancerName = "naive" | "greedy";
-
-/** One entry of `shardDistribution.namespaces`. */
-export interface NamespaceConfig {
-  /** Unique namespace name, matching `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`. */
-  name: string;
-  /** `fixed` or `ephemeral`. */
-  type: NamespaceType;
-  /** Number of shards; present exactly when `type` is `fixed`. */
-  shardNum?: number;
-  /** Load balancer (`loadBalancer`, default `greedy`). */
-  loadBalancer: LoadBalancerName;
-  /**
-   * Balancing moves per pass for this namespace (`maxMovesPerPass`), overriding
-   * `process.maxMovesPerPass`; 0 keeps shards where they are placed (sticky).
-   */
-  maxMovesPerPass?: number;
-  /**
-   * Cap on an ephemeral namespace's shards, owned plus requested
-   * (`maxShards`), overriding `limits.maxEphemeralShards`; only for ephemeral
-   * namespaces. GetShardOwner for a new key past it answers RESOURCE_EXHAUSTED.
-   */
-  maxShards?: number;
-  /**
-   * `available` (the default, also when absent): executors keep their shards while the service is
-   * unreachable and moves may briefly overlap. `exclusive`: a shard never runs
-   * on two executors at once (see docs/ownership.md).
-   */
-  ownership?: OwnershipMode;
-  /**
-   * Ownership lease of an exclusive namespace (`ownershipLease`); when absent,
-   * `process.heartbeatTTL`. Never shorter than the heartbeat TTL.
-   */
-  ownershipLeaseMs?: number;
-  /**
-   * `cells`: the shard key is a tenant (partition key) and the executors are
-   * cells; a tenant is placed once on the least-loaded cell and never moved by
-   * balancing (`mode`; absent for ordinary namespaces). Requires `ephemeral`.
-   */
-  mode?: "cells";
-  /**
-   * Tenant → cell pins of a cells namespace (`pins`): a pinned tenant goes to
-   * its cell, and a cell that is the target of a pin takes no other new tenant.
-   */
-  pins?: Record<string, string>;
-  /**
-   * Owners per shard (`replicas`, default 1); present only when above 1. Each
-   * shard gets this many distinct executors, spread over fault zones first.
-   */
-  replicas?: number;
-  /**
-   * `shuffle` (`placement`): owner sets chosen so that any two share at most
-   * `maxOverlap` executors; absent for the default, `balanced`.
-   */
-  placement?: "shuffle";
-  /** Shuffle placement only: most executors any two shards' owner sets may share. */
-  maxOverlap?: number;
-  /** Metadata key of an executor's fault zone (`zoneKey`, default `zone`); present only when set. */
-  zoneKey?: string;
-}
-
-/** How strictly a namespace keeps one owner per shard. */
+/** How strictly a namespace keeps one owner per shard (`ownership` in YAML). */
 export type OwnershipMode = "available" | "exclusive";
 
 /** `storageParams` of an etcd-backed store. */
@@ -253,7 +191,7 @@ export interface SecurityConfig {
 
 /** `limits`: request limits an operator may change (see `docs/limits.md`). */
 export interface LimitsConfig {
-  /** Longest shard key, in characters (`maxShardKeyLength`, default 1024). */
+  /** Longest shard key, in bytes (UTF-8) (`maxShardKeyLength`, default 1024). */
   maxShardKeyLength: number;
   /** Most shard keys per DrainShards/UndrainShards call (`maxShardKeysPerRequest`, default 10000). */
   maxShardKeysPerRequest: number;

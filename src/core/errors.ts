@@ -147,6 +147,24 @@ export class ResourceExhaustedError extends ShardManagerError {
 }
 
 /**
+ * An ephemeral namespace is at its shard cap (`maxShards`), so a new shard
+ * cannot be created (gRPC RESOURCE_EXHAUSTED, with upstream Cadence's
+ * `EphemeralShardLimitExceededError` detail).
+ */
+export class EphemeralShardLimitExceededError extends ResourceExhaustedError {
+  /** The cap. */
+  readonly maxLimit: number;
+  /** Shards counted against the cap when the new one was refused. */
+  readonly currentValue: number;
+  /** Names the namespace, the cap and what was asked. */
+  constructor(namespace: string, maxLimit: number, currentValue: number, detail: string) {
+    super(namespace, `shard cap of ${maxLimit} (maxShards)`, detail);
+    this.maxLimit = maxLimit;
+    this.currentValue = currentValue;
+  }
+}
+
+/**
  * An operator action cannot be done in the namespace's current state, e.g. a
  * tenant move to a drained cell (gRPC FAILED_PRECONDITION).
  */

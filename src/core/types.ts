@@ -5,8 +5,13 @@
  * @module
  */
 
-/** How an executor describes itself in a heartbeat. */
-export type ExecutorStatus = "ACTIVE" | "DRAINING" | "DRAINED";
+/**
+ * How an executor describes itself in a heartbeat. `UNKNOWN` stands for an
+ * enum value this server does not know (proto3 enums are open: a newer
+ * executor may send one): such an executor gets no new shards and keeps the
+ * ones it has until it is stale or reports a known status.
+ */
+export type ExecutorStatus = "ACTIVE" | "DRAINING" | "DRAINED" | "UNKNOWN";
 
 /** What an executor reports about one shard it runs. */
 export type ShardStatus = "READY" | "DONE";
@@ -26,6 +31,8 @@ export interface ShardReport {
 export interface HeartbeatRecord {
   /** Status the executor reported. */
   readonly status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number the executor sent, when known. */
+  readonly statusNumber?: number;
   /** Wall-clock time (ms since epoch) of the service instance that accepted the heartbeat. */
   readonly timestampMs: number;
   /**
@@ -71,6 +78,13 @@ export interface AssignmentDelta {
    * the one owner it is listed under.
    */
   readonly sets?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Executors the leader found stale and holding nothing (once this change is
+   * applied), each with the revision of the heartbeat record it judged: they
+   * leave the spectators' routing view until that record changes (the
+   * executor is heard from again) or they are forgotten.
+   */
+  readonly hide?: Readonly<Record<string, number>>;
   /** When the leader committed it (ms since epoch, the leader's clock), when known. */
   readonly atMs?: number;
 }
@@ -89,5 +103,6 @@ export interface LeaderClaim {
 export function isEmptyDelta(delta: AssignmentDelta): boolean {
   return delta.unassign.length === 0 && delta.remove.length === 0 &&
     (delta.release?.length ?? 0) === 0 &&
+    Object.keys(delta.hide ?? {}).length === 0 &&
     Object.values(delta.assign).every((keys) => keys.length === 0);
 }

@@ -1,5 +1,6 @@
 /**
- * Coalescing: which parts of a heartbeat need writing at all.
+ * Coalescing: which parts of a heartbeat need writing, and whether the write
+ * may wait for the next flush of renewals (`refresh_buffer.ts`).
  *
  * @module
  */
@@ -10,14 +11,10 @@ import type { Heartbeat } from "./validate_heartbeat.ts";
 /** Relative change of a shard's load that is worth a write. */
 export const LOAD_TOLERANCE = 0.05;
 
-/** Times that decide whether a liveness write is due. */
+/** When a heartbeat is recorded. */
 export interface WriteTiming {
   /** Wall clock now (recorded in the heartbeat). */
   readonly wallNow: number;
-  /** Monotonic now (compared with when the last write was seen). */
-  readonly now: number;
-  /** A liveness write is skipped when the last one was seen less than this long ago. */
-  readonly refreshMs: number;
 }
 
 function sameRecord(
@@ -45,16 +42,30 @@ export function reportsDiffer(
 }
 
 /**
- * The write a heartbeat needs, or undefined when the store already says
- * enough: same status, metadata and reports, and a recent liveness record.
+ * The write a heartbeat needs: always its liveness record (a heartbeat that is
+ * answered is recorded: staleness is judged from the records an instance
+ * sees, so one left unwritten would let its executor expire before the TTL
+ * has passed since that answer), plus its metadata and reports when they
+ * changed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decideWrite } from "./decide_write.ts";
+ *
+ * const hb = { namespace: "ns", executorId: "e1", status: "ACTIVE", metadata: {}, reports: {} } as const;
+ * assert.deepEqual(decideWrite(undefined, hb, { wallNow: 5 }).heartbeat, {
+ *   status: "ACTIVE",
+ *   timestampMs: 5,
+ * });
+ * ```
  */
 export function decideWrite(
   known: ExecutorView | undefined,
   heartbeat: Heartbeat,
   timing: WriteTiming,
-): ExecutorWrite | undefined {
-  const decision = classifyWrite(known, heartbeat, timing);
-  return decision?.write;
+): ExecutorWrite {
+  return classifyWrite(known, heartbeat, timing).write;
 }
 
 /** A write and whether it may wait: a liveness refresh may, anything else may not. */
@@ -74,17 +85,17 @@ export function classifyWrite(
   known: ExecutorView | undefined,
   heartbeat: Heartbeat,
   timing: WriteTiming,
-): WriteDecision | undefined {
+): WriteDecision {
   const metadataChanged = !known || !sameRecord(known.metadata, heartbeat.metadata);
   const reportsChanged = !known || reportsDiffer(known.reports, heartbeat.reports);
-  const statusChanged = !known || known.status !== heartbeat.status;
-  const due = statusChanged || timing.now - known.seenAtMs >= timing.refreshMs;
-  if (!metadataChanged && !reportsChanged && !due) return undefined;
+  const statusChanged = !known || known.status !== heartbeat.status ||
+    known.statusNumber !== heartbeat.statusNumber;
   return {
     write: {
       executorId: heartbeat.executorId,
       heartbeat: {
         status: heartbeat.status,
+        ...(heartbeat.statusNumber === undefined ? {} : { statusNumber: heartbeat.statusNumber }),
         timestampMs: timing.wallNow,
         ...(heartbeat.appliedRevision ? { appliedRevision: heartbeat.appliedRevision } : {}),
       },

@@ -14,6 +14,14 @@
  * that it is not being recorded).
  * The caller then answers from the namespace cache.
  *
+ * Liveness is judged from when an instance sees a heartbeat record, so every
+ * answered heartbeat is recorded by a write that lands after its answer: a
+ * renewal is flushed after it (the latest one per executor per flush), and a
+ * write that had to be made before answering is followed by a renewal too.
+ * Hence no instance sees an executor's last record before the service
+ * answered its last heartbeat, and staleness (TTL after the record is seen)
+ * never comes before the TTL has passed since that answer.
+ *
  * @module
  */
 import { type Clock, systemClock } from "../core/clock.ts";
@@ -38,9 +46,7 @@ interface Submission {
 
 /** Options of {@linkcode HeartbeatIngest}. */
 export interface HeartbeatIngestOptions {
-  /** Liveness records are refreshed at most this often per executor. */
-  readonly refreshMs: number;
-  /** Buffered liveness refreshes are written this often. */
+  /** Buffered liveness refreshes are written this often (at most once per executor each time). */
   readonly flushMs: number;
   /** Whether the store answers (from the health monitor). @default {always true} */
   readonly storeReachable?: () => boolean;
@@ -85,13 +91,9 @@ export class HeartbeatIngest {
           const waiting: Submission[] = [];
           for (const [executorId, submissions] of executors) {
             const latest = submissions.at(-1)!;
-            const known = latest.cache.state.executors.get(executorId);
-            const decision = classifyWrite(known, latest.heartbeat, {
-              wallNow: clock.now(),
-              now: clock.monotonic(),
-              refreshMs: latest.record ? 0 : options.refreshMs,
-            });
-            if (decision?.refreshOnly && !latest.record) {
+            const known = latest.cache.state.executor(executorId);
+            const decision = classifyWrite(known, latest.heartbeat, { wallNow: clock.now() });
+            if (decision.refreshOnly && !latest.record) {
               refresh.add(namespace, decision.write);
               if (options.storeReachable?.() === false) {
                 const failure = unavailable(refresh.failure ?? "the store is unreachable");
@@ -101,17 +103,15 @@ export class HeartbeatIngest {
               }
               continue;
             }
-            if (decision) {
-              refresh.drop(namespace, executorId);
-              // Exclusive namespaces: the reports are written with every heartbeat, because
-              // whether they changed is judged from this instance's cache, which may lag, and a
-              // handover is confirmed by the reports stored with a heartbeat record.
-              writes.push(
-                latest.record
-                  ? { ...decision.write, reports: latest.heartbeat.reports }
-                  : decision.write,
-              );
-            }
+            refresh.drop(namespace, executorId);
+            // Exclusive namespaces: the reports are written with every heartbeat, because
+            // whether they changed is judged from this instance's cache, which may lag, and a
+            // handover is confirmed by the reports stored with a heartbeat record.
+            writes.push(
+              latest.record
+                ? { ...decision.write, reports: latest.heartbeat.reports }
+                : decision.write,
+            );
             waiting.push(...submissions);
           }
           try {
@@ -119,6 +119,11 @@ export class HeartbeatIngest {
               ? await store.writeExecutors(namespace, writes)
               : undefined;
             written += writes.length;
+            // The write was seen (by this or another instance) before the answer goes out:
+            // renew once more after it, so the last record seen is never older than the answer.
+            for (const w of writes) {
+              refresh.add(namespace, { executorId: w.executorId, heartbeat: w.heartbeat });
+            }
             for (const s of waiting) s.resolve(revision);
           } catch (error) {
             options.logger.warn("heartbeat write failed", { namespace, error });

@@ -14,5 +14,5 @@ export {
   MAX_REPORTS_BYTES,
 } from "../limits/request_limits.ts";
 
-/** Longest shard key by default, in characters (`limits.maxShardKeyLength`). */
+/** Longest shard key by default, in bytes (UTF-8) (`limits.maxShardKeyLength`). */
 export const MAX_SHARD_KEY_LENGTH: number = DEFAULT_REQUEST_LIMITS.maxShardKeyLength;

@@ -1,9 +1,11 @@
 /**
  * Liveness refreshes written in the background: a heartbeat that changes
- * nothing but is due to renew its executor's liveness record does not wait for
- * etcd. Its write joins a buffer that is flushed every `flushMs` as a few
- * transactions for all executors at once, so etcd sees a handful of write
- * requests per second however many executors heartbeat.
+ * nothing but its executor's liveness does not wait for etcd. Its write joins
+ * a buffer that is flushed every `flushMs` as a few transactions for all
+ * executors at once (one record per executor: the latest), so etcd sees a
+ * handful of write requests per second however many executors heartbeat. A
+ * flush that fails is retried with the next one, since every buffered record
+ * stands for a heartbeat that was answered.
  *
  * @module
  */
@@ -57,6 +59,12 @@ export class RefreshBuffer {
     writes.set(write.executorId, write);
   }
 
+  #keep(namespace: string, write: ExecutorWrite): void {
+    let writes = this.#pending.get(namespace);
+    if (!writes) this.#pending.set(namespace, writes = new Map());
+    if (!writes.has(write.executorId)) writes.set(write.executorId, write);
+  }
+
   /** Drops a queued refresh: a full write of the executor supersedes it. */
   drop(namespace: string, executorId: string): void {
     this.#pending.get(namespace)?.delete(executorId);
@@ -75,7 +83,10 @@ export class RefreshBuffer {
         this.#failure = undefined;
       } catch (error) {
         this.#failure = error;
-        this.#options.logger.warn("liveness refresh failed; executors renew on their next beat", {
+        // Those heartbeats were answered: retry them with the next flush unless a newer
+        // renewal of the same executor replaced them meanwhile.
+        for (const write of writes.values()) this.#keep(namespace, write);
+        this.#options.logger.warn("liveness refresh failed; retried with the next flush", {
           namespace,
           executors: writes.size,
           error,

@@ -37,17 +37,21 @@ Deno.test("refresh buffer writes each executor's latest refresh once per flush, 
   await buffer.close();
 });
 
-Deno.test("refresh buffer remembers a failed flush until one succeeds", async () => {
+Deno.test("refresh buffer retries a failed flush, unless a newer refresh replaced it", async () => {
   let down = true;
-  const { store } = recordingStore(() => down);
+  const { store, calls } = recordingStore(() => down);
   const buffer = new RefreshBuffer(store, { flushMs: 60_000, logger: silentLogger });
   buffer.add("a", write("e1", 1));
+  buffer.add("a", write("e2", 1));
   await buffer.flush();
   assert.match(String(buffer.failure), /etcd down/);
+  assert.equal(buffer.size, 2, "both kept for the next flush: they were answered");
   down = false;
-  buffer.add("a", write("e1", 2));
+  buffer.add("a", write("e1", 2)); // a newer renewal of e1 replaces the failed one
   await buffer.flush();
   assert.equal(buffer.failure, undefined);
+  assert.deepEqual(calls.at(-1), ["a", ["e1@2", "e2@1"]]);
+  assert.equal(buffer.size, 0);
   await buffer.close();
 });
 

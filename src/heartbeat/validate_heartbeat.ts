@@ -20,16 +20,22 @@ import {
 
 export { validateExecutorId, validateShardKey } from "../limits/validate_request.ts";
 
-/** A heartbeat as received, before validation (statuses are enum names or anything else). */
+/**
+ * A heartbeat as received, before validation. Statuses are enum names, or
+ * numbers for values the contract does not name (proto3 enums are open, and
+ * the loader passes unknown values through as numbers).
+ */
 export interface RawHeartbeat {
   /** Namespace. */
   readonly namespace: string;
   /** Executor id. */
   readonly executorId: string;
-  /** Status name, e.g. `EXECUTOR_STATUS_ACTIVE` or `ACTIVE`. */
-  readonly status: string;
+  /** Status name, e.g. `EXECUTOR_STATUS_ACTIVE` or `ACTIVE`, or an enum number. */
+  readonly status: string | number;
   /** Per-shard reports. */
-  readonly reports: Readonly<Record<string, { readonly status: string; readonly load: number }>>;
+  readonly reports: Readonly<
+    Record<string, { readonly status: string | number; readonly load: number }>
+  >;
   /** Executor metadata. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Revision of the latest answer acted on (exclusive namespaces), as sent. */
@@ -44,6 +50,8 @@ export interface Heartbeat {
   readonly executorId: string;
   /** Reported status. */
   readonly status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number sent. */
+  readonly statusNumber?: number;
   /** Per-shard reports. */
   readonly reports: Readonly<Record<string, ShardReport>>;
   /** Executor metadata. */
@@ -52,35 +60,61 @@ export interface Heartbeat {
   readonly appliedRevision?: number;
 }
 
-function status<T extends string>(
-  value: string,
+/**
+ * An enum value: its name among `known` (numbered from 1, as in the contract),
+ * `undefined` for a number the contract does not name, which the caller
+ * treats as open-enum input. The zero value INVALID means "not set" and is
+ * refused, as is any name that is not in the contract (names only come from
+ * the contract; the wire sends unknown values as numbers).
+ */
+function enumValue<T extends string>(
+  value: unknown,
   prefix: string,
-  allowed: readonly T[],
+  known: readonly T[],
   field: string,
-): T {
+): T | undefined {
+  if (typeof value === "number" && Number.isInteger(value) && value !== 0) {
+    return value >= 1 && value <= known.length ? known[value - 1] : undefined;
+  }
   const name = typeof value !== "string"
     ? undefined
     : value.startsWith(prefix)
     ? value.slice(prefix.length)
     : value;
-  if (name !== undefined && (allowed as readonly string[]).includes(name)) return name as T;
+  if (name !== undefined && (known as readonly string[]).includes(name)) return name as T;
   throw new InvalidArgumentError(
     field,
-    `must be one of ${allowed.map((a) => prefix + a).join(", ")}, got ${JSON.stringify(value)}`,
+    `must be one of ${known.map((a) => prefix + a).join(", ")} or a value this server does ` +
+      `not know (not INVALID, which means unset), got ${JSON.stringify(value)}`,
   );
 }
 
+/** Executor statuses in the contract's order (1, 2, 3). */
+const EXECUTOR_STATUSES = ["ACTIVE", "DRAINING", "DRAINED"] as const;
+/** Shard statuses in the contract's order (1, 2). */
+const SHARD_STATUSES = ["READY", "DONE"] as const;
+
 /**
  * Validates a raw heartbeat, throwing `InvalidArgumentError` naming the field.
+ * An executor status number this server does not know becomes `UNKNOWN`
+ * (keeping the number), an unknown shard status number counts as READY; the
+ * zero value INVALID of either is refused.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { validateHeartbeat } from "./validate_heartbeat.ts";
+ *
  * const hb = validateHeartbeat({
  *   namespace: "ns", executorId: "e1", status: "EXECUTOR_STATUS_ACTIVE", reports: {}, metadata: {},
  * });
  * assert.equal(hb.status, "ACTIVE");
+ * const newer = validateHeartbeat({
+ *   namespace: "ns", executorId: "e1", status: 7, reports: { s: { status: 9, load: 1 } }, metadata: {},
+ * });
+ * assert.equal(newer.status, "UNKNOWN");
+ * assert.equal(newer.statusNumber, 7);
+ * assert.equal(newer.reports.s?.status, "READY");
  * ```
  */
 export function validateHeartbeat(
@@ -88,12 +122,8 @@ export function validateHeartbeat(
   limits: RequestLimits = DEFAULT_REQUEST_LIMITS,
 ): Heartbeat {
   validateExecutorId(raw.executorId);
-  const executorStatus = status<ExecutorStatus>(
-    raw.status,
-    "EXECUTOR_STATUS_",
-    ["ACTIVE", "DRAINING", "DRAINED"],
-    "status",
-  );
+  const known = enumValue(raw.status, "EXECUTOR_STATUS_", EXECUTOR_STATUSES, "status");
+  const executorStatus: ExecutorStatus = known ?? "UNKNOWN";
   validateMetadata(raw.metadata, "metadata", limits);
   const reportKeys = Object.keys(raw.reports);
   if (reportKeys.length > limits.maxShardReportsPerHeartbeat) {
@@ -108,12 +138,9 @@ export function validateHeartbeat(
   for (const [key, report] of Object.entries(raw.reports)) {
     const field = `shard_status_reports[${JSON.stringify(key.slice(0, 64))}]`;
     validateShardKey(key, field, limits);
-    const shardStatus = status(
-      report.status,
-      "SHARD_STATUS_",
-      ["READY", "DONE"] as const,
-      `${field}.status`,
-    );
+    // A shard status this server does not know is taken as READY: the shard keeps running.
+    const shardStatus =
+      enumValue(report.status, "SHARD_STATUS_", SHARD_STATUSES, `${field}.status`) ?? "READY";
     if (!Number.isFinite(report.load) || report.load < 0) {
       throw new InvalidArgumentError(
         `${field}.shard_load`,
@@ -126,6 +153,7 @@ export function validateHeartbeat(
     namespace: raw.namespace,
     executorId: raw.executorId,
     status: executorStatus,
+    ...(known === undefined ? { statusNumber: raw.status as number } : {}),
     reports,
     metadata: { ...raw.metadata },
     ...appliedRevisionOf(raw.appliedRevision),

@@ -58,15 +58,50 @@ Deno.test("validate heartbeat accepts executor statuses with and without the enu
   }
 });
 
-Deno.test("validate heartbeat rejects unknown statuses, including numbers as strings", () => {
-  for (const status of ["1", "UNKNOWN_3", "EXECUTOR_STATUS_INVALID", "active", ""]) {
+Deno.test("validate heartbeat rejects INVALID (unset) and names not in the contract", () => {
+  for (
+    const status of [
+      "1",
+      "UNKNOWN",
+      "UNKNOWN_3",
+      "EXECUTOR_STATUS_INVALID",
+      "INVALID",
+      "active",
+      "",
+    ]
+  ) {
     rejects(raw({ status }), "status", /must be one of EXECUTOR_STATUS_ACTIVE/);
   }
+  for (const status of [0, 1.5, NaN]) rejects(raw({ status }), "status", /not INVALID/);
+  rejects(
+    raw({ reports: { s: { status: 0, load: 1 } } }),
+    'shard_status_reports["s"].status',
+    /SHARD_STATUS_READY/,
+  );
   rejects(
     raw({ reports: { s: { status: "2", load: 1 } } }),
     'shard_status_reports["s"].status',
     /SHARD_STATUS_READY/,
   );
+});
+
+Deno.test("validate heartbeat takes enum numbers it does not know: executor UNKNOWN, shard READY", () => {
+  for (const number of [4, 7, 2 ** 31 - 1, -1]) {
+    const hb = validateHeartbeat(raw({ status: number }));
+    assert.equal(hb.status, "UNKNOWN");
+    assert.equal(hb.statusNumber, number);
+  }
+  // Known numbers are their names (the loader sends names, but numbers mean the same).
+  assert.equal(validateHeartbeat(raw({ status: 2 })).status, "DRAINING");
+  assert.equal(validateHeartbeat(raw({ status: 2 })).statusNumber, undefined);
+  const reports = validateHeartbeat(raw({
+    reports: { a: { status: 3, load: 1 }, b: { status: 2, load: 1 }, c: { status: 99, load: 0 } },
+  })).reports;
+  assert.deepEqual(reports, {
+    a: { status: "READY", load: 1 },
+    b: { status: "DONE", load: 1 },
+    c: { status: "READY", load: 0 },
+  });
 });
 
 Deno.test("validate heartbeat allows 32 metadata keys and rejects 33", () => {
@@ -75,13 +110,24 @@ Deno.test("validate heartbeat allows 32 metadata keys and rejects 33", () => {
   rejects(raw({ metadata: keys(33) }), "metadata", /has 33 keys; at most 32/);
 });
 
-Deno.test("validate heartbeat allows a 128-character metadata key and rejects 129", () => {
+Deno.test("validate heartbeat allows a 128-byte metadata key and rejects 129 bytes", () => {
   assert.equal(MAX_METADATA_KEY_LENGTH, 128);
   validateHeartbeat(raw({ metadata: { ["k".repeat(128)]: "v" } }));
+  validateHeartbeat(raw({ metadata: { ["é".repeat(64)]: "v" } }));
   rejects(
     raw({ metadata: { ["k".repeat(129)]: "v" } }),
     `metadata[${JSON.stringify("k".repeat(32))}…]`,
-    /129 characters/,
+    /129 bytes/,
+  );
+  rejects(
+    raw({ metadata: { ["é".repeat(65)]: "v" } }),
+    `metadata[${JSON.stringify("é".repeat(32))}…]`,
+    /130 bytes/,
+  );
+  rejects(
+    raw({ metadata: { ["😀".repeat(40)]: "v" } }),
+    `metadata[${JSON.stringify("😀".repeat(16))}…]`,
+    /160 bytes/,
   );
   rejects(raw({ metadata: { "": "v" } }), "metadata", /empty/);
 });
@@ -103,7 +149,7 @@ Deno.test("validate heartbeat checks the executor id for emptiness, length and c
   assert.equal(MAX_EXECUTOR_ID_LENGTH, 256);
   validateHeartbeat(raw({ executorId: "e".repeat(256) }));
   rejects(raw({ executorId: "" }), "executor_id", /must not be empty/);
-  rejects(raw({ executorId: "e".repeat(257) }), "executor_id", /257 characters; at most 256/);
+  rejects(raw({ executorId: "e".repeat(257) }), "executor_id", /257 bytes \(UTF-8\); at most 256/);
   for (const id of ["a\nb", "a\u0000", "tab\there", "del\u007f"]) {
     rejects(raw({ executorId: id }), "executor_id", /control characters/);
   }
@@ -128,7 +174,7 @@ Deno.test("validate heartbeat checks shard keys in reports", () => {
   rejects(
     raw({ reports: { [long]: { status: "READY", load: 1 } } }),
     `shard_status_reports[${JSON.stringify(long.slice(0, 64))}]`,
-    /1025 characters/,
+    /1025 bytes/,
   );
   rejects(raw({ reports: { "": { status: "READY", load: 1 } } }), 'shard_status_reports[""]');
 });

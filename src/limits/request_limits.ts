@@ -8,11 +8,11 @@
 
 /** Namespace names: what the configuration accepts, and so what a request may name. */
 export const NAMESPACE_NAME_PATTERN: RegExp = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-/** Longest executor id, in characters. */
+/** Longest executor id, in bytes (UTF-8). */
 export const MAX_EXECUTOR_ID_LENGTH = 256;
 /** Most metadata entries per executor (and pairs per drain selector). */
 export const MAX_METADATA_KEYS = 32;
-/** Longest metadata key, in characters. */
+/** Longest metadata key, in bytes (UTF-8), as upstream counts it. */
 export const MAX_METADATA_KEY_LENGTH = 128;
 /** Largest metadata value, in bytes (UTF-8). */
 export const MAX_METADATA_VALUE_BYTES = 512 * 1024;
@@ -22,12 +22,12 @@ export const MAX_METADATA_VALUE_BYTES = 512 * 1024;
  * request limit.
  */
 export const MAX_REPORTS_BYTES = 768 * 1024;
-/** Longest free-text `reason` of an executor drain, in characters. */
+/** Longest free-text `reason` of an executor drain, in bytes (UTF-8). */
 export const MAX_REASON_LENGTH = 1024;
 
 /** The configurable limits (the `limits` section), every default applied. */
 export interface RequestLimits {
-  /** Longest shard key, in characters (`maxShardKeyLength`, default 1024). */
+  /** Longest shard key, in bytes (UTF-8) (`maxShardKeyLength`, default 1024). */
   readonly maxShardKeyLength: number;
   /** Most shard keys in one DrainShards or UndrainShards call (`maxShardKeysPerRequest`, default 10000). */
   readonly maxShardKeysPerRequest: number;

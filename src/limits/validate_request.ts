@@ -16,7 +16,6 @@ import {
   type RequestLimits,
 } from "./request_limits.ts";
 
-const encoder = new TextEncoder();
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -25,9 +24,45 @@ export function preview(value: string, max = 64): string {
   return value.length <= max ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, max))}…`;
 }
 
+/**
+ * UTF-8 size of `value` in bytes, as `new TextEncoder().encode(value).length`
+ * (a lone surrogate counts 3, as the U+FFFD it is encoded as), without
+ * encoding it. Every length limit on strings is counted in these bytes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { utf8Bytes } from "./validate_request.ts";
+ *
+ * assert.equal(utf8Bytes("é".repeat(64)), 128);
+ * assert.equal(utf8Bytes("😀"), 4);
+ * ```
+ */
+export function utf8Bytes(value: string): number {
+  let bytes = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 4 bytes for 2 code units
+      i++;
+    } else bytes += 2; // the rest of the BMP, and lone surrogates (U+FFFD)
+  }
+  return bytes;
+}
+
+/**
+ * Whether `value` is longer than `max` UTF-8 bytes. A string of n UTF-16 code
+ * units takes at most 3n bytes, so short strings are never counted.
+ */
+function overBytes(value: string, max: number): boolean {
+  return value.length * 3 > max && (value.length > max || utf8Bytes(value) > max);
+}
+
 /** UTF-8 size of `value` as JSON text, as the store keeps it. */
 export function jsonBytes(value: unknown): number {
-  return encoder.encode(JSON.stringify(value)).length;
+  return utf8Bytes(JSON.stringify(value));
 }
 
 /**
@@ -54,7 +89,7 @@ export function validateNamespace(name: string, field = "namespace"): string {
 }
 
 /**
- * Checks a shard key: not empty, at most `maxShardKeyLength` characters.
+ * Checks a shard key: not empty, at most `maxShardKeyLength` bytes (UTF-8).
  *
  * @example
  * ```ts
@@ -69,10 +104,10 @@ export function validateShardKey(
   limits: Pick<RequestLimits, "maxShardKeyLength"> = DEFAULT_REQUEST_LIMITS,
 ): string {
   if (key.length === 0) throw new InvalidArgumentError(field, "must not be empty");
-  if (key.length > limits.maxShardKeyLength) {
+  if (overBytes(key, limits.maxShardKeyLength)) {
     throw new InvalidArgumentError(
       field,
-      `is ${key.length} characters; at most ${limits.maxShardKeyLength} are allowed ` +
+      `is ${utf8Bytes(key)} bytes (UTF-8); at most ${limits.maxShardKeyLength} are allowed ` +
         `(limits.maxShardKeyLength)`,
     );
   }
@@ -107,7 +142,7 @@ export function validateShardKeys(
 }
 
 /**
- * Checks an executor id: not empty, at most 256 characters, no control characters.
+ * Checks an executor id: not empty, at most 256 bytes (UTF-8), no control characters.
  *
  * @example
  * ```ts
@@ -118,10 +153,10 @@ export function validateShardKeys(
  */
 export function validateExecutorId(id: string, field = "executor_id"): string {
   if (id.length === 0) throw new InvalidArgumentError(field, "must not be empty");
-  if (id.length > MAX_EXECUTOR_ID_LENGTH) {
+  if (overBytes(id, MAX_EXECUTOR_ID_LENGTH)) {
     throw new InvalidArgumentError(
       field,
-      `is ${id.length} characters; at most ${MAX_EXECUTOR_ID_LENGTH} are allowed`,
+      `is ${utf8Bytes(id)} bytes (UTF-8); at most ${MAX_EXECUTOR_ID_LENGTH} are allowed`,
     );
   }
   if (CONTROL.test(id)) {
@@ -135,8 +170,8 @@ export function validateExecutorId(id: string, field = "executor_id"): string {
 
 /**
  * Checks executor metadata (or a drain selector): at most 32 entries, keys of
- * 1 to 128 characters, values of at most 512 KiB, and at most
- * `maxMetadataBytes` in all as stored (JSON).
+ * 1 to 128 bytes, values of at most 512 KiB, and at most `maxMetadataBytes`
+ * in all as stored (JSON). Sizes are UTF-8 bytes, as upstream counts them.
  *
  * @example
  * ```ts
@@ -159,13 +194,13 @@ export function validateMetadata(
   let total = 2;
   for (const [key, value] of entries) {
     if (key.length === 0) throw new InvalidArgumentError(field, "keys must not be empty");
-    if (key.length > MAX_METADATA_KEY_LENGTH) {
+    if (overBytes(key, MAX_METADATA_KEY_LENGTH)) {
       throw new InvalidArgumentError(
         `${field}[${preview(key, 32)}]`,
-        `key is ${key.length} characters; at most ${MAX_METADATA_KEY_LENGTH} are allowed`,
+        `key is ${utf8Bytes(key)} bytes (UTF-8); at most ${MAX_METADATA_KEY_LENGTH} are allowed`,
       );
     }
-    const bytes = encoder.encode(value).length;
+    const bytes = utf8Bytes(value);
     if (bytes > MAX_METADATA_VALUE_BYTES) {
       throw new InvalidArgumentError(
         `${field}[${preview(key)}]`,
@@ -185,7 +220,7 @@ export function validateMetadata(
 }
 
 /**
- * Checks the free-text reason of an executor drain: at most 1024 characters.
+ * Checks the free-text reason of an executor drain: at most 1024 bytes (UTF-8).
  *
  * @example
  * ```ts
@@ -195,10 +230,10 @@ export function validateMetadata(
  * ```
  */
 export function validateReason(reason: string, field = "reason"): string {
-  if (reason.length > MAX_REASON_LENGTH) {
+  if (overBytes(reason, MAX_REASON_LENGTH)) {
     throw new InvalidArgumentError(
       field,
-      `is ${reason.length} characters; at most ${MAX_REASON_LENGTH} are allowed`,
+      `is ${utf8Bytes(reason)} bytes (UTF-8); at most ${MAX_REASON_LENGTH} are allowed`,
     );
   }
   return reason;

@@ -14,9 +14,11 @@ import {
 } from "./request_limits.ts";
 import {
   jsonBytes,
+  utf8Bytes,
   validateExecutorId,
   validateMetadata,
   validateNamespace,
+  validateReason,
   validateShardKey,
   validateShardKeys,
 } from "./validate_request.ts";
@@ -26,6 +28,10 @@ const numRuns = Number(Deno.env.get("FUZZ_RUNS") ?? 300);
 /** A seed printed on failure by fast-check; `FUZZ_SEED` replays one. */
 const seed = Deno.env.get("FUZZ_SEED") ? Number(Deno.env.get("FUZZ_SEED")) : undefined;
 const params = { numRuns, ...(seed === undefined ? {} : { seed }) };
+
+const encoder = new TextEncoder();
+/** UTF-8 size by the platform's encoder: what utf8Bytes must agree with. */
+const bytesOf = (s: string) => encoder.encode(s).length;
 
 /** Strings of every kind: ASCII, full unicode (lone surrogates too), empty, long. */
 const anyString = fc.oneof(
@@ -63,10 +69,39 @@ Deno.test("validateNamespace accepts exactly the names the configuration accepts
   );
 });
 
-Deno.test("validateShardKey accepts exactly 1 to maxShardKeyLength characters", () => {
+Deno.test("utf8Bytes counts what TextEncoder writes, lone surrogates included", () => {
+  fc.assert(
+    fc.property(anyString, (s) => assert.equal(utf8Bytes(s), bytesOf(s), JSON.stringify(s))),
+    params,
+  );
+  for (const s of ["", "a", "é", "€", "😀", "\ud800", "\udc00", "\ud800a", "a\udbff\udfff"]) {
+    assert.equal(utf8Bytes(s), bytesOf(s), JSON.stringify(s));
+  }
+});
+
+Deno.test("metadata keys are limited to 128 UTF-8 bytes, not characters", () => {
+  const key = (k: string) => () => validateMetadata({ [k]: "v" });
+  assert.throws(key("é".repeat(65)), /key is 130 bytes \(UTF-8\); at most 128 are allowed/);
+  assert.throws(key("😀".repeat(40)), /key is 160 bytes \(UTF-8\); at most 128 are allowed/);
+  validateMetadata({ ["é".repeat(64)]: "v" }); // exactly 128 bytes
+  validateMetadata({ ["k".repeat(128)]: "v" });
+  assert.throws(key("k".repeat(129)), /key is 129 bytes/);
+});
+
+Deno.test("shard keys, executor ids and drain reasons are limited in UTF-8 bytes too", () => {
+  const limits = { maxShardKeyLength: 8 };
+  validateShardKey("éééé", "shard_key", limits);
+  assert.throws(() => validateShardKey("ééééa", "shard_key", limits), /is 9 bytes \(UTF-8\)/);
+  assert.throws(() => validateShardKey("😀😀a", "shard_key", limits), /is 9 bytes/);
+  validateExecutorId("é".repeat(128));
+  assert.throws(() => validateExecutorId("é".repeat(129)), /is 258 bytes \(UTF-8\); at most 256/);
+  assert.throws(() => validateReason("😀".repeat(257)), /is 1028 bytes \(UTF-8\); at most 1024/);
+});
+
+Deno.test("validateShardKey accepts exactly 1 to maxShardKeyLength UTF-8 bytes", () => {
   fc.assert(
     fc.property(anyString, fc.integer({ min: 1, max: 2048 }), (key, max) => {
-      const ok = key.length >= 1 && key.length <= max;
+      const ok = key.length >= 1 && bytesOf(key) <= max;
       assert.equal(
         accepts(() => validateShardKey(key, "shard_key", { maxShardKeyLength: max })),
         ok,
@@ -86,12 +121,14 @@ Deno.test("validateShardKeys names the index of the first bad key and caps the c
         try {
           validateShardKeys(keys, limits);
           assert.ok(keys.length <= max);
-          assert.ok(keys.every((k) => k.length >= 1 && k.length <= limits.maxShardKeyLength));
+          assert.ok(keys.every((k) => k.length >= 1 && bytesOf(k) <= limits.maxShardKeyLength));
         } catch (error) {
           assert.ok(error instanceof InvalidArgumentError);
           if (keys.length > max) assert.equal(error.field, "shard_keys");
           else {
-            const bad = keys.findIndex((k) => k.length < 1 || k.length > limits.maxShardKeyLength);
+            const bad = keys.findIndex((k) =>
+              k.length < 1 || bytesOf(k) > limits.maxShardKeyLength
+            );
             assert.equal(error.field, `shard_keys[${bad}]`);
           }
         }
@@ -104,7 +141,7 @@ Deno.test("validateShardKeys names the index of the first bad key and caps the c
 Deno.test("validateExecutorId rejects empty, overlong and control-character ids only", () => {
   fc.assert(
     fc.property(anyString, (id) => {
-      const ok = id.length >= 1 && id.length <= MAX_EXECUTOR_ID_LENGTH &&
+      const ok = id.length >= 1 && bytesOf(id) <= MAX_EXECUTOR_ID_LENGTH &&
         !hasControl(id);
       assert.equal(accepts(() => validateExecutorId(id)), ok);
     }),
@@ -124,7 +161,7 @@ Deno.test("validateMetadata never lets stored metadata exceed maxMetadataBytes",
         assert.ok(jsonBytes(md) <= max, `${jsonBytes(md)} > ${max}`);
         assert.ok(Object.keys(md).length <= MAX_METADATA_KEYS);
         assert.ok(
-          Object.keys(md).every((k) => k.length >= 1 && k.length <= MAX_METADATA_KEY_LENGTH),
+          Object.keys(md).every((k) => k.length >= 1 && bytesOf(k) <= MAX_METADATA_KEY_LENGTH),
         );
       }
     }),
@@ -163,7 +200,9 @@ Deno.test("validateHeartbeat accepts every well-formed heartbeat and keeps its c
   const key = fc.string({ minLength: 1, maxLength: 64 });
   const raw = fc.record({
     namespace: fc.stringMatching(NAMESPACE_NAME_PATTERN),
-    executorId: fc.string({ minLength: 1, maxLength: 256 }).filter((s) => !hasControl(s)),
+    executorId: fc.string({ minLength: 1, maxLength: 256 }).filter((s) =>
+      !hasControl(s) && bytesOf(s) <= MAX_EXECUTOR_ID_LENGTH
+    ),
     status: fc.constantFrom("EXECUTOR_STATUS_ACTIVE", "EXECUTOR_STATUS_DRAINING", "DRAINED"),
     reports: fc.dictionary(
       key,
@@ -173,9 +212,13 @@ Deno.test("validateHeartbeat accepts every well-formed heartbeat and keeps its c
       }),
       { maxKeys: 50 },
     ),
-    metadata: fc.dictionary(fc.string({ minLength: 1, maxLength: 128 }), fc.string(), {
-      maxKeys: 32,
-    }),
+    metadata: fc.dictionary(
+      fc.string({ minLength: 1, maxLength: 128 }).filter((k) =>
+        bytesOf(k) <= MAX_METADATA_KEY_LENGTH
+      ),
+      fc.string(),
+      { maxKeys: 32 },
+    ),
   });
   fc.assert(
     fc.property(raw, (input) => {

@@ -202,7 +202,8 @@ export class PrometheusMetrics implements ServiceObserver {
     );
     new prom.Gauge({
       name: "sm_executors",
-      help: "Executors by state: active, draining, drained, operator_drained, stale.",
+      help:
+        "Executors by state: active, draining, drained, unknown_status, operator_drained, stale.",
       labelNames: ["namespace", "state"],
       registers,
       collect() {

@@ -11,29 +11,29 @@ import {
   ShardDrainedError,
   ShardNotFoundError,
 } from "../core/errors.ts";
-import type { ExecutorView, NamespaceState } from "../state/namespace_state.ts";
-import { assertShardExists, type NamespaceRuntime } from "./namespace_runtime.ts";
+import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
+import { assertShardExists, type RoutedNamespace } from "./routed_namespace.ts";
 import { compareShardKeys, ownerView } from "./routing.ts";
 import type { ExecutorStateView, ShardInspection } from "./views.ts";
 
 /** Who owns `key`, with its reported load and when it got its owner; never creates it. */
-export function inspectShard(runtime: NamespaceRuntime, key: string): ShardInspection {
+export function inspectShard(runtime: RoutedNamespace, key: string): ShardInspection {
   assertShardExists(runtime, key);
   const state = runtime.cache.state;
-  if (state.drained.has(key)) throw new ShardDrainedError(state.namespace, key);
-  const owner = state.owners.get(key);
+  if (state.isDrained(key)) throw new ShardDrainedError(state.namespace, key);
+  const owner = state.ownerOf(key);
   if (owner !== undefined) {
-    const report = state.executors.get(owner)?.reports[key];
+    const report = state.executor(owner)?.reports[key];
     const assignedAtMs = state.assignedAtMs(key);
     return {
       ...ownerView(state, owner, key),
       load: report?.load ?? 0,
       ...(report ? { status: report.status } : {}),
-      assignedRevision: state.assignedRevisions.get(key) ?? 0,
+      assignedRevision: state.fencingToken(key) ?? 0,
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
     };
   }
-  if (runtime.config.type === "ephemeral" && !state.requested.has(key)) {
+  if (runtime.policy.kind !== "fixed" && state.requestRevision(key) === undefined) {
     throw new ShardNotFoundError(state.namespace, key);
   }
   throw new NoOwnerError(state.namespace, key, "no executor is available");
@@ -66,11 +66,11 @@ function heartbeatAgeMs(e: ExecutorView, time: InspectionTime): number {
 
 /** One executor's state, with health, load and drains. */
 export function executorState(
-  state: NamespaceState,
+  state: NamespaceView,
   executorId: string,
   time: InspectionTime,
 ): ExecutorStateView {
-  const e = state.executors.get(executorId);
+  const e = state.executor(executorId);
   if (!e) throw new ExecutorNotFoundError(state.namespace, executorId);
   const shards = [...state.shardsOf(executorId)].sort(compareShardKeys);
   let totalLoad = 0;
@@ -80,7 +80,7 @@ export function executorState(
     const assignedAtMs = state.assignedAtMs(shardKey);
     return {
       shardKey,
-      assignedRevision: state.assignedRevisions.get(shardKey) ?? 0,
+      assignedRevision: state.fencingToken(shardKey) ?? 0,
       load,
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
     };
@@ -88,6 +88,7 @@ export function executorState(
   return {
     executorId,
     status: e.status,
+    ...(e.statusNumber === undefined ? {} : { statusNumber: e.statusNumber }),
     lastHeartbeatMs: e.lastHeartbeatMs,
     metadata: e.metadata,
     assignedShards,
@@ -99,6 +100,8 @@ export function executorState(
 }
 
 /** Every executor's state, sorted by id. */
-export function namespaceState(state: NamespaceState, time: InspectionTime): ExecutorStateView[] {
-  return [...state.executors.keys()].sort().map((id) => executorState(state, id, time));
+export function namespaceState(state: NamespaceView, time: InspectionTime): ExecutorStateView[] {
+  return [...state.executors()].map((e) => e.executorId).sort().map((id) =>
+    executorState(state, id, time)
+  );
 }

@@ -4,7 +4,7 @@
  * @module
  */
 export * from "./inspection.ts";
-export * from "./namespace_runtime.ts";
+export * from "./routed_namespace.ts";
 export * from "./namespace_stats.ts";
 export * from "./routing.ts";
 export * from "./shard_requester.ts";

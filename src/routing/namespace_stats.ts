@@ -4,11 +4,26 @@
  *
  * @module
  */
-import type { ExecutorView, NamespaceState } from "../state/namespace_state.ts";
+import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
 import { heartbeatAge, type InspectionTime } from "./inspection.ts";
 
-/** How executors are counted: each falls in exactly one state. */
-export type ExecutorHealth = "active" | "draining" | "drained" | "operator_drained" | "stale";
+/**
+ * How executors are counted: each falls in exactly one state. `unknown_status`:
+ * alive, with a status this server does not know.
+ */
+export type ExecutorHealth =
+  | "active"
+  | "draining"
+  | "drained"
+  | "unknown_status"
+  | "operator_drained"
+  | "stale";
+
+const HEALTH_OF_STATUS = {
+  DRAINING: "draining",
+  DRAINED: "drained",
+  UNKNOWN: "unknown_status",
+} as const satisfies Record<Exclude<ExecutorView["status"], "ACTIVE">, ExecutorHealth>;
 
 /** A namespace summed up. */
 export interface NamespaceStats {
@@ -29,22 +44,23 @@ export interface NamespaceStats {
 }
 
 /** Sums up `state` at `time`. */
-export function namespaceStats(state: NamespaceState, time: InspectionTime): NamespaceStats {
+export function namespaceStats(state: NamespaceView, time: InspectionTime): NamespaceStats {
   const executors: Record<ExecutorHealth, number> = {
     active: 0,
     draining: 0,
     drained: 0,
+    unknown_status: 0,
     operator_drained: 0,
     stale: 0,
   };
   let maxAge = 0, maxLoad = 0, sumLoad = 0, live = 0;
-  for (const e of state.executors.values()) {
+  for (const e of state.executors()) {
     const alive = state.isAlive(e, time.now);
     const owns = state.shardsOf(e.executorId);
     const health: ExecutorHealth = !alive
       ? "stale"
       : e.status !== "ACTIVE"
-      ? (e.status === "DRAINING" ? "draining" : "drained")
+      ? HEALTH_OF_STATUS[e.status]
       : state.isExecutorDrained(e)
       ? "operator_drained"
       : "active";
@@ -60,9 +76,9 @@ export function namespaceStats(state: NamespaceState, time: InspectionTime): Nam
   }
   return {
     executors,
-    ownedShards: state.owners.size,
-    drainedShards: state.drained.size,
-    executorDrains: state.executorDrains.size,
+    ownedShards: state.ownedCount,
+    drainedShards: state.drainedCount,
+    executorDrains: state.executorDrainCount,
     maxHeartbeatAgeMs: Math.round(maxAge),
     maxLoad,
     meanLoad: live === 0 ? 0 : sumLoad / live,
@@ -80,7 +96,7 @@ const loadSums = new WeakMap<
 >();
 
 function totalLoad(
-  state: NamespaceState,
+  state: NamespaceView,
   executorId: string,
   reports: ExecutorView["reports"],
 ): number {

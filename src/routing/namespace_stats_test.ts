@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import { NamespaceState } from "../state/namespace_state.ts";
+import { putExecutor, putExecutorDrain, setDrained } from "../state/_testing.ts";
 import { namespaceStats } from "./namespace_stats.ts";
 
 Deno.test("namespace stats count executors by state and sum their loads", () => {
   const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
-  const executor = (id: string, status: "ACTIVE" | "DRAINING", seenAtMs: number) =>
-    state.executors.set(id, {
+  const executor = (id: string, status: "ACTIVE" | "DRAINING" | "UNKNOWN", seenAtMs: number) =>
+    putExecutor(state, {
       executorId: id,
       status,
-      lastHeartbeatMs: 0,
       seenAtMs,
-      heartbeatRevision: 1,
       metadata: { host: id },
       reports: {
         [`${id}-1`]: { status: "READY", load: 2 },
@@ -21,7 +20,8 @@ Deno.test("namespace stats count executors by state and sum their loads", () => 
   executor("b", "DRAINING", 950);
   executor("c", "ACTIVE", 0); // stale at now = 1_500
   executor("d", "ACTIVE", 1_000);
-  state.executorDrains.set("id:d", { id: "id:d", executorId: "d", reason: "", createdAtMs: 0 });
+  executor("u", "UNKNOWN", 1_100);
+  putExecutorDrain(state, { id: "id:d", executorId: "d", reason: "", createdAtMs: 0 });
   state.apply({
     revision: 2,
     events: [{
@@ -30,15 +30,22 @@ Deno.test("namespace stats count executors by state and sum their loads", () => 
       delta: { assign: { a: ["a-1", "a-2"], c: ["c-1"], d: ["d-1"] }, unassign: [], remove: [] },
     }],
   }, 0);
-  state.drained.add("x");
+  setDrained(state, "x");
   const stats = namespaceStats(state, { now: 1_500, wallNow: 0 });
   assert.deepEqual(stats, {
-    executors: { active: 1, draining: 1, drained: 0, operator_drained: 1, stale: 1 },
+    executors: {
+      active: 1,
+      draining: 1,
+      drained: 0,
+      unknown_status: 1,
+      operator_drained: 1,
+      stale: 1,
+    },
     ownedShards: 4,
     drainedShards: 1,
     executorDrains: 1,
     maxHeartbeatAgeMs: 1_500,
     maxLoad: 5,
-    meanLoad: 7 / 3,
+    meanLoad: 7 / 4,
   });
 });

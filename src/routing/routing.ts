@@ -6,31 +6,35 @@
  * @module
  */
 import { sleep } from "../core/clock.ts";
-import { NoOwnerError, ResourceExhaustedError, ShardDrainedError } from "../core/errors.ts";
-import type { NamespaceState } from "../state/namespace_state.ts";
-import { assertShardExists, type NamespaceRuntime } from "./namespace_runtime.ts";
+import {
+  EphemeralShardLimitExceededError,
+  NoOwnerError,
+  ShardDrainedError,
+} from "../core/errors.ts";
+import type { NamespaceView } from "../state/namespace_view.ts";
+import { assertShardExists, type RoutedNamespace } from "./routed_namespace.ts";
 import type { ShardOwnerView } from "./views.ts";
 
 /** How long a first ask for an ephemeral shard waits for the leader to place it. */
 export const CREATE_TIMEOUT_MS = 10_000;
 
 /** The owner of a shard as routing answers it. */
-export function ownerView(state: NamespaceState, owner: string, shard?: string): ShardOwnerView {
-  const metadata = state.executors.get(owner)?.metadata ?? {};
-  const set = shard === undefined ? undefined : state.ownerSets.get(shard);
+export function ownerView(state: NamespaceView, owner: string, shard?: string): ShardOwnerView {
+  const metadata = state.executor(owner)?.metadata ?? {};
+  const set = shard === undefined ? [] : state.ownersOf(shard);
   return {
     namespace: state.namespace,
     owner,
     metadata,
-    owners: set === undefined ? [{ executorId: owner, metadata }] : set.map((executorId) => ({
+    owners: set.length <= 1 ? [{ executorId: owner, metadata }] : set.map((executorId) => ({
       executorId,
-      metadata: state.executors.get(executorId)?.metadata ?? {},
+      metadata: state.executor(executorId)?.metadata ?? {},
     })),
   };
 }
 
-function hasLiveExecutor(state: NamespaceState, now: number): boolean {
-  for (const e of state.executors.values()) {
+function hasLiveExecutor(state: NamespaceView, now: number): boolean {
+  for (const e of state.executors()) {
     if (e.status === "ACTIVE" && state.isAlive(e, now)) return true;
   }
   return false;
@@ -41,7 +45,7 @@ function hasLiveExecutor(state: NamespaceState, now: number): boolean {
  * waits (up to `CREATE_TIMEOUT_MS` or until `signal` aborts) for its owner.
  */
 export async function getShardOwner(
-  runtime: NamespaceRuntime,
+  runtime: RoutedNamespace,
   key: string,
   now: number,
   signal?: AbortSignal,
@@ -49,13 +53,13 @@ export async function getShardOwner(
   assertShardExists(runtime, key);
   const { cache } = runtime;
   const state = cache.state;
-  if (state.drained.has(key)) throw new ShardDrainedError(state.namespace, key);
-  const owner = state.owners.get(key);
+  if (state.isDrained(key)) throw new ShardDrainedError(state.namespace, key);
+  const owner = state.ownerOf(key);
   if (owner !== undefined) return ownerView(state, owner, key);
-  if (runtime.config.type === "fixed" || !hasLiveExecutor(state, now)) {
+  if (runtime.policy.kind === "fixed" || !hasLiveExecutor(state, now)) {
     throw new NoOwnerError(state.namespace, key, "no executor is available");
   }
-  if (!state.requested.has(key)) {
+  if (state.requestRevision(key) === undefined) {
     if (!runtime.requester.has(key)) checkCapacity(runtime, key);
     await runtime.requester.request(key);
   }
@@ -63,7 +67,7 @@ export async function getShardOwner(
   const timer = sleep(CREATE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
   try {
     await cache.waitUntil(
-      () => state.owners.has(key) || state.drained.has(key),
+      () => state.ownerOf(key) !== undefined || state.isDrained(key),
       signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
     );
   } catch {
@@ -73,57 +77,62 @@ export async function getShardOwner(
     await timer;
     runtime.requester.settled(key);
   }
-  const placed = state.owners.get(key);
+  const placed = state.ownerOf(key);
   if (placed === undefined) throw new ShardDrainedError(state.namespace, key);
   return ownerView(state, placed, key);
 }
 
 /**
- * Throws `ResourceExhaustedError` when a new shard would take an ephemeral
+ * Throws `EphemeralShardLimitExceededError` when a new shard would take an ephemeral
  * namespace past its cap. Counts owned and requested shards from the cache
  * and the keys this instance asked for that the cache does not show yet, so
  * neither etcd nor this instance's memory grows past the cap however fast new
  * keys arrive. Other instances' asks in flight are not seen: with N instances
  * the namespace can overshoot by what N-1 of them write within one watch delay.
  */
-function checkCapacity(runtime: NamespaceRuntime, key: string): void {
-  const { maxShards, requester, cache } = runtime;
+function checkCapacity(runtime: RoutedNamespace, key: string): void {
+  const { requester, cache } = runtime;
+  const { maxShards } = runtime.policy;
   if (maxShards === undefined) return;
   const state = cache.state;
   const held = shardCount(state);
   if (held >= maxShards) {
-    throw new ResourceExhaustedError(
+    throw new EphemeralShardLimitExceededError(
       state.namespace,
-      `shard cap of ${maxShards} (maxShards)`,
+      maxShards,
+      held,
       `it holds ${held} shards; cannot create ${JSON.stringify(key.slice(0, 64))} ` +
         `until some are finished (DONE) and removed`,
     );
   }
-  const asked = requester.outstanding((k) => state.requested.has(k) || state.owners.has(k));
+  const asked = requester.outstanding((k) =>
+    state.requestRevision(k) !== undefined || state.ownerOf(k) !== undefined
+  );
   if (held + asked >= maxShards) {
-    throw new ResourceExhaustedError(
+    throw new EphemeralShardLimitExceededError(
       state.namespace,
-      `shard cap of ${maxShards} (maxShards)`,
+      maxShards,
+      held + asked,
       `it holds ${held} shards and ${asked} more are being created; cannot create ` +
         `${JSON.stringify(key.slice(0, 64))} now`,
     );
   }
 }
 
-const counted = new WeakMap<NamespaceState, { revision: number; count: number }>();
+const counted = new WeakMap<NamespaceView, { revision: number; count: number }>();
 
 /**
  * Shards owned or requested. Requests are cleared soon after they are
  * answered, so the two barely overlap: the exact count (a pass over the
  * requests) is only needed near the cap, and is kept per store revision.
  */
-function shardCount(state: NamespaceState): number {
-  const upper = state.owners.size + state.requested.size;
-  if (state.requested.size === 0) return upper;
+function shardCount(state: NamespaceView): number {
+  const upper = state.ownedCount + state.requestCount;
+  if (state.requestCount === 0) return upper;
   const memo = counted.get(state);
   if (memo?.revision === state.revision) return memo.count;
-  let count = state.owners.size;
-  for (const key of state.requested.keys()) if (!state.owners.has(key)) count++;
+  let count = state.ownedCount;
+  for (const key of state.tables().requested.keys()) if (state.ownerOf(key) === undefined) count++;
   counted.set(state, { revision: state.revision, count });
   return count;
 }

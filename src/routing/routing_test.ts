@@ -8,8 +8,10 @@ import {
 } from "../core/errors.ts";
 import { silentLogger } from "../core/logger.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
+import { putExecutorDrain } from "../state/_testing.ts";
 import type { Store, StoredExecutor } from "../store/store.ts";
-import { isFixedShard, type NamespaceRuntime } from "./namespace_runtime.ts";
+import { policyOf } from "../policy/_testing.ts";
+import { isFixedShard, type RoutedNamespace } from "./routed_namespace.ts";
 import { compareShardKeys, getShardOwner } from "./routing.ts";
 import { executorState, inspectShard, namespaceState } from "./inspection.ts";
 import { ShardRequester } from "./shard_requester.ts";
@@ -39,7 +41,7 @@ function executor(id: string, timestampMs = WALL): StoredExecutor {
 }
 
 /** A runtime whose cache holds a hand-built picture, loaded at monotonic time 0. */
-function runtime(config: NamespaceConfig, requested: string[][] = []): NamespaceRuntime {
+function runtime(config: NamespaceConfig, requested: string[][] = []): RoutedNamespace {
   const store = fakeStore(requested);
   const cache = new NamespaceCache(store, config.name, {
     heartbeatTtlMs: 1_000,
@@ -60,11 +62,22 @@ function runtime(config: NamespaceConfig, requested: string[][] = []): Namespace
     0,
     WALL,
   );
-  return { config, cache, requester: new ShardRequester(store, config.name) };
+  return { policy: policyOf(config), cache, requester: new ShardRequester(store, config.name) };
 }
 
-const fixed: NamespaceConfig = { name: "fx", type: "fixed", shardNum: 12, loadBalancer: "naive" };
-const ephemeral: NamespaceConfig = { name: "eph", type: "ephemeral", loadBalancer: "greedy" };
+const fixed: NamespaceConfig = {
+  kind: "fixed",
+  name: "fx",
+  shardNum: 12,
+  loadBalancer: "naive",
+  ownership: { mode: "available" },
+};
+const ephemeral: NamespaceConfig = {
+  kind: "ephemeral",
+  name: "eph",
+  loadBalancer: "greedy",
+  ownership: { mode: "available" },
+};
 
 Deno.test("isFixedShard accepts only canonical decimals below the shard count", () => {
   for (const key of ["0", "1", "9", "11"]) assert.equal(isFixedShard(key, 12), true, key);
@@ -149,7 +162,7 @@ Deno.test("executor state lists the executor's shards in key order with their re
     totalLoad: 0,
   });
   assert.throws(() => executorState(cache.state, "zz", time), ExecutorNotFoundError);
-  cache.state.executorDrains.set("selector:addr=a:7000", {
+  putExecutorDrain(cache.state, {
     id: "selector:addr=a:7000",
     selector: { addr: "a:7000" },
     reason: "",

@@ -55,6 +55,8 @@ export interface ExecutorStateView {
   readonly executorId: string;
   /** Last reported status. */
   readonly status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number it sent, when known. */
+  readonly statusNumber?: number;
   /** Wall-clock time of the last recorded heartbeat (ms since epoch). */
   readonly lastHeartbeatMs: number;
   /** Metadata. */
@@ -96,7 +98,7 @@ export interface NamespaceInfo {
 }
 
 /** What a watcher of a namespace sees: every executor with its shards. */
-export interface NamespaceView {
+export interface NamespacePicture {
   /** Marks a whole picture. */
   readonly kind?: "snapshot";
   /** Version of the picture; grows with every change. */

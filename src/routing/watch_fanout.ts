@@ -11,16 +11,21 @@
  * are built once per (from, to) pair and shared by subscribers at the same
  * point.
  *
+ * Executors the leader found stale and holding nothing (`NamespaceState.hidden`)
+ * are left out of pictures, and a delta lists them in `removedExecutors` at
+ * the revision of that decision, so both kinds of subscriber agree; heard from
+ * again, such an executor comes back as an upsert.
+ *
  * @module
  */
 import type { NamespaceCache } from "../state/namespace_cache.ts";
 import { compareShardKeys } from "./routing.ts";
-import type { NamespaceDelta, NamespaceView } from "./views.ts";
+import type { NamespaceDelta, NamespacePicture } from "./views.ts";
 
 /** Shares namespace pictures among the watchers of one namespace. */
 export class WatchFanout {
   #cache: NamespaceCache;
-  #built: NamespaceView | undefined;
+  #built: NamespacePicture | undefined;
   #delta: NamespaceDelta | undefined;
 
   /** Fans out `cache`'s changes. */
@@ -29,20 +34,22 @@ export class WatchFanout {
   }
 
   /** The current picture (built at most once per version). */
-  current(): NamespaceView {
+  current(): NamespacePicture {
     const version = this.#cache.views.version;
     if (this.#built?.version === version) return this.#built;
     const state = this.#cache.state;
-    const replicated = state.ownerSets.size > 0;
-    const executors = [...state.executors.keys()].sort().map((executorId) => {
-      const metadata = state.executors.get(executorId)?.metadata ?? {};
+    const replicated = state.hasOwnerSets;
+    // Executors a leader found stale and holding nothing are out of the routing view.
+    const ids = [...state.executors()].map((e) => e.executorId).filter((id) => !state.isHidden(id));
+    const executors = ids.sort().map((executorId) => {
+      const metadata = state.executor(executorId)?.metadata ?? {};
       const all = [...state.shardsOf(executorId)].sort(compareShardKeys);
       if (!replicated) return { executorId, metadata, shards: all };
       // A shard is listed under its primary; its other owners list it with their rank.
       const shards: string[] = [];
       const replicaShards: { shard: string; rank: number }[] = [];
       for (const shard of all) {
-        const rank = state.ownerSets.get(shard)?.indexOf(executorId) ?? 0;
+        const rank = Math.max(0, state.ownersOf(shard).indexOf(executorId));
         if (rank > 0) replicaShards.push({ shard, rank });
         else shards.push(shard);
       }
@@ -57,7 +64,7 @@ export class WatchFanout {
     if (this.#delta?.fromRevision === fromRevision && this.#delta.revision === state.revision) {
       return this.#delta;
     }
-    const changes = state.viewLog.since(fromRevision);
+    const changes = state.changesSince(fromRevision);
     if (!changes) return undefined;
     const owners = new Map<string, { owner: string | undefined; owners?: readonly string[] }>();
     const executors = new Map<string, Readonly<Record<string, string>> | undefined>();
@@ -89,22 +96,22 @@ export class WatchFanout {
    * A stream whose first chunk is the current picture and whose later chunks
    * follow every change the reader is ready for. Closes when `signal` aborts.
    */
-  subscribe(signal: AbortSignal): ReadableStream<NamespaceView> {
-    return this.#subscribe(signal, false) as ReadableStream<NamespaceView>;
+  subscribe(signal: AbortSignal): ReadableStream<NamespacePicture> {
+    return this.#subscribe(signal, false) as ReadableStream<NamespacePicture>;
   }
 
   /** Like `subscribe`, but after the first picture only deltas (whole pictures when far behind). */
-  subscribeDeltas(signal: AbortSignal): ReadableStream<NamespaceView | NamespaceDelta> {
+  subscribeDeltas(signal: AbortSignal): ReadableStream<NamespacePicture | NamespaceDelta> {
     return this.#subscribe(signal, true);
   }
 
   #subscribe(
     signal: AbortSignal,
     deltas: boolean,
-  ): ReadableStream<NamespaceView | NamespaceDelta> {
+  ): ReadableStream<NamespacePicture | NamespaceDelta> {
     let seen = -1;
     let at: number | undefined;
-    return new ReadableStream<NamespaceView | NamespaceDelta>({
+    return new ReadableStream<NamespacePicture | NamespaceDelta>({
       pull: async (controller) => {
         try {
           seen = await this.#cache.views.wait(seen, signal);

@@ -16,12 +16,11 @@ import {
   StoreUnavailableError,
 } from "../core/errors.ts";
 import { validateExecutorId, validateShardKey } from "../heartbeat/validate_heartbeat.ts";
-import type { PendingCellMoves } from "../leader/cells_moves.ts";
-import { fixedShardKeys } from "../leader/pass_planner.ts";
+import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import { fixedShardKeys } from "../plan/mod.ts";
 import { type BlastRadius, blastRadius } from "../placement/blast_radius.ts";
 import { measureOverlap } from "../placement/overlap.ts";
 import { combinations } from "../placement/combinations.ts";
-import type { NamespaceRuntime } from "../routing/mod.ts";
 import { MAX_KEYS_PER_CALL } from "./namespace_operations.ts";
 
 /** How long a move waits for the leader to commit it. */
@@ -54,10 +53,6 @@ export interface BlastRadiusView extends BlastRadius {
 export interface CellOperationsHost {
   /** The namespace's runtime; throws `NamespaceNotFoundError` for an unknown one. */
   readonly lookup: (namespace: string) => NamespaceRuntime;
-  /** Whether this instance leads the namespace now. */
-  readonly isLeading: (namespace: string) => boolean;
-  /** The pending moves the namespace's leader term reads. */
-  readonly moves: (namespace: string) => PendingCellMoves;
   /** Time source (liveness is judged on its monotonic clock). */
   readonly clock: Clock;
 }
@@ -86,7 +81,7 @@ export class CellOperations {
     signal?: AbortSignal,
   ): Promise<MoveResult> {
     const runtime = this.#host.lookup(namespace);
-    if (runtime.config.mode !== "cells") {
+    if (runtime.policy.kind !== "cells") {
       throw new PreconditionError(
         namespace,
         `Namespace ${
@@ -106,14 +101,14 @@ export class CellOperations {
     validateExecutorId(to, "to_executor_id");
     const { cache } = runtime;
     const state = cache.state;
-    const pins = runtime.config.pins ?? {};
+    const pins = runtime.policy.pins;
     const unique = [...new Set(keys)];
-    const dedicated = Object.values(pins).includes(to);
+    const dedicated = [...pins.values()].includes(to);
     for (const [i, key] of unique.entries()) {
       validateShardKey(key, `shard_keys[${i}]`);
-      if (state.drained.has(key)) throw new ShardDrainedError(namespace, key);
-      if (!state.owners.has(key)) throw new ShardNotFoundError(namespace, key);
-      const pin = Object.hasOwn(pins, key) ? pins[key] : undefined;
+      if (state.isDrained(key)) throw new ShardDrainedError(namespace, key);
+      if (state.ownerOf(key) === undefined) throw new ShardNotFoundError(namespace, key);
+      const pin = pins.get(key);
       if (pin !== undefined && pin !== to) {
         throw new PreconditionError(
           namespace,
@@ -132,21 +127,20 @@ export class CellOperations {
       }
     }
     this.#checkTarget(runtime, to);
-    const moving = unique.filter((key) => state.owners.get(key) !== to);
-    const unchanged = unique.filter((key) => state.owners.get(key) === to);
+    const moving = unique.filter((key) => state.ownerOf(key) !== to);
+    const unchanged = unique.filter((key) => state.ownerOf(key) === to);
     if (moving.length === 0) return { moved: [], unchanged };
-    if (!this.#host.isLeading(namespace)) {
+    if (!runtime.leading) {
       throw new NotLeaderError(namespace, state.leader?.claim.instanceId);
     }
-    const pending = this.#host.moves(namespace);
+    const pending = runtime.cellMoves;
     pending.add(moving, to);
-    state.inputsVersion++;
-    cache.triggers.bump();
+    runtime.requestPass();
     const timeout = new AbortController();
     const timer = sleep(MOVE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
     try {
       await cache.waitUntil(
-        () => moving.every((key) => state.owners.get(key) === to),
+        () => moving.every((key) => state.ownerOf(key) === to),
         signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
       );
     } catch {
@@ -172,23 +166,23 @@ export class CellOperations {
    * replicated namespace also gets the overlap of its live owner sets.
    */
   blastRadius(namespace: string): BlastRadiusView {
-    const { config, cache } = this.#host.lookup(namespace);
-    const state = cache.state;
+    const { policy, view: state } = this.#host.lookup(namespace);
     const now = this.#host.clock.monotonic();
     const alive = new Set<string>();
-    for (const e of state.executors.values()) if (state.isAlive(e, now)) alive.add(e.executorId);
-    const universe = config.type === "fixed"
-      ? fixedShardKeys(config.shardNum ?? 0)
-      : new Set([...state.owners.keys(), ...state.requested.keys()]);
+    for (const e of state.executors()) if (state.isAlive(e, now)) alive.add(e.executorId);
+    const tables = state.tables();
+    const universe = policy.kind === "fixed"
+      ? fixedShardKeys(policy.shardNum)
+      : new Set([...tables.owners.keys(), ...tables.requested.keys()]);
     const ownerSets: string[][] = [];
     for (const shard of universe) {
-      if (state.drained.has(shard)) continue;
+      if (state.isDrained(shard)) continue;
       ownerSets.push(state.ownersOf(shard).filter((owner) => alive.has(owner)));
     }
     const radius = { namespace, ...blastRadius(ownerSets, [...alive].sort()) };
-    const replicas = config.replicas ?? 1;
+    const replicas = policy.replicas;
     if (replicas <= 1) return radius;
-    const bound = config.placement === "shuffle" ? config.maxOverlap : undefined;
+    const bound = policy.maxOverlap;
     const overlap = measureOverlap(ownerSets, bound === undefined ? {} : { bound });
     return {
       ...radius,
@@ -201,9 +195,9 @@ export class CellOperations {
   }
 
   #checkTarget(runtime: NamespaceRuntime, to: string): void {
-    const state = runtime.cache.state;
-    const namespace = runtime.config.name;
-    const cell = state.executors.get(to);
+    const state = runtime.view;
+    const namespace = runtime.name;
+    const cell = state.executor(to);
     if (!cell) throw new ExecutorNotFoundError(namespace, to);
     const refuse = (why: string) =>
       new PreconditionError(namespace, `Cannot move tenants to cell ${JSON.stringify(to)}: ${why}`);

@@ -14,8 +14,8 @@ import {
   type ExecutorDrain,
 } from "../core/executor_drain.ts";
 import { InvalidArgumentError } from "../core/errors.ts";
-import type { NamespaceRuntime } from "../routing/mod.ts";
-import type { NamespaceState } from "../state/namespace_state.ts";
+import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import type { NamespaceView } from "../state/namespace_view.ts";
 import type { Store } from "../store/store.ts";
 
 /** Longest reason kept with a drain. */
@@ -57,23 +57,23 @@ export class ExecutorDrains {
       throw new InvalidArgumentError("reason", `is over ${MAX_REASON_LENGTH} chars`);
     }
     const id = drainIdOf(target);
-    const existing = cache.state.executorDrains.get(id);
+    const existing = cache.state.executorDrain(id);
     if (existing) return view(cache.state, existing);
     const drain: ExecutorDrain = { ...target, id, reason, createdAtMs: this.#clock.now() };
     await cache.waitForRevision(await this.#store.putExecutorDrain(namespace, drain));
-    return view(cache.state, cache.state.executorDrains.get(id) ?? drain);
+    return view(cache.state, cache.state.executorDrain(id) ?? drain);
   }
 
   /** Removes the drain made with the same target, if any. */
   async undrain(namespace: string, target: DrainTarget): Promise<UndrainResult> {
     const { cache } = this.#lookup(namespace);
     const id = drainIdOf(target);
-    const existing = cache.state.executorDrains.get(id);
+    const existing = cache.state.executorDrain(id);
     if (!existing) return { stillDrained: [] };
     const removed = view(cache.state, existing);
     await cache.waitForRevision(await this.#store.deleteExecutorDrain(namespace, id));
     const stillDrained = removed.matched.filter((executorId) => {
-      const e = cache.state.executors.get(executorId);
+      const e = cache.state.executor(executorId);
       return e !== undefined && cache.state.isExecutorDrained(e);
     });
     return { removed, stillDrained };
@@ -81,16 +81,16 @@ export class ExecutorDrains {
 
   /** The namespace's drains, sorted by id. */
   list(namespace: string): ExecutorDrainView[] {
-    const { state } = this.#lookup(namespace).cache;
-    return [...state.executorDrains.values()]
+    const state = this.#lookup(namespace).view;
+    return [...state.executorDrains()]
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((drain) => view(state, drain));
   }
 }
 
-function view(state: NamespaceState, drain: ExecutorDrain): ExecutorDrainView {
+function view(state: NamespaceView, drain: ExecutorDrain): ExecutorDrainView {
   const matched: string[] = [];
-  for (const e of state.executors.values()) {
+  for (const e of state.executors()) {
     if (drainMatches(drain, e.executorId, e.metadata)) matched.push(e.executorId);
   }
   return { drain, matched: matched.sort() };

@@ -11,7 +11,7 @@
  * @module
  */
 import { compareShardKeys } from "../routing/mod.ts";
-import type { NamespaceState } from "../state/namespace_state.ts";
+import type { NamespaceView } from "../state/namespace_view.ts";
 
 /** One shard an executor owns, with its fencing token. */
 export interface OwnedShard {
@@ -41,7 +41,7 @@ export interface HeartbeatAnswer {
  * `leaseMs` is the ownership lease of an exclusive namespace.
  */
 export function heartbeatAnswer(
-  state: NamespaceState,
+  state: NamespaceView,
   executorId: string,
   leaseMs?: number,
 ): HeartbeatAnswer {
@@ -51,8 +51,8 @@ export function heartbeatAnswer(
     shards: () =>
       [...state.shardsOf(executorId)].sort(compareShardKeys).map((shardKey) => ({
         shardKey,
-        fencingToken: state.assignedRevisions.get(shardKey) ?? 0,
-        ...(exclusive && state.releasing.has(shardKey) ? { releasing: true } : {}),
+        fencingToken: state.fencingToken(shardKey) ?? 0,
+        ...(exclusive && state.releasedAt(shardKey) !== undefined ? { releasing: true } : {}),
       })),
     ...(exclusive ? { exclusive: { leaseMs, revision: state.revision } } : {}),
   };

@@ -7,7 +7,8 @@
  */
 import { InvalidArgumentError } from "../core/errors.ts";
 import { validateShardKey } from "../heartbeat/validate_heartbeat.ts";
-import { assertShardExists, compareShardKeys, type NamespaceRuntime } from "../routing/mod.ts";
+import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import { assertShardExists, compareShardKeys } from "../routing/mod.ts";
 import type { Store } from "../store/store.ts";
 
 /** Most shard keys in one drain or undrain call. */
@@ -36,7 +37,7 @@ export class NamespaceOperations {
 
   /** The drained shards, sorted. */
   drainedShards(namespace: string): string[] {
-    return [...this.#lookup(namespace).cache.state.drained].sort(compareShardKeys);
+    return [...this.#lookup(namespace).view.drained()].sort(compareShardKeys);
   }
 
   /** Deletes the namespace's stored state; returns how many keys were removed. */

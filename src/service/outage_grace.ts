@@ -32,7 +32,7 @@ export function graceAfterOutages(
     }
     if (since === undefined) return;
     for (const state of states()) {
-      const renewed = forgiveOutage(state, since, now);
+      const renewed = state.forgiveOutage(since, now);
       if (renewed > 0) {
         options.logger.info("store reachable again; executors get one TTL to be heard", {
           namespace: state.namespace,
@@ -43,21 +43,4 @@ export function graceAfterOutages(
     }
     since = undefined;
   });
-}
-
-/**
- * After the store was unreachable from `sinceMs` until `now` (monotonic): no
- * heartbeat could be recorded meanwhile, so executors that were alive when it
- * began count as seen at `now`, as a fresh load would take them. Never makes
- * an executor look alive that was stale before. Returns how many it renewed.
- */
-function forgiveOutage(state: NamespaceState, sinceMs: number, now: number): number {
-  let renewed = 0;
-  for (const e of state.executors.values()) {
-    if (e.seenAtMs < now && state.isAlive(e, sinceMs)) {
-      e.seenAtMs = now;
-      renewed++;
-    }
-  }
-  return renewed;
 }

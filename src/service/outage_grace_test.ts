@@ -33,7 +33,7 @@ Deno.test("after a store outage, executors alive when it began get one TTL from 
   reachable = true;
   await health.probe();
 
-  assert.equal(state.isAlive(state.executors.get("a")!, 40_000 + TTL - 1), true);
-  assert.equal(state.isAlive(state.executors.get("a")!, 40_000 + TTL + 1), false);
-  assert.equal(state.isAlive(state.executors.get("long-gone")!, 40_000), false, "stale before");
+  assert.equal(state.isAlive(state.executor("a")!, 40_000 + TTL - 1), true);
+  assert.equal(state.isAlive(state.executor("a")!, 40_000 + TTL + 1), false);
+  assert.equal(state.isAlive(state.executor("long-gone")!, 40_000), false, "stale before");
 });

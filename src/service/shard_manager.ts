@@ -1,40 +1,31 @@
 /**
- * One Shard Manager instance: a cache and an election loop per namespace, the
- * heartbeat pipeline, and the API the transport calls. Any instance answers
- * any call; only the leader of a namespace rebalances it.
+ * One Shard Manager instance: a registry of namespace runtimes, the heartbeat
+ * pipeline and the health monitor they share, and the API the transport
+ * calls. Any instance answers any call; only the leader of a namespace
+ * rebalances it. Everything about one namespace lives in its
+ * {@linkcode NamespaceRuntime}, built once from its policy.
  *
  * @module
  */
-import type { Config, NamespaceConfig } from "../config/mod.ts";
+import type { Config } from "../config/mod.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
-import { NamespaceNotFoundError, ShuttingDownError } from "../core/errors.ts";
+import { ShuttingDownError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
 import { type RawHeartbeat, validateHeartbeat } from "../heartbeat/validate_heartbeat.ts";
-import { runElectionLoop } from "../leader/election_loop.ts";
-import { runLeaderTerm } from "../leader/leader_term.ts";
-import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
+import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import { namespacePolicy } from "../policy/namespace_policy.ts";
 import * as routing from "../routing/mod.ts";
-import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
-import { PendingCellMoves } from "../leader/cells_moves.ts";
-import { replicationSeed } from "../leader/replicas_pass.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
+import { NamespaceRegistry } from "./namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
-
-/** The ownership lease of an exclusive namespace, or undefined for an available one. */
-export function ownershipLeaseOf(
-  config: NamespaceConfig,
-  heartbeatTtlMs: number,
-): number | undefined {
-  return config.ownership === "exclusive" ? config.ownershipLeaseMs ?? heartbeatTtlMs : undefined;
-}
 
 /** Options of {@linkcode ShardManager}. */
 export interface ShardManagerOptions {
@@ -54,16 +45,12 @@ export interface ShardManagerOptions {
   readonly observer?: ServiceObserver;
 }
 
-/** A namespace inside this instance, with its fan-out. */
-interface Namespace extends routing.NamespaceRuntime {
-  readonly fanout: routing.WatchFanout;
-  readonly moves: PendingCellMoves;
-}
-
 /** One Shard Manager instance. */
 export class ShardManager {
   /** This instance's id (recorded in leader claims). */
   readonly instanceId: string;
+  /** The namespaces served. */
+  readonly namespaces: NamespaceRegistry = new NamespaceRegistry();
   /** Drain, undrain and reset. */
   readonly operations: NamespaceOperations;
   /** Operator drains of executors. */
@@ -78,71 +65,67 @@ export class ShardManager {
   readonly limits: RequestLimits;
   #options: ShardManagerOptions;
   #clock: Clock;
-  #namespaces = new Map<string, Namespace>();
   #ingest: HeartbeatIngest;
   #stop = new AbortController();
-  #loops: Promise<void>[] = [];
-  #leading = new Set<string>();
+  #health: Promise<void> | undefined;
 
   /** Builds the instance; `start()` brings it up. */
   constructor(options: ShardManagerOptions) {
     this.#options = options;
-    this.#clock = options.clock ?? systemClock;
+    const clock = this.#clock = options.clock ?? systemClock;
     this.instanceId = options.instanceId ?? crypto.randomUUID();
     this.observer = options.observer ?? noopObserver;
     this.limits = options.config.limits;
-    const { process } = options.config.shardDistribution;
-    for (const config of options.config.shardDistribution.namespaces) {
-      const leaseMs = ownershipLeaseOf(config, process.heartbeatTtlMs);
-      const cache = new NamespaceCache(options.store, config.name, {
-        heartbeatTtlMs: process.heartbeatTtlMs,
-        ...(leaseMs === undefined ? {} : { ownershipLeaseMs: leaseMs }),
-        clock: this.#clock,
-        logger: options.logger,
-        observer: this.observer,
+    const { shardDistribution: sd } = options.config;
+    const { process } = sd;
+    this.health = new HealthMonitor(
+      options.store,
+      () => this.namespaces.all().every((ns) => ns.cache.synced),
+      { clock },
+    );
+    for (const config of sd.namespaces) {
+      const policy = namespacePolicy(config, {
+        process,
+        limits: this.limits,
+        maxReliedOn: options.store.limits.maxUnchangedExecutors,
       });
-      this.#namespaces.set(config.name, {
-        config,
-        cache,
-        requester: new routing.ShardRequester(options.store, config.name, {
-          now: () => this.#clock.monotonic(),
+      this.namespaces.add(
+        new NamespaceRuntime(policy, {
+          store: options.store,
+          leaderStore: options.leaderStore,
+          instanceId: this.instanceId,
+          election: {
+            // The embedded leader store has no leases; the value is then unused.
+            electionTtlMs: sd.leaderStore?.storageParams.electionTtlMs ?? 5_000,
+            leaderPeriodMs: sd.election.leaderPeriodMs,
+            maxRandomDelayMs: sd.election.maxRandomDelayMs,
+            failedElectionCooldownMs: sd.election.failedElectionCooldownMs,
+          },
+          clock,
+          logger: options.logger,
+          observer: this.observer,
+          beforeTerm: async () => void await this.health.probe(),
         }),
-        ...(config.type === "ephemeral"
-          ? { maxShards: config.maxShards ?? this.limits.maxEphemeralShards }
-          : {}),
-        fanout: new routing.WatchFanout(cache),
-        moves: new PendingCellMoves(),
-      });
+      );
     }
     this.#ingest = new HeartbeatIngest(options.store, {
-      refreshMs: process.heartbeatTtlMs / 4,
-      // A renewal is written at most TTL/4 + one heartbeat interval + TTL/8
-      // after the last one: well inside the TTL for executors that beat a few
-      // times per TTL.
+      // Every answered heartbeat is recorded within one flush (coalesced per executor), so an
+      // executor's shards move at most TTL + TTL/8 (or TTL + 1 s) + a period after its last one,
+      // and never before the TTL (see heartbeat_ingest.ts).
       flushMs: Math.min(process.heartbeatTtlMs / 8, 1_000),
       storeReachable: () => {
         const { checkedAtMs, storeReachable } = this.health.status;
         return checkedAtMs === 0 || storeReachable;
       },
-      clock: this.#clock,
+      clock,
       logger: options.logger,
     });
-    const lookup = (name: string) => this.#namespace(name);
+    const lookup = (name: string) => this.namespaces.get(name);
     this.operations = new NamespaceOperations(options.store, lookup);
-    this.executorDrains = new ExecutorDrains(options.store, lookup, this.#clock);
-    this.cells = new CellOperations({
-      lookup,
-      isLeading: (name) => this.isLeading(name),
-      moves: (name) => this.#namespace(name).moves,
-      clock: this.#clock,
-    });
-    this.health = new HealthMonitor(
-      options.store,
-      () => [...this.#namespaces.values()].every((ns) => ns.cache.synced),
-      { clock: this.#clock },
-    );
-    graceAfterOutages(this.health, () => [...this.#namespaces.values()].map((n) => n.cache.state), {
-      clock: this.#clock,
+    this.executorDrains = new ExecutorDrains(options.store, lookup, clock);
+    this.cells = new CellOperations({ lookup, clock });
+    graceAfterOutages(this.health, () => this.namespaces.all().map((n) => n.cache.state), {
+      clock,
       logger: options.logger,
       detectionMs: this.health.detectionMs,
     });
@@ -151,12 +134,13 @@ export class ShardManager {
   /** Loads every namespace, then starts the election loops. */
   async start(): Promise<void> {
     const signal = this.#stop.signal;
-    await Promise.all([...this.#namespaces.values()].map((ns) => ns.cache.start(signal)));
-    for (const ns of this.#namespaces.values()) this.#loops.push(this.#elect(ns, signal));
-    this.#loops.push(this.health.run(signal));
+    const runtimes = this.namespaces.all();
+    await Promise.all(runtimes.map((ns) => ns.load(signal)));
+    for (const ns of runtimes) ns.campaign(signal);
+    this.#health = this.health.run(signal);
     this.#options.logger.info("shard manager started", {
       instanceId: this.instanceId,
-      namespaces: [...this.#namespaces.keys()],
+      namespaces: runtimes.map((ns) => ns.name),
     });
   }
 
@@ -164,28 +148,25 @@ export class ShardManager {
   async stop(): Promise<void> {
     if (this.#stop.signal.aborted) return;
     this.#stop.abort(new ShuttingDownError());
-    await Promise.all(this.#loops);
+    await Promise.all([...this.namespaces.all().map((ns) => ns.stopped()), this.#health]);
     await this.#ingest.close();
   }
 
   /** Configured namespaces. */
   listNamespaces(): routing.NamespaceInfo[] {
-    return [...this.#namespaces.values()].map(({ config }) => ({
-      name: config.name,
-      type: config.type,
-      shardNum: config.shardNum ?? 0,
+    return this.namespaces.all().map(({ policy }) => ({
+      name: policy.name,
+      type: policy.type,
+      shardNum: policy.shardNum,
       mode: "onboarded",
     }));
   }
 
   /** Records a heartbeat and answers with the executor's shards. */
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
-    const ns = this.#namespace(raw.namespace);
+    const ns = this.namespaces.get(raw.namespace);
     const heartbeat = validateHeartbeat(raw, this.limits);
-    const leaseMs = ownershipLeaseOf(
-      ns.config,
-      this.#options.config.shardDistribution.process.heartbeatTtlMs,
-    );
+    const leaseMs = ns.policy.ownershipLeaseMs;
     const exclusive = leaseMs !== undefined;
     const revision = await this.#ingest.submit(heartbeat, ns.cache, { record: exclusive });
     // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
@@ -193,7 +174,7 @@ export class ShardManager {
     if (exclusive && revision !== undefined) {
       await ns.cache.waitForRevision(revision, this.#stop.signal);
     }
-    return heartbeatAnswer(ns.cache.state, heartbeat.executorId, leaseMs);
+    return heartbeatAnswer(ns.view, heartbeat.executorId, leaseMs);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */
@@ -202,26 +183,27 @@ export class ShardManager {
     key: string,
     signal?: AbortSignal,
   ): Promise<routing.ShardOwnerView> {
-    return routing.getShardOwner(this.#namespace(namespace), key, this.#clock.monotonic(), signal);
+    return routing.getShardOwner(
+      this.namespaces.get(namespace),
+      key,
+      this.#clock.monotonic(),
+      signal,
+    );
   }
 
   /** Who owns a shard, with its load and history; never creates it. */
   inspectShard(namespace: string, key: string): routing.ShardInspection {
-    return routing.inspectShard(this.#namespace(namespace), key);
+    return routing.inspectShard(this.namespaces.get(namespace), key);
   }
 
   /** Every executor of a namespace. */
   getNamespaceState(namespace: string): routing.ExecutorStateView[] {
-    return routing.namespaceState(this.#namespace(namespace).cache.state, this.#time());
+    return routing.namespaceState(this.namespaces.get(namespace).view, this.#time());
   }
 
   /** One executor. */
   getExecutorState(namespace: string, executorId: string): routing.ExecutorStateView {
-    return routing.executorState(
-      this.#namespace(namespace).cache.state,
-      executorId,
-      this.#time(),
-    );
+    return routing.executorState(this.namespaces.get(namespace).view, executorId, this.#time());
   }
 
   /**
@@ -229,18 +211,16 @@ export class ShardManager {
    * (from the leader store), with the start of its term from its claim.
    */
   async listLeaders(): Promise<routing.LeaderView[]> {
-    const namespaces = [...this.#namespaces.values()].sort((a, b) =>
-      a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0
-    );
-    return await Promise.all(namespaces.map(async ({ config, cache }) => {
-      const elected = await this.#options.leaderStore.leader(config.name);
-      if (!elected) return { namespace: config.name };
-      const claim = cache.state.leader?.claim;
+    const runtimes = this.namespaces.names().map((name) => this.namespaces.get(name));
+    return await Promise.all(runtimes.map(async ({ name, view }) => {
+      const elected = await this.#options.leaderStore.leader(name);
+      if (!elected) return { namespace: name };
+      const claim = view.leader?.claim;
       const sinceMs = claim?.term === elected.term && claim.instanceId === elected.instanceId
         ? claim.sinceMs
         : undefined;
       return {
-        namespace: config.name,
+        namespace: name,
         instanceId: elected.instanceId,
         term: elected.term,
         ...(sinceMs === undefined ? {} : { sinceMs }),
@@ -250,12 +230,12 @@ export class ShardManager {
 
   /** Aggregates of a namespace, for metrics. */
   namespaceStats(namespace: string): routing.NamespaceStats {
-    return routing.namespaceStats(this.#namespace(namespace).cache.state, this.#time());
+    return routing.namespaceStats(this.namespaces.get(namespace).view, this.#time());
   }
 
   /** Whether this instance leads `namespace` now. */
   isLeading(namespace: string): boolean {
-    return this.#leading.has(namespace);
+    return this.namespaces.has(namespace) && this.namespaces.get(namespace).leading;
   }
 
   #time(): routing.InspectionTime {
@@ -263,8 +243,8 @@ export class ShardManager {
   }
 
   /** A stream of the namespace picture: the current one, then every change. */
-  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespaceView> {
-    return this.#namespace(namespace).fanout.subscribe(
+  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespacePicture> {
+    return this.namespaces.get(namespace).fanout.subscribe(
       AbortSignal.any([signal, this.#stop.signal]),
     );
   }
@@ -273,93 +253,9 @@ export class ShardManager {
   watchNamespaceDeltas(
     namespace: string,
     signal: AbortSignal,
-  ): ReadableStream<routing.NamespaceView | routing.NamespaceDelta> {
-    return this.#namespace(namespace).fanout.subscribeDeltas(
+  ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta> {
+    return this.namespaces.get(namespace).fanout.subscribeDeltas(
       AbortSignal.any([signal, this.#stop.signal]),
     );
   }
-
-  #namespace(name: string): Namespace {
-    const ns = this.#namespaces.get(name);
-    if (!ns) throw new NamespaceNotFoundError(name);
-    return ns;
-  }
-
-  #elect(ns: Namespace, signal: AbortSignal): Promise<void> {
-    const { config: root, logger, leaderStore, store } = this.#options;
-    const sd = root.shardDistribution;
-    const ttl = sd.process.heartbeatTtlMs;
-    return runElectionLoop({
-      namespace: ns.config.name,
-      instanceId: this.instanceId,
-      leaderStore,
-      // The embedded leader store has no leases; the value is then unused.
-      electionTtlMs: sd.leaderStore?.storageParams.electionTtlMs ?? 5_000,
-      leaderPeriodMs: sd.election.leaderPeriodMs,
-      maxRandomDelayMs: sd.election.maxRandomDelayMs,
-      failedElectionCooldownMs: sd.election.failedElectionCooldownMs,
-      logger,
-      lead: async (leadership, termSignal) => {
-        this.#leading.add(ns.config.name);
-        // A term often starts right after a store outage: let the health monitor see the
-        // store back (and forgive the outage, see outage_grace.ts) before the first pass.
-        try {
-          await this.health.probe();
-          if (termSignal.aborted) return;
-          await runLeaderTerm(leadership, termSignal, {
-            instanceId: this.instanceId,
-            cache: ns.cache,
-            store,
-            shape: shapeOf(ns.config),
-            pass: {
-              balancer: loadBalancerFor(ns.config.loadBalancer),
-              maxMoves: ns.config.maxMovesPerPass ?? sd.process.maxMovesPerPass,
-              executorRetentionMs: Math.max(10 * ttl, 60_000),
-              ...exclusiveOf(ns.config, ttl),
-              ...(ns.config.mode === "cells"
-                ? {
-                  cells: {
-                    pins: new Map(Object.entries(ns.config.pins ?? {})),
-                    moves: ns.moves.pending,
-                  },
-                }
-                : {}),
-              ...replicationOf(ns.config),
-            },
-            periodMs: sd.process.periodMs,
-            cooldownMs: sd.process.rebalanceCooldownMs,
-            logger,
-            clock: this.#clock,
-            onPass: (pass) => this.observer.pass?.(ns.config.name, pass),
-          });
-        } finally {
-          this.#leading.delete(ns.config.name);
-        }
-      },
-    }, signal);
-  }
-}
-
-function exclusiveOf(config: NamespaceConfig, ttl: number) {
-  const leaseMs = ownershipLeaseOf(config, ttl);
-  return leaseMs === undefined ? {} : { exclusive: { leaseMs } };
-}
-
-function replicationOf(config: NamespaceConfig) {
-  if ((config.replicas ?? 1) <= 1) return {};
-  return {
-    replication: {
-      replicas: config.replicas ?? 1,
-      placement: config.placement === "shuffle" ? "shuffle" as const : "balanced" as const,
-      ...(config.maxOverlap === undefined ? {} : { maxOverlap: config.maxOverlap }),
-      zoneKey: config.zoneKey ?? "zone",
-      seed: replicationSeed(config.name),
-    },
-  };
-}
-
-function shapeOf(config: NamespaceConfig) {
-  return config.shardNum === undefined
-    ? { type: config.type }
-    : { type: config.type, shardNum: config.shardNum };
 }

@@ -56,7 +56,7 @@ export function formatList(items: readonly string[]): string {
 
 /**
  * An executor status, coloured: ACTIVE green, DRAINING and DRAINED yellow,
- * anything else red.
+ * anything else (such as `UNKNOWN(7)`, a status this server does not know) red.
  *
  * @example
  * ```ts

@@ -131,9 +131,12 @@ export interface ShardModel {
  * import { shortEnum } from "./model.ts";
  *
  * assert.equal(shortEnum("SHARD_STATUS_READY", "SHARD_STATUS_"), "READY");
+ * assert.equal(shortEnum(7, "EXECUTOR_STATUS_"), "UNKNOWN(7)");
  * ```
  */
-export function shortEnum(name: string, prefix: string): string {
+export function shortEnum(name: string | number, prefix: string): string {
+  // A value the contract does not name arrives as its number (proto3 enums are open).
+  if (typeof name === "number") return `UNKNOWN(${name})`;
   return name.startsWith(prefix) ? name.slice(prefix.length) : name;
 }
 

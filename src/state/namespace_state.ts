@@ -1,163 +1,154 @@
 /**
  * The in-memory picture of one namespace, kept current from the store's change
- * feed. Routing answers and leader passes both read it; nothing here does I/O.
+ * feed. Routing answers and leader passes both read it, through the
+ * {@linkcode NamespaceView} it implements; nothing here does I/O.
  *
  * @module
  */
-import { applyReleases } from "../core/assignment.ts";
-import { drainMatches, type ExecutorDrain } from "../core/executor_drain.ts";
-import type { AssignmentDelta, ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
+import type { ExecutorDrain } from "../core/executor_drain.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
-import { OwnerIndex } from "./owner_index.ts";
-import { type ViewChange, ViewLog } from "./view_log.ts";
+import { type ChangeSummary, Picture } from "./_picture.ts";
+import type { LivenessOptions } from "./executor_table.ts";
+import type {
+  ExecutorView,
+  LeaderRecord,
+  NamespaceTables,
+  NamespaceView,
+} from "./namespace_view.ts";
+import type { ViewChange } from "./view_log.ts";
 
-/** What the service knows about an executor. */
-export interface ExecutorView {
-  /** Executor id. */
-  readonly executorId: string;
-  /** Reported status. */
-  status: ExecutorStatus;
-  /** Wall-clock time of its last recorded heartbeat (ms since epoch), 0 if none. */
-  lastHeartbeatMs: number;
-  /** Local monotonic time when this instance last saw a heartbeat recorded: liveness is judged on it. */
-  seenAtMs: number;
-  /** Store revision of the last recorded heartbeat. */
-  heartbeatRevision: number;
-  /** Exclusive namespaces: revision of the latest answer it had acted on when it sent that heartbeat. */
-  appliedRevision?: number;
-  /** Metadata, e.g. the address spectators route to. */
-  metadata: Readonly<Record<string, string>>;
-  /** Latest shard reports. */
-  reports: Readonly<Record<string, ShardReport>>;
-}
+export type { ChangeSummary } from "./_picture.ts";
+export type { LivenessOptions } from "./executor_table.ts";
+export type {
+  ExecutorView,
+  LeaderRecord,
+  NamespaceTables,
+  NamespaceView,
+} from "./namespace_view.ts";
 
-/** What applying a batch changed. */
-export interface ChangeSummary {
-  /** Something a rebalance pass should react to. */
-  readonly rebalance: boolean;
-  /** Something a watcher of the namespace sees (owners, executors, metadata). */
-  readonly view: boolean;
-  /** The store asked for a reload. */
-  readonly resync: boolean;
-}
-
-/** Times that decide liveness. */
-export interface LivenessOptions {
-  /** An executor unseen for longer is stale. */
-  readonly heartbeatTtlMs: number;
-  /**
-   * Ownership lease of an exclusive namespace: a reader that loads a snapshot
-   * then never takes an executor as long gone (by the wall clock) before twice
-   * this has passed, so a lease is never cut short.
-   */
-  readonly ownershipLeaseMs?: number;
-}
-
-/** The mutable picture of a namespace. */
-export class NamespaceState {
+/**
+ * The picture of a namespace. Its fields are private: readers use the
+ * {@linkcode NamespaceView} it implements, and it changes only through
+ * {@linkcode load}, {@linkcode apply} and {@linkcode forgiveOutage}, which keep
+ * `inputsVersion` and the view log right.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NamespaceState } from "./namespace_state.ts";
+ *
+ * const state = new NamespaceState("ns", { heartbeatTtlMs: 2_000 });
+ * state.apply({
+ *   revision: 5,
+ *   events: [
+ *     { type: "heartbeat", executorId: "e1", record: { status: "ACTIVE", timestampMs: 1 } },
+ *     { type: "assignment", seq: 1, delta: { assign: { e1: ["0"] }, unassign: [], remove: [] } },
+ *   ],
+ * }, 0);
+ * assert.equal(state.ownerOf("0"), "e1");
+ * assert.equal(state.fencingToken("0"), 5);
+ * assert.ok(state.isAlive(state.executor("e1")!, 1_000));
+ * ```
+ */
+export class NamespaceState implements NamespaceView {
   /** Namespace name. */
   readonly namespace: string;
-  /** Store revision applied so far. */
-  revision = 0;
-  /** Last committed assignment change number. */
-  seq = 0;
-  /**
-   * Grows with every applied change a rebalance pass reads: everything but the
-   * heartbeat refreshes of live executors and leader claims. Equal values mean
-   * a pass would see the same picture (time aside, see {@linkcode livenessDeadline}).
-   */
-  inputsVersion = 0;
-  /** Executors by id. */
-  readonly executors: Map<string, ExecutorView> = new Map();
-  /** Shard → owner (the primary, first of the set, of a shard with several owners). */
-  readonly owners: Map<string, string>;
-  /**
-   * Replicated namespaces: shard → full owner set (primary first) of the
-   * shards with more than one owner. Empty in a single-owner namespace.
-   */
-  readonly ownerSets: Map<string, readonly string[]>;
-  /** Owner → its shards (a shard with several owners is listed under each). */
-  readonly byExecutor: Map<string, Set<string>>;
-  /**
-   * Shard → revision of the change that gave it its owner or, with several
-   * owners, last changed its owner set: the fencing token of every owner.
-   */
-  readonly assignedRevisions: Map<string, number>;
-  /** Store revision → commit time (ms since epoch) of assignment changes still held by a shard. */
-  readonly assignmentTimes: Map<number, number> = new Map();
-  /**
-   * Shards whose owner was asked to stop them (the first step of a handover in
-   * an exclusive namespace) → store revision of that change.
-   */
-  readonly releasing: Map<string, number> = new Map();
-  /** Drained shards. */
-  readonly drained: Set<string> = new Set();
-  /** Operator drains of executors, by drain id. */
-  readonly executorDrains: Map<string, ExecutorDrain> = new Map();
-  /** Ephemeral shards asked for, with their store revision. */
-  readonly requested: Map<string, number> = new Map();
-  /** The leader's claim, if any. */
-  leader: { claim: LeaderClaim; revision: number } | undefined;
-  /** Recent changes watchers see, for deltas to spectators. */
-  readonly viewLog: ViewLog = new ViewLog();
-  #revisionInProgress = 0;
-  #index = new OwnerIndex();
-  #viewTouched = false;
-  #liveness: LivenessOptions;
+  readonly #p: Picture;
 
   /** An empty picture of `namespace`. */
   constructor(namespace: string, liveness: LivenessOptions) {
     this.namespace = namespace;
-    // The index's maps, shared: readers keep using them directly.
-    this.owners = this.#index.owners;
-    this.ownerSets = this.#index.ownerSets;
-    this.byExecutor = this.#index.byExecutor;
-    this.assignedRevisions = this.#index.assignedRevisions;
-    this.#liveness = liveness;
+    this.#p = new Picture(liveness);
+  }
+
+  /** Store revision applied so far. */
+  get revision(): number {
+    return this.#p.revision;
+  }
+
+  /** Last committed assignment change number. */
+  get seq(): number {
+    return this.#p.seq;
+  }
+
+  /** Grows with every applied change a rebalance pass reads (see {@linkcode NamespaceView}). */
+  get inputsVersion(): number {
+    return this.#p.inputsVersion;
+  }
+
+  /** The leader's claim, if any. */
+  get leader(): LeaderRecord | undefined {
+    return this.#p.leader;
+  }
+
+  /** One executor. */
+  executor(executorId: string): ExecutorView | undefined {
+    return this.#p.executors.get(executorId);
+  }
+
+  /** Every known executor. */
+  executors(): IterableIterator<ExecutorView> {
+    return this.#p.executors.values();
+  }
+
+  /** Number of known executors. */
+  get executorCount(): number {
+    return this.#p.executors.size;
   }
 
   /** True when the executor's last heartbeat is recent enough at monotonic time `now`. */
   isAlive(executor: ExecutorView, now: number): boolean {
-    return now - executor.seenAtMs <= this.#liveness.heartbeatTtlMs;
+    return this.#p.executors.isAlive(executor, now);
   }
 
-  /**
-   * The earliest monotonic time after `now` at which some executor's liveness
-   * runs out (it turns stale) or, for a stale one, `retentionMs` since it was
-   * last seen runs out: until then time alone changes nothing a pass reads.
-   */
+  /** When time alone next changes what a pass reads (see {@linkcode NamespaceView}). */
   livenessDeadline(now: number, retentionMs: number): number {
-    let deadline = Infinity;
-    for (const e of this.executors.values()) {
-      const stale = e.seenAtMs + this.#liveness.heartbeatTtlMs;
-      const at = now <= stale ? stale : e.seenAtMs + retentionMs;
-      if (at >= now && at < deadline) deadline = at;
-    }
-    return deadline;
+    return this.#p.executors.livenessDeadline(now, retentionMs);
   }
 
-  /** The executor drains that apply to an executor with this id and metadata. */
-  drainsOf(executorId: string, metadata: Readonly<Record<string, string>>): ExecutorDrain[] {
-    const out: ExecutorDrain[] = [];
-    for (const drain of this.executorDrains.values()) {
-      if (drainMatches(drain, executorId, metadata)) out.push(drain);
-    }
-    return out;
+  /** True when the executor is out of the spectators' routing view (stale, holding nothing). */
+  isHidden(executorId: string): boolean {
+    return this.#p.hidden.has(executorId);
   }
 
-  /** True when an operator drain applies to `executor`. */
-  isExecutorDrained(executor: ExecutorView): boolean {
-    if (this.executorDrains.size === 0) return false;
-    for (const drain of this.executorDrains.values()) {
-      if (drainMatches(drain, executor.executorId, executor.metadata)) return true;
-    }
-    return false;
+  /** The owner (primary) of `shard`. */
+  ownerOf(shard: string): string | undefined {
+    return this.#p.assignment.index.owners.get(shard);
+  }
+
+  /** The owners of `shard`, primary first (empty when it has none). */
+  ownersOf(shard: string): readonly string[] {
+    return this.#p.assignment.index.ownersOf(shard);
+  }
+
+  /** Shards owned by `executorId` (alone or as one of several owners). */
+  shardsOf(executorId: string): ReadonlySet<string> {
+    return this.#p.assignment.index.shardsOf(executorId);
+  }
+
+  /** Every owned shard with its owner (primary). */
+  owned(): IterableIterator<[string, string]> {
+    return this.#p.assignment.index.owners.entries();
+  }
+
+  /** Number of owned shards. */
+  get ownedCount(): number {
+    return this.#p.assignment.index.owners.size;
+  }
+
+  /** True when some shard has more than one owner. */
+  get hasOwnerSets(): boolean {
+    return this.#p.assignment.index.ownerSets.size > 0;
+  }
+
+  /** The fencing token of `shard`'s owners. */
+  fencingToken(shard: string): number | undefined {
+    return this.#p.assignment.index.assignedRevisions.get(shard);
   }
 
   /** When `shard` got its current owner (ms since epoch), if known. */
   assignedAtMs(shard: string): number | undefined {
-    const revision = this.assignedRevisions.get(shard);
-    return revision === undefined ? undefined : this.assignmentTimes.get(revision);
+    return this.#p.assignment.assignedAtMs(shard);
   }
 
   /**
@@ -166,17 +157,95 @@ export class NamespaceState {
    * {@linkcode shardsOf} may be cached under it.
    */
   shardSetStamp(executorId: string): number {
-    return this.#index.stampOf(executorId);
+    return this.#p.assignment.index.stampOf(executorId);
   }
 
-  /** The owners of `shard`, primary first (empty when it has none). */
-  ownersOf(shard: string): readonly string[] {
-    return this.#index.ownersOf(shard);
+  /** The revision at which `shard`'s owner was asked to stop it. */
+  releasedAt(shard: string): number | undefined {
+    return this.#p.assignment.releasing.get(shard);
   }
 
-  /** Shards owned by `executorId` (alone or as one of several owners). */
-  shardsOf(executorId: string): ReadonlySet<string> {
-    return this.#index.shardsOf(executorId);
+  /** True when an operator drained `shard`. */
+  isDrained(shard: string): boolean {
+    return this.#p.drained.has(shard);
+  }
+
+  /** Drained shards. */
+  drained(): IterableIterator<string> {
+    return this.#p.drained.values();
+  }
+
+  /** Number of drained shards. */
+  get drainedCount(): number {
+    return this.#p.drained.size;
+  }
+
+  /** One executor drain, by id. */
+  executorDrain(id: string): ExecutorDrain | undefined {
+    return this.#p.executors.drain(id);
+  }
+
+  /** Every executor drain. */
+  executorDrains(): IterableIterator<ExecutorDrain> {
+    return this.#p.executors.drains();
+  }
+
+  /** Number of executor drains. */
+  get executorDrainCount(): number {
+    return this.#p.executors.drainCount;
+  }
+
+  /** The executor drains that apply to an executor with this id and metadata. */
+  drainsOf(executorId: string, metadata: Readonly<Record<string, string>>): ExecutorDrain[] {
+    return this.#p.executors.drainsOf(executorId, metadata);
+  }
+
+  /** True when an operator drain applies to `executor`. */
+  isExecutorDrained(executor: ExecutorView): boolean {
+    return this.#p.executors.isDrained(executor);
+  }
+
+  /** Store revision of the request for `shard`, if outstanding. */
+  requestRevision(shard: string): number | undefined {
+    return this.#p.requested.get(shard);
+  }
+
+  /** Number of outstanding shard requests. */
+  get requestCount(): number {
+    return this.#p.requested.size;
+  }
+
+  /** The changes watchers see after `revision`, or undefined when no longer known. */
+  changesSince(revision: number): readonly ViewChange[] | undefined {
+    return this.#p.viewLog.since(revision);
+  }
+
+  /** The collections, read-only, for planners and compaction. */
+  tables(): NamespaceTables {
+    const { index, times, releasing } = this.#p.assignment;
+    return {
+      owners: index.owners,
+      ownerSets: index.ownerSets,
+      byExecutor: index.byExecutor,
+      assignedRevisions: index.assignedRevisions,
+      assignmentTimes: times,
+      releasing,
+      drained: this.#p.drained,
+      requested: this.#p.requested,
+      hidden: this.#p.hidden,
+    };
+  }
+
+  /**
+   * After the store was unreachable from `sinceMs` until `now` (monotonic): no
+   * heartbeat could be recorded meanwhile, so executors that were alive when it
+   * began count as seen at `now`, as a fresh load would take them. Never makes
+   * an executor look alive that was stale before. Returns how many it renewed.
+   */
+  forgiveOutage(sinceMs: number, now: number): number {
+    const renewed = this.#p.executors.forgiveOutage(sinceMs, now);
+    if (renewed > 0) this.#p.inputsVersion++;
+    return renewed;
   }
 
   /**
@@ -185,201 +254,11 @@ export class NamespaceState {
    * than the TTL by the wall clock.
    */
   load(snapshot: NamespaceSnapshot, now: number, wallNow: number): void {
-    this.revision = snapshot.revision;
-    this.seq = snapshot.assignmentSeq;
-    this.inputsVersion++;
-    this.#index.clear();
-    this.executors.clear();
-    for (const e of snapshot.executors.values()) {
-      const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
-      const { heartbeatTtlMs, ownershipLeaseMs = 0 } = this.#liveness;
-      const ancient = wallNow - lastHeartbeatMs > 10 * heartbeatTtlMs + 2 * ownershipLeaseMs;
-      this.executors.set(e.executorId, {
-        executorId: e.executorId,
-        status: e.heartbeat?.status ?? "DRAINED",
-        lastHeartbeatMs,
-        seenAtMs: ancient ? -Infinity : now,
-        heartbeatRevision: e.heartbeatRevision,
-        appliedRevision: e.heartbeat?.appliedRevision ?? 0,
-        metadata: e.metadata,
-        reports: e.reports,
-      });
-    }
-    const sets = snapshot.ownerSets;
-    for (const [shard, owner] of snapshot.owners) {
-      const revision = snapshot.assignedRevisions.get(shard) ?? snapshot.revision;
-      const set = sets?.get(shard);
-      if (set !== undefined && set.length > 1 && set[0] === owner) {
-        this.#index.set(shard, set, revision);
-      } else this.#index.setOwner(shard, owner, revision);
-    }
-    this.assignmentTimes.clear();
-    for (const [revision, ms] of snapshot.assignmentTimes) this.assignmentTimes.set(revision, ms);
-    this.releasing.clear();
-    for (const [shard, rev] of snapshot.releasing ?? []) {
-      if (this.owners.has(shard)) this.releasing.set(shard, rev);
-    }
-    this.drained.clear();
-    for (const shard of snapshot.drained) this.drained.add(shard);
-    this.executorDrains.clear();
-    for (const [id, drain] of snapshot.executorDrains) this.executorDrains.set(id, drain);
-    this.requested.clear();
-    for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
-    this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
-    this.viewLog.reset(snapshot.revision);
+    this.#p.load(snapshot, now, wallNow);
   }
 
   /** Applies one batch of changes seen at monotonic time `now`. */
   apply(batch: NamespaceEventBatch, now: number): ChangeSummary {
-    let rebalance = false, view = false, resync = false;
-    this.#revisionInProgress = batch.revision;
-    this.#viewTouched = false;
-    for (const event of batch.events) {
-      if (event.type !== "heartbeat" && event.type !== "leader") this.inputsVersion++;
-      switch (event.type) {
-        case "heartbeat": {
-          const known = this.executors.get(event.executorId);
-          if (!known || known.status !== event.record.status || !this.isAlive(known, now)) {
-            rebalance = view = true;
-            this.inputsVersion++;
-          }
-          const executor = known ?? this.#newExecutor(event.executorId);
-          executor.status = event.record.status;
-          executor.lastHeartbeatMs = event.record.timestampMs;
-          executor.seenAtMs = now;
-          executor.heartbeatRevision = batch.revision;
-          executor.appliedRevision = event.record.appliedRevision ?? 0;
-          // The owner of a releasing shard may have confirmed that it stopped.
-          if (this.#holdsReleasing(event.executorId)) {
-            rebalance = true;
-            this.inputsVersion++;
-          }
-          break;
-        }
-        case "metadata":
-          (this.executors.get(event.executorId) ?? this.#newExecutor(event.executorId))
-            .metadata = event.metadata;
-          this.#record({
-            kind: "executor",
-            executorId: event.executorId,
-            metadata: event.metadata,
-          });
-          view = true;
-          // A selector drain may start or stop matching the executor; a zone may change.
-          if (this.executorDrains.size > 0 || this.ownerSets.size > 0) rebalance = true;
-          break;
-        case "reports": {
-          const executor = this.executors.get(event.executorId) ??
-            this.#newExecutor(event.executorId);
-          if (Object.values(event.reports).some((r) => r.status === "DONE")) rebalance = true;
-          executor.reports = event.reports;
-          break;
-        }
-        case "executor_removed":
-          if (this.executors.delete(event.executorId)) {
-            this.#record({ kind: "executor", executorId: event.executorId, metadata: undefined });
-          }
-          rebalance = view = true;
-          break;
-        case "assignment":
-          this.#applyAssignment(event.seq, event.delta, batch.revision);
-          view = true;
-          break;
-        case "executor_drain":
-          if (event.drain) this.executorDrains.set(event.id, event.drain);
-          else this.executorDrains.delete(event.id);
-          rebalance = view = true;
-          break;
-        case "drained":
-          if (event.drained) this.drained.add(event.shardKey);
-          else this.drained.delete(event.shardKey);
-          rebalance = true;
-          break;
-        case "requested":
-          if (event.requested) {
-            this.requested.set(event.shardKey, batch.revision);
-            rebalance = true;
-          } else this.requested.delete(event.shardKey);
-          break;
-        case "leader":
-          this.leader = event.claim ? { claim: event.claim, revision: batch.revision } : undefined;
-          break;
-        case "resync":
-          resync = true;
-          break;
-      }
-    }
-    if (batch.revision > this.revision) this.revision = batch.revision;
-    return { rebalance, view: view || this.#viewTouched, resync };
-  }
-
-  #holdsReleasing(executorId: string): boolean {
-    for (const shard of this.releasing.keys()) {
-      if (this.owners.get(shard) === executorId) return true;
-    }
-    return false;
-  }
-
-  #newExecutor(executorId: string): ExecutorView {
-    const executor: ExecutorView = {
-      executorId,
-      status: "ACTIVE",
-      lastHeartbeatMs: 0,
-      seenAtMs: -Infinity,
-      heartbeatRevision: 0,
-      appliedRevision: 0,
-      metadata: {},
-      reports: {},
-    };
-    this.executors.set(executorId, executor);
-    this.#record({ kind: "executor", executorId, metadata: executor.metadata });
-    return executor;
-  }
-
-  #applyAssignment(seq: number, delta: AssignmentDelta, revision: number): void {
-    this.seq = seq;
-    if (delta.atMs !== undefined) this.assignmentTimes.set(revision, delta.atMs);
-    if (seq % PRUNE_TIMES_EVERY === 0) this.#pruneTimes();
-    for (const shard of [...delta.unassign, ...delta.remove]) {
-      if (this.owners.has(shard)) this.#record({ kind: "owner", shard, owner: undefined });
-      this.#index.delete(shard);
-    }
-    const sets = delta.sets;
-    for (const [executor, shards] of Object.entries(delta.assign)) {
-      for (const shard of shards) {
-        const set = sets?.[shard];
-        if (set !== undefined && set.length > 1 && set[0] === executor) {
-          if (!sameOwners(this.ownersOf(shard), set)) {
-            this.#record({ kind: "owner", shard, owner: executor, owners: set });
-          }
-          this.#index.set(shard, set, revision);
-          continue;
-        }
-        if (this.owners.get(shard) !== executor || this.ownerSets.has(shard)) {
-          this.#record({ kind: "owner", shard, owner: executor });
-        }
-        this.#index.setOwner(shard, executor, revision);
-      }
-    }
-    applyReleases(this.releasing, this.owners, delta, revision);
-  }
-
-  #record(change: ViewChange): void {
-    this.viewLog.record(this.#revisionInProgress, change);
-    this.#viewTouched = true;
-  }
-
-  #pruneTimes(): void {
-    const held = new Set(this.assignedRevisions.values());
-    for (const revision of this.assignmentTimes.keys()) {
-      if (!held.has(revision)) this.assignmentTimes.delete(revision);
-    }
+    return this.#p.apply(batch, now);
   }
 }
-
-function sameOwners(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((id, i) => id === b[i]);
-}
-
-/** Commit times of revisions no shard holds any more are dropped this often (in changes). */
-const PRUNE_TIMES_EVERY = 256;

@@ -29,7 +29,11 @@ function snapshot(over: Partial<NamespaceSnapshot> = {}): NamespaceSnapshot {
 Deno.test("releasing shards load, follow assignment changes and keep their token", () => {
   const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
   state.load(snapshot(), 0, WALL);
-  assert.deepEqual(state.releasing, new Map([["1", 9]]), "only owned shards can be releasing");
+  assert.deepEqual(
+    state.tables().releasing,
+    new Map([["1", 9]]),
+    "only owned shards can be releasing",
+  );
   const released = state.apply({
     revision: 11,
     events: [{
@@ -39,9 +43,9 @@ Deno.test("releasing shards load, follow assignment changes and keep their token
     }],
   }, 1);
   assert.ok(released.view);
-  assert.deepEqual(state.releasing, new Map([["1", 9], ["0", 11]]));
-  assert.equal(state.owners.get("0"), "a");
-  assert.equal(state.assignedRevisions.get("0"), 5, "the owner's token is unchanged");
+  assert.deepEqual(state.tables().releasing, new Map([["1", 9], ["0", 11]]));
+  assert.equal(state.ownerOf("0"), "a");
+  assert.equal(state.fencingToken("0"), 5, "the owner's token is unchanged");
   const hb = state.apply({
     revision: 12,
     events: [{
@@ -59,15 +63,15 @@ Deno.test("releasing shards load, follow assignment changes and keep their token
       delta: { assign: { b: ["0"] }, unassign: ["1"], remove: [] },
     }],
   }, 3);
-  assert.deepEqual(state.releasing, new Map());
-  assert.equal(state.assignedRevisions.get("0"), 13, "the new owner's token is larger");
+  assert.deepEqual(state.tables().releasing, new Map());
+  assert.equal(state.fencingToken("0"), 13, "the new owner's token is larger");
 });
 
 Deno.test("an exclusive namespace's executor is not taken as long gone before twice its lease", () => {
   const plain = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
   plain.load(snapshot(), 100, WALL);
-  assert.equal(plain.executors.get("a")!.seenAtMs, -Infinity, "30 s > 10 × TTL: long gone");
+  assert.equal(plain.executor("a")!.seenAtMs, -Infinity, "30 s > 10 × TTL: long gone");
   const leased = new NamespaceState("ns", { heartbeatTtlMs: 1_000, ownershipLeaseMs: 15_000 });
   leased.load(snapshot(), 100, WALL);
-  assert.equal(leased.executors.get("a")!.seenAtMs, 100, "counted as seen at load");
+  assert.equal(leased.executor("a")!.seenAtMs, 100, "counted as seen at load");
 });

@@ -39,7 +39,7 @@ Deno.test("namespace state lists a replicated shard under every owner, primary f
   assert.deepEqual(state.ownersOf("0"), ["a", "b", "c"]);
   assert.deepEqual(state.ownersOf("1"), ["b"]);
   assert.deepEqual(state.ownersOf("nope"), []);
-  assert.equal(state.owners.get("0"), "a");
+  assert.equal(state.ownerOf("0"), "a");
   assert.deepEqual([...state.shardsOf("a")], ["0"]);
   assert.deepEqual([...state.shardsOf("b")].sort(), ["0", "1"]);
   assert.deepEqual([...state.shardsOf("c")], ["0"]);
@@ -49,7 +49,7 @@ Deno.test("namespace state ignores a snapshot set whose primary is not the owner
   const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
   state.load(snapshot({ ownerSets: new Map([["0", ["z", "a"]]]) }), 0, WALL);
   assert.deepEqual(state.ownersOf("0"), ["a"]);
-  assert.equal(state.ownerSets.size, 0);
+  assert.equal(state.tables().ownerSets.size, 0);
 });
 
 Deno.test("namespace state applies owner sets, changing stamps of old and new members only", () => {
@@ -67,7 +67,7 @@ Deno.test("namespace state applies owner sets, changing stamps of old and new me
   assert.deepEqual(state.ownersOf("0"), ["a", "b", "d"]);
   assert.deepEqual([...state.shardsOf("c")], []);
   assert.deepEqual([...state.shardsOf("d")], ["0"]);
-  assert.equal(state.assignedRevisions.get("0"), 11, "a new set is a new fencing token for all");
+  assert.equal(state.fencingToken("0"), 11, "a new set is a new fencing token for all");
   for (const id of ["a", "b", "c", "d"]) assert.notEqual(after[id], before[id], id);
   // A shard another executor holds alone is untouched.
   commit(state, 12, { assign: { b: ["1"] }, unassign: [], remove: [], sets: { "1": ["b", "c"] } });
@@ -84,7 +84,7 @@ Deno.test("namespace state drops a set when its shard gets one owner, loses it o
   commit(state, 13, { assign: {}, unassign: ["0"], remove: [] });
   assert.deepEqual(state.ownersOf("0"), []);
   assert.deepEqual([[...state.shardsOf("a")], [...state.shardsOf("c")]], [[], []]);
-  assert.equal(state.ownerSets.size, 0);
+  assert.equal(state.tables().ownerSets.size, 0);
 });
 
 Deno.test("namespace state records a set change for watchers, even with the same primary", () => {
@@ -102,7 +102,7 @@ Deno.test("namespace state records a set change for watchers, even with the same
     remove: [],
     sets: { "0": ["a", "c", "b"] },
   });
-  assert.deepEqual(state.viewLog.since(from), [
+  assert.deepEqual(state.changesSince(from), [
     { kind: "owner", shard: "0", owner: "a", owners: ["a", "c", "b"] },
   ]);
 });

@@ -47,11 +47,11 @@ Deno.test("namespace state load copies a snapshot, indexing owners by executor",
   assert.deepEqual([...state.shardsOf("a")], ["0", "2"]);
   assert.deepEqual([...state.shardsOf("b")], ["1"]);
   assert.deepEqual([...state.shardsOf("nobody")], []);
-  assert.equal(state.assignedRevisions.get("0"), 7);
-  assert.equal(state.assignedRevisions.get("2"), 10, "missing revisions default to the snapshot's");
-  assert.deepEqual([...state.drained], ["9"]);
-  assert.deepEqual([...state.requested], [["eph", 9]]);
-  const a = state.executors.get("a")!;
+  assert.equal(state.fencingToken("0"), 7);
+  assert.equal(state.fencingToken("2"), 10, "missing revisions default to the snapshot's");
+  assert.deepEqual([...state.drained()], ["9"]);
+  assert.deepEqual([...state.tables().requested], [["eph", 9]]);
+  const a = state.executor("a")!;
   assert.equal(a.seenAtMs, 50, "executors are taken as seen at load time");
   assert.equal(a.lastHeartbeatMs, WALL);
   assert.equal(a.status, "ACTIVE");
@@ -60,14 +60,14 @@ Deno.test("namespace state load copies a snapshot, indexing owners by executor",
 Deno.test("namespace state load replaces everything from an earlier load", () => {
   const state = loaded();
   state.load(snapshot({ owners: new Map([["5", "b"]]), drained: new Set() }), 0, WALL);
-  assert.deepEqual([...state.owners], [["5", "b"]]);
+  assert.deepEqual([...state.owned()], [["5", "b"]]);
   assert.deepEqual([...state.shardsOf("a")], []);
-  assert.equal(state.drained.size, 0);
+  assert.equal(state.drainedCount, 0);
 });
 
 Deno.test("namespace state isAlive holds up to the TTL after the executor was seen", () => {
   const state = loaded(100);
-  const a = state.executors.get("a")!;
+  const a = state.executor("a")!;
   assert.equal(state.isAlive(a, 100 + TTL), true);
   assert.equal(state.isAlive(a, 100 + TTL + 1), false);
 });
@@ -82,9 +82,9 @@ Deno.test("namespace state treats an ancient heartbeat on load as stale at once"
     ["none", silent],
   ]);
   state.load(snapshot({ executors }), 500, WALL);
-  assert.equal(state.isAlive(state.executors.get("old")!, 500), false);
-  assert.equal(state.isAlive(state.executors.get("recent")!, 500), true);
-  const none = state.executors.get("none")!;
+  assert.equal(state.isAlive(state.executor("old")!, 500), false);
+  assert.equal(state.isAlive(state.executor("recent")!, 500), true);
+  const none = state.executor("none")!;
   assert.equal(state.isAlive(none, 500), false);
   assert.equal(none.status, "DRAINED", "an executor without a heartbeat gets nothing new");
 });
@@ -93,7 +93,7 @@ Deno.test("namespace state heartbeat of a new executor asks for a rebalance and 
   const state = loaded();
   const change = state.apply({ revision: 11, events: [heartbeat("c")] }, 20);
   assert.deepEqual(change, { rebalance: true, view: true, resync: false });
-  const c = state.executors.get("c")!;
+  const c = state.executor("c")!;
   assert.equal(c.seenAtMs, 20);
   assert.equal(c.heartbeatRevision, 11);
   assert.equal(c.lastHeartbeatMs, WALL + 5);
@@ -104,7 +104,7 @@ Deno.test("namespace state same-status heartbeat of a live executor changes noth
   const state = loaded();
   const change = state.apply({ revision: 11, events: [heartbeat("a")] }, TTL);
   assert.deepEqual(change, { rebalance: false, view: false, resync: false });
-  assert.equal(state.executors.get("a")!.seenAtMs, TTL, "but liveness is refreshed");
+  assert.equal(state.executor("a")!.seenAtMs, TTL, "but liveness is refreshed");
 });
 
 Deno.test("namespace state status change or a stale executor's heartbeat asks for a rebalance", () => {
@@ -113,10 +113,10 @@ Deno.test("namespace state status change or a stale executor's heartbeat asks fo
     state.apply({ revision: 11, events: [heartbeat("a", "DRAINING")] }, 1).rebalance,
     true,
   );
-  assert.equal(state.executors.get("a")!.status, "DRAINING");
+  assert.equal(state.executor("a")!.status, "DRAINING");
   const stale = state.apply({ revision: 12, events: [heartbeat("b")] }, TTL + 1);
   assert.deepEqual(stale, { rebalance: true, view: true, resync: false });
-  assert.equal(state.isAlive(state.executors.get("b")!, TTL + 1), true);
+  assert.equal(state.isAlive(state.executor("b")!, TTL + 1), true);
 });
 
 Deno.test("namespace state assignment deltas update owners, byExecutor and revisions", () => {
@@ -131,10 +131,10 @@ Deno.test("namespace state assignment deltas update owners, byExecutor and revis
   }, 0);
   assert.deepEqual(change, { rebalance: false, view: true, resync: false });
   assert.equal(state.seq, 5);
-  assert.deepEqual([...state.owners].sort(), [["0", "b"], ["3", "b"]]);
-  assert.equal(state.byExecutor.has("a"), false, "an owner left with nothing is dropped");
+  assert.deepEqual([...state.owned()].sort(), [["0", "b"], ["3", "b"]]);
+  assert.equal(state.tables().byExecutor.has("a"), false, "an owner left with nothing is dropped");
   assert.deepEqual([...state.shardsOf("b")].sort(), ["0", "3"]);
-  assert.deepEqual([...state.assignedRevisions].sort(), [["0", 12], ["3", 12]]);
+  assert.deepEqual([...state.tables().assignedRevisions].sort(), [["0", 12], ["3", 12]]);
 });
 
 Deno.test("namespace state drained and requested events update their sets", () => {
@@ -148,19 +148,19 @@ Deno.test("namespace state drained and requested events update their sets", () =
     }],
   }, 0);
   assert.equal(drained.rebalance, true);
-  assert.deepEqual([...state.drained], ["4"]);
+  assert.deepEqual([...state.drained()], ["4"]);
   const asked = state.apply({
     revision: 14,
     events: [{ type: "requested", shardKey: "new", requested: true }],
   }, 0);
   assert.equal(asked.rebalance, true);
-  assert.equal(state.requested.get("new"), 14);
+  assert.equal(state.requestRevision("new"), 14);
   const cleared = state.apply({
     revision: 15,
     events: [{ type: "requested", shardKey: "eph", requested: false }],
   }, 0);
   assert.equal(cleared.rebalance, false);
-  assert.equal(state.requested.has("eph"), false);
+  assert.equal(state.requestRevision("eph") !== undefined, false);
 });
 
 Deno.test("namespace state reports rebalance only when a shard is DONE", () => {
@@ -170,7 +170,7 @@ Deno.test("namespace state reports rebalance only when a shard is DONE", () => {
     state.apply({ revision: 11, events: [ready as NamespaceEvent] }, 0).rebalance,
     false,
   );
-  assert.deepEqual(state.executors.get("a")!.reports, { x: { status: "READY", load: 1 } });
+  assert.deepEqual(state.executor("a")!.reports, { x: { status: "READY", load: 1 } });
   const done = { type: "reports", executorId: "a", reports: { x: { status: "DONE", load: 0 } } };
   assert.equal(state.apply({ revision: 12, events: [done as NamespaceEvent] }, 0).rebalance, true);
 });
@@ -182,13 +182,13 @@ Deno.test("namespace state removal, metadata, leader and resync events", () => {
     events: [{ type: "metadata", executorId: "a", metadata: { addr: "new" } }],
   }, 0);
   assert.equal(meta.view, true);
-  assert.deepEqual(state.executors.get("a")!.metadata, { addr: "new" });
+  assert.deepEqual(state.executor("a")!.metadata, { addr: "new" });
   const removed = state.apply({
     revision: 12,
     events: [{ type: "executor_removed", executorId: "b" }],
   }, 0);
   assert.deepEqual(removed, { rebalance: true, view: true, resync: false });
-  assert.equal(state.executors.has("b"), false);
+  assert.equal(state.executor("b") !== undefined, false);
   const claim = { term: 3, instanceId: "i1", sinceMs: WALL };
   state.apply({ revision: 13, events: [{ type: "leader", claim }] }, 0);
   assert.deepEqual(state.leader, { claim, revision: 13 });
@@ -209,8 +209,8 @@ Deno.test("namespace state follows executor drains and asks for a rebalance", ()
     events: [{ type: "executor_drain", id: drain.id, drain }],
   }, 0);
   assert.equal(made.rebalance, true);
-  assert.equal(state.isExecutorDrained(state.executors.get("a")!), true);
-  assert.equal(state.isExecutorDrained(state.executors.get("b")!), false);
+  assert.equal(state.isExecutorDrained(state.executor("a")!), true);
+  assert.equal(state.isExecutorDrained(state.executor("b")!), false);
   assert.deepEqual(state.drainsOf("a", { addr: "a:1" }).map((d) => d.id), [drain.id]);
   const moved = state.apply({
     revision: 12,
@@ -218,7 +218,7 @@ Deno.test("namespace state follows executor drains and asks for a rebalance", ()
   }, 0);
   assert.equal(moved.rebalance, true, "new metadata may match a selector drain");
   state.apply({ revision: 13, events: [{ type: "executor_drain", id: drain.id }] }, 0);
-  assert.equal(state.isExecutorDrained(state.executors.get("a")!), false);
+  assert.equal(state.isExecutorDrained(state.executor("a")!), false);
 });
 
 Deno.test("namespace state keeps commit times of assignment changes", () => {
@@ -233,6 +233,6 @@ Deno.test("namespace state keeps commit times of assignment changes", () => {
     }],
   }, 0);
   assert.equal(state.assignedAtMs("0"), 2_000);
-  assert.equal(state.assignedRevisions.get("0"), 20);
+  assert.equal(state.fencingToken("0"), 20);
   assert.equal(state.assignedAtMs("2"), undefined, "unknown without a recorded time");
 });

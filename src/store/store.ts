@@ -48,6 +48,12 @@ export interface NamespaceSnapshot {
   readonly assignmentTimes: ReadonlyMap<number, number>;
   /** Shards whose owner was asked to stop them (exclusive handover), with that change's revision. */
   readonly releasing?: ReadonlyMap<string, number>;
+  /**
+   * Executors a leader hid from the routing view (stale, holding nothing),
+   * with the heartbeat revision it judged; an entry holds only while the
+   * executor's heartbeat revision is still that one.
+   */
+  readonly hidden?: ReadonlyMap<string, number>;
   /** Drained shard keys. */
   readonly drained: ReadonlySet<string>;
   /** Executor drains by id. */
@@ -111,6 +117,8 @@ export interface AssignmentImage {
   readonly times: ReadonlyMap<number, number>;
   /** Releasing shards → revision of the change that released them. */
   readonly releasing?: ReadonlyMap<string, number>;
+  /** Hidden executors → the heartbeat revision they were hidden at. */
+  readonly hidden?: ReadonlyMap<string, number>;
 }
 
 /** An item that must still be at a given revision for a conditional delete. */
@@ -133,8 +141,16 @@ export function assertUnchangedWithinLimit(unchanged: readonly Versioned[]): voi
   }
 }
 
+/** Bounds of a store that callers plan around. */
+export interface StoreLimits {
+  /** Most executors one `commitAssignment` may require to be unchanged. */
+  readonly maxUnchangedExecutors: number;
+}
+
 /** The main store port. */
 export interface Store {
+  /** What this store can take in one call. */
+  readonly limits: StoreLimits;
   /** Reads a namespace's whole state at one revision. */
   loadNamespace(namespace: string, signal?: AbortSignal): Promise<NamespaceSnapshot>;
   /**

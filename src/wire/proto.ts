@@ -271,6 +271,11 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsRequest.ts"
 export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts";
+/* Error details (see `error_details.ts` for how they travel). */
+export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ShardNotFoundError.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ShardDrainedError.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/EphemeralShardLimitExceededError.ts";
 
 /*
  * `google.protobuf.Timestamp` (`NamespaceExecutorState.lastHeartbeat`):

@@ -128,23 +128,31 @@ export function storeContract(name: string, open: OpenStore): void {
       metadata: full ? metadata : {},
       reports: full ? reports : {},
     });
+    // A status this server does not know is kept with the number the executor sent.
+    const unknown = { status: "UNKNOWN", statusNumber: 7, timestampMs: 8 } as const;
     const rev1 = await store.writeExecutors("ns", [
       { executorId: "e1", heartbeat: HEARTBEAT, metadata, reports },
       { executorId: "e2", heartbeat: draining },
+      { executorId: "e3", heartbeat: unknown },
     ]);
     const snap = await store.loadNamespace("ns");
     assert.ok(snap.revision >= rev1);
     assert.deepEqual(
       snap.executors,
-      new Map([["e1", stored("e1", HEARTBEAT, rev1, true)], ["e2", stored("e2", draining, rev1)]]),
+      new Map([
+        ["e1", stored("e1", HEARTBEAT, rev1, true)],
+        ["e2", stored("e2", draining, rev1)],
+        ["e3", stored("e3", unknown, rev1)],
+      ]),
     );
+    await store.writeExecutors("ns", [{ executorId: "e3", heartbeat: HEARTBEAT }]);
     // A heartbeat alone moves the heartbeat revision and keeps metadata and reports.
     const rev2 = await store.writeExecutors("ns", [{ executorId: "e1", heartbeat: HEARTBEAT }]);
     assert.ok(rev2 > rev1);
-    assert.deepEqual(
-      (await store.loadNamespace("ns")).executors,
-      new Map([["e1", stored("e1", HEARTBEAT, rev2, true)], ["e2", stored("e2", draining, rev1)]]),
-    );
+    const after = (await store.loadNamespace("ns")).executors;
+    assert.deepEqual(after.get("e1"), stored("e1", HEARTBEAT, rev2, true));
+    assert.deepEqual(after.get("e2"), stored("e2", draining, rev1));
+    assert.deepEqual(after.get("e3")?.heartbeat, HEARTBEAT, "a known status drops the number");
   });
 
   test("records shard requests and drained shards", async (store) => {

@@ -132,11 +132,13 @@ function checkMetadata(metadata: Record<string, string>): void {
     throw new RangeError(`metadata may have at most ${MAX_METADATA_KEYS} keys, got ${keys.length}`);
   }
   for (const [key, value] of Object.entries(metadata)) {
-    if (key === "" || key.length > MAX_METADATA_KEY_LENGTH) {
+    // Counted in UTF-8 bytes, as the service counts them.
+    const bytes = new TextEncoder().encode(key).length;
+    if (key === "" || bytes > MAX_METADATA_KEY_LENGTH) {
       throw new RangeError(
-        `metadata keys must have 1 to ${MAX_METADATA_KEY_LENGTH} characters, got ${
+        `metadata keys must have 1 to ${MAX_METADATA_KEY_LENGTH} bytes (UTF-8), got ${
           JSON.stringify(key.slice(0, 40))
-        } (${key.length})`,
+        } (${bytes} bytes)`,
       );
     }
     if (typeof value !== "string") {

@@ -26,7 +26,7 @@ export interface ExecutorOptions {
   readonly executorId?: string;
   /**
    * Metadata sent with every heartbeat and shown to spectators, e.g.
-   * `{ address: "10.0.0.5:8080" }`. At most 32 keys of at most 128 characters.
+   * `{ address: "10.0.0.5:8080" }`. At most 32 keys of at most 128 bytes (UTF-8).
    * @default {{}}
    */
   readonly metadata?: Readonly<Record<string, string>>;

@@ -3,6 +3,11 @@
  *
  * @module
  */
+import {
+  decodeStatusDetails,
+  type ErrorDetail,
+  STATUS_DETAILS_KEY,
+} from "../../wire/error_details.ts";
 
 /**
  * A synchronous lookup before the first snapshot arrived, or `waitReady`
@@ -103,7 +108,10 @@ export class MissingMetadataError extends Error {
 /**
  * Asking the service for a shard's owner (the fallback on a miss) failed on
  * every address tried. `code` is the gRPC status code of the last failure,
- * when there was one; `cause` is that failure.
+ * when there was one; `cause` is that failure. `detail` is the typed error
+ * detail the service attached to it (a `grpc-status-details-bin` trailer), if
+ * any: the shard is drained, unknown, or the namespace is unknown or at its
+ * shard cap.
  *
  * @example
  * ```ts
@@ -112,6 +120,7 @@ export class MissingMetadataError extends Error {
  *
  * const error = new ShardOwnerLookupError("orders", "7", Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
  * assert.equal(error.code, 14);
+ * assert.equal(error.detail, undefined);
  * ```
  */
 export class ShardOwnerLookupError extends Error {
@@ -121,6 +130,8 @@ export class ShardOwnerLookupError extends Error {
   readonly shardKey: string;
   /** gRPC status code of the failure (14 UNAVAILABLE, 5 NOT_FOUND, 9 FAILED_PRECONDITION, ...). */
   readonly code: number | undefined;
+  /** The failure's typed detail, e.g. `{ type: "ShardDrainedError", namespace, shardKey }`. */
+  readonly detail: ErrorDetail | undefined;
 
   /** Looking up `shardKey` failed with `cause`. */
   constructor(namespace: string, shardKey: string, cause: unknown) {
@@ -134,6 +145,19 @@ export class ShardOwnerLookupError extends Error {
     this.shardKey = shardKey;
     const code = (cause as { code?: unknown } | null)?.code;
     this.code = typeof code === "number" ? code : undefined;
+    this.detail = detailOf(cause);
+  }
+}
+
+/** The typed detail in a gRPC error's trailers; undefined when absent or undecodable. */
+function detailOf(cause: unknown): ErrorDetail | undefined {
+  const metadata = (cause as { metadata?: { get?: (key: string) => unknown[] } } | null)?.metadata;
+  const bytes = metadata?.get?.(STATUS_DETAILS_KEY)?.[0];
+  if (!(bytes instanceof Uint8Array)) return undefined;
+  try {
+    return decodeStatusDetails(bytes).detail;
+  } catch {
+    return undefined; // a malformed trailer leaves the code and message to go by
   }
 }
 

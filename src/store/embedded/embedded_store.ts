@@ -17,10 +17,12 @@ import {
   assertUnchangedWithinLimit,
   type AssignmentImage,
   type Fence,
+  MAX_UNCHANGED_EXECUTORS,
   type NamespaceEvent,
   type NamespaceEventBatch,
   type NamespaceSnapshot,
   type Store,
+  type StoreLimits,
   type Versioned,
 } from "../store.ts";
 import { Journal } from "./journal.ts";
@@ -32,6 +34,8 @@ export const COMPACT_AFTER_LINES = 20_000;
 
 /** The embedded engine behind both embedded ports. */
 export class EmbeddedStore implements Store {
+  /** What one call can take. */
+  readonly limits: StoreLimits = { maxUnchangedExecutors: MAX_UNCHANGED_EXECUTORS };
   #journal: Journal;
   #revision: number;
   #models: Map<string, NamespaceModel>;

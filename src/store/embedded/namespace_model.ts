@@ -31,6 +31,8 @@ export interface ModelImage {
   readonly sets?: [string, readonly string[]][];
   /** [shard, revision of its release] (absent in images written before handovers). */
   readonly releasing?: [string, number][];
+  /** [executor, heartbeat revision] of executors hidden from the routing view (absent when none). */
+  readonly hidden?: [string, number][];
   /** Drained shards. */
   readonly drained: string[];
   /** [shard, revision]. */
@@ -57,6 +59,8 @@ export class NamespaceModel {
   readonly times: Map<number, number> = new Map();
   /** Releasing shard → revision of the change that released it. */
   readonly releasing: Map<string, number> = new Map();
+  /** Executor hidden from the routing view → the heartbeat revision it was hidden at. */
+  readonly hidden: Map<string, number> = new Map();
   /** Drained shards. */
   readonly drained: Set<string> = new Set();
   /** Shard → revision of its request. */
@@ -89,6 +93,7 @@ export class NamespaceModel {
       case "heartbeat":
         this.#executor(event.executorId).heartbeat = event.record;
         this.#executor(event.executorId).heartbeatRevision = revision;
+        this.hidden.delete(event.executorId); // heard from again
         break;
       case "metadata":
         this.#executor(event.executorId).metadata = event.metadata;
@@ -98,6 +103,7 @@ export class NamespaceModel {
         break;
       case "executor_removed":
         this.executors.delete(event.executorId);
+        this.hidden.delete(event.executorId);
         break;
       case "assignment":
         this.seq = event.seq;
@@ -112,6 +118,12 @@ export class NamespaceModel {
           if (!this.owners.has(shard)) this.revisions.delete(shard);
         }
         applyReleases(this.releasing, this.owners, event.delta, revision);
+        for (const [id, heartbeatRevision] of Object.entries(event.delta.hide ?? {})) {
+          // Only while its heartbeat record is the one the leader judged.
+          if (this.executors.get(id)?.heartbeatRevision === heartbeatRevision) {
+            this.hidden.set(id, heartbeatRevision);
+          }
+        }
         break;
       case "drained":
         if (event.drained) this.drained.add(event.shardKey);
@@ -148,6 +160,7 @@ export class NamespaceModel {
       assignedRevisions: new Map(this.revisions),
       assignmentTimes: times,
       releasing: new Map(this.releasing),
+      ...(this.hidden.size > 0 ? { hidden: new Map(this.hidden) } : {}),
       drained: new Set(this.drained),
       executorDrains: new Map(this.executorDrains),
       requested: new Map(this.requested),
@@ -165,6 +178,7 @@ export class NamespaceModel {
       times: [...this.times].filter(([rev]) => held.has(rev)),
       ...(this.ownerSets.size > 0 ? { sets: [...this.ownerSets] } : {}),
       releasing: [...this.releasing],
+      ...(this.hidden.size > 0 ? { hidden: [...this.hidden] } : {}),
       drained: [...this.drained],
       requested: [...this.requested],
       executorDrains: [...this.executorDrains.values()],
@@ -184,6 +198,7 @@ export class NamespaceModel {
     for (const [revision, ms] of image.times) model.times.set(revision, ms);
     for (const [shard, set] of image.sets ?? []) model.ownerSets.set(shard, set);
     for (const [shard, revision] of image.releasing ?? []) model.releasing.set(shard, revision);
+    for (const [id, revision] of image.hidden ?? []) model.hidden.set(id, revision);
     for (const shard of image.drained) model.drained.add(shard);
     for (const [shard, revision] of image.requested) model.requested.set(shard, revision);
     for (const drain of image.executorDrains) model.executorDrains.set(drain.id, drain);

@@ -18,21 +18,28 @@ import type { ExecutorDrain } from "../../core/executor_drain.ts";
 /** Largest part written in one request, leaving room for keys and the rest of a transaction. */
 export const MAX_PART_BYTES = 1024 * 1024;
 
-const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED"]);
+const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED", "UNKNOWN"]);
 
-/** Encodes a heartbeat record. */
+/** Encodes a heartbeat record (`"sn"`: the enum number of an UNKNOWN status). */
 export function encodeHeartbeat(record: HeartbeatRecord): string {
   const applied = record.appliedRevision ? { ar: record.appliedRevision } : {};
-  return JSON.stringify({ status: record.status, ts: record.timestampMs, ...applied });
+  const number = record.statusNumber === undefined ? {} : { sn: record.statusNumber };
+  return JSON.stringify({ status: record.status, ...number, ts: record.timestampMs, ...applied });
 }
 
-/** Decodes a heartbeat record; unknown statuses read as DRAINED so they get nothing new. */
+/**
+ * Decodes a heartbeat record. A status this version does not know (written by
+ * a newer one) reads as UNKNOWN, as an unknown status on the wire does: no
+ * new shards, and the executor keeps its own until it is stale.
+ */
 export function decodeHeartbeat(text: string): HeartbeatRecord {
-  const raw = JSON.parse(text) as { status?: string; ts?: number; ar?: number };
-  const status = (STATUSES.has(raw.status ?? "") ? raw.status : "DRAINED") as ExecutorStatus;
+  const raw = JSON.parse(text) as { status?: string; sn?: number; ts?: number; ar?: number };
+  const status = (STATUSES.has(raw.status ?? "") ? raw.status : "UNKNOWN") as ExecutorStatus;
   const applied = Number(raw.ar ?? 0);
+  const number = status === "UNKNOWN" && Number.isInteger(raw.sn) ? { statusNumber: raw.sn! } : {};
   return {
     status,
+    ...number,
     timestampMs: Number(raw.ts ?? 0),
     ...(applied > 0 ? { appliedRevision: applied } : {}),
   };
@@ -114,12 +121,14 @@ export function decodeClaim(text: string): LeaderClaim {
 export function encodeDelta(delta: AssignmentDelta): string {
   const release = delta.release?.length ? { l: delta.release } : {};
   const sets = delta.sets && Object.keys(delta.sets).length > 0 ? { s: delta.sets } : {};
+  const hide = delta.hide && Object.keys(delta.hide).length > 0 ? { x: delta.hide } : {};
   return JSON.stringify({
     a: delta.assign,
     u: delta.unassign,
     r: delta.remove,
     ...release,
     ...sets,
+    ...hide,
     t: delta.atMs,
   });
 }
@@ -132,6 +141,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     r?: string[];
     l?: string[];
     s?: Record<string, string[]>;
+    x?: Record<string, number>;
     t?: number;
   };
   const delta = {
@@ -140,6 +150,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     remove: raw.r ?? [],
     ...(raw.l?.length ? { release: raw.l } : {}),
     ...(raw.s && typeof raw.s === "object" ? { sets: raw.s } : {}),
+    ...(raw.x && typeof raw.x === "object" ? { hide: raw.x } : {}),
   };
   return typeof raw.t === "number" ? { ...delta, atMs: raw.t } : delta;
 }
@@ -148,7 +159,8 @@ export function decodeDelta(text: string): AssignmentDelta {
  * Encodes a whole assignment as `{"v":2,"o":{executor:{revision:[shards]}},"t":{revision:ms}}`,
  * plus `"l":{revision:[shards]}` for releasing shards and `"s":{shard:[owners]}` for
  * the owner sets of shards with several owners (`o` lists those under their
- * primary); older readers ignore both.
+ * primary), and `"x":{executor:heartbeat revision}` for executors hidden from
+ * the routing view; older readers ignore them.
  * Grouping by revision keeps it compact: shards placed together share one.
  */
 export function encodeOwners(image: AssignmentImage): string {
@@ -165,12 +177,13 @@ export function encodeOwners(image: AssignmentImage): string {
     if (set.length > 1 && image.owners.get(shard) === set[0]) s[shard] = set;
   }
   const sets = image.ownerSets?.size ? { s } : {};
-  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t, ...sets });
+  const hidden = image.hidden?.size ? { x: Object.fromEntries(image.hidden) } : {};
+  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t, ...sets, ...hidden });
   const l: Record<string, string[]> = {};
   for (const [shard, revision] of image.releasing) {
     if (image.owners.has(shard)) (l[revision] ??= []).push(shard);
   }
-  return JSON.stringify({ v: 2, o, t, l, ...sets });
+  return JSON.stringify({ v: 2, o, t, l, ...sets, ...hidden });
 }
 
 /**
@@ -185,6 +198,7 @@ export function decodeOwners(
     times: Map<number, number>;
     releasing?: Map<string, number>;
     ownerSets?: Map<string, readonly string[]>;
+    hidden?: Map<string, number>;
   },
   fallbackRevision: number,
 ): void {
@@ -203,7 +217,9 @@ export function decodeOwners(
     t?: Record<string, number>;
     l?: Record<string, string[]>;
     s?: Record<string, string[]>;
+    x?: Record<string, number>;
   };
+  for (const [id, revision] of Object.entries(v2.x ?? {})) into.hidden?.set(id, Number(revision));
   for (const [executor, byRevision] of Object.entries(v2.o)) {
     for (const [revision, shards] of Object.entries(byRevision)) {
       const rev = Number(revision) || fallbackRevision;

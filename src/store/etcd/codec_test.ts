@@ -18,10 +18,18 @@ import {
 const encoder = new TextEncoder();
 
 Deno.test("codec round-trips heartbeats, reports, claims and deltas", () => {
-  for (const status of ["ACTIVE", "DRAINING", "DRAINED"] as const) {
+  for (const status of ["ACTIVE", "DRAINING", "DRAINED", "UNKNOWN"] as const) {
     const record = { status, timestampMs: 1_700_000_000_123 };
     assert.deepEqual(decodeHeartbeat(encodeHeartbeat(record)), record);
   }
+  const unknown = {
+    status: "UNKNOWN",
+    statusNumber: 7,
+    timestampMs: 5,
+    appliedRevision: 3,
+  } as const;
+  assert.equal(encodeHeartbeat(unknown), '{"status":"UNKNOWN","sn":7,"ts":5,"ar":3}');
+  assert.deepEqual(decodeHeartbeat(encodeHeartbeat(unknown)), unknown);
   const reports = {
     "0": { status: "READY", load: 1.25 },
     "a/b": { status: "DONE", load: 0 },
@@ -33,14 +41,21 @@ Deno.test("codec round-trips heartbeats, reports, claims and deltas", () => {
   const delta = { assign: { e1: ["0", "1"], "pod/2": ["x"] }, unassign: ["5"], remove: ["y"] };
   assert.deepEqual(decodeDelta(encodeDelta(delta)), delta);
   assert.deepEqual(decodeDelta(encodeDelta({ ...delta, atMs: 1234 })), { ...delta, atMs: 1234 });
+  const hide = { ...delta, hide: { e3: 17 } };
+  assert.match(encodeDelta(hide), /"x":\{"e3":17\}/);
+  assert.deepEqual(decodeDelta(encodeDelta(hide)), hide);
 });
 
-Deno.test("codec reads unknown heartbeat statuses as DRAINED and missing parts as defaults", () => {
-  assert.deepEqual(decodeHeartbeat('{"status":"BOGUS","ts":5}'), {
-    status: "DRAINED",
+Deno.test("codec reads statuses it does not know as UNKNOWN and missing parts as defaults", () => {
+  assert.deepEqual(decodeHeartbeat('{"status":"PAUSED","ts":5}'), {
+    status: "UNKNOWN",
     timestampMs: 5,
   });
-  assert.deepEqual(decodeHeartbeat("{}"), { status: "DRAINED", timestampMs: 0 });
+  assert.deepEqual(decodeHeartbeat("{}"), { status: "UNKNOWN", timestampMs: 0 });
+  assert.deepEqual(decodeHeartbeat('{"status":"ACTIVE","sn":7,"ts":1}'), {
+    status: "ACTIVE",
+    timestampMs: 1,
+  });
   assert.deepEqual(decodeDelta("{}"), { assign: {}, unassign: [], remove: [] });
   assert.deepEqual(decodeClaim('{"term":"3","instanceId":7,"sinceMs":"1"}'), {
     term: 3,
@@ -63,6 +78,16 @@ Deno.test("codec round-trips a whole assignment with revisions and times", () =>
   assert.deepEqual(into.owners, new Map([["stale", "z"], ...owners]), "decoding adds to the map");
   assert.deepEqual(into.revisions, revisions);
   assert.deepEqual(into.times, new Map([[5, 1000], [9, 2000]]));
+  // Executors hidden from the routing view travel in "x".
+  const hidden = new Map([["gone", 41]]);
+  const withHidden = {
+    owners: new Map(),
+    revisions: new Map(),
+    times: new Map(),
+    hidden: new Map(),
+  };
+  decodeOwners(encodeOwners({ owners, revisions, times, hidden }), withHidden, 77);
+  assert.deepEqual(withHidden.hidden, hidden);
 });
 
 Deno.test("codec keeps owner sets in deltas and snapshots; readers without them see primaries", () => {

@@ -18,9 +18,11 @@ import {
   assertUnchangedWithinLimit,
   type AssignmentImage,
   type Fence,
+  MAX_UNCHANGED_EXECUTORS,
   type NamespaceEventBatch,
   type NamespaceSnapshot,
   type Store,
+  type StoreLimits,
   type Versioned,
 } from "../store.ts";
 import {
@@ -55,6 +57,8 @@ const CONDITIONAL_BATCH = MAX_TXN_OPS / 2 - 1;
 
 /** The `Store` port on an etcd cluster. */
 export class EtcdStore implements Store {
+  /** What one call can take. */
+  readonly limits: StoreLimits = { maxUnchangedExecutors: MAX_UNCHANGED_EXECUTORS };
   #client: Etcd3;
   #prefix: string;
   #keys = new Map<string, NamespaceKeys>();

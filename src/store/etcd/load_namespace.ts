@@ -115,13 +115,21 @@ export function decodeNamespace(
   const assignmentTimes = new Map<number, number>();
   const releasing = new Map<string, number>();
   const ownerSets = new Map<string, readonly string[]>();
+  const hidden = new Map<string, number>();
   let from = 0;
   if (snapshotPointer) {
     const pointer = decodePartsPointer(snapshotPointer.text);
     if (pointer?.seq !== undefined) {
       decodeOwners(
         joinParts(parts, `snap/${pointer.seq}`, pointer.parts),
-        { owners, revisions: assignedRevisions, times: assignmentTimes, releasing, ownerSets },
+        {
+          owners,
+          revisions: assignedRevisions,
+          times: assignmentTimes,
+          releasing,
+          ownerSets,
+          hidden,
+        },
         snapshotPointer.revision,
       );
       from = pointer.seq;
@@ -136,9 +144,16 @@ export function decodeNamespace(
     if (delta.atMs !== undefined) assignmentTimes.set(entry.revision, delta.atMs);
     applyDelta(owners, delta, (shard) => assignedRevisions.set(shard, entry.revision), ownerSets);
     applyReleases(releasing, owners, delta, entry.revision);
+    for (const [id, heartbeatRevision] of Object.entries(delta.hide ?? {})) {
+      hidden.set(id, heartbeatRevision);
+    }
   }
   for (const shard of assignedRevisions.keys()) {
     if (!owners.has(shard)) assignedRevisions.delete(shard);
+  }
+  // A hide holds only while the executor's heartbeat record is the one the leader judged.
+  for (const [id, heartbeatRevision] of hidden) {
+    if (executors.get(id)?.heartbeatRevision !== heartbeatRevision) hidden.delete(id);
   }
   const held = new Set(assignedRevisions.values());
   for (const revision of assignmentTimes.keys()) {
@@ -155,6 +170,7 @@ export function decodeNamespace(
     assignedRevisions,
     assignmentTimes,
     releasing,
+    ...(hidden.size > 0 ? { hidden } : {}),
     drained,
     executorDrains,
     requested,

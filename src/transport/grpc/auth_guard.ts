@@ -46,9 +46,12 @@ export function guardHandlers<H extends object>(
           peer: (call as Call).getPeer(),
           reason: decision.error.message,
         });
-        const { code, details } = toGrpcError(decision.error);
-        context.observer.rpc?.(method, Status[code] ?? String(code), performance.now() - started);
-        const error = { code, details, message: details };
+        const error = toGrpcError(decision.error);
+        context.observer.rpc?.(
+          method,
+          Status[error.code] ?? String(error.code),
+          performance.now() - started,
+        );
         if (streaming) (call as grpc.ServerWritableStream<unknown, unknown>).emit("error", error);
         else (callback as unknown as (e: unknown) => void)(error);
       }).catch((error) => {

@@ -7,7 +7,7 @@ import type {
   ExecutorStateView,
   LeaderView,
   NamespaceDelta,
-  NamespaceView,
+  NamespacePicture,
   OwnerEntry,
   ShardInspection,
 } from "../../routing/views.ts";
@@ -15,6 +15,7 @@ import type { BlastRadiusView } from "../../service/cell_operations.ts";
 import type { ExecutorDrainView } from "../../service/executor_drains.ts";
 import type {
   ExecutorDrain,
+  ExecutorStatus,
   GetBlastRadiusResponse,
   InspectShardResponse,
   NamespaceExecutorState,
@@ -34,7 +35,7 @@ export function toTimestamp(ms: number): Timestamp {
 export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState {
   return {
     executorId: view.executorId,
-    status: `EXECUTOR_STATUS_${view.status}`,
+    status: executorStatusOnWire(view),
     lastHeartbeat: toTimestamp(view.lastHeartbeatMs),
     metadata: { ...view.metadata },
     assignedShards: view.assignedShards.map((s) => ({
@@ -51,6 +52,17 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
     shardCount: String(view.assignedShards.length),
     totalLoad: view.totalLoad,
   };
+}
+
+/**
+ * An executor's status on the wire. An unknown one goes back as the number the
+ * executor sent (proto3 enums are open; the generated type lists only the
+ * named values), or INVALID when that number is not known (a status written by
+ * a newer version of this server).
+ */
+function executorStatusOnWire(view: ExecutorStateView): ExecutorStatus {
+  if (view.status !== "UNKNOWN") return `EXECUTOR_STATUS_${view.status}`;
+  return (view.statusNumber ?? 0) as ExecutorStatus;
 }
 
 /** A shard inspection on the wire. */
@@ -97,7 +109,9 @@ export function toNamespaceLeader(view: LeaderView): NamespaceLeader {
 }
 
 /** A namespace picture or delta as a watch message. */
-export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchNamespaceStateResponse {
+export function toWatchResponse(
+  view: NamespacePicture | NamespaceDelta,
+): WatchNamespaceStateResponse {
   if (view.kind === "delta") {
     return {
       executors: view.executors.map((e) => ({
@@ -128,9 +142,23 @@ export function toWatchResponse(view: NamespaceView | NamespaceDelta): WatchName
   };
 }
 
-/** Reads an enum value that arrives as a name (or, if unknown, a number). */
-export function enumName(value: unknown): string {
-  return typeof value === "string" ? value : `UNKNOWN_${String(value)}`;
+/**
+ * Reads an enum field of a received message: its name, or the number of a
+ * value the contract does not name (proto3 enums are open and the loader
+ * passes those through as numbers). Anything else (never produced by the
+ * loader) becomes a name no validator accepts.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { enumValue } from "./convert.ts";
+ *
+ * assert.equal(enumValue("EXECUTOR_STATUS_ACTIVE"), "EXECUTOR_STATUS_ACTIVE");
+ * assert.equal(enumValue(7), 7);
+ * ```
+ */
+export function enumValue(value: unknown): string | number {
+  return typeof value === "string" || typeof value === "number" ? value : String(value);
 }
 
 /** A blast-radius report on the wire (counts as int64 strings). */

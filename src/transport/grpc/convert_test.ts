@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import {
-  enumName,
+  enumValue,
   toExecutorDrain,
   toExecutorState,
   toInspectShardResponse,
@@ -171,7 +171,8 @@ Deno.test("toWatchResponse writes a delta as metadata upserts, owner changes and
   );
 });
 
-Deno.test("enumName passes names through and marks numbers as unknown", () => {
-  assert.equal(enumName("EXECUTOR_STATUS_ACTIVE"), "EXECUTOR_STATUS_ACTIVE");
-  assert.equal(enumName(7), "UNKNOWN_7");
+Deno.test("enumValue passes names and unknown numbers through", () => {
+  assert.equal(enumValue("EXECUTOR_STATUS_ACTIVE"), "EXECUTOR_STATUS_ACTIVE");
+  assert.equal(enumValue(7), 7);
+  assert.equal(enumValue(undefined), "undefined");
 });

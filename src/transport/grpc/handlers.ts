@@ -1,6 +1,7 @@
 /**
  * gRPC handlers: decode a request, call the service, encode the answer, and
- * map errors in one place.
+ * map errors in one place (`status_map.ts`: code, message and typed detail
+ * trailer, the same for unary calls and the watch stream).
  *
  * @module
  */
@@ -19,7 +20,7 @@ import {
 import type { Logger } from "../../core/logger.ts";
 import type { HeartbeatAnswer, ShardManager } from "../../service/mod.ts";
 import {
-  enumName,
+  enumValue,
   toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
@@ -80,9 +81,13 @@ function unary<Req, Res>(
       },
       (error) => {
         if (isUnexpected(error)) logger.error("request failed", { method, error });
-        const { code, details } = toGrpcError(error);
-        observer.rpc?.(method, Status[code] ?? String(code), performance.now() - started);
-        callback({ code, details, message: details });
+        const status = toGrpcError(error);
+        observer.rpc?.(
+          method,
+          Status[status.code] ?? String(status.code),
+          performance.now() - started,
+        );
+        callback(status);
       },
     );
   };
@@ -232,8 +237,7 @@ export function routingHandlers(
         if (!cancelled.signal.aborted) call.end();
       })().catch((error) => {
         if (isUnexpected(error)) logger.error("watch failed", { error });
-        const { code, details } = toGrpcError(error);
-        call.emit("error", { code, details, message: details });
+        call.emit("error", toGrpcError(error));
       });
     },
   };
@@ -249,15 +253,15 @@ export function executorHandlers(
   const answers = new EncodedByStamp();
   return {
     Heartbeat: unary(context, "Heartbeat", async (req) => {
-      const reports: Record<string, { status: string; load: number }> = {};
+      const reports: Record<string, { status: string | number; load: number }> = {};
       for (const [key, report] of Object.entries(req.shardStatusReports)) {
-        reports[key] = { status: enumName(report.status), load: report.shardLoad };
+        reports[key] = { status: enumValue(report.status), load: report.shardLoad };
       }
       const namespace = validateNamespace(req.namespace);
       const answer = await manager.heartbeat({
         namespace,
         executorId: req.executorId,
-        status: enumName(req.status),
+        status: enumValue(req.status),
         reports,
         metadata: req.metadata,
         appliedRevision: req.appliedRevision,

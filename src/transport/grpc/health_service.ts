@@ -2,12 +2,14 @@
  * The standard gRPC health service (`grpc.health.v1.Health`), fed by the
  * instance's `HealthMonitor`: SERVING while the store answers and every
  * namespace cache follows it, NOT_SERVING otherwise. The overall service ("")
- * and each Shard Distributor service report the same status.
+ * and each Shard Distributor service report the same status. Server reflection
+ * describes it from {@linkcode healthPackageDefinition}.
  *
  * @module
  */
 import type * as grpc from "@grpc/grpc-js";
-import { HealthImplementation, type ServingStatus } from "grpc-health-check";
+import { loadSync, type PackageDefinition } from "@grpc/proto-loader";
+import { HealthImplementation, protoPath, type ServingStatus } from "grpc-health-check";
 import type { HealthMonitor, HealthStatus } from "../../service/health_monitor.ts";
 
 /** Service names the health service answers for. */
@@ -31,4 +33,20 @@ export function addHealthService(server: grpc.Server, monitor: HealthMonitor): v
     for (const name of HEALTH_SERVICES) health.setStatus(name, servingStatus(status));
   });
   health.addToServer(server);
+}
+
+/**
+ * The definition of `grpc.health.v1` (the `.proto` file `grpc-health-check`
+ * ships and serves), so that server reflection can list and describe it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { healthPackageDefinition } from "./health_service.ts";
+ *
+ * assert.ok("grpc.health.v1.Health" in healthPackageDefinition());
+ * ```
+ */
+export function healthPackageDefinition(): PackageDefinition {
+  return loadSync(protoPath);
 }

@@ -10,6 +10,7 @@ Deno.test("a refused move and a call to a non-leader are FAILED_PRECONDITION, wi
   assert.deepEqual(toGrpcError(refused), {
     code: grpc.status.FAILED_PRECONDITION,
     details: refused.message,
+    message: refused.message,
   });
   const notLeader = new NotLeaderError("ns", "sm-2");
   assert.equal(toGrpcError(notLeader).code, grpc.status.FAILED_PRECONDITION);

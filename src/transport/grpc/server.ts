@@ -10,7 +10,7 @@ import type { ShardManager } from "../../service/shard_manager.ts";
 import { executorHandlers, routingHandlers } from "./handlers.ts";
 import { executorService, packageDefinition, shardDistributorService } from "../../wire/proto.ts";
 import { ReflectionService } from "@grpc/reflection";
-import { addHealthService } from "./health_service.ts";
+import { addHealthService, healthPackageDefinition } from "./health_service.ts";
 import { passEncodedThrough } from "./pre_encoded.ts";
 import type { Authorizer } from "../../security/mod.ts";
 import { guardHandlers } from "./auth_guard.ts";
@@ -77,7 +77,7 @@ export async function startGrpcServer(
     authorizer ? guardHandlers(executorDefinition, executor, authorizer, context) : executor,
   );
   addHealthService(server, manager.health);
-  new ReflectionService(packageDefinition).addToServer(server);
+  new ReflectionService({ ...packageDefinition, ...healthPackageDefinition() }).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
       address,

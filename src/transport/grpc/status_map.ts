@@ -1,18 +1,41 @@
 /**
- * The one place where domain errors become gRPC status codes. A caller's
- * mistake never maps to INTERNAL.
+ * The one place where domain errors become gRPC statuses. A caller's mistake
+ * never maps to INTERNAL. Errors that upstream Cadence's server answers with
+ * typed details (an unknown namespace or shard, the ephemeral shard cap) carry
+ * the same detail here, and a drained shard carries this server's
+ * `ShardDrainedError`: a `google.rpc.Status` in the `grpc-status-details-bin`
+ * trailer (see `src/wire/error_details.ts`). Code and message are the same
+ * with or without it.
  *
  * @module
  */
 import * as grpc from "@grpc/grpc-js";
-import { type ErrorKind, errorKind, ShardManagerError } from "../../core/errors.ts";
+import { Buffer } from "node:buffer";
+import {
+  EphemeralShardLimitExceededError,
+  type ErrorKind,
+  errorKind,
+  NamespaceNotFoundError,
+  ShardDrainedError,
+  ShardManagerError,
+  ShardNotFoundError,
+} from "../../core/errors.ts";
+import {
+  encodeStatusDetails,
+  type ErrorDetail,
+  STATUS_DETAILS_KEY,
+} from "../../wire/error_details.ts";
 
-/** A gRPC error object as `@grpc/grpc-js` handlers pass to their callback. */
+/** A gRPC error object as `@grpc/grpc-js` handlers pass to their callback or emit on a stream. */
 export interface GrpcError {
   /** The status code. */
   readonly code: grpc.status;
   /** The message (the `details` of the status). */
   readonly details: string;
+  /** The same message: grpc-js sends `details`, and logs and tools read `message`. */
+  readonly message: string;
+  /** Trailers: `grpc-status-details-bin` for errors with a typed detail. */
+  readonly metadata?: grpc.Metadata;
 }
 
 const CODES: Readonly<Record<ErrorKind, grpc.status>> = {
@@ -27,27 +50,74 @@ const CODES: Readonly<Record<ErrorKind, grpc.status>> = {
 };
 
 /**
- * Maps an error to a gRPC status; unknown errors (bugs) become INTERNAL with
- * a generic message, never a stack trace.
+ * The typed detail a domain error is answered with, if any.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { errorDetailOf } from "./status_map.ts";
+ * import { ShardNotFoundError } from "../../core/errors.ts";
+ *
+ * assert.deepEqual(errorDetailOf(new ShardNotFoundError("ns", "9")), {
+ *   type: "ShardNotFoundError",
+ *   namespace: "ns",
+ *   shardKey: "9",
+ * });
+ * ```
+ */
+export function errorDetailOf(error: unknown): ErrorDetail | undefined {
+  if (error instanceof NamespaceNotFoundError) {
+    return { type: "NamespaceNotFoundError", namespace: error.namespace };
+  }
+  if (error instanceof ShardNotFoundError) {
+    return { type: "ShardNotFoundError", namespace: error.namespace, shardKey: error.shardKey };
+  }
+  if (error instanceof ShardDrainedError) {
+    return { type: "ShardDrainedError", namespace: error.namespace, shardKey: error.shardKey };
+  }
+  if (error instanceof EphemeralShardLimitExceededError) {
+    return {
+      type: "EphemeralShardLimitExceededError",
+      namespace: error.namespace,
+      maxLimit: error.maxLimit,
+      currentValue: error.currentValue,
+    };
+  }
+  return undefined;
+}
+
+function grpcError(code: grpc.status, message: string, detail?: ErrorDetail): GrpcError {
+  if (detail === undefined) return { code, details: message, message };
+  const metadata = new grpc.Metadata();
+  metadata.set(STATUS_DETAILS_KEY, Buffer.from(encodeStatusDetails(code, message, detail)));
+  return { code, details: message, message, metadata };
+}
+
+/**
+ * Maps an error to a gRPC status, with its typed detail as a trailer when it
+ * has one; unknown errors (bugs) become INTERNAL with a generic message,
+ * never a stack trace.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { toGrpcError } from "./status_map.ts";
  * import { NamespaceNotFoundError } from "../../core/errors.ts";
- * assert.equal(toGrpcError(new NamespaceNotFoundError("x")).code, 5);
+ *
+ * const error = toGrpcError(new NamespaceNotFoundError("x"));
+ * assert.equal(error.code, 5);
+ * assert.equal(error.details, 'Namespace "x" not found');
+ * assert.equal(error.metadata?.get("grpc-status-details-bin").length, 1);
  * ```
  */
 export function toGrpcError(error: unknown): GrpcError {
   const kind = errorKind(error);
-  if (kind) return { code: CODES[kind], details: (error as Error).message };
-  if (error instanceof ShardManagerError) {
-    return { code: grpc.status.UNKNOWN, details: error.message };
-  }
-  return { code: grpc.status.INTERNAL, details: "Internal error; see the service logs" };
+  if (kind) return grpcError(CODES[kind], (error as Error).message, errorDetailOf(error));
+  if (error instanceof ShardManagerError) return grpcError(grpc.status.UNKNOWN, error.message);
+  return grpcError(grpc.status.INTERNAL, "Internal error; see the service logs");
 }
 
 /** True when `error` is a bug rather than an expected domain outcome. */
 export function isUnexpected(error: unknown): boolean {
-  return toGrpcError(error).code === grpc.status.INTERNAL;
+  return errorKind(error) === undefined && !(error instanceof ShardManagerError);
 }

@@ -8,6 +8,7 @@ import type { DrainExecutorsRequest as _uber_cadence_sharddistributor_v1_DrainEx
 import type { DrainExecutorsResponse as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, DrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output } from './uber/cadence/sharddistributor/v1/DrainExecutorsResponse.ts';
 import type { DrainShardsRequest as _uber_cadence_sharddistributor_v1_DrainShardsRequest, DrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output } from './uber/cadence/sharddistributor/v1/DrainShardsRequest.ts';
 import type { DrainShardsResponse as _uber_cadence_sharddistributor_v1_DrainShardsResponse, DrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output } from './uber/cadence/sharddistributor/v1/DrainShardsResponse.ts';
+import type { EphemeralShardLimitExceededError as _uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError, EphemeralShardLimitExceededError__Output as _uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError__Output } from './uber/cadence/sharddistributor/v1/EphemeralShardLimitExceededError.ts';
 import type { ExecutorDrain as _uber_cadence_sharddistributor_v1_ExecutorDrain, ExecutorDrain__Output as _uber_cadence_sharddistributor_v1_ExecutorDrain__Output } from './uber/cadence/sharddistributor/v1/ExecutorDrain.ts';
 import type { ExecutorInfo as _uber_cadence_sharddistributor_v1_ExecutorInfo, ExecutorInfo__Output as _uber_cadence_sharddistributor_v1_ExecutorInfo__Output } from './uber/cadence/sharddistributor/v1/ExecutorInfo.ts';
 import type { ForceResetNamespaceRequest as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, ForceResetNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/ForceResetNamespaceRequest.ts';
@@ -37,10 +38,13 @@ import type { MoveShardsResponse as _uber_cadence_sharddistributor_v1_MoveShards
 import type { NamespaceConfig as _uber_cadence_sharddistributor_v1_NamespaceConfig, NamespaceConfig__Output as _uber_cadence_sharddistributor_v1_NamespaceConfig__Output } from './uber/cadence/sharddistributor/v1/NamespaceConfig.ts';
 import type { NamespaceExecutorState as _uber_cadence_sharddistributor_v1_NamespaceExecutorState, NamespaceExecutorState__Output as _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output } from './uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts';
 import type { NamespaceLeader as _uber_cadence_sharddistributor_v1_NamespaceLeader, NamespaceLeader__Output as _uber_cadence_sharddistributor_v1_NamespaceLeader__Output } from './uber/cadence/sharddistributor/v1/NamespaceLeader.ts';
+import type { NamespaceNotFoundError as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError, NamespaceNotFoundError__Output as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output } from './uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts';
 import type { Shard as _uber_cadence_sharddistributor_v1_Shard, Shard__Output as _uber_cadence_sharddistributor_v1_Shard__Output } from './uber/cadence/sharddistributor/v1/Shard.ts';
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from './uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { ShardDistributorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorAPIClient, ShardDistributorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts';
 import type { ShardDistributorExecutorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient, ShardDistributorExecutorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts';
+import type { ShardDrainedError as _uber_cadence_sharddistributor_v1_ShardDrainedError, ShardDrainedError__Output as _uber_cadence_sharddistributor_v1_ShardDrainedError__Output } from './uber/cadence/sharddistributor/v1/ShardDrainedError.ts';
+import type { ShardNotFoundError as _uber_cadence_sharddistributor_v1_ShardNotFoundError, ShardNotFoundError__Output as _uber_cadence_sharddistributor_v1_ShardNotFoundError__Output } from './uber/cadence/sharddistributor/v1/ShardNotFoundError.ts';
 import type { ShardOwner as _uber_cadence_sharddistributor_v1_ShardOwner, ShardOwner__Output as _uber_cadence_sharddistributor_v1_ShardOwner__Output } from './uber/cadence/sharddistributor/v1/ShardOwner.ts';
 import type { ShardOwnerChange as _uber_cadence_sharddistributor_v1_ShardOwnerChange, ShardOwnerChange__Output as _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output } from './uber/cadence/sharddistributor/v1/ShardOwnerChange.ts';
 import type { ShardStatusReport as _uber_cadence_sharddistributor_v1_ShardStatusReport, ShardStatusReport__Output as _uber_cadence_sharddistributor_v1_ShardStatusReport__Output } from './uber/cadence/sharddistributor/v1/ShardStatusReport.ts';
@@ -71,6 +75,7 @@ export interface ProtoGrpcType {
           DrainExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
           DrainShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainShardsRequest, _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output>
           DrainShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainShardsResponse, _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output>
+          EphemeralShardLimitExceededError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError, _uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError__Output>
           ExecutorDrain: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorDrain, _uber_cadence_sharddistributor_v1_ExecutorDrain__Output>
           ExecutorInfo: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorInfo, _uber_cadence_sharddistributor_v1_ExecutorInfo__Output>
           ExecutorStatus: EnumTypeDefinition
@@ -102,6 +107,7 @@ export interface ProtoGrpcType {
           NamespaceConfig: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceConfig, _uber_cadence_sharddistributor_v1_NamespaceConfig__Output>
           NamespaceExecutorState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceExecutorState, _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output>
           NamespaceLeader: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceLeader, _uber_cadence_sharddistributor_v1_NamespaceLeader__Output>
+          NamespaceNotFoundError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceNotFoundError, _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output>
           OwnershipMode: EnumTypeDefinition
           Shard: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_Shard, _uber_cadence_sharddistributor_v1_Shard__Output>
           ShardAssignment: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardAssignment, _uber_cadence_sharddistributor_v1_ShardAssignment__Output>
@@ -113,6 +119,8 @@ export interface ProtoGrpcType {
            * The API that executors (the processes that own shards) call.
            */
           ShardDistributorExecutorAPI: SubtypeConstructor<typeof grpc.Client, _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient> & { service: _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition }
+          ShardDrainedError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardDrainedError, _uber_cadence_sharddistributor_v1_ShardDrainedError__Output>
+          ShardNotFoundError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardNotFoundError, _uber_cadence_sharddistributor_v1_ShardNotFoundError__Output>
           ShardOwner: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardOwner, _uber_cadence_sharddistributor_v1_ShardOwner__Output>
           ShardOwnerChange: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardOwnerChange, _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output>
           ShardStatus: EnumTypeDefinition

@@ -15,6 +15,16 @@ export const MigrationMode = {
    */
   MIGRATION_MODE_LOCAL_PASSTHROUGH: 'MIGRATION_MODE_LOCAL_PASSTHROUGH',
   /**
+   * Part of the upstream contract; not offered by this server, which never
+   * sends it.
+   */
+  MIGRATION_MODE_LOCAL_PASSTHROUGH_SHADOW: 'MIGRATION_MODE_LOCAL_PASSTHROUGH_SHADOW',
+  /**
+   * Part of the upstream contract; not offered by this server, which never
+   * sends it.
+   */
+  MIGRATION_MODE_DISTRIBUTED_PASSTHROUGH: 'MIGRATION_MODE_DISTRIBUTED_PASSTHROUGH',
+  /**
    * The shard distributor fully owns placement for the namespace.
    */
   MIGRATION_MODE_ONBOARDED: 'MIGRATION_MODE_ONBOARDED',
@@ -35,6 +45,18 @@ export type MigrationMode =
    */
   | 'MIGRATION_MODE_LOCAL_PASSTHROUGH'
   | 1
+  /**
+   * Part of the upstream contract; not offered by this server, which never
+   * sends it.
+   */
+  | 'MIGRATION_MODE_LOCAL_PASSTHROUGH_SHADOW'
+  | 2
+  /**
+   * Part of the upstream contract; not offered by this server, which never
+   * sends it.
+   */
+  | 'MIGRATION_MODE_DISTRIBUTED_PASSTHROUGH'
+  | 3
   /**
    * The shard distributor fully owns placement for the namespace.
    */

@@ -1,0 +1,118 @@
+/**
+ * The typed namespace entries of the configuration: one interface per kind
+ * (fixed, ephemeral, cells) with ownership and replication as typed
+ * sub-objects, every default applied. `namespace_schema.ts` reads YAML into
+ * them; `src/policy/namespace_policy.ts` turns one into a namespace's policy.
+ *
+ * @module
+ */
+
+/**
+ * Shape of a namespace's shard keys on the wire (`NamespaceConfig.type`): a
+ * static set, or keys created on first lookup (cells namespaces are ephemeral).
+ */
+export type NamespaceType = "fixed" | "ephemeral";
+
+/** What kind of namespace it is: decides where its keys come from and how they are placed. */
+export type NamespaceKind = "fixed" | "ephemeral" | "cells";
+
+/** Load balancer that plans a namespace's moves. */
+export type LoadBalancerName = "naive" | "greedy";
+
+/**
+ * How strictly a namespace keeps one owner per shard (`ownership`,
+ * `ownershipLease`). `available`: executors keep their shards while the
+ * service is unreachable and moves may briefly overlap. `exclusive`: a shard
+ * never runs on two executors at once (see docs/ownership.md).
+ */
+export type OwnershipConfig =
+  | { readonly mode: "available" }
+  | {
+    readonly mode: "exclusive";
+    /** The ownership lease (`ownershipLease`); absent: `process.heartbeatTTL`. */
+    readonly leaseMs?: number;
+  };
+
+/**
+ * Owner sets of a replicated namespace (`replicas` above 1, `placement`,
+ * `maxOverlap`, `zoneKey`): each shard gets `replicas` distinct executors,
+ * spread over fault zones first; placed by the replica or shuffle planner,
+ * never by a load balancer.
+ */
+export type ReplicationConfig =
+  & {
+    /** Owners per shard, 2 or more. */
+    readonly replicas: number;
+    /** Metadata key of an executor's fault zone (default `zone`). */
+    readonly zoneKey: string;
+  }
+  & (
+    | { readonly placement: "balanced" }
+    | {
+      readonly placement: "shuffle";
+      /** Most executors any two shards' owner sets may share. */
+      readonly maxOverlap: number;
+    }
+  );
+
+/** What fixed and ephemeral namespaces share: how their shards are owned and balanced. */
+export interface ShardedNamespaceConfig {
+  /** Unique namespace name, matching `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`. */
+  readonly name: string;
+  /** Load balancer (`loadBalancer`, default `greedy`); unused with `replication`. */
+  readonly loadBalancer: LoadBalancerName;
+  /**
+   * Balancing moves per pass for this namespace (`maxMovesPerPass`), overriding
+   * `process.maxMovesPerPass`; 0 keeps shards where they are placed (sticky).
+   */
+  readonly maxMovesPerPass?: number;
+  /** Single owners only (never with `replication`): available or exclusive. */
+  readonly ownership: OwnershipConfig;
+  /** Present exactly when `replicas` is above 1. */
+  readonly replication?: ReplicationConfig;
+}
+
+/** `type: fixed`: shards `"0"`..`"shardNum-1"`, known up front. */
+export interface FixedNamespaceConfig extends ShardedNamespaceConfig {
+  /** Discriminant. */
+  readonly kind: "fixed";
+  /** Number of shards (`shardNum`). */
+  readonly shardNum: number;
+}
+
+/** `type: ephemeral`: a shard is created on its first lookup and removed when reported DONE. */
+export interface EphemeralNamespaceConfig extends ShardedNamespaceConfig {
+  /** Discriminant. */
+  readonly kind: "ephemeral";
+  /**
+   * Cap on the namespace's shards, owned plus requested (`maxShards`),
+   * overriding `limits.maxEphemeralShards`. GetShardOwner for a new key past
+   * it answers RESOURCE_EXHAUSTED.
+   */
+  readonly maxShards?: number;
+}
+
+/**
+ * `type: ephemeral` with `mode: cells`: the shard key is a tenant and the
+ * executors are cells; a tenant is placed once on the least-loaded cell and
+ * never moved by balancing. Always available ownership, one owner.
+ */
+export interface CellsNamespaceConfig {
+  /** Discriminant. */
+  readonly kind: "cells";
+  /** Unique namespace name. */
+  readonly name: string;
+  /** Cap on the namespace's tenants, as for an ephemeral namespace (`maxShards`). */
+  readonly maxShards?: number;
+  /**
+   * Tenant → cell pins (`pins`, default none): a pinned tenant goes to its
+   * cell, and a cell that is the target of a pin takes no other new tenant.
+   */
+  readonly pins: Readonly<Record<string, string>>;
+}
+
+/** One entry of `shardDistribution.namespaces`, by kind. */
+export type NamespaceConfig =
+  | FixedNamespaceConfig
+  | EphemeralNamespaceConfig
+  | CellsNamespaceConfig;

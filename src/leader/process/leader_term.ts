@@ -1,0 +1,114 @@
+/**
+ * What a namespace leader does during its term: claim the namespace (the
+ * fencing token), then run the rebalance pipeline until the term ends.
+ *
+ * ```
+ * cache.triggers ─┐
+ * ticker(period) ─┼─ mergeStreams ─ ThrottleStream(cooldown) ─ pass sink
+ * WakeTimer ──────┘     (rebalance_pass.ts: gate → planInput → planPass → fenced_commit.ts)
+ * ```
+ *
+ * @module
+ */
+import { type Clock, systemClock } from "../../core/clock.ts";
+import { FencedError } from "../../core/errors.ts";
+import type { Logger } from "../../core/logger.ts";
+import type { NamespacePolicy } from "../../policy/namespace_policy.ts";
+import type { NamespaceCache } from "../../state/namespace_cache.ts";
+import type { Leadership } from "../../store/leader_store.ts";
+import type { Store } from "../../store/store.ts";
+import { mergeStreams } from "../../streams/merge_streams.ts";
+import { ThrottleStream } from "../../streams/throttle_stream.ts";
+import { ticker } from "../../streams/ticker.ts";
+import { HeardFromError } from "./fenced_commit.ts";
+import { IdlePassGate } from "./idle_pass_gate.ts";
+import { PlacementLog } from "./pass_log.ts";
+import { type PassContext, type PassInfo, runRebalancePass } from "./rebalance_pass.ts";
+import { WakeTimer } from "./wake_timer.ts";
+
+export { COMPACT_EVERY } from "./fenced_commit.ts";
+export type { PassInfo } from "./rebalance_pass.ts";
+
+/** Everything a leader term needs. */
+export interface LeaderTermOptions {
+  /** This instance. */
+  readonly instanceId: string;
+  /** The namespace's followed state. */
+  readonly cache: NamespaceCache;
+  /** The main store. */
+  readonly store: Store;
+  /** The namespace's policy: how passes plan, how often they run. */
+  readonly policy: Pick<
+    NamespacePolicy,
+    "plan" | "periodMs" | "cooldownMs" | "executorRetentionMs"
+  >;
+  /** Operator moves of a cells namespace not yet committed (a pass input outside the store). */
+  readonly cellMoves?: { readonly pending: ReadonlyMap<string, string>; readonly version: number };
+  /** Where to log. */
+  readonly logger: Logger;
+  /** Time source. @default {systemClock} */
+  readonly clock?: Clock;
+  /** Called after each planned pass; idle passes skipped by the gate are not. */
+  readonly onPass?: (info: PassInfo) => void;
+}
+
+/**
+ * Leads until `signal` aborts (term over, leadership lost, shutdown) or a
+ * write is fenced off. Resolves normally in every case but a store failure
+ * while claiming.
+ */
+export async function runLeaderTerm(
+  leadership: Leadership,
+  signal: AbortSignal,
+  options: LeaderTermOptions,
+): Promise<void> {
+  const clock = options.clock ?? systemClock;
+  const { cache, store } = options;
+  const namespace = cache.state.namespace;
+  const logger = options.logger.with({ namespace, term: leadership.term });
+  const fence = await store.claimLeadership(namespace, {
+    term: leadership.term,
+    instanceId: options.instanceId,
+    sinceMs: clock.now(),
+  });
+  await cache.waitForRevision(fence.revision, signal);
+  logger.info("leading namespace");
+  const stop = new AbortController();
+  const term = AbortSignal.any([signal, stop.signal]);
+  const wake = new WakeTimer(term, clock);
+  const triggers = mergeStreams(
+    cache.triggers.changes(term, 0),
+    ticker(options.policy.periodMs, term),
+    wake.readable,
+  ).pipeThrough(new ThrottleStream({ cooldownMs: options.policy.cooldownMs }));
+  const context: PassContext = {
+    cache,
+    store,
+    fence,
+    plan: options.policy.plan,
+    ...(options.cellMoves ? { cellMoves: options.cellMoves } : {}),
+    gate: new IdlePassGate(options.policy.executorRetentionMs),
+    wake,
+    placement: new PlacementLog(logger),
+    clock,
+    logger,
+    ...(options.onPass ? { onPass: options.onPass } : {}),
+  };
+  const sink = new WritableStream<number>({
+    write: async () => {
+      try {
+        await runRebalancePass(context, term);
+      } catch (error) {
+        if (error instanceof HeardFromError) {
+          logger.info("an executor thought lost was heard from; its shards stay", { error });
+        } else if (error instanceof FencedError) {
+          logger.warn("leadership lost: a write was fenced off", { error });
+          stop.abort(error);
+        } else if (!term.aborted) logger.warn("rebalance pass failed; will retry", { error });
+      }
+    },
+  });
+  await triggers.pipeTo(sink, { signal: term }).catch(() => {});
+  wake.cancel();
+  logger.info("stopped leading namespace");
+}

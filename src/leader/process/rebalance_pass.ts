@@ -1,0 +1,90 @@
+/**
+ * One rebalance pass of a leader term: skip it when nothing it reads can have
+ * changed, else build the input from the namespace's view, plan (pure), and
+ * write the plan (fenced).
+ *
+ * @module
+ */
+import type { Clock } from "../../core/clock.ts";
+import type { Logger } from "../../core/logger.ts";
+import { isEmptyDelta } from "../../core/types.ts";
+import { type PlacementReport, planInput, planPass, type PlanPolicy } from "../../plan/mod.ts";
+import type { NamespaceCache } from "../../state/namespace_cache.ts";
+import type { Fence, Store } from "../../store/store.ts";
+import { describeReleases } from "./describe_change.ts";
+import { cleanUpAfter, commitChange, compactIfDue } from "./fenced_commit.ts";
+import type { IdlePassGate } from "./idle_pass_gate.ts";
+import { logChange, type PlacementLog } from "./pass_log.ts";
+import type { WakeTimer } from "./wake_timer.ts";
+
+/** What a planned pass reports (for metrics). */
+export interface PassInfo {
+  /** Shards that moved between live executors. */
+  readonly moves: number;
+  /** Whether a change was committed. */
+  readonly changed: boolean;
+  /** Time from planning to the last write. */
+  readonly durationMs: number;
+  /** Replicated namespaces: what the placement achieved. */
+  readonly placement?: PlacementReport;
+}
+
+/** What the passes of one term share. */
+export interface PassContext {
+  /** The namespace's followed state. */
+  readonly cache: NamespaceCache;
+  /** The main store. */
+  readonly store: Store;
+  /** The term's proof of leadership. */
+  readonly fence: Fence;
+  /** How the namespace plans. */
+  readonly plan: PlanPolicy;
+  /** Operator moves of a cells namespace (a pass input outside the store). */
+  readonly cellMoves?: { readonly pending: ReadonlyMap<string, string>; readonly version: number };
+  /** Skips passes that would plan nothing new. */
+  readonly gate: IdlePassGate;
+  /** Runs a pass when a waiting handover may proceed. */
+  readonly wake: WakeTimer;
+  /** Logs replicated placement. */
+  readonly placement: PlacementLog;
+  /** Time source. */
+  readonly clock: Clock;
+  /** Where to log. */
+  readonly logger: Logger;
+  /** Called after each planned pass. */
+  readonly onPass?: (info: PassInfo) => void;
+}
+
+/** Runs one pass; throws what the fenced writes throw (see fenced_commit.ts). */
+export async function runRebalancePass(context: PassContext, signal: AbortSignal): Promise<void> {
+  const { cache, store, fence, clock, gate, wake } = context;
+  const started = clock.monotonic();
+  const state = cache.state;
+  if (!cache.synced) return;
+  const moves = context.cellMoves;
+  const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
+  if (gate.canSkip(state, started, inputsVersion)) return;
+  const input = planInput(state, started, moves ? { cellMoves: moves.pending } : {});
+  const plan = planPass(input, context.plan);
+  wake.at(plan.wakeAtMs);
+  if (plan.placement) context.placement.report(plan.placement);
+  const changed = !isEmptyDelta(plan.delta);
+  if (changed) {
+    const seq = state.seq + 1;
+    const releases = describeReleases(state, plan.delta, clock.monotonic());
+    const delta = { ...plan.delta, atMs: clock.now() };
+    const revision = await commitChange(store, cache, fence, { seq, delta, plan });
+    logChange(context.logger, seq, plan, releases);
+    await cache.waitForRevision(revision, signal);
+    await compactIfDue(store, cache, fence, seq);
+  }
+  await cleanUpAfter(store, fence, plan);
+  const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
+  gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, started);
+  context.onPass?.({
+    moves: plan.moves,
+    changed,
+    durationMs: clock.monotonic() - started,
+    ...(plan.placement ? { placement: plan.placement } : {}),
+  });
+}

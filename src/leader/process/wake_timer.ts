@@ -1,0 +1,64 @@
+/**
+ * A trigger stream fed by one timer: the leader sets it for when a waiting
+ * handover may proceed (an ownership lease running out), so a pass runs then
+ * even when nothing else happens.
+ *
+ * @module
+ */
+import type { Clock } from "../../core/clock.ts";
+
+/**
+ * One timer, as a `ReadableStream` of the monotonic times it fired for.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemClock } from "../../core/clock.ts";
+ * import { WakeTimer } from "./wake_timer.ts";
+ *
+ * const stop = new AbortController();
+ * const wake = new WakeTimer(stop.signal, systemClock);
+ * wake.at(systemClock.monotonic());
+ * const reader = wake.readable.getReader();
+ * assert.equal(typeof (await reader.read()).value, "number");
+ * stop.abort();
+ * assert.equal((await reader.read()).done, true);
+ * ```
+ */
+export class WakeTimer {
+  /** Fires once per setting that was not replaced or cancelled. */
+  readonly readable: ReadableStream<number>;
+  #controller!: ReadableStreamDefaultController<number>;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #clock: Clock;
+
+  /** A timer that closes its stream when `signal` aborts. */
+  constructor(signal: AbortSignal, clock: Clock) {
+    this.#clock = clock;
+    this.readable = new ReadableStream<number>({ start: (c) => void (this.#controller = c) });
+    signal.addEventListener("abort", () => this.cancel(), { once: true });
+  }
+
+  /** Fires at monotonic time `atMs` (replacing any earlier setting); undefined clears it. */
+  at(atMs: number | undefined): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (atMs === undefined) return;
+    const delay = Math.max(0, Math.ceil(atMs - this.#clock.monotonic()) + 1);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      try {
+        this.#controller.enqueue(atMs);
+      } catch { /* closed */ }
+    }, delay);
+  }
+
+  /** Clears the timer and closes the stream. */
+  cancel(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    try {
+      this.#controller.close();
+    } catch { /* already closed */ }
+  }
+}

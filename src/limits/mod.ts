@@ -1,7 +1,0 @@
-/**
- * Request limits and the validators that enforce them.
- *
- * @module
- */
-export * from "./request_limits.ts";
-export * from "./validate_request.ts";

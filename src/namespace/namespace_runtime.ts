@@ -1,0 +1,166 @@
+/**
+ * One namespace inside one service instance, built once from its policy: the
+ * followed state (cache), the spectator fan-out, the coalescer of new
+ * ephemeral shards, the operator's pending cell moves, and the election loop
+ * whose terms run the rebalance pipeline. Cadence's
+ * `leader/namespace/manager.go` is the model: everything about a namespace at
+ * run time starts here.
+ *
+ * ```
+ * NamespaceRuntime ─ policy (read once from config)
+ *   ├ cache: store feed → NamespaceState (read through NamespaceView)
+ *   ├ fanout: latest-value pictures and deltas for watchers
+ *   ├ requester: first asks for ephemeral shards → few store writes
+ *   ├ cellMoves: operator moves the leader's next pass reads
+ *   └ election loop → leader term: triggers → plan → fenced commit
+ * ```
+ *
+ * @module
+ */
+import type { Clock } from "../core/clock.ts";
+import type { Logger } from "../core/logger.ts";
+import type { ServiceObserver } from "../core/observer.ts";
+import { runElectionLoop } from "../leader/election/election_loop.ts";
+import { runLeaderTerm } from "../leader/process/leader_term.ts";
+import type { NamespacePolicy } from "../policy/namespace_policy.ts";
+import { type RoutedNamespace, ShardRequester, WatchFanout } from "../routing/mod.ts";
+import { NamespaceCache } from "../state/namespace_cache.ts";
+import type { NamespaceView } from "../state/namespace_view.ts";
+import type { LeaderStore, Store } from "../store/mod.ts";
+import { PendingCellMoves } from "./pending_cell_moves.ts";
+
+/** How instances campaign for a namespace (from `shardDistribution.election`). */
+export interface ElectionSettings {
+  /** Lease of a leader's session. */
+  readonly electionTtlMs: number;
+  /** A leader resigns after this long. */
+  readonly leaderPeriodMs: number;
+  /** Most random delay before campaigning. */
+  readonly maxRandomDelayMs: number;
+  /** Wait after a failed attempt. */
+  readonly failedElectionCooldownMs: number;
+}
+
+/** What a namespace runtime is built with besides its policy. */
+export interface NamespaceRuntimeOptions {
+  /** The main store. */
+  readonly store: Store;
+  /** Where elections run. */
+  readonly leaderStore: LeaderStore;
+  /** This instance's id (recorded in leader claims). */
+  readonly instanceId: string;
+  /** How to campaign. */
+  readonly election: ElectionSettings;
+  /** Time source. */
+  readonly clock: Clock;
+  /** Where to log. */
+  readonly logger: Logger;
+  /** Receives observations for metrics. */
+  readonly observer: ServiceObserver;
+  /**
+   * Awaited at the start of every leader term, before the first pass (the
+   * health monitor's probe, so an outage just ended is forgiven first).
+   */
+  readonly beforeTerm?: () => Promise<void>;
+}
+
+/** A namespace's parts within one instance. */
+export class NamespaceRuntime implements RoutedNamespace {
+  /** The namespace's policy, read once from its configuration. */
+  readonly policy: NamespacePolicy;
+  /** Followed state. */
+  readonly cache: NamespaceCache;
+  /** Spectator fan-out. */
+  readonly fanout: WatchFanout;
+  /** Coalesces requests for new ephemeral shards. */
+  readonly requester: ShardRequester;
+  /** Operator moves of a cells namespace not yet committed. */
+  readonly cellMoves: PendingCellMoves = new PendingCellMoves();
+  readonly #options: NamespaceRuntimeOptions;
+  #leading = false;
+  #loop: Promise<void> | undefined;
+
+  /** Builds the namespace's parts; {@linkcode start} brings them up. */
+  constructor(policy: NamespacePolicy, options: NamespaceRuntimeOptions) {
+    this.policy = policy;
+    this.#options = options;
+    this.cache = new NamespaceCache(options.store, policy.name, {
+      ...policy.liveness,
+      clock: options.clock,
+      logger: options.logger,
+      observer: options.observer,
+    });
+    this.fanout = new WatchFanout(this.cache);
+    this.requester = new ShardRequester(options.store, policy.name, {
+      now: () => options.clock.monotonic(),
+    });
+  }
+
+  /** Namespace name. */
+  get name(): string {
+    return this.policy.name;
+  }
+
+  /** The namespace's picture as this instance follows it. */
+  get view(): NamespaceView {
+    return this.cache.state;
+  }
+
+  /** Whether this instance leads the namespace now. */
+  get leading(): boolean {
+    return this.#leading;
+  }
+
+  /** Loads the namespace; resolves once loaded. Campaigning starts with {@linkcode campaign}. */
+  async load(signal: AbortSignal): Promise<void> {
+    await this.cache.start(signal);
+  }
+
+  /** Campaigns and leads in a loop until `signal` aborts; {@linkcode stopped} waits for it. */
+  campaign(signal: AbortSignal): void {
+    this.#loop ??= this.#elect(signal);
+  }
+
+  /** Resolves once the election loop has ended (after its signal aborted). */
+  async stopped(): Promise<void> {
+    await this.#loop;
+  }
+
+  /** Asks the leader for a pass soon (an input outside the store changed). */
+  requestPass(): void {
+    this.cache.triggers.bump();
+  }
+
+  #elect(signal: AbortSignal): Promise<void> {
+    const { election, logger, leaderStore, store, instanceId, clock, observer } = this.#options;
+    const policy = this.policy;
+    return runElectionLoop({
+      namespace: policy.name,
+      instanceId,
+      leaderStore,
+      ...election,
+      logger,
+      lead: async (leadership, termSignal) => {
+        this.#leading = true;
+        try {
+          // A term often starts right after a store outage: let the health monitor see the
+          // store back (and forgive the outage, see outage_grace.ts) before the first pass.
+          await this.#options.beforeTerm?.();
+          if (termSignal.aborted) return;
+          await runLeaderTerm(leadership, termSignal, {
+            instanceId,
+            cache: this.cache,
+            store,
+            policy,
+            cellMoves: this.cellMoves,
+            logger,
+            clock,
+            onPass: (pass) => observer.pass?.(policy.name, pass),
+          });
+        } finally {
+          this.#leading = false;
+        }
+      },
+    }, signal);
+  }
+}

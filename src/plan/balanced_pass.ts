@@ -1,0 +1,74 @@
+/**
+ * A pass of a single-owner namespace: stale, draining and operator-drained
+ * executors lose their shards, drained shards lose their owner, finished
+ * ephemeral shards are removed, and the load balancer places the rest
+ * (through handovers in an exclusive namespace). Pure.
+ *
+ * @module
+ */
+import type { AssignmentDelta } from "../core/types.ts";
+import { Handovers } from "./handovers.ts";
+import { cleanUp } from "./pass_cleanup.ts";
+import type { Plan } from "./plan.ts";
+import type { PlanInput } from "./plan_input.ts";
+import type { BalancedPolicy } from "./plan_policy.ts";
+import { eligibleExecutors, shardsToPlace } from "./shard_universe.ts";
+
+/** Plans a pass of a namespace with `policy.kind` `balanced`. */
+export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan {
+  const eligible = eligibleExecutors(input);
+  const index = new Map(eligible.map((id, i) => [id, i]));
+  const { shards, done } = shardsToPlace(input, policy.universe);
+  const handovers = policy.exclusive ? new Handovers(input, policy.exclusive) : undefined;
+  const guard = handovers?.guard;
+  const owners = new Int32Array(shards.length);
+  const loads = new Float64Array(shards.length);
+  for (const [i, shard] of shards.entries()) {
+    const owner = input.owners.get(shard);
+    owners[i] = owner === undefined ? -1 : index.get(owner) ?? -1;
+    // A confirmed release is placed afresh (perhaps on its old owner again).
+    if (guard && owner !== undefined && guard.confirmedStopped(shard, owner)) owners[i] = -1;
+    const load = owner === undefined ? undefined : input.executors.get(owner)?.reports[shard]?.load;
+    loads[i] = load === undefined || !(load >= 0) ? NaN : load;
+  }
+  const planned = policy.balancer.plan(
+    { shards, owners, loads, executors: eligible },
+    { maxMoves: policy.maxMoves },
+  );
+
+  const assign: Record<string, string[]> = {};
+  const unassign: string[] = [];
+  const release: string[] = [];
+  let moves = 0;
+  for (const [i, shard] of shards.entries()) {
+    const target = planned[i] ?? -1;
+    const current = input.owners.get(shard);
+    const next = target >= 0 ? eligible[target] : undefined;
+    if (handovers) {
+      const step = handovers.step(shard, current, next);
+      if (step === "release") release.push(shard), moves++;
+      if (step !== "move") continue;
+    } else if (next === current) continue;
+    if (next === undefined) unassign.push(shard);
+    else (assign[next] ??= []).push(shard);
+    if ((owners[i] ?? -1) >= 0 && next !== undefined) moves++;
+  }
+  for (const shard of input.drained) {
+    const owner = input.owners.get(shard);
+    if (owner === undefined) continue;
+    const step = handovers ? handovers.step(shard, owner, undefined) : "move";
+    if (step === "release") release.push(shard);
+    if (step === "move") unassign.push(shard);
+  }
+  const remove = [...done];
+  const delta: AssignmentDelta = release.length > 0
+    ? { assign, unassign, remove, release }
+    : { assign, unassign, remove };
+  const wakeAtMs = handovers?.wakeAtMs;
+  return {
+    moves,
+    ...cleanUp(input, policy.executorRetentionMs, delta, done),
+    reliedOn: handovers?.reliedOn ?? [],
+    ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * What a rebalance pass decided, as plain data: the change to commit and the
+ * clean-ups that go with it. Nothing here knows how a store writes it.
+ *
+ * @module
+ */
+import type { AssignmentDelta } from "../core/types.ts";
+import type { PlacementReport } from "./placement_report.ts";
+
+/** An executor as the pass saw it: a clean-up or commit holds only while its record is unchanged. */
+export interface ExecutorAt {
+  /** Executor id. */
+  readonly executorId: string;
+  /** Store revision of the heartbeat record the pass saw. */
+  readonly heartbeatRevision: number;
+}
+
+/** A shard request as the pass saw it. */
+export interface RequestAt {
+  /** The requested shard. */
+  readonly shardKey: string;
+  /** Store revision of the request. */
+  readonly revision: number;
+}
+
+/** The outcome of one pass. */
+export interface Plan {
+  /** The assignment change (empty when nothing changes). */
+  readonly delta: AssignmentDelta;
+  /** Shards that changed owner from one live executor to another. */
+  readonly moves: number;
+  /** Executors to forget (stale past retention, owning nothing after the change). */
+  readonly forget: readonly ExecutorAt[];
+  /** Shard requests that are answered (assigned, drained or removed). */
+  readonly answered: readonly RequestAt[];
+  /** Executors whose expired lease lets their shards move: the commit requires them unchanged. */
+  readonly reliedOn: readonly ExecutorAt[];
+  /** Monotonic time at which a waiting handover may proceed by lease expiry, if any. */
+  readonly wakeAtMs?: number;
+  /** Replicated namespaces: what the owner-set planner achieved. */
+  readonly placement?: PlacementReport;
+}

@@ -1,0 +1,126 @@
+/**
+ * What a rebalance pass reads, as one plain value built from the namespace's
+ * view at one monotonic instant: executors with their liveness and drains
+ * already judged, and the picture's collections (read-only, not copied).
+ * Planners take it and nothing else, so they stay pure.
+ *
+ * @module
+ */
+import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import type { NamespaceView } from "../state/namespace_view.ts";
+
+/** An executor as a pass sees it. */
+export interface PlanExecutor {
+  /** Executor id. */
+  readonly executorId: string;
+  /** Reported status. */
+  readonly status: ExecutorStatus;
+  /** Heard from within the heartbeat TTL at the pass's instant. */
+  readonly alive: boolean;
+  /** An operator drain applies to it. */
+  readonly operatorDrained: boolean;
+  /** Monotonic time this instance last saw its heartbeat recorded. */
+  readonly seenAtMs: number;
+  /** Store revision of its last recorded heartbeat. */
+  readonly heartbeatRevision: number;
+  /** Exclusive namespaces: revision of the latest answer it had acted on. */
+  readonly appliedRevision: number;
+  /** Metadata (zones, selectors). */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Latest shard reports (loads, DONE). */
+  readonly reports: Readonly<Record<string, ShardReport>>;
+}
+
+/** Everything one pass reads. */
+export interface PlanInput {
+  /** The pass's monotonic instant. */
+  readonly now: number;
+  /** Every known executor by id. */
+  readonly executors: ReadonlyMap<string, PlanExecutor>;
+  /** Shard → owner (the primary of a shard with several owners). */
+  readonly owners: ReadonlyMap<string, string>;
+  /** Shard → full owner set of the shards with more than one owner. */
+  readonly ownerSets: ReadonlyMap<string, readonly string[]>;
+  /** Owner → its shards. */
+  readonly byExecutor: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Releasing shards (exclusive handover) → revision of their release. */
+  readonly releasing: ReadonlyMap<string, number>;
+  /** Drained shards. */
+  readonly drained: ReadonlySet<string>;
+  /** Ephemeral shards asked for → revision of the request. */
+  readonly requested: ReadonlyMap<string, number>;
+  /** Executors out of the routing view (stale, holding nothing) → revision judged. */
+  readonly hidden: ReadonlyMap<string, number>;
+  /** Cells namespaces: operator moves not yet committed, tenant → target cell. */
+  readonly cellMoves: ReadonlyMap<string, string>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+const NO_MOVES: ReadonlyMap<string, string> = new Map();
+
+/** The shards `executorId` owns in `input`. */
+export function shardsOf(input: PlanInput, executorId: string): ReadonlySet<string> {
+  return input.byExecutor.get(executorId) ?? NONE;
+}
+
+/** The owners of `shard` in `input`, primary first. */
+export function ownersOf(input: PlanInput, shard: string): readonly string[] {
+  const set = input.ownerSets.get(shard);
+  if (set !== undefined) return set;
+  const owner = input.owners.get(shard);
+  return owner === undefined ? [] : [owner];
+}
+
+/**
+ * The input of a pass over `view` at monotonic time `now`: O(executors) to
+ * build; the shard collections are the view's own, read-only.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NamespaceState } from "../state/namespace_state.ts";
+ * import { planInput } from "./plan_input.ts";
+ *
+ * const state = new NamespaceState("ns", { heartbeatTtlMs: 2_000 });
+ * state.apply({
+ *   revision: 3,
+ *   events: [{ type: "heartbeat", executorId: "e1", record: { status: "ACTIVE", timestampMs: 1 } }],
+ * }, 0);
+ * const input = planInput(state, 1_000);
+ * assert.equal(input.executors.get("e1")?.alive, true);
+ * assert.equal(planInput(state, 5_000).executors.get("e1")?.alive, false);
+ * ```
+ */
+export function planInput(
+  view: NamespaceView,
+  now: number,
+  options: { readonly cellMoves?: ReadonlyMap<string, string> } = {},
+): PlanInput {
+  const executors = new Map<string, PlanExecutor>();
+  for (const e of view.executors()) {
+    executors.set(e.executorId, {
+      executorId: e.executorId,
+      status: e.status,
+      alive: view.isAlive(e, now),
+      operatorDrained: view.isExecutorDrained(e),
+      seenAtMs: e.seenAtMs,
+      heartbeatRevision: e.heartbeatRevision,
+      appliedRevision: e.appliedRevision ?? 0,
+      metadata: e.metadata,
+      reports: e.reports,
+    });
+  }
+  const tables = view.tables();
+  return {
+    now,
+    executors,
+    owners: tables.owners,
+    ownerSets: tables.ownerSets,
+    byExecutor: tables.byExecutor,
+    releasing: tables.releasing,
+    drained: tables.drained,
+    requested: tables.requested,
+    hidden: tables.hidden,
+    cellMoves: options.cellMoves ?? NO_MOVES,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * How a namespace's passes plan, decided once from its configuration: which
+ * planner runs and with what knobs. {@linkcode planPass} dispatches on
+ * `kind`, in one place.
+ *
+ * @module
+ */
+import type { LoadBalancer } from "../loadbalancer/mod.ts";
+
+/** Where a namespace's shard keys come from. */
+export type ShardUniverse =
+  | { readonly kind: "fixed"; readonly shardNum: number }
+  | { readonly kind: "ephemeral" };
+
+/** Exclusive ownership: shards move only through handovers. */
+export interface ExclusivePlanning {
+  /** An executor keeps its shards at most this long after sending its last recorded heartbeat. */
+  readonly leaseMs: number;
+  /** Most executors one commit may rely on having expired (the store's bound). */
+  readonly maxReliedOn: number;
+}
+
+/** Single owners placed by a load balancer. */
+export interface BalancedPolicy {
+  /** Discriminant. */
+  readonly kind: "balanced";
+  /** Where the keys come from. */
+  readonly universe: ShardUniverse;
+  /** The load balancer. */
+  readonly balancer: LoadBalancer;
+  /** Balancing moves allowed per pass. */
+  readonly maxMoves: number;
+  /** Stale executors that own nothing are forgotten after this long unseen. */
+  readonly executorRetentionMs: number;
+  /** Set for an exclusive namespace. */
+  readonly exclusive?: ExclusivePlanning;
+}
+
+/** Owner sets of a replicated namespace, placed by the replica or shuffle planner. */
+export interface ReplicatedPolicy {
+  /** Discriminant. */
+  readonly kind: "replicated";
+  /** Where the keys come from. */
+  readonly universe: ShardUniverse;
+  /** Owners per shard (2 or more). */
+  readonly replicas: number;
+  /** `balanced` (planReplicas) or `shuffle` (planShuffle). */
+  readonly placement: "balanced" | "shuffle";
+  /** Shuffle only: most executors two shards' sets may share. */
+  readonly maxOverlap?: number;
+  /** Metadata key of the fault zone. */
+  readonly zoneKey: string;
+  /** Seed of the shuffle search, the same for every leader of the namespace. */
+  readonly seed: number;
+  /** Owner replacements allowed per pass (balancing, spreading). */
+  readonly maxMoves: number;
+  /** Stale executors that own nothing are forgotten after this long unseen. */
+  readonly executorRetentionMs: number;
+}
+
+/** Tenants of a cells namespace: sticky placement, never balanced. */
+export interface CellsPolicy {
+  /** Discriminant. */
+  readonly kind: "cells";
+  /** Tenant → cell pins. */
+  readonly pins: ReadonlyMap<string, string>;
+  /** Stale cells that hold no tenant are forgotten after this long unseen. */
+  readonly executorRetentionMs: number;
+}
+
+/** How a namespace plans. */
+export type PlanPolicy = BalancedPolicy | ReplicatedPolicy | CellsPolicy;

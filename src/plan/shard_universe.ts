@@ -1,0 +1,96 @@
+/**
+ * The shards a pass must place and the executors it may place them on.
+ *
+ * @module
+ */
+import type { PlanInput } from "./plan_input.ts";
+import type { ShardUniverse } from "./plan_policy.ts";
+
+const fixedKeys = new Map<number, readonly string[]>();
+
+/**
+ * The shard keys "0".."n-1" of a fixed namespace, built once per size.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fixedShardKeys } from "./shard_universe.ts";
+ *
+ * assert.deepEqual(fixedShardKeys(3), ["0", "1", "2"]);
+ * assert.equal(fixedShardKeys(3), fixedShardKeys(3));
+ * ```
+ */
+export function fixedShardKeys(n: number): readonly string[] {
+  let keys = fixedKeys.get(n);
+  if (!keys) {
+    keys = Array.from({ length: n }, (_, i) => String(i));
+    fixedKeys.clear();
+    fixedKeys.set(n, keys);
+  }
+  return keys;
+}
+
+/** Every shard key of the namespace: all of a fixed one, the owned and asked-for of an ephemeral one. */
+export function universeKeys(input: PlanInput, universe: ShardUniverse): readonly string[] {
+  return universe.kind === "fixed"
+    ? fixedShardKeys(universe.shardNum)
+    : [...new Set([...input.owners.keys(), ...input.requested.keys()])];
+}
+
+/** Owned shards whose owner reported them DONE: removed by the pass. */
+export function finishedShards(input: PlanInput): Set<string> {
+  const done = new Set<string>();
+  for (const [shard, owner] of input.owners) {
+    if (input.executors.get(owner)?.reports[shard]?.status === "DONE") done.add(shard);
+  }
+  return done;
+}
+
+/**
+ * Shards that stay where they are, out of the planner's reach: those owned by
+ * a live executor whose status this server does not know (`UNKNOWN`) and that
+ * no operator drain holds. Such an executor gets nothing new (it is not
+ * eligible) but keeps what it has until it is stale, the most conservative
+ * reading of a status whose meaning is unknown. In a replicated namespace the
+ * whole owner set of such a shard is kept. A shard already releasing is not
+ * kept, so that its handover can finish.
+ */
+export function keptShards(input: PlanInput): (shard: string) => boolean {
+  const holders = new Set<string>();
+  for (const e of input.executors.values()) {
+    if (e.status === "UNKNOWN" && e.alive && !e.operatorDrained) holders.add(e.executorId);
+  }
+  if (holders.size === 0) return () => false;
+  return (shard) => {
+    if (input.releasing.has(shard)) return false;
+    const set = input.ownerSets.get(shard);
+    if (set !== undefined) return set.some((owner) => holders.has(owner));
+    const owner = input.owners.get(shard);
+    return owner !== undefined && holders.has(owner);
+  };
+}
+
+/**
+ * The shards a pass must place (drained, finished and kept ones left out)
+ * and the finished ones (ephemeral namespaces only).
+ */
+export function shardsToPlace(
+  input: PlanInput,
+  universe: ShardUniverse,
+): { readonly shards: string[]; readonly done: Set<string> } {
+  const done = universe.kind === "ephemeral" ? finishedShards(input) : new Set<string>();
+  const kept = keptShards(input);
+  const shards = universeKeys(input, universe).filter((s) =>
+    !input.drained.has(s) && !done.has(s) && !kept(s)
+  );
+  return { shards, done };
+}
+
+/** Executors that may take shards: ACTIVE, alive, not drained by an operator; sorted by id. */
+export function eligibleExecutors(input: PlanInput): string[] {
+  const eligible: string[] = [];
+  for (const e of input.executors.values()) {
+    if (e.status === "ACTIVE" && e.alive && !e.operatorDrained) eligible.push(e.executorId);
+  }
+  return eligible.sort();
+}

@@ -1,0 +1,191 @@
+/**
+ * The mutable parts of a namespace picture and the two ways they change:
+ * loading a snapshot and applying a batch of the change feed. Private to
+ * {@linkcode NamespaceState}, which alone holds a `Picture` and hands out
+ * read-only views of it.
+ *
+ * @module
+ */
+import type { NamespaceEvent, NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
+import { AssignmentTable } from "./assignment_table.ts";
+import { type ExecutorRecord, ExecutorTable, type LivenessOptions } from "./executor_table.ts";
+import type { LeaderRecord } from "./namespace_view.ts";
+import { type ViewChange, ViewLog } from "./view_log.ts";
+
+/** What applying a batch changed. */
+export interface ChangeSummary {
+  /** Something a rebalance pass should react to. */
+  readonly rebalance: boolean;
+  /** Something a watcher of the namespace sees (owners, executors, metadata). */
+  readonly view: boolean;
+  /** The store asked for a reload. */
+  readonly resync: boolean;
+}
+
+/** The mutable picture. */
+export class Picture {
+  revision = 0;
+  seq = 0;
+  inputsVersion = 0;
+  readonly executors: ExecutorTable;
+  readonly assignment: AssignmentTable = new AssignmentTable();
+  readonly drained: Set<string> = new Set();
+  readonly requested: Map<string, number> = new Map();
+  readonly hidden: Map<string, number> = new Map();
+  leader: LeaderRecord | undefined;
+  readonly viewLog: ViewLog = new ViewLog();
+  #revisionInProgress = 0;
+  #viewTouched = false;
+  readonly #record = (change: ViewChange) => {
+    this.viewLog.record(this.#revisionInProgress, change);
+    this.#viewTouched = true;
+  };
+
+  /** An empty picture judging liveness with `liveness`. */
+  constructor(liveness: LivenessOptions) {
+    this.executors = new ExecutorTable(liveness);
+  }
+
+  /** Replaces everything with `snapshot` (see `NamespaceState.load`). */
+  load(snapshot: NamespaceSnapshot, now: number, wallNow: number): void {
+    this.revision = snapshot.revision;
+    this.seq = snapshot.assignmentSeq;
+    this.inputsVersion++;
+    this.executors.load(snapshot.executors.values(), snapshot.executorDrains, now, wallNow);
+    this.assignment.load(snapshot);
+    this.drained.clear();
+    for (const shard of snapshot.drained) this.drained.add(shard);
+    this.requested.clear();
+    for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
+    this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
+    this.hidden.clear();
+    this.#hide(snapshot.hidden ?? []);
+    this.viewLog.reset(snapshot.revision);
+  }
+
+  /** Applies one batch of changes seen at monotonic time `now`. */
+  apply(batch: NamespaceEventBatch, now: number): ChangeSummary {
+    const summary = { rebalance: false, view: false, resync: false };
+    this.#revisionInProgress = batch.revision;
+    this.#viewTouched = false;
+    for (const event of batch.events) this.#applyEvent(event, batch.revision, now, summary);
+    if (batch.revision > this.revision) this.revision = batch.revision;
+    return { ...summary, view: summary.view || this.#viewTouched };
+  }
+
+  #applyEvent(
+    event: NamespaceEvent,
+    revision: number,
+    now: number,
+    out: { rebalance: boolean; view: boolean; resync: boolean },
+  ): void {
+    if (event.type !== "heartbeat" && event.type !== "leader") this.inputsVersion++;
+    switch (event.type) {
+      case "heartbeat":
+        return this.#heartbeat(event, revision, now, out);
+      case "metadata": {
+        const executor = this.#executor(event.executorId);
+        executor.metadata = event.metadata;
+        if (!this.hidden.has(event.executorId)) {
+          this.#record({
+            kind: "executor",
+            executorId: event.executorId,
+            metadata: event.metadata,
+          });
+        }
+        out.view = true;
+        // A selector drain may start or stop matching the executor; a zone may change.
+        const replicated = this.assignment.index.ownerSets.size > 0;
+        if (this.executors.drainCount > 0 || replicated) out.rebalance = true;
+        return;
+      }
+      case "reports":
+        if (Object.values(event.reports).some((r) => r.status === "DONE")) out.rebalance = true;
+        this.#executor(event.executorId).reports = event.reports;
+        return;
+      case "executor_removed":
+        // A hidden executor already left the routing view.
+        if (this.executors.delete(event.executorId) && !this.hidden.delete(event.executorId)) {
+          this.#record({ kind: "executor", executorId: event.executorId, metadata: undefined });
+        }
+        out.rebalance = out.view = true;
+        return;
+      case "assignment":
+        this.seq = event.seq;
+        this.assignment.apply(event.seq, event.delta, revision, this.#record);
+        this.#hide(Object.entries(event.delta.hide ?? {}));
+        out.view = true;
+        return;
+      case "executor_drain":
+        this.executors.setDrain(event.id, event.drain);
+        out.rebalance = out.view = true;
+        return;
+      case "drained":
+        if (event.drained) this.drained.add(event.shardKey);
+        else this.drained.delete(event.shardKey);
+        out.rebalance = true;
+        return;
+      case "requested":
+        if (event.requested) {
+          this.requested.set(event.shardKey, revision);
+          out.rebalance = true;
+        } else this.requested.delete(event.shardKey);
+        return;
+      case "leader":
+        this.leader = event.claim ? { claim: event.claim, revision } : undefined;
+        return;
+      case "resync":
+        out.resync = true;
+        return;
+    }
+  }
+
+  #heartbeat(
+    event: Extract<NamespaceEvent, { type: "heartbeat" }>,
+    revision: number,
+    now: number,
+    out: { rebalance: boolean; view: boolean },
+  ): void {
+    const known = this.executors.get(event.executorId);
+    if (!known || known.status !== event.record.status || !this.executors.isAlive(known, now)) {
+      out.rebalance = out.view = true;
+      this.inputsVersion++;
+    }
+    const executor = known ?? this.#executor(event.executorId);
+    executor.status = event.record.status;
+    if (event.record.statusNumber === undefined) delete executor.statusNumber;
+    else executor.statusNumber = event.record.statusNumber;
+    executor.lastHeartbeatMs = event.record.timestampMs;
+    executor.seenAtMs = now;
+    executor.heartbeatRevision = revision;
+    executor.appliedRevision = event.record.appliedRevision ?? 0;
+    // Heard from again: back in the routing view.
+    if (this.hidden.delete(event.executorId)) {
+      this.#record({ kind: "executor", executorId: event.executorId, metadata: executor.metadata });
+    }
+    // The owner of a releasing shard may have confirmed that it stopped.
+    if (this.assignment.holdsReleasing(event.executorId)) {
+      out.rebalance = true;
+      this.inputsVersion++;
+    }
+  }
+
+  /** Hides executors still at the heartbeat revision a leader judged stale. */
+  #hide(entries: Iterable<readonly [string, number]>): void {
+    for (const [id, heartbeatRevision] of entries) {
+      if (this.executors.get(id)?.heartbeatRevision !== heartbeatRevision) continue;
+      if (this.hidden.has(id)) continue;
+      this.hidden.set(id, heartbeatRevision);
+      this.#record({ kind: "executor", executorId: id, metadata: undefined });
+    }
+  }
+
+  /** The executor, added (and recorded for watchers) when first heard of. */
+  #executor(executorId: string): ExecutorRecord {
+    const known = this.executors.get(executorId);
+    if (known) return known;
+    const executor = this.executors.add(executorId);
+    this.#record({ kind: "executor", executorId, metadata: executor.metadata });
+    return executor;
+  }
+}

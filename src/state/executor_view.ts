@@ -1,0 +1,91 @@
+/**
+ * What the service knows about an executor, and how a picture of the
+ * namespace makes one: from a store snapshot, or from nothing when its first
+ * record arrives.
+ *
+ * @module
+ */
+import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import type { StoredExecutor } from "../store/store.ts";
+import type { ExecutorView } from "./namespace_view.ts";
+
+/** An executor as the state keeps it: the view's fields, written only by the state. */
+export interface ExecutorRecord extends ExecutorView {
+  status: ExecutorStatus;
+  statusNumber?: number;
+  lastHeartbeatMs: number;
+  seenAtMs: number;
+  heartbeatRevision: number;
+  appliedRevision?: number;
+  metadata: Readonly<Record<string, string>>;
+  reports: Readonly<Record<string, ShardReport>>;
+}
+
+/**
+ * An executor first heard of in a change (no heartbeat seen yet: never alive
+ * until one is).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { newExecutor } from "./executor_view.ts";
+ *
+ * assert.equal(newExecutor("e1").seenAtMs, -Infinity);
+ * ```
+ */
+export function newExecutor(executorId: string): ExecutorRecord {
+  return {
+    executorId,
+    status: "ACTIVE",
+    lastHeartbeatMs: 0,
+    seenAtMs: -Infinity,
+    heartbeatRevision: 0,
+    appliedRevision: 0,
+    metadata: {},
+    reports: {},
+  };
+}
+
+/**
+ * An executor read from a snapshot at monotonic `now`: taken as seen then (a
+ * new reader cannot know better) unless its last heartbeat is far older than
+ * the TTL by the wall clock (`wallNow`), so that a reader that loads a
+ * snapshot never cuts an ownership lease short.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadedExecutor } from "./executor_view.ts";
+ *
+ * const stored = {
+ *   executorId: "e1",
+ *   heartbeat: { status: "ACTIVE", timestampMs: 1_000 },
+ *   heartbeatRevision: 3,
+ *   metadata: {},
+ *   reports: {},
+ * } as const;
+ * assert.equal(loadedExecutor(stored, 50, 2_000, { heartbeatTtlMs: 2_000 }).seenAtMs, 50);
+ * assert.equal(loadedExecutor(stored, 50, 99_000, { heartbeatTtlMs: 2_000 }).seenAtMs, -Infinity);
+ * ```
+ */
+export function loadedExecutor(
+  e: StoredExecutor,
+  now: number,
+  wallNow: number,
+  liveness: { readonly heartbeatTtlMs: number; readonly ownershipLeaseMs?: number },
+): ExecutorRecord {
+  const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
+  const { heartbeatTtlMs, ownershipLeaseMs = 0 } = liveness;
+  const ancient = wallNow - lastHeartbeatMs > 10 * heartbeatTtlMs + 2 * ownershipLeaseMs;
+  return {
+    executorId: e.executorId,
+    status: e.heartbeat?.status ?? "DRAINED",
+    ...(e.heartbeat?.statusNumber === undefined ? {} : { statusNumber: e.heartbeat.statusNumber }),
+    lastHeartbeatMs,
+    seenAtMs: ancient ? -Infinity : now,
+    heartbeatRevision: e.heartbeatRevision,
+    appliedRevision: e.heartbeat?.appliedRevision ?? 0,
+    metadata: e.metadata,
+    reports: e.reports,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The read-only view of a namespace's picture: the questions routing,
+ * inspection, the dashboard and the leader ask of it. Only
+ * {@linkcode NamespaceState} (which implements it) can change the picture, and
+ * only the namespace's cache applies changes to it.
+ *
+ * @module
+ */
+import type { ExecutorDrain } from "../core/executor_drain.ts";
+import type { ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
+import type { ViewChange } from "./view_log.ts";
+
+/** What the service knows about an executor. */
+export interface ExecutorView {
+  /** Executor id. */
+  readonly executorId: string;
+  /** Reported status. */
+  readonly status: ExecutorStatus;
+  /** For an `UNKNOWN` status: the enum number it sent, when known. */
+  readonly statusNumber?: number;
+  /** Wall-clock time of its last recorded heartbeat (ms since epoch), 0 if none. */
+  readonly lastHeartbeatMs: number;
+  /** Local monotonic time when this instance last saw a heartbeat recorded: liveness is judged on it. */
+  readonly seenAtMs: number;
+  /** Store revision of the last recorded heartbeat. */
+  readonly heartbeatRevision: number;
+  /** Exclusive namespaces: revision of the latest answer it had acted on when it sent that heartbeat. */
+  readonly appliedRevision?: number;
+  /** Metadata, e.g. the address spectators route to. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Latest shard reports. */
+  readonly reports: Readonly<Record<string, ShardReport>>;
+}
+
+/** The leader's claim as the cache last saw it, with its store revision. */
+export interface LeaderRecord {
+  /** The claim. */
+  readonly claim: LeaderClaim;
+  /** Store revision of the claim: a leader's writes are fenced on it. */
+  readonly revision: number;
+}
+
+/**
+ * The picture's collections, read-only, for pure planners and compaction
+ * that walk them whole. Valid until the next applied change; never keep them.
+ */
+export interface NamespaceTables {
+  /** Shard → owner (the primary of a shard with several owners). */
+  readonly owners: ReadonlyMap<string, string>;
+  /** Shard → full owner set, primary first, of the shards with more than one owner. */
+  readonly ownerSets: ReadonlyMap<string, readonly string[]>;
+  /** Owner → its shards (a shard with several owners is listed under each). */
+  readonly byExecutor: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Shard → store revision of the change that gave it its owners: its fencing token. */
+  readonly assignedRevisions: ReadonlyMap<string, number>;
+  /** Store revision → commit time (ms since epoch) of changes still held by a shard. */
+  readonly assignmentTimes: ReadonlyMap<number, number>;
+  /** Releasing shards (exclusive handover) → revision of the change that released them. */
+  readonly releasing: ReadonlyMap<string, number>;
+  /** Drained shards. */
+  readonly drained: ReadonlySet<string>;
+  /** Ephemeral shards asked for → store revision of the request. */
+  readonly requested: ReadonlyMap<string, number>;
+  /**
+   * Executors a leader found stale and holding nothing, left out of the
+   * spectators' routing view → the heartbeat revision it judged.
+   */
+  readonly hidden: ReadonlyMap<string, number>;
+}
+
+/** The questions asked of a namespace's picture. */
+export interface NamespaceView {
+  /** Namespace name. */
+  readonly namespace: string;
+  /** Store revision applied so far. */
+  readonly revision: number;
+  /** Last committed assignment change number. */
+  readonly seq: number;
+  /**
+   * Grows with every applied change a rebalance pass reads: everything but the
+   * heartbeat refreshes of live executors and leader claims. Equal values mean
+   * a pass would see the same picture (time aside, see `livenessDeadline`).
+   */
+  readonly inputsVersion: number;
+  /** The leader's claim, if any. */
+  readonly leader: LeaderRecord | undefined;
+
+  /** One executor. */
+  executor(executorId: string): ExecutorView | undefined;
+  /** Every known executor, in no particular order. */
+  executors(): IterableIterator<ExecutorView>;
+  /** Number of known executors. */
+  readonly executorCount: number;
+  /**
+   * True when a leader found the executor stale and holding nothing: it is out
+   * of the spectators' routing view (inspection still lists it) until heard from.
+   */
+  isHidden(executorId: string): boolean;
+  /** True when the executor's last heartbeat is recent enough at monotonic time `now`. */
+  isAlive(executor: ExecutorView, now: number): boolean;
+  /**
+   * The earliest monotonic time after `now` at which some executor's liveness
+   * runs out or, for a stale one, `retentionMs` since it was last seen runs
+   * out: until then time alone changes nothing a pass reads.
+   */
+  livenessDeadline(now: number, retentionMs: number): number;
+
+  /** The owner (primary) of `shard`. */
+  ownerOf(shard: string): string | undefined;
+  /** The owners of `shard`, primary first (empty when it has none). */
+  ownersOf(shard: string): readonly string[];
+  /** Shards owned by `executorId` (alone or as one of several owners). */
+  shardsOf(executorId: string): ReadonlySet<string>;
+  /** Every owned shard with its owner (primary). */
+  owned(): IterableIterator<[string, string]>;
+  /** Number of owned shards. */
+  readonly ownedCount: number;
+  /** True when some shard has more than one owner (a replicated namespace). */
+  readonly hasOwnerSets: boolean;
+  /** The fencing token of `shard`'s owners: the revision of the change that gave it them. */
+  fencingToken(shard: string): number | undefined;
+  /** When `shard` got its current owner (ms since epoch), if known. */
+  assignedAtMs(shard: string): number | undefined;
+  /**
+   * A number that changes whenever the shards of `executorId` or their
+   * fencing tokens change, and never comes back.
+   */
+  shardSetStamp(executorId: string): number;
+  /** The revision at which `shard`'s owner was asked to stop it (exclusive handover). */
+  releasedAt(shard: string): number | undefined;
+
+  /** True when an operator drained `shard`. */
+  isDrained(shard: string): boolean;
+  /** Drained shards. */
+  drained(): IterableIterator<string>;
+  /** Number of drained shards. */
+  readonly drainedCount: number;
+  /** One executor drain, by id. */
+  executorDrain(id: string): ExecutorDrain | undefined;
+  /** Every executor drain. */
+  executorDrains(): IterableIterator<ExecutorDrain>;
+  /** Number of executor drains. */
+  readonly executorDrainCount: number;
+  /** The executor drains that apply to an executor with this id and metadata. */
+  drainsOf(executorId: string, metadata: Readonly<Record<string, string>>): ExecutorDrain[];
+  /** True when an operator drain applies to `executor`. */
+  isExecutorDrained(executor: ExecutorView): boolean;
+
+  /** Store revision of the request for ephemeral shard `shard`, if it was asked for and not cleared. */
+  requestRevision(shard: string): number | undefined;
+  /** Number of outstanding shard requests. */
+  readonly requestCount: number;
+
+  /** The changes watchers see after `revision`, oldest first, or undefined when no longer known. */
+  changesSince(revision: number): readonly ViewChange[] | undefined;
+  /** The collections themselves, read-only, for planners and compaction. */
+  tables(): NamespaceTables;
+}

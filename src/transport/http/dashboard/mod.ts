@@ -1,0 +1,151 @@
+/**
+ * The live dashboard served by every instance over HTTP:
+ *
+ * - `GET /`: the page (self-contained HTML; see `page.ts`);
+ * - `GET /api/namespaces`: this instance's id, whether actions are allowed,
+ *   and the configured namespaces;
+ * - `GET /api/namespaces/:ns`: the JSON picture of a namespace (`state.ts`);
+ * - `GET /api/namespaces/:ns/events`: server-sent `state` events with that
+ *   picture, driven by the spectator fan-out and refreshed every second;
+ * - `POST /api/namespaces/:ns/executors/{drain,undrain}` with `{executorId}`
+ *   or `{selector}` (and `reason`), `POST /api/namespaces/:ns/shards/{drain,undrain}`
+ *   with `{shardKeys}`: only when `server.dashboardActions` is true.
+ *
+ * @module
+ */
+import type { HttpRoute } from "../http_server.ts";
+import { readJsonBody, runAction } from "./actions.ts";
+import { stateEvents } from "./event_stream.ts";
+import { errorResponse, httpStatusOf, jsonError } from "./http_errors.ts";
+import type { Authorizer } from "../../../security/authorizer.ts";
+import type { Logger } from "../../../core/logger.ts";
+import { LeaderCache } from "./leaders.ts";
+import { dashboardPage } from "./page.ts";
+import { type DashboardRoute, methodOf, parseDashboardPath } from "./paths.ts";
+import { checkPost } from "./request_guard.ts";
+import { type DashboardBackend, namespaceInfo, namespaceSnapshot } from "./snapshot.ts";
+
+export type { DashboardBackend } from "./snapshot.ts";
+export type { DashboardState } from "./state.ts";
+
+/** Options of {@linkcode dashboardRoutes}. */
+export interface DashboardOptions {
+  /** Allow drain and undrain from the page (`server.dashboardActions`). */
+  readonly allowActions: boolean;
+  /** Longest time between two events of a stream. @default {1000} */
+  readonly refreshMs?: number;
+  /**
+   * When set (`security.auth`), an action needs `authorization: Bearer <token>`
+   * of an identity with the operator role. Read-only pages stay open.
+   * @default {undefined} actions need no token
+   */
+  readonly authorizer?: Authorizer;
+  /** Where refused actions are logged. @default {undefined} not logged */
+  readonly logger?: Logger;
+}
+
+/** Why actions are refused when they are off. */
+export const ACTIONS_DISABLED =
+  "Dashboard actions are disabled on this instance; set server.dashboardActions: true in its configuration to drain and undrain from the dashboard";
+
+const JSON_HEADERS = { "cache-control": "no-store" };
+
+/**
+ * Routes of the dashboard; paths outside it are left to other routes.
+ *
+ * @example
+ * ```ts ignore
+ * import { dashboardRoutes } from "./mod.ts";
+ * import { startHttpServer } from "../http_server.ts";
+ *
+ * await startHttpServer("127.0.0.1:7944", logger, [dashboardRoutes(manager, { allowActions: false })]);
+ * ```
+ */
+export function dashboardRoutes(manager: DashboardBackend, options: DashboardOptions): HttpRoute {
+  const leaders = new LeaderCache(() => manager.listLeaders());
+  const { allowActions, refreshMs = 1_000, authorizer, logger } = options;
+  let page: ReturnType<typeof dashboardPage> | undefined;
+
+  const handle = async (request: Request, route: DashboardRoute): Promise<Response> => {
+    switch (route.kind) {
+      case "page": {
+        const { html, headers } = await (page ??= dashboardPage());
+        return new Response(html, { headers });
+      }
+      case "namespaces":
+        return Response.json({
+          instanceId: manager.instanceId,
+          allowActions,
+          namespaces: manager.listNamespaces(),
+        }, { headers: JSON_HEADERS });
+      case "namespace":
+        return Response.json(
+          await namespaceSnapshot(manager, route.namespace, { leaders, allowActions }),
+          { headers: JSON_HEADERS },
+        );
+      case "events": {
+        const ns = namespaceInfo(manager, route.namespace).name;
+        const body = stateEvents(
+          (signal) => manager.watchNamespace(ns, signal),
+          (picture) =>
+            namespaceSnapshot(manager, ns, { leaders, allowActions, version: picture.version }),
+          // Deno cancels the body when the client disconnects, which ends the
+          // watch. (Reading request.signal instead would make Deno 2 print a
+          // non-JSON warning on stderr when the stream ends normally.)
+          { refreshMs },
+        );
+        return new Response(body, {
+          headers: {
+            "content-type": "text/event-stream; charset=utf-8",
+            "cache-control": "no-store",
+            "x-accel-buffering": "no",
+          },
+        });
+      }
+      case "action": {
+        if (!allowActions) return jsonError(403, ACTIONS_DISABLED);
+        const refusal = checkPost(request);
+        if (refusal) return jsonError(refusal.status, refusal.message);
+        if (authorizer) {
+          const method = `${route.action === "drain" ? "Drain" : "Undrain"}${
+            route.target === "shards" ? "Shards" : "Executors"
+          }`;
+          const authorization = request.headers.get("authorization");
+          const decision = await authorizer.check({
+            method,
+            ...(authorization === null ? {} : { authorization }),
+          });
+          if (!decision.allowed) {
+            logger?.warn("dashboard action denied", {
+              method,
+              principal: decision.principal,
+              reason: decision.error.message,
+            });
+            const status = httpStatusOf(decision.error) ?? 403;
+            return jsonError(status, decision.error.message, {
+              "www-authenticate": status === 401 ? "Bearer" : 'Bearer error="insufficient_scope"',
+            });
+          }
+        }
+        namespaceInfo(manager, route.namespace);
+        const body = await readJsonBody(request);
+        const answer = await runAction(manager, { ...route, body });
+        return Response.json(answer, { headers: JSON_HEADERS });
+      }
+    }
+  };
+
+  return async (request, url) => {
+    const route = parseDashboardPath(url.pathname);
+    if (!route) return undefined;
+    const method = methodOf(route);
+    if (request.method !== method && !(method === "GET" && request.method === "HEAD")) {
+      return jsonError(405, `Use ${method} for ${url.pathname}`, { allow: method });
+    }
+    try {
+      return await handle(request, route);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

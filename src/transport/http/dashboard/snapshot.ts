@@ -1,0 +1,82 @@
+/**
+ * What the dashboard reads from a Shard Manager instance, and the JSON
+ * picture of a namespace gathered from it. The backend is an interface (a
+ * slice of `ShardManager`) so that routes can be tested without a store.
+ *
+ * @module
+ */
+import { NamespaceNotFoundError } from "../../../core/errors.ts";
+import type { ExecutorDrains } from "../../../service/executor_drains.ts";
+import type { HealthStatus } from "../../../service/health_monitor.ts";
+import type { NamespaceOperations } from "../../../service/namespace_operations.ts";
+import type {
+  ExecutorStateView,
+  LeaderView,
+  NamespaceInfo,
+  NamespacePicture,
+} from "../../../routing/views.ts";
+import type { ActionBackend } from "./actions.ts";
+import type { LeaderCache } from "./leaders.ts";
+import { buildDashboardState, type DashboardState } from "./state.ts";
+
+/** The part of `ShardManager` the dashboard uses. */
+export interface DashboardBackend extends ActionBackend {
+  /** This instance's id. */
+  readonly instanceId: string;
+  /** Store reachability and cache readiness. */
+  readonly health: { readonly status: HealthStatus };
+  /** Shard drains (read and write). */
+  readonly operations:
+    & ActionBackend["operations"]
+    & Pick<NamespaceOperations, "drainedShards">;
+  /** Executor drains (read and write). */
+  readonly executorDrains: ActionBackend["executorDrains"] & Pick<ExecutorDrains, "list">;
+  /** Configured namespaces. */
+  listNamespaces(): NamespaceInfo[];
+  /** Every executor of a namespace. */
+  getNamespaceState(namespace: string): ExecutorStateView[];
+  /** The spectator fan-out: the current picture, then every change. */
+  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<NamespacePicture>;
+  /** Who leads each namespace. */
+  listLeaders(): Promise<LeaderView[]>;
+}
+
+/** The configured namespace called `name`; throws `NamespaceNotFoundError`. */
+export function namespaceInfo(backend: DashboardBackend, name: string): NamespaceInfo {
+  const info = backend.listNamespaces().find((ns) => ns.name === name);
+  if (!info) throw new NamespaceNotFoundError(name);
+  return info;
+}
+
+/** Options of {@linkcode namespaceSnapshot}. */
+export interface SnapshotOptions {
+  /** Leader lookups, shared by every page. */
+  readonly leaders: LeaderCache;
+  /** `server.dashboardActions`. */
+  readonly allowActions: boolean;
+  /** Version of the spectator picture this snapshot follows, when it does. */
+  readonly version?: number;
+}
+
+/** The JSON picture of namespace `name` now; throws `NamespaceNotFoundError`. */
+export async function namespaceSnapshot(
+  backend: DashboardBackend,
+  name: string,
+  options: SnapshotOptions,
+): Promise<DashboardState> {
+  const namespace = namespaceInfo(backend, name);
+  const leader = await options.leaders.get(name);
+  // Read the cache after the (possibly slow) leader lookup, so the picture is current.
+  return buildDashboardState({
+    namespace,
+    instanceId: backend.instanceId,
+    allowActions: options.allowActions,
+    nowMs: Date.now(),
+    executors: backend.getNamespaceState(name),
+    executorDrains: backend.executorDrains.list(name),
+    drainedShards: backend.operations.drainedShards(name),
+    leader,
+    health: backend.health.status,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
+}
