@@ -36,7 +36,9 @@ import type { Config } from "./types.ts";
  *     storageParams:
  *       endpoints: [localhost:2379]
  * `);
- * assert.equal(config.shardDistribution.namespaces[0]?.shardNum, 32);
+ * const [orders] = config.shardDistribution.namespaces;
+ * assert.ok(orders?.kind === "fixed");
+ * assert.equal(orders.shardNum, 32);
  * assert.equal(config.shardDistribution.election.leaderPeriodMs, 60_000);
  * ```
  *
