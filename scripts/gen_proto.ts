@@ -97,9 +97,14 @@ async function listFiles(dir: string): Promise<string[]> {
  * held, and stamps each file with {@linkcode GENERATED_HEADER}.
  *
  * @example Generate into a scratch folder
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { GENERATED_HEADER, generateProtoTypes } from "./gen_proto.ts";
+ *
  * const dir = await Deno.makeTempDir();
  * await generateProtoTypes(dir);
+ * assert.ok((await Deno.readTextFile(`${dir}/service.ts`)).startsWith(GENERATED_HEADER));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function generateProtoTypes(outDir: string): Promise<void> {

@@ -174,7 +174,7 @@ Deno.test("an ephemeral shard whose processor calls done() is removed by the ser
   const clients = connect(address);
   const node = recordingExecutor(address, "jobs", "worker", (ctx) => {
     ctx.reportLoad(3);
-    if (ctx.shardKey === "job-1") setTimeout(() => ctx.done(), 300);
+    if (ctx.shardKey === "job-1") setTimeout(() => ctx.done(), 300); // the job runs, then ends
   });
   try {
     const ask = (shardKey: string) =>

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { type LeaderSelector, leaderSelector } from "../src/client/leader/mod.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
+import { connect, executorsSeen } from "./support/grpc_clients.ts";
 import { type SdkProcess, startSdkProcess } from "./support/sdk_process.ts";
 import { startInProcess, startProcess, testConfigYaml } from "./support/service.ts";
 
@@ -32,7 +33,7 @@ class Terms {
         this.local.push(term);
         await new Promise<void>((resolve) => {
           signal.addEventListener("abort", () => resolve(), { once: true });
-          if (returnAfterMs !== undefined) setTimeout(resolve, returnAfterMs);
+          if (returnAfterMs !== undefined) setTimeout(resolve, returnAfterMs); // leads that long
         });
         term.end = Date.now();
       },
@@ -67,6 +68,23 @@ class Terms {
         assert.ok(BigInt(next.token) > BigInt(prev.token), `token: ${JSON.stringify(terms)}`);
       }
     }
+  }
+}
+
+/** Resolves once the service at `address` has recorded every selector of `nodes` as a candidate. */
+async function candidates(address: string, nodes: readonly LeaderSelector[]): Promise<void> {
+  const clients = connect(address);
+  try {
+    await eventually(
+      async () => {
+        const seen = await executorsSeen(clients, NAMESPACE.name);
+        return nodes.every((s) => s.participantId !== undefined && seen.has(s.participantId));
+      },
+      5_000,
+      "the service to record every candidate",
+    );
+  } finally {
+    clients.close();
   }
 }
 
@@ -123,8 +141,7 @@ Deno.test("a leader whose process is SIGKILLed is replaced after the heartbeat T
   try {
     await eventually(() => terms.leaders()[0] === "child", 10_000, "the child to lead");
     nodes.push(terms.start(address, "a"), terms.start(address, "b"));
-    await eventually(() => nodes.every((s) => s.participantId !== undefined), 1_000);
-    await new Promise((r) => setTimeout(r, 500)); // a and b are candidates with the service
+    await candidates(address, nodes);
     await child.kill("SIGKILL");
     const killedAt = Date.now();
     const took = await eventually(
@@ -185,7 +202,7 @@ Deno.test("a leader cut off from the service suspends before another node leads"
   try {
     await eventually(() => terms.leaders()[0] === "a", 10_000, "a to lead");
     nodes.push(terms.start(kept.server.address, "b"));
-    await new Promise((r) => setTimeout(r, 500)); // b is a candidate with the service
+    await candidates(kept.server.address, [nodes[1]!]);
     await lost.kill("SIGKILL");
     await eventually(() => terms.leaders()[0] === "b", 15_000, "b to lead");
     terms.assertExclusive();

@@ -32,6 +32,7 @@ Deno.test("an executor reporting DRAINING is emptied and gets nothing new", asyn
       5_000,
       "the others to take over",
     );
+    // Nothing must come back: two rebalance periods (500 ms) for a wrong assignment to show.
     await new Promise((r) => setTimeout(r, 1_000));
     assert.equal(draining.shards.length, 0, "still nothing after a few passes");
   } finally {

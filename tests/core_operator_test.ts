@@ -59,6 +59,8 @@ Deno.test("executor drains by id and by selector move shards away, catch late ex
 
     // An executor registering later with matching metadata is drained too.
     late.push(...runExecutors(current, "ns", ["late"], { intervalMs: 200, metadata }));
+    await eventually(() => late[0]!.beats >= 2, 5_000, "the late executor to register");
+    // Nothing must be assigned to it: two rebalance periods (500 ms) for a wrong one to show.
     await new Promise((r) => setTimeout(r, 1_000));
     assert.equal(late[0]!.shards.length, 0, "the late executor gets nothing");
 

@@ -128,6 +128,7 @@ Deno.test("embedded leader store: one leader at a time, in order, with growing t
     const third = leaderStore.campaign("ns", "i-3", { ttlMs: 2_000, signal: withdrawn.signal });
     withdrawn.abort(new Error("gave up"));
     await assert.rejects(third, /gave up/);
+    // Nothing must happen: a wrong hand-over (to i-2, as i-3 withdraws) gets a moment to show.
     await new Promise((r) => setTimeout(r, 10));
     assert.equal(secondWon, false);
     assert.deepEqual(await leaderStore.leader("ns"), { instanceId: "i-1", term: first.term });

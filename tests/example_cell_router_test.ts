@@ -104,6 +104,7 @@ Deno.test("cell router (mode: cells): a drained cell keeps its customers while n
         assert.equal(routed.servedBy, routed.cell);
         assert.ok(routed.staleMs > 0, `${customer}: the router says its map is stale`);
       }
+      // Time passes with the service down: the second round routes from a map 1 s older.
       if (round === 1) await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     const { staleMs, customers: cached } = await status();

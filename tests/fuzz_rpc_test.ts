@@ -100,7 +100,7 @@ Deno.test({
             controlFailures.push(String((error as Error).message));
           }
           controlCalls++;
-          await new Promise((r) => setTimeout(r, 100));
+          await new Promise((r) => setTimeout(r, 100)); // a steady trickle beside the fuzz
         }
       })();
       console.log(`fuzzing ${methods.length} RPCs, ${RUNS} runs each, seed ${SEED}`);

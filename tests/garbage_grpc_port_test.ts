@@ -52,6 +52,7 @@ async function send(
     options.keep.push(conn);
     return;
   }
+  // Give the server up to 100 ms to answer or hang up, then hang up ourselves.
   await Promise.race([reading, new Promise((r) => setTimeout(r, 100))]);
   try {
     conn.close();
@@ -133,6 +134,7 @@ Deno.test({
       }
       for (const e of executors) e.stop();
       clients.close();
+      // Nothing must happen: 300 ms for the service to die of the GOAWAY, if it would.
       await new Promise((r) => setTimeout(r, 300));
       const died = service.exited();
       const logs = service.logs();

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import type { Leadership } from "../src/store/leader_store.ts";
 import { createEtcdClient, EtcdLeaderStore } from "../src/store/etcd/mod.ts";
-import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { etcdForFile, uniquePrefix } from "./support/etcd.ts";
 
-// One etcd for the file; each test has its own prefix.
-const etcd = await startEtcd();
+// One etcd for the file, started before its first test and stopped after its last;
+// each test has its own prefix.
+const etcd = etcdForFile();
 const connect = (endpoints = etcd.endpoints) =>
   createEtcdClient({ endpoints, dialTimeoutMs: 1_000 });
 const TTL_MS = 2_000;
@@ -185,11 +186,4 @@ Deno.test("etcd leader store: a dead session hands over within the TTL", async (
     await link.cut();
     await f.close();
   }
-});
-
-Deno.test({
-  name: "etcd leader store: stop the shared etcd",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: () => etcd.close(),
 });

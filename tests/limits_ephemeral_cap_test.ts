@@ -37,7 +37,7 @@ function executorLoop(clients: Clients, namespace: string, id: string) {
         });
         shards = Object.keys(res.shardAssignments);
       } catch { /* retry on the next beat */ }
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 150)); // the heartbeat interval
     }
   })();
   return {

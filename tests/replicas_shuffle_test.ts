@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
-import { call, connect } from "./support/grpc_clients.ts";
+import { call, connect, executorsSeen } from "./support/grpc_clients.ts";
 import { freePort } from "./support/ports.ts";
 import { startProcess, testConfigYaml } from "./support/service.ts";
 import type {
@@ -56,8 +56,13 @@ Deno.test("shuffle: the 28 pairs on 8 workers, then an infeasible bound reported
 
   try {
     await eventually(() => workers.every((w) => w.beats > 0), 15_000, "workers beat");
-    // Let the leader see every worker before the first tenant is placed.
-    await new Promise((r) => setTimeout(r, 500));
+    // The leader (the only instance) sees every worker before the first tenant is placed.
+    await eventually(
+      async () =>
+        [...(await executorsSeen(clients, NS)).values()].filter((e) => e.alive).length === 8,
+      10_000,
+      "the service to see all 8 workers",
+    );
     const tenants = Array.from({ length: 28 }, (_, i) => `tenant-${i}`);
     const sets = new Map<string, string[]>();
 
@@ -121,8 +126,7 @@ Deno.test("shuffle: the 28 pairs on 8 workers, then an infeasible bound reported
       assert.equal(r.shardsOverBound, "2");
     });
   } finally {
-    for (const w of workers) w.stop();
-    await new Promise((r) => setTimeout(r, 300));
+    await Promise.all(workers.map((w) => w.stop())); // no heartbeat in flight at close
     clients.close();
     await service.kill();
   }

@@ -37,6 +37,8 @@ const API = "/uber.cadence.sharddistributor.v1.ShardDistributorAPI";
 const WATCH = `${API}/WatchNamespaceState`;
 const SHARDS = 1_000;
 
+// The pauses below are the scenarios' timing, not waits for an event: streams run a while
+// before a client cuts them, and the service gets time to abort, if it would, before the check.
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One instance with 10 executors on a namespace whose shards keep moving. */

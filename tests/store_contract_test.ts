@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Etcd3 } from "etcd3";
 import { createEtcdClient, EtcdStore } from "../src/store/etcd/mod.ts";
-import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { etcdForFile, uniquePrefix } from "./support/etcd.ts";
 import { assign, bigDelta, claim, ownersImage, storeContract } from "./support/store_contract.ts";
 import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 
-// One etcd, with default settings (so at most 128 operations per transaction), for the file.
-const etcd = await startEtcd();
+// One etcd, with default settings (so at most 128 operations per transaction), for the file:
+// started before its first test and stopped after its last.
+const etcd = etcdForFile();
 const connect = () => createEtcdClient({ endpoints: etcd.endpoints, dialTimeoutMs: 5_000 });
 
 const openEtcd = (prefix: string) => {
@@ -79,11 +80,4 @@ Deno.test("etcd store: resetNamespace returns the number of keys it deleted", as
     raw.close();
     await store.close();
   }
-});
-
-Deno.test({
-  name: "etcd store: stop the shared etcd",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: () => etcd.close(),
 });

@@ -12,9 +12,10 @@ import { executorLoads } from "../../src/loadbalancer/_fixtures.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { maxOverMean } from "./balance.ts";
  *
- * console.assert(maxOverMean(Int32Array.of(0, 1), Float64Array.of(3, 1), 2) === 1.5);
+ * assert.equal(maxOverMean(Int32Array.of(0, 1), Float64Array.of(3, 1), 2), 1.5);
  * ```
  */
 export function maxOverMean(owners: Int32Array, loads: Float64Array, executors: number): number {
@@ -34,10 +35,11 @@ export function maxOverMean(owners: Int32Array, loads: Float64Array, executors: 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { movesLowerBound } from "./balance.ts";
  *
  * // Executor 0 holds 3 + 1, executor 1 nothing: mean 2, so executor 0 must shed 2 → one shard (the 3).
- * console.assert(movesLowerBound(Int32Array.of(0, 0), Float64Array.of(3, 1), 2, 1) === 1);
+ * assert.equal(movesLowerBound(Int32Array.of(0, 0), Float64Array.of(3, 1), 2, 1), 1);
  * ```
  */
 export function movesLowerBound(

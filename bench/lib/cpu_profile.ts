@@ -42,10 +42,20 @@ function shorten(url: string): string {
  * (`(idle)`, `(program)`) is left out of the shares.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { hotFunctions } from "./cpu_profile.ts";
  *
- * for (const f of await hotFunctions("/tmp/CPU.123.cpuprofile")) console.log(f.where, f.share);
+ * const path = await Deno.makeTempFile({ suffix: ".cpuprofile" }); // as `deno run --cpu-prof` writes
+ * const frame = (functionName: string, lineNumber: number) =>
+ *   ({ functionName, url: "file:///repo/src/app.ts", lineNumber });
+ * await Deno.writeTextFile(path, JSON.stringify({
+ *   nodes: [{ id: 1, callFrame: frame("(idle)", 0) }, { id: 2, callFrame: frame("plan", 9) }],
+ *   samples: [1, 2, 2],
+ *   timeDeltas: [50, 30, 10],
+ * }));
+ * assert.deepEqual(await hotFunctions(path), [{ where: "plan (src/app.ts:10)", share: 1 }]);
+ * await Deno.remove(path);
  * ```
  */
 export async function hotFunctions(path: string, top = 12): Promise<HotFunction[]> {

@@ -145,10 +145,11 @@ function maxOf(values: readonly number[]): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ownershipProblem } from "./fleet.ts";
  *
- * console.assert(ownershipProblem(new Map([["a", ["0"]], ["b", ["1"]]]), 2) === undefined);
- * console.assert(ownershipProblem(new Map([["a", ["0"]], ["b", ["0"]]]), 2) !== undefined);
+ * assert.equal(ownershipProblem(new Map([["a", ["0"]], ["b", ["1"]]]), 2), undefined);
+ * assert.notEqual(ownershipProblem(new Map([["a", ["0"]], ["b", ["0"]]]), 2), undefined);
  * ```
  */
 export function ownershipProblem(

@@ -10,11 +10,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readLines } from "./lines.ts";
  *
  * const lines: string[] = [];
  * await readLines(ReadableStream.from([new TextEncoder().encode("a\nb\n")]), (l) => lines.push(l));
- * console.assert(lines.join() === "a,b");
+ * assert.equal(lines.join(), "a,b");
  * ```
  */
 export async function readLines(

@@ -35,10 +35,13 @@ async function firstLine(cmd: string, args: string[]): Promise<string> {
  * Describes this machine.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { describeMachine } from "./machine.ts";
  *
- * console.log(await describeMachine());
+ * const machine = await describeMachine();
+ * assert.equal(machine.cores, navigator.hardwareConcurrency);
+ * assert.ok(machine.deno.startsWith(Deno.version.deno));
  * ```
  */
 export async function describeMachine(): Promise<Machine> {

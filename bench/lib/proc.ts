@@ -17,9 +17,10 @@ export interface Memory {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { memoryOf } from "./proc.ts";
  *
- * console.assert((await memoryOf(Deno.pid)).rss > 0);
+ * assert.ok((await memoryOf(Deno.pid)).rss > 0);
  * ```
  */
 export async function memoryOf(pid: number): Promise<Memory> {
@@ -40,9 +41,10 @@ try {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cpuSecondsOf } from "./proc.ts";
  *
- * console.assert(cpuSecondsOf(Deno.pid) >= 0);
+ * assert.ok(cpuSecondsOf(Deno.pid) >= 0);
  * ```
  */
 export function cpuSecondsOf(pid: number): number {
@@ -60,10 +62,18 @@ export function cpuSecondsOf(pid: number): number {
  * Measures the CPU that `pids` use while `work` runs, as a share of one core.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { cpuShare } from "./proc.ts";
  *
- * const { result, shares } = await cpuShare([Deno.pid], () => new Promise((r) => setTimeout(r, 100)));
+ * const { result, shares } = await cpuShare([Deno.pid], () => {
+ *   let sum = 0;
+ *   for (let i = 0; i < 1_000_000; i++) sum += i;
+ *   return Promise.resolve(sum);
+ * });
+ * assert.equal(result, 499_999_500_000);
+ * assert.equal(shares.length, 1);
+ * assert.ok(shares[0]! >= 0);
  * ```
  */
 export async function cpuShare<T>(

@@ -22,10 +22,13 @@ const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseMetrics } from "./prom.ts";
  *
  * const [s] = parseMetrics('x_total{a="1"} 3\n');
- * console.assert(s!.name === "x_total" && s!.labels.a === "1" && s!.value === 3);
+ * assert.equal(s!.name, "x_total");
+ * assert.equal(s!.labels.a, "1");
+ * assert.equal(s!.value, 3);
  * ```
  */
 export function parseMetrics(text: string): Sample[] {
@@ -46,10 +49,11 @@ export function parseMetrics(text: string): Sample[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseMetrics, sumMetric } from "./prom.ts";
  *
  * const samples = parseMetrics('x{m="a",c="OK"} 2\nx{m="a",c="NO"} 1\nx{m="b",c="OK"} 5\n');
- * console.assert(sumMetric(samples, "x", { m: "a" }) === 3);
+ * assert.equal(sumMetric(samples, "x", { m: "a" }), 3);
  * ```
  */
 export function sumMetric(

@@ -121,9 +121,10 @@ export function summaryOf(figure: Figure): Summary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatNumber } from "./result.ts";
  *
- * console.assert(formatNumber(12345.678, 1) === "12,345.7");
+ * assert.equal(formatNumber(12345.678, 1), "12,345.7");
  * ```
  */
 export function formatNumber(value: number, digits = 0): string {

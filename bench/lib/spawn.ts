@@ -33,11 +33,17 @@ export interface SpawnDenoOptions {
  * process's lifetime.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { spawnDeno } from "./spawn.ts";
  *
- * const child = spawnDeno(new URL("../workers/echo_server.ts", import.meta.url), ["{}"]);
- * child.kill("SIGTERM");
+ * const script = await Deno.makeTempFile({ suffix: ".ts" });
+ * await Deno.writeTextFile(script, "console.log(Deno.args.join(' '));");
+ * const child = spawnDeno(new URL(`file://${script}`), ["hello", "child"], { stdin: "null" });
+ * const { code, stdout } = await child.output();
+ * assert.equal(code, 0);
+ * assert.equal(new TextDecoder().decode(stdout), "hello child\n");
+ * await Deno.remove(script);
  * ```
  */
 export function spawnDeno(
@@ -67,12 +73,15 @@ export function signalChild(child: Deno.ChildProcess, signal: Deno.Signal): void
  * Waits for `child` to exit; after `graceMs` it sends SIGKILL and waits again.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { signalChild, stopChild } from "./spawn.ts";
  *
- * declare const child: Deno.ChildProcess;
+ * const child = new Deno.Command("sleep", { args: ["60"], stdout: "null", stderr: "null" }).spawn();
  * signalChild(child, "SIGTERM");
  * await stopChild(child, 2_000);
+ * assert.equal((await child.status).signal, "SIGTERM");
+ * signalChild(child, "SIGTERM"); // an exited child is ignored
  * ```
  */
 export async function stopChild(child: Deno.ChildProcess, graceMs: number): Promise<void> {

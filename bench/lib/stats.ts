@@ -23,9 +23,10 @@ export interface Summary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { percentile } from "./stats.ts";
  *
- * console.assert(percentile([1, 2, 3, 4], 50) === 2.5);
+ * assert.equal(percentile([1, 2, 3, 4], 50), 2.5);
  * ```
  */
 export function percentile(samples: readonly number[], p: number): number {
@@ -43,9 +44,10 @@ export function percentile(samples: readonly number[], p: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { median } from "./stats.ts";
  *
- * console.assert(median([3, 1, 2]) === 2);
+ * assert.equal(median([3, 1, 2]), 2);
  * ```
  */
 export function median(samples: readonly number[]): number {
@@ -57,10 +59,14 @@ export function median(samples: readonly number[]): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarize } from "./stats.ts";
  *
  * const s = summarize([5, 1, 3]);
- * console.assert(s.median === 3 && s.min === 1 && s.max === 5 && s.n === 3);
+ * assert.equal(s.median, 3);
+ * assert.equal(s.min, 1);
+ * assert.equal(s.max, 5);
+ * assert.equal(s.n, 3);
  * ```
  */
 export function summarize(samples: readonly number[]): Summary {
@@ -79,9 +85,10 @@ export function summarize(samples: readonly number[]): Summary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mean } from "./stats.ts";
  *
- * console.assert(mean([1, 2, 3]) === 2);
+ * assert.equal(mean([1, 2, 3]), 2);
  * ```
  */
 export function mean(samples: ArrayLike<number>): number {

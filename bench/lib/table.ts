@@ -50,9 +50,10 @@ export const HEADER: readonly string[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { textTable } from "./table.ts";
  *
- * console.assert(textTable([["a", "b"], ["ccc", "d"]]).includes("ccc"));
+ * assert.ok(textTable([["a", "b"], ["ccc", "d"]]).includes("ccc"));
  * ```
  */
 export function textTable(rows: readonly (readonly string[])[]): string {

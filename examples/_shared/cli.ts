@@ -10,8 +10,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { clockTime } from "./cli.ts";
- * console.assert(/^\d\d:\d\d:\d\d\.\d{3}$/.test(clockTime(new Date())));
+ * assert.ok(/^\d\d:\d\d:\d\d\.\d{3}$/.test(clockTime(new Date())));
  * ```
  */
 export function clockTime(date: Date = new Date()): string {
@@ -27,8 +28,9 @@ export function clockTime(date: Date = new Date()): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { numberFlag } from "./cli.ts";
- * console.assert(numberFlag("nodes", "3", 1) === 3);
+ * assert.equal(numberFlag("nodes", "3", 1), 3);
  * ```
  */
 export function numberFlag(name: string, value: string | undefined, min: number): number {

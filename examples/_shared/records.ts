@@ -14,10 +14,11 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { appendRecord, readRecords } from "./records.ts";
  * const path = await Deno.makeTempFile();
  * appendRecord(path, { kind: "start" });
- * console.assert((await readRecords(path))[0]?.kind === "start");
+ * assert.equal((await readRecords(path))[0]?.kind, "start");
  * ```
  */
 export function appendRecord(path: string, record: Record<string, unknown>): void {
@@ -33,8 +34,9 @@ export function appendRecord(path: string, record: Record<string, unknown>): voi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readRecords } from "./records.ts";
- * console.assert((await readRecords("/nonexistent")).length === 0);
+ * assert.equal((await readRecords("/nonexistent")).length, 0);
  * ```
  */
 export async function readRecords<T = Record<string, unknown>>(path: string): Promise<T[]> {

@@ -11,8 +11,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { customerOf } from "./tenant.ts";
- * console.assert(customerOf(new Request("http://r/customers/c-7/orders")) === "c-7");
+ * assert.equal(customerOf(new Request("http://r/customers/c-7/orders")), "c-7");
  * ```
  */
 export function customerOf(request: Request): string | undefined {

@@ -28,12 +28,13 @@ export interface Audit {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { auditLedger } from "./audit.ts";
  * const run = (tick: string) => ({
  *   kind: "run" as const, tick, token: "1", node: "a", pid: 1, lateMs: 0, result: "", at: 0,
  * });
  * const audit = auditLedger([run("2030-01-01T00:00:00.000Z"), run("2030-01-01T00:00:02.000Z")], "* * * * * *");
- * console.assert(audit.missing[0] === "2030-01-01T00:00:01.000Z");
+ * assert.equal(audit.missing[0], "2030-01-01T00:00:01.000Z");
  * ```
  */
 export function auditLedger(

@@ -99,6 +99,7 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FencedLedger, StaleTokenError } from "./ledger.ts";
  *
  * const ledger = new FencedLedger(await Deno.makeTempFile());
@@ -106,7 +107,7 @@ const encoder = new TextEncoder();
  * await ledger.commit({ tick: new Date(0), token: "7", node: "a", lateMs: 0, result: "ok" });
  * await ledger.fence({ token: "9", node: "b" });
  * const stale = ledger.commit({ tick: new Date(1000), token: "7", node: "a", lateMs: 0, result: "" });
- * await stale.catch((e) => console.assert(e instanceof StaleTokenError));
+ * await assert.rejects(stale, StaleTokenError);
  * ```
  */
 export class FencedLedger {

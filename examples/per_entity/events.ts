@@ -34,9 +34,10 @@ const TYPES = ["created", "item-added", "item-added", "address-set", "paid", "pa
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { eventFor } from "./events.ts";
- * console.assert(eventFor("order-1", 0, 3).type === "created");
- * console.assert(eventFor("order-1", 2, 3).last);
+ * assert.equal(eventFor("order-1", 0, 3).type, "created");
+ * assert.ok(eventFor("order-1", 2, 3).last);
  * ```
  */
 export function eventFor(entity: string, seq: number, count: number): EntityEvent {
@@ -50,10 +51,11 @@ export function eventFor(entity: string, seq: number, count: number): EntityEven
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { orderProblems } from "./events.ts";
  * const r = (seq: number) => ({ kind: "processed" as const, entity: "e", seq, type: "", last: false, node: "n", at: 0 });
- * console.assert(orderProblems([r(0), r(1)], new Map([["e", 2]])).length === 0);
- * console.assert(orderProblems([r(1), r(0)], new Map([["e", 2]])).length === 1);
+ * assert.equal(orderProblems([r(0), r(1)], new Map([["e", 2]])).length, 0);
+ * assert.equal(orderProblems([r(1), r(0)], new Map([["e", 2]])).length, 1);
  * ```
  */
 export function orderProblems(

@@ -12,11 +12,12 @@ import type { EntityEvent } from "./events.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Inboxes } from "./inboxes.ts";
  * const inboxes = new Inboxes();
  * const reader = inboxes.open("order-1").getReader();
  * await inboxes.deliver({ entity: "order-1", seq: 0, type: "created", last: false }, 0);
- * console.assert((await reader.read()).value?.seq === 0);
+ * assert.equal((await reader.read()).value?.seq, 0);
  * ```
  */
 export class Inboxes {

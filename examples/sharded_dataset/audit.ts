@@ -49,9 +49,10 @@ export interface Interval {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { intervals } from "./audit.ts";
  * const r = (kind: "start" | "stop", at: number) => ({ kind, slice: 1, node: "a", pid: 7, at });
- * console.assert(intervals([r("start", 1), r("stop", 5)])[0]?.end === 5);
+ * assert.equal(intervals([r("start", 1), r("stop", 5)])[0]?.end, 5);
  * ```
  */
 export function intervals(
@@ -90,10 +91,11 @@ export function intervals(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { overlaps } from "./audit.ts";
  * const i = (pid: number, start: number, end: number) => ({ slice: 0, node: "n", pid, start, end });
- * console.assert(overlaps([i(1, 0, 10), i(2, 5, 20)]).length === 1);
- * console.assert(overlaps([i(1, 0, 10), i(2, 5, 20)], 10).length === 0);
+ * assert.equal(overlaps([i(1, 0, 10), i(2, 5, 20)]).length, 1);
+ * assert.equal(overlaps([i(1, 0, 10), i(2, 5, 20)], 10).length, 0);
  * ```
  */
 export function overlaps(
@@ -118,8 +120,9 @@ export function overlaps(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { holders } from "./audit.ts";
- * console.assert(holders([{ slice: 2, node: "n", pid: 1, start: 0, end: Infinity }]).size === 1);
+ * assert.equal(holders([{ slice: 2, node: "n", pid: 1, start: 0, end: Infinity }]).size, 1);
  * ```
  */
 export function holders(all: readonly Interval[]): Map<number, Interval[]> {

@@ -35,9 +35,11 @@ export interface LoadOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadSlice } from "./dataset.ts";
  * const orders = await loadSlice(3, 12, { total: 120, chunkDelayMs: 0 });
- * console.assert(orders?.length === 10 && orders.every((o) => o.id % 12 === 3));
+ * assert.equal(orders?.length, 10);
+ * assert.ok(orders.every((o) => o.id % 12 === 3));
  * ```
  */
 export async function loadSlice(

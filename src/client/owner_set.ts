@@ -7,7 +7,7 @@
  * e.g. a client choosing which k replicas of a static fleet to try, in order.
  *
  * `src/placement/` is pure shared code (no I/O, no server imports; checked by
- * `imports_test.ts`), so the SDK may re-export it.
+ * `tests/boundaries_test.ts`), so the SDK may re-export it.
  *
  * @example Pick two owners in different zones, then retry across them
  * ```ts

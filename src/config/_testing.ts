@@ -9,10 +9,13 @@
  * `LOG_STREAM` environment variables, which needs `--allow-env`.
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { yamlAllowed } from "./_testing.ts";
  *
- * Deno.test({ name: "parses YAML", ignore: !yamlAllowed, fn() {} });
+ * // `deno test --allow-all` grants the variables; a test then uses it as
+ * // Deno.test({ name: "parses YAML", ignore: !yamlAllowed, fn() {} });
+ * assert.equal(yamlAllowed, true);
  * ```
  */
 export const yamlAllowed: boolean = ["LOG_TOKENS", "LOG_STREAM"].every((variable) =>

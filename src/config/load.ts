@@ -36,7 +36,9 @@ import type { Config } from "./types.ts";
  *     storageParams:
  *       endpoints: [localhost:2379]
  * `);
- * assert.equal(config.shardDistribution.namespaces[0]?.shardNum, 32);
+ * const [orders] = config.shardDistribution.namespaces;
+ * assert.ok(orders?.kind === "fixed");
+ * assert.equal(orders.shardNum, 32);
  * assert.equal(config.shardDistribution.election.leaderPeriodMs, 60_000);
  * ```
  *
@@ -86,11 +88,24 @@ export function parseConfig(text: string, source?: string): Config {
  * Reads, parses and validates a YAML configuration file.
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ConfigError } from "./errors.ts";
  * import { loadConfig } from "./load.ts";
  *
- * const config = await loadConfig("config/dev.yaml");
- * console.log(config.server.grpcAddress);
+ * const path = await Deno.makeTempFile({ suffix: ".yaml" });
+ * await Deno.writeTextFile(path, `
+ * shardDistribution:
+ *   namespaces: [{ name: orders, type: fixed, shardNum: 8 }]
+ *   embedded: { dataDir: .data/embedded }
+ *   process: { heartbeatTTL: 3s }
+ * `);
+ * const config = await loadConfig(path);
+ * assert.equal(config.shardDistribution.process.heartbeatTtlMs, 3_000);
+ * assert.equal(config.server.grpcAddress, "127.0.0.1:7943"); // a default
+ * await Deno.writeTextFile(path, "shardDistribution: { namespaces: [] }\n");
+ * await assert.rejects(loadConfig(path), ConfigError);
+ * await Deno.remove(path);
  * ```
  *
  * @param path The file to read.

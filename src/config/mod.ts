@@ -4,11 +4,15 @@
  * {@linkcode ConfigError} naming the YAML path and line of every issue.
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { loadConfig } from "./mod.ts";
  *
- * const config = await loadConfig("config/dev.yaml");
- * console.log(config.shardDistribution.namespaces.map((namespace) => namespace.name));
+ * const config = await loadConfig(new URL("../../config/dev.yaml", import.meta.url));
+ * assert.deepEqual(
+ *   config.shardDistribution.namespaces.map((namespace) => namespace.name),
+ *   ["my-fixed-namespace", "my-ephemeral-namespace"],
+ * );
  * ```
  *
  * @module

@@ -76,7 +76,7 @@ export const electionSchema: SectionSchema<ElectionConfig> = section({
  * assert.deepEqual(processSchema.parse(undefined), {
  *   periodMs: 1_000,
  *   heartbeatTtlMs: 2_000,
- *   rebalanceCooldownMs: 250,
+ *   rebalanceCooldownMs: 100,
  *   maxMovesPerPass: 1_000,
  * });
  * ```

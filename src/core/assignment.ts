@@ -13,10 +13,11 @@ import type { AssignmentDelta } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyDelta } from "./assignment.ts";
  * const owners = new Map([["0", "a"]]);
  * applyDelta(owners, { assign: { b: ["0"] }, unassign: [], remove: [] });
- * console.assert(owners.get("0") === "b");
+ * assert.equal(owners.get("0"), "b");
  * ```
  */
 export function applyDelta(
@@ -47,11 +48,12 @@ export function applyDelta(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ownersOf } from "./assignment.ts";
  * const owners = new Map([["0", "a"], ["1", "b"]]);
  * const sets = new Map([["1", ["b", "c"]]]);
- * console.assert(ownersOf(owners, sets, "1").length === 2);
- * console.assert(ownersOf(owners, sets, "0")[0] === "a");
+ * assert.equal(ownersOf(owners, sets, "1").length, 2);
+ * assert.equal(ownersOf(owners, sets, "0")[0], "a");
  * ```
  */
 export function ownersOf(
@@ -73,11 +75,12 @@ export function ownersOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyReleases } from "./assignment.ts";
  * const releasing = new Map<string, number>();
  * const owners = new Map([["0", "a"]]);
  * applyReleases(releasing, owners, { assign: {}, unassign: [], remove: [], release: ["0"] }, 7);
- * console.assert(releasing.get("0") === 7);
+ * assert.equal(releasing.get("0"), 7);
  * ```
  */
 export function applyReleases(

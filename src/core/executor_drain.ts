@@ -30,10 +30,11 @@ export const MAX_SELECTOR_PAIRS = 16;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drainIdOf } from "./executor_drain.ts";
  *
- * console.assert(drainIdOf({ selector: { zone: "b", hostname: "w7" } }) === "selector:hostname=w7,zone=b");
- * console.assert(drainIdOf({ executorId: "e1" }) === "id:e1");
+ * assert.equal(drainIdOf({ selector: { zone: "b", hostname: "w7" } }), "selector:hostname=w7,zone=b");
+ * assert.equal(drainIdOf({ executorId: "e1" }), "id:e1");
  * ```
  */
 export function drainIdOf(target: DrainTarget): string {

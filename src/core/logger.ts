@@ -28,10 +28,11 @@ export interface Logger {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonLogger } from "./logger.ts";
  * const lines: string[] = [];
  * jsonLogger("info", {}, (line) => lines.push(line)).info("started", { port: 7943 });
- * console.assert(JSON.parse(lines[0]!).port === 7943);
+ * assert.equal(JSON.parse(lines[0]!).port, 7943);
  * ```
  */
 export function jsonLogger(

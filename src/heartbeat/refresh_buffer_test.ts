@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import FakeTimers from "@sinonjs/fake-timers";
 import { silentLogger } from "../core/logger.ts";
 import type { ExecutorWrite } from "../core/types.ts";
 import type { Store } from "../store/store.ts";
@@ -57,15 +58,21 @@ Deno.test("refresh buffer retries a failed flush, unless a newer refresh replace
 });
 
 Deno.test("refresh buffer flushes on its timer and once more on close", async () => {
-  const { store, calls } = recordingStore(() => false);
-  const buffer = new RefreshBuffer(store, { flushMs: 10, logger: silentLogger });
-  buffer.add("a", write("e1", 1));
-  const deadline = Date.now() + 2_000;
-  while (calls.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(calls.length, 1);
-  buffer.add("a", write("e1", 2));
-  await buffer.close();
-  assert.deepEqual(calls.at(-1), ["a", ["e1@2"]]);
+  const clock = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    const { store, calls } = recordingStore(() => false);
+    const buffer = new RefreshBuffer(store, { flushMs: 10, logger: silentLogger });
+    buffer.add("a", write("e1", 1));
+    await clock.tickAsync(9);
+    assert.equal(calls.length, 0, "not before flushMs");
+    await clock.tickAsync(1);
+    assert.deepEqual(calls, [["a", ["e1@1"]]]);
+    buffer.add("a", write("e1", 2));
+    await buffer.close();
+    assert.deepEqual(calls.at(-1), ["a", ["e1@2"]]);
+  } finally {
+    clock.uninstall();
+  }
 });
 
 Deno.test("refresh buffer flushes every flushMs of its clock; a slow flush delays the next, never queues", async () => {

@@ -46,8 +46,9 @@ export interface RequestLimits {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEFAULT_REQUEST_LIMITS } from "./request_limits.ts";
- * console.assert(DEFAULT_REQUEST_LIMITS.maxShardKeyLength === 1024);
+ * assert.equal(DEFAULT_REQUEST_LIMITS.maxShardKeyLength, 1024);
  * ```
  */
 export const DEFAULT_REQUEST_LIMITS: RequestLimits = Object.freeze({

@@ -71,8 +71,9 @@ export function jsonBytes(value: unknown): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateNamespace } from "./validate_request.ts";
- * console.assert(validateNamespace("orders") === "orders");
+ * assert.equal(validateNamespace("orders"), "orders");
  * ```
  */
 export function validateNamespace(name: string, field = "namespace"): string {
@@ -92,8 +93,9 @@ export function validateNamespace(name: string, field = "namespace"): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateShardKey } from "./validate_request.ts";
- * console.assert(validateShardKey("7", "shard_key") === "7");
+ * assert.equal(validateShardKey("7", "shard_key"), "7");
  * ```
  */
 export function validateShardKey(
@@ -118,8 +120,9 @@ export function validateShardKey(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateShardKeys } from "./validate_request.ts";
- * console.assert(validateShardKeys(["1", "2"]).length === 2);
+ * assert.equal(validateShardKeys(["1", "2"]).length, 2);
  * ```
  */
 export function validateShardKeys(
@@ -143,8 +146,9 @@ export function validateShardKeys(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateExecutorId } from "./validate_request.ts";
- * console.assert(validateExecutorId("host-1:7000") === "host-1:7000");
+ * assert.equal(validateExecutorId("host-1:7000"), "host-1:7000");
  * ```
  */
 export function validateExecutorId(id: string, field = "executor_id"): string {
@@ -220,8 +224,9 @@ export function validateMetadata(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateReason } from "./validate_request.ts";
- * console.assert(validateReason("TICKET-1") === "TICKET-1");
+ * assert.equal(validateReason("TICKET-1"), "TICKET-1");
  * ```
  */
 export function validateReason(reason: string, field = "reason"): string {

@@ -4,7 +4,6 @@ import fc from "fast-check";
 const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c === "\x7f");
 import { InvalidArgumentError } from "../core/errors.ts";
 import { namespaceSchema } from "../config/namespace_schema.ts";
-import { validateHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 import {
   DEFAULT_REQUEST_LIMITS,
   MAX_EXECUTOR_ID_LENGTH,
@@ -166,85 +165,5 @@ Deno.test("validateMetadata never lets stored metadata exceed maxMetadataBytes",
       }
     }),
     params,
-  );
-});
-
-const rawValue = fc.oneof(
-  anyString,
-  fc.double(),
-  fc.integer(),
-  fc.constant(undefined),
-  fc.constant(null),
-  fc.constantFrom("EXECUTOR_STATUS_ACTIVE", "DRAINING", "SHARD_STATUS_DONE", "READY", "7"),
-);
-
-Deno.test("validateHeartbeat fails only with InvalidArgumentError, whatever it is given", () => {
-  const report = fc.record({ status: rawValue, load: rawValue });
-  const raw = fc.record({
-    namespace: rawValue,
-    executorId: fc.oneof(anyString, fc.constant("e1")),
-    status: fc.oneof(rawValue, fc.constant("EXECUTOR_STATUS_ACTIVE")),
-    reports: fc.dictionary(anyString, report, { maxKeys: 20 }),
-    metadata: fc.dictionary(anyString, anyString, { maxKeys: 40 }),
-  });
-  fc.assert(
-    fc.property(raw, (input) => {
-      // The transport always passes strings and numbers; anything else must still fail cleanly.
-      accepts(() => validateHeartbeat(input as unknown as Parameters<typeof validateHeartbeat>[0]));
-    }),
-    params,
-  );
-});
-
-Deno.test("validateHeartbeat accepts every well-formed heartbeat and keeps its content", () => {
-  const key = fc.string({ minLength: 1, maxLength: 64 });
-  const raw = fc.record({
-    namespace: fc.stringMatching(NAMESPACE_NAME_PATTERN),
-    executorId: fc.string({ minLength: 1, maxLength: 256 }).filter((s) =>
-      !hasControl(s) && bytesOf(s) <= MAX_EXECUTOR_ID_LENGTH
-    ),
-    status: fc.constantFrom("EXECUTOR_STATUS_ACTIVE", "EXECUTOR_STATUS_DRAINING", "DRAINED"),
-    reports: fc.dictionary(
-      key,
-      fc.record({
-        status: fc.constantFrom("SHARD_STATUS_READY", "SHARD_STATUS_DONE"),
-        load: fc.double({ min: 0, max: 1e12, noNaN: true }),
-      }),
-      { maxKeys: 50 },
-    ),
-    metadata: fc.dictionary(
-      fc.string({ minLength: 1, maxLength: 128 }).filter((k) =>
-        bytesOf(k) <= MAX_METADATA_KEY_LENGTH
-      ),
-      fc.string(),
-      { maxKeys: 32 },
-    ),
-  });
-  fc.assert(
-    fc.property(raw, (input) => {
-      const hb = validateHeartbeat(input);
-      assert.deepEqual(Object.entries(hb.metadata), Object.entries(input.metadata));
-      assert.deepEqual(Object.keys(hb.reports).sort(), Object.keys(input.reports).sort());
-      assert.equal(hb.executorId, input.executorId);
-    }),
-    params,
-  );
-});
-
-Deno.test("validateHeartbeat caps the number of shard reports", () => {
-  const limits = { ...DEFAULT_REQUEST_LIMITS, maxShardReportsPerHeartbeat: 3 };
-  const reports = Object.fromEntries(
-    ["a", "b", "c", "d"].map((k) => [k, { status: "SHARD_STATUS_READY", load: 1 }]),
-  );
-  assert.throws(
-    () =>
-      validateHeartbeat({
-        namespace: "ns",
-        executorId: "e",
-        status: "EXECUTOR_STATUS_ACTIVE",
-        reports,
-        metadata: {},
-      }, limits),
-    /Invalid shard_status_reports: has 4 reports; at most 3 are allowed/,
   );
 });

@@ -36,8 +36,9 @@ export interface ExclusiveOwnership {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { leaseMarginMs } from "./handover_guard.ts";
- * console.assert(leaseMarginMs(2_000) === 220);
+ * assert.equal(leaseMarginMs(2_000), 220);
  * ```
  */
 export function leaseMarginMs(leaseMs: number): number {

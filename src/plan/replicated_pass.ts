@@ -43,8 +43,10 @@ export interface OwnerSetStep {
  *
  * @example
  * ```ts
- * import { replicationSeed } from "./replicas_pass.ts";
- * console.assert(replicationSeed("dns") === replicationSeed("dns"));
+ * import assert from "node:assert/strict";
+ * import { replicationSeed } from "./replicated_pass.ts";
+ *
+ * assert.equal(replicationSeed("dns"), replicationSeed("dns"));
  * ```
  */
 export function replicationSeed(namespace: string): number {

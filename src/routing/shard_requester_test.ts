@@ -6,11 +6,13 @@ import { ShardRequester } from "./shard_requester.ts";
 function fakeStore() {
   const calls: { namespace: string; keys: readonly string[] }[] = [];
   let gate: PromiseWithResolvers<number> | undefined;
+  let called = Promise.withResolvers<void>();
   const store = new Proxy({} as Store, {
     get: (_, name) =>
       name === "requestShards"
         ? (namespace: string, keys: readonly string[]) => {
           calls.push({ namespace, keys });
+          called.resolve();
           return gate ? gate.promise : Promise.resolve(calls.length);
         }
         : () => {
@@ -24,6 +26,8 @@ function fakeStore() {
     hold: () => gate = Promise.withResolvers<number>(),
     /** Lets writes answer at once again. */
     release: () => void (gate = undefined),
+    /** Resolves at the next write (or at once if one came since the last call). */
+    nextWrite: () => called.promise.then(() => void (called = Promise.withResolvers<void>())),
   };
 }
 
@@ -47,11 +51,11 @@ Deno.test("shard requester asks for a key once however many callers want it", as
 });
 
 Deno.test("shard requester batches requests made during a write into the next write", async () => {
-  const { store, calls, hold } = fakeStore();
+  const { store, calls, hold, nextWrite } = fakeStore();
   const gate = hold();
   const requester = new ShardRequester(store, "eph");
   const a = requester.request("a");
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await nextWrite();
   assert.deepEqual(calls.map((c) => c.keys), [["a"]]);
   const later = [requester.request("b"), requester.request("c")];
   assert.equal(calls.length, 1, "no second write while the first is in flight");

@@ -53,6 +53,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Authorizer } from "./authorizer.ts";
  *
  * const authorizer = await Authorizer.create(
@@ -60,9 +61,9 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  *   { env: () => "t0ken" },
  * );
  * const ok = await authorizer.check({ method: "DrainShards", authorization: "Bearer t0ken" });
- * console.assert(ok.allowed);
+ * assert.ok(ok.allowed);
  * const anonymous = await authorizer.check({ method: "DrainShards" });
- * console.assert(!anonymous.allowed);
+ * assert.ok(!anonymous.allowed);
  * ```
  */
 export class Authorizer {

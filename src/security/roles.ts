@@ -40,10 +40,11 @@ export const HEARTBEAT_METHOD = "Heartbeat";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requiredRole } from "./roles.ts";
  *
- * console.assert(requiredRole("GetShardOwner") === "spectator");
- * console.assert(requiredRole("DrainShards") === "operator");
+ * assert.equal(requiredRole("GetShardOwner"), "spectator");
+ * assert.equal(requiredRole("DrainShards"), "operator");
  * ```
  */
 export function requiredRole(method: string): Role {
@@ -57,11 +58,12 @@ export function requiredRole(method: string): Role {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { grants } from "./roles.ts";
  *
- * console.assert(grants(["operator"], "spectator"));
- * console.assert(!grants(["spectator"], "operator"));
- * console.assert(!grants(["operator"], "executor"));
+ * assert.ok(grants(["operator"], "spectator"));
+ * assert.ok(!grants(["spectator"], "operator"));
+ * assert.ok(!grants(["operator"], "executor"));
  * ```
  */
 export function grants(roles: Iterable<Role>, required: Role): boolean {

@@ -30,10 +30,11 @@ export interface SecretSource {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readSecret } from "./secrets.ts";
  *
  * const secret = await readSecret({ env: "T" }, "a token", { env: () => "s3cret" });
- * console.assert(secret === "s3cret");
+ * assert.equal(secret, "s3cret");
  * ```
  */
 export async function readSecret(
@@ -66,10 +67,12 @@ export async function readSecret(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256Hex } from "./secrets.ts";
  *
- * console.assert(
- *   (await sha256Hex("")) === "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+ * assert.equal(
+ *   await sha256Hex(""),
+ *   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
  * );
  * ```
  */

@@ -12,9 +12,10 @@ import { parseDuration } from "./duration.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { durationArgument } from "./arguments.ts";
  *
- * console.assert(durationArgument("2m") === 120_000);
+ * assert.equal(durationArgument("2m"), 120_000);
  * ```
  */
 export function durationArgument(value: string): number {

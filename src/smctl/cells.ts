@@ -10,9 +10,11 @@ import type { Palette } from "./colour.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatLoad } from "./cells.ts";
  *
- * console.assert(formatLoad(1 / 3) === "0.33" && formatLoad(10) === "10");
+ * assert.equal(formatLoad(1 / 3), "0.33");
+ * assert.equal(formatLoad(10), "10");
  * ```
  */
 export function formatLoad(load: number): string {
@@ -25,9 +27,10 @@ export function formatLoad(load: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatPairs } from "./cells.ts";
  *
- * console.assert(formatPairs({ zone: "b", addr: "h:1" }) === "addr=h:1,zone=b");
+ * assert.equal(formatPairs({ zone: "b", addr: "h:1" }), "addr=h:1,zone=b");
  * ```
  */
 export function formatPairs(pairs: Readonly<Record<string, string>>, sep = ","): string {
@@ -40,9 +43,11 @@ export function formatPairs(pairs: Readonly<Record<string, string>>, sep = ","):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatList } from "./cells.ts";
  *
- * console.assert(formatList([]) === "-" && formatList(["a", "b"]) === "a, b");
+ * assert.equal(formatList([]), "-");
+ * assert.equal(formatList(["a", "b"]), "a, b");
  * ```
  */
 export function formatList(items: readonly string[]): string {
@@ -73,10 +78,11 @@ export function statusCell(status: string, paint: Palette): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { palette } from "./colour.ts";
  * import { aliveCell } from "./cells.ts";
  *
- * console.assert(aliveCell(false, palette(false)) === "no");
+ * assert.equal(aliveCell(false, palette(false)), "no");
  * ```
  */
 export function aliveCell(alive: boolean, paint: Palette): string {
@@ -88,10 +94,11 @@ export function aliveCell(alive: boolean, paint: Palette): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { palette } from "./colour.ts";
  * import { drainedCell } from "./cells.ts";
  *
- * console.assert(drainedCell(true, ["id:a"], palette(false)) === "yes (id:a)");
+ * assert.equal(drainedCell(true, ["id:a"], palette(false)), "yes (id:a)");
  * ```
  */
 export function drainedCell(drained: boolean, by: readonly string[], paint: Palette): string {
@@ -104,9 +111,10 @@ export function drainedCell(drained: boolean, by: readonly string[], paint: Pale
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bar } from "./cells.ts";
  *
- * console.assert(bar(5, 10, 4) === "██░░");
+ * assert.equal(bar(5, 10, 4), "██░░");
  * ```
  */
 export function bar(value: number, max: number, width: number): string {

@@ -32,10 +32,11 @@ const same = (text: string) => text;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { palette } from "./colour.ts";
  *
- * console.assert(palette(false).red("x") === "x");
- * console.assert(palette(true).red("x") === "\x1b[31mx\x1b[39m");
+ * assert.equal(palette(false).red("x"), "x");
+ * assert.equal(palette(true).red("x"), "\x1b[31mx\x1b[39m");
  * ```
  */
 export function palette(enabled: boolean): Palette {
@@ -68,10 +69,11 @@ export interface ColourSituation {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { colourWanted } from "./colour.ts";
  *
- * console.assert(colourWanted({ isTerminal: true, noColor: undefined, json: false }));
- * console.assert(!colourWanted({ isTerminal: true, noColor: "", json: false }));
+ * assert.ok(colourWanted({ isTerminal: true, noColor: undefined, json: false }));
+ * assert.ok(!colourWanted({ isTerminal: true, noColor: "", json: false }));
  * ```
  */
 export function colourWanted(situation: ColourSituation): boolean {
@@ -86,9 +88,10 @@ const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stripAnsi } from "./colour.ts";
  *
- * console.assert(stripAnsi("\x1b[1mID\x1b[22m") === "ID");
+ * assert.equal(stripAnsi("\x1b[1mID\x1b[22m"), "ID");
  * ```
  */
 export function stripAnsi(text: string): string {
@@ -101,9 +104,10 @@ export function stripAnsi(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { visibleWidth } from "./colour.ts";
  *
- * console.assert(visibleWidth("\x1b[31mred\x1b[39m") === 3);
+ * assert.equal(visibleWidth("\x1b[31mred\x1b[39m"), 3);
  * ```
  */
 export function visibleWidth(text: string): number {

@@ -12,10 +12,11 @@ import { ExitCode } from "./exit_codes.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readLine } from "./confirm.ts";
  *
  * const line = await readLine(ReadableStream.from([new TextEncoder().encode("orders\n")]));
- * console.assert(line === "orders");
+ * assert.equal(line, "orders");
  * ```
  */
 export async function readLine(stream: ReadableStream<Uint8Array>): Promise<string | null> {

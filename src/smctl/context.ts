@@ -38,12 +38,20 @@ export interface GlobalOptions {
  * One command's run: flags, output and connection.
  *
  * @example
- * ```ts ignore
- * import { runCommand } from "./context.ts";
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Command } from "commander";
+ * import { Context } from "./context.ts";
  *
- * program.command("list").action((_opts, command) =>
- *   runCommand(command, async (ctx) => ctx.output.line(ctx.namespace()))
- * );
+ * let seen = "";
+ * const program = new Command("smctl").option("-n, --namespace <name>");
+ * program.command("executor").command("list").action((_opts, command: Command) => {
+ *   const ctx = new Context(command);
+ *   seen = `${ctx.commandName} in ${ctx.namespace()}`;
+ *   ctx.close(); // no call was made, so no connection was opened
+ * });
+ * await program.parseAsync(["-n", "orders", "executor", "list"], { from: "user" });
+ * assert.equal(seen, "executor list in orders");
  * ```
  */
 export class Context {
@@ -109,10 +117,21 @@ export class Context {
  * connection afterwards, whatever happens.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Command } from "commander";
  * import { runCommand } from "./context.ts";
  *
- * await runCommand(command, async (ctx) => ctx.output.line("hi"));
+ * const program = new Command("smctl").option("-n, --namespace <name>").exitOverride();
+ * program.command("list").action((_opts, command: Command) =>
+ *   runCommand(command, async (ctx) => {
+ *     ctx.output.line(ctx.namespace()); // a UsageError: no --namespace was given
+ *   })
+ * );
+ * await assert.rejects(
+ *   program.parseAsync(["list"], { from: "user" }),
+ *   /list needs a namespace: pass --namespace NAME/,
+ * );
  * ```
  */
 export async function runCommand(

@@ -18,10 +18,19 @@ const PLAIN = makePalette(false);
  * The executor drains table: id, target, reason, age, executors matched now.
  *
  * @example
- * ```ts ignore
- * import { drainTable } from "./executor_format.ts";
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { DrainModel } from "./model.ts";
+ * import { drainTable } from "./drain_format.ts";
  *
- * console.log(drainTable(drains, Date.now()));
+ * const drain: DrainModel = {
+ *   id: "id:a", kind: "id", executorId: "a", selector: null, reason: "INC-1",
+ *   createdAt: "1970-01-01T00:00:01Z", matchedExecutorIds: ["a"],
+ * };
+ * assert.equal(drainTable([drain], 61_000), [
+ *   "DRAIN  REASON  CREATED                        MATCHES NOW",
+ *   "id:a   INC-1   1970-01-01 00:00:01Z (1m ago)  a",
+ * ].join("\n"));
  * ```
  */
 export function drainTable(drains: readonly DrainModel[], now: number, paint = PLAIN): string {
@@ -51,9 +60,10 @@ export function drainTable(drains: readonly DrainModel[], now: number, paint = P
  *
  * @example
  * ```ts
- * import { drainTarget } from "./executor_format.ts";
+ * import assert from "node:assert/strict";
+ * import { drainTarget } from "./drain_format.ts";
  *
- * console.assert(drainTarget({ executorId: null, selector: { zone: "b" } }) === "executors matching zone=b");
+ * assert.equal(drainTarget({ executorId: null, selector: { zone: "b" } }), "executors matching zone=b");
  * ```
  */
 export function drainTarget(
@@ -69,13 +79,14 @@ export function drainTarget(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drainedText } from "./drain_format.ts";
  *
  * const text = drainedText("ns", {
  *   id: "id:a", kind: "id", executorId: "a", selector: null, reason: "", createdAt: null,
  *   matchedExecutorIds: ["a"],
  * });
- * console.assert(text === 'Drained executor "a" in namespace "ns" (drain id:a); matches now: a.');
+ * assert.equal(text, 'Drained executor "a" in namespace "ns" (drain id:a); matches now: a.');
  * ```
  */
 export function drainedText(namespace: string, drain: DrainModel): string {
@@ -92,10 +103,19 @@ export function drainedText(namespace: string, drain: DrainModel): string {
  * The sentence after `--wait`: empty, or what is left at the timeout.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { drainWaitText } from "./drain_format.ts";
  *
- * console.log(drainWaitText(wait));
+ * const wait = {
+ *   completed: false, initialShards: 4, remainingShards: 1, movedShards: 3, elapsedMs: 60_000,
+ *   executors: ["a"], remaining: { a: 1 },
+ * };
+ * assert.equal(drainWaitText(wait), "a: 1 of 4 shards still held (a: 1) after 1m.");
+ * assert.equal(
+ *   drainWaitText({ ...wait, completed: true, remainingShards: 0, movedShards: 4, elapsedMs: 1_500 }),
+ *   "a: empty; 4 of 4 shards moved off in 1.5s.",
+ * );
  * ```
  */
 export function drainWaitText(wait: DrainWaitResult): string {
@@ -115,10 +135,11 @@ export function drainWaitText(wait: DrainWaitResult): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { undrainedText } from "./drain_format.ts";
  *
  * const text = undrainedText("ns", { executorId: "a", selector: null }, null);
- * console.assert(text === 'Executor "a" was not drained in namespace "ns"; nothing to undo.');
+ * assert.equal(text, 'Executor "a" was not drained in namespace "ns"; nothing to undo.');
  * ```
  */
 export function undrainedText(

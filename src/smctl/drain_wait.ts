@@ -54,10 +54,24 @@ export interface DrainWaitOptions {
  * others reject at once.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ExecutorModel } from "./model.ts";
  * import { waitForDrain } from "./drain_wait.ts";
  *
- * const result = await waitForDrain({ fetch, matches: (e) => e.id === "a", timeoutMs: 60_000 });
+ * const a: ExecutorModel = {
+ *   id: "a", status: "ACTIVE", alive: true, heartbeatAgeMs: 400, lastHeartbeat: null,
+ *   shardCount: 0, totalLoad: 0, drained: true, drainedBy: ["id:a"], metadata: {},
+ * };
+ * const held = [2, 1, 0]; // what each poll finds on "a"
+ * const result = await waitForDrain({
+ *   fetch: () => Promise.resolve([{ ...a, shardCount: held.shift() ?? 0 }]),
+ *   matches: (e) => e.id === "a",
+ *   timeoutMs: 60_000,
+ *   pollMs: 1,
+ * });
+ * assert.equal(result.completed, true);
+ * assert.equal(result.movedShards, 2);
  * ```
  */
 export async function waitForDrain(options: DrainWaitOptions): Promise<DrainWaitResult> {

@@ -72,14 +72,19 @@ Deno.test("waitForDrain rejects other failures at once and ends with code 130 wh
     (error) => error instanceof SmctlError && error.exitCode === 3,
   );
   const stop = new AbortController();
+  const polled = Promise.withResolvers<void>();
   const waiting = waitForDrain({
-    fetch: () => Promise.resolve([executor("a", 1, ["id:a"])]),
+    fetch: () => {
+      polled.resolve();
+      return Promise.resolve([executor("a", 1, ["id:a"])]);
+    },
     matches: byDrain,
     timeoutMs: 60_000,
     pollMs: 10_000,
     signal: stop.signal,
   });
-  setTimeout(() => stop.abort(), 10);
+  await polled.promise; // interrupted between polls, 10 s from the next
+  stop.abort();
   await assert.rejects(waiting, (error) => error instanceof SmctlError && error.exitCode === 130);
 });
 

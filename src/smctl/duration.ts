@@ -15,10 +15,11 @@ const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDuration } from "./duration.ts";
  *
- * console.assert(parseDuration("1m30s") === 90_000);
- * console.assert(parseDuration("250ms") === 250);
+ * assert.equal(parseDuration("1m30s"), 90_000);
+ * assert.equal(parseDuration("250ms"), 250);
  * ```
  *
  * @param text The duration as typed.
@@ -50,10 +51,11 @@ export function parseDuration(text: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatDuration } from "./duration.ts";
  *
- * console.assert(formatDuration(192_000) === "3m12s");
- * console.assert(formatDuration(1_250) === "1.3s");
+ * assert.equal(formatDuration(192_000), "3m12s");
+ * assert.equal(formatDuration(1_250), "1.3s");
  * ```
  *
  * @param ms A non-negative number of milliseconds (negative values show as 0).

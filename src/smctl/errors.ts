@@ -42,9 +42,10 @@ export interface GrpcFailure {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isGrpcFailure } from "./errors.ts";
  *
- * console.assert(isGrpcFailure({ code: 5, details: "x" }));
+ * assert.ok(isGrpcFailure({ code: 5, details: "x" }));
  * ```
  */
 export function isGrpcFailure(error: unknown): error is GrpcFailure {
@@ -72,13 +73,15 @@ const UNREACHABLE =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromGrpcFailure } from "./errors.ts";
  *
  * const error = fromGrpcFailure(
  *   { code: 5, details: 'Namespace "x" not found' },
  *   { address: "127.0.0.1:7943", method: "GetNamespaceState", timeoutMs: 10_000 },
  * );
- * console.assert(error.message === 'namespace "x" not found' && error.exitCode === 3);
+ * assert.equal(error.message, 'namespace "x" not found');
+ * assert.equal(error.exitCode, 3);
  * ```
  */
 export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlError {
@@ -134,10 +137,12 @@ export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlErro
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeFailure, UsageError } from "./errors.ts";
  *
  * const { message, exitCode } = describeFailure(new UsageError("missing --namespace"));
- * console.assert(message === "missing --namespace" && exitCode === 2);
+ * assert.equal(message, "missing --namespace");
+ * assert.equal(exitCode, 2);
  * ```
  */
 export function describeFailure(

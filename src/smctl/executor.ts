@@ -17,11 +17,16 @@ import { collectSelectorPair } from "./selector.ts";
  * Adds the `executor` command group to `program`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { Command } from "commander";
  * import { registerExecutorCommands } from "./executor.ts";
  *
- * registerExecutorCommands(new Command("smctl"));
+ * const program = new Command("smctl");
+ * registerExecutorCommands(program);
+ * const group = program.commands[0]!;
+ * assert.equal(group.name(), "executor");
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "drain", "undrain", "drains"]);
  * ```
  */
 export function registerExecutorCommands(program: Command): void {

@@ -16,10 +16,20 @@ const PLAIN = makePalette(false);
  * The executors table: id, status, alive, heartbeat age, shards, load, drained.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ExecutorModel } from "./model.ts";
  * import { executorTable } from "./executor_format.ts";
  *
- * console.log(executorTable(executors));
+ * const a: ExecutorModel = {
+ *   id: "a", status: "ACTIVE", alive: true, heartbeatAgeMs: 400, lastHeartbeat: null,
+ *   shardCount: 2, totalLoad: 1.5, drained: false, drainedBy: [], metadata: {},
+ * };
+ * assert.equal(executorTable([a]), [
+ *   "EXECUTOR  STATUS  ALIVE  HEARTBEAT  SHARDS  LOAD  DRAINED",
+ *   "a         ACTIVE  yes    400ms ago       2   1.5  -",
+ * ].join("\n"));
+ * assert.equal(executorTable([]), "No executors.");
  * ```
  */
 export function executorTable(executors: readonly ExecutorModel[], paint = PLAIN): string {
@@ -52,10 +62,19 @@ export function executorTable(executors: readonly ExecutorModel[], paint = PLAIN
  * shards with their loads. `now` is the local clock, for ages.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ExecutorDetailModel } from "./model.ts";
  * import { executorDetail } from "./executor_format.ts";
  *
- * console.log(executorDetail(detail, Date.now()));
+ * const a: ExecutorDetailModel = {
+ *   id: "a", status: "ACTIVE", alive: true, heartbeatAgeMs: 400, lastHeartbeat: "1970-01-01T00:00:01Z",
+ *   shardCount: 1, totalLoad: 1.5, drained: false, drainedBy: [], metadata: { address: "10.0.0.5:8080" },
+ *   shards: [{ key: "7", load: 1.5, assignedRevision: 42, assignedAt: "1970-01-01T00:00:01Z" }],
+ * };
+ * const lines = executorDetail(a, 61_000).split("\n");
+ * assert.equal(lines[3], "Last heartbeat  1970-01-01 00:00:01Z (400ms ago)");
+ * assert.equal(lines.at(-1), "7       1.5        42  1970-01-01 00:00:01Z  1m ago");
  * ```
  */
 export function executorDetail(e: ExecutorDetailModel, now: number, paint = PLAIN): string {

@@ -21,9 +21,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ExitCode } from "./exit_codes.ts";
  *
- * console.assert(ExitCode.NOT_FOUND === 3);
+ * assert.equal(ExitCode.NOT_FOUND, 3);
  * ```
  */
 export const ExitCode = Object.freeze(

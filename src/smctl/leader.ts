@@ -12,11 +12,16 @@ import { leaderModel } from "./model.ts";
  * Adds the `leader` command group to `program`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { Command } from "commander";
  * import { registerLeaderCommands } from "./leader.ts";
  *
- * registerLeaderCommands(new Command("smctl"));
+ * const program = new Command("smctl");
+ * registerLeaderCommands(program);
+ * const group = program.commands[0]!;
+ * assert.equal(group.name(), "leader");
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list"]);
  * ```
  */
 export function registerLeaderCommands(program: Command): void {

@@ -14,10 +14,11 @@ import { ago, shortTime } from "./time.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { leaderTable } from "./leader_format.ts";
  *
  * const text = leaderTable([{ namespace: "ns", instanceId: null, term: 0, since: null }], 0);
- * console.assert(text.includes("none"));
+ * assert.ok(text.includes("none"));
  * ```
  */
 export function leaderTable(
@@ -53,10 +54,11 @@ export function leaderTable(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { leaderLine } from "./leader_format.ts";
  *
  * const line = leaderLine({ namespace: "ns", instanceId: "i-1", term: 7, since: "1970-01-01T00:00:01.000Z" }, 61_000);
- * console.assert(line === "i-1 (term 7, since 1970-01-01 00:00:01Z, 1m ago)");
+ * assert.equal(line, "i-1 (term 7, since 1970-01-01 00:00:01Z, 1m ago)");
  * ```
  */
 export function leaderLine(

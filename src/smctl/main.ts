@@ -21,10 +21,13 @@ import { buildProgram } from "./program.ts";
  * Runs smctl with `args` (without the program name) and returns the exit code.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ExitCode } from "./exit_codes.ts";
  * import { main } from "./main.ts";
  *
- * Deno.exit(await main(["namespace", "list"]));
+ * assert.equal(await main(["--version"]), ExitCode.OK); // prints the version
+ * // In a program: Deno.exit(await main(Deno.args));
  * ```
  */
 export async function main(args: readonly string[]): Promise<ExitCode> {

@@ -17,11 +17,16 @@ import { registerBlastRadius } from "./placement_commands.ts";
  * Adds the `namespace` command group to `program`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { Command } from "commander";
  * import { registerNamespaceCommands } from "./namespace.ts";
  *
- * registerNamespaceCommands(new Command("smctl"));
+ * const program = new Command("smctl");
+ * registerNamespaceCommands(program);
+ * const group = program.commands[0]!;
+ * assert.equal(group.name(), "namespace");
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius"]);
  * ```
  */
 export function registerNamespaceCommands(program: Command): void {

@@ -17,10 +17,11 @@ const PLAIN = makePalette(false);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { namespaceTable } from "./namespace_format.ts";
  *
  * const text = namespaceTable([{ name: "ns", type: "fixed", mode: "onboarded", shardNum: 8 }]);
- * console.assert(text === "NAMESPACE  TYPE   MODE       SHARDS\nns         fixed  onboarded       8");
+ * assert.equal(text, "NAMESPACE  TYPE   MODE       SHARDS\nns         fixed  onboarded       8");
  * ```
  */
 export function namespaceTable(namespaces: readonly NamespaceModel[], paint = PLAIN): string {
@@ -54,9 +55,10 @@ export interface ExecutorSummary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarizeExecutors } from "./namespace_format.ts";
  *
- * console.assert(summarizeExecutors([]).total === 0);
+ * assert.equal(summarizeExecutors([]).total, 0);
  * ```
  */
 export function summarizeExecutors(executors: readonly ExecutorModel[]): ExecutorSummary {
@@ -88,10 +90,25 @@ export interface NamespaceDescription {
  * table, executor drains and drained shards. `now` is the local clock.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ExecutorModel } from "./model.ts";
  * import { namespaceDescription } from "./namespace_format.ts";
  *
- * console.log(namespaceDescription(description, Date.now()));
+ * const a: ExecutorModel = {
+ *   id: "a", status: "ACTIVE", alive: true, heartbeatAgeMs: 400, lastHeartbeat: null,
+ *   shardCount: 2, totalLoad: 1.5, drained: false, drainedBy: [], metadata: {},
+ * };
+ * const text = namespaceDescription({
+ *   config: { name: "ns", type: "fixed", mode: "onboarded", shardNum: 8 },
+ *   leader: undefined,
+ *   executors: [a],
+ *   drains: [],
+ *   drainedShards: ["3"],
+ * }, 61_000);
+ * assert.ok(text.startsWith("Namespace  ns\nType       fixed\n"));
+ * assert.ok(text.includes("Executors: 1 executors (1 alive, 1 active, 0 drained), 2 shards assigned"));
+ * assert.ok(text.endsWith("Drained shards: 3"));
  * ```
  */
 export function namespaceDescription(d: NamespaceDescription, now: number, paint = PLAIN): string {

@@ -32,11 +32,18 @@ const encoder = new TextEncoder();
  * smctl's output streams and how to style them.
  *
  * @example
- * ```ts ignore
- * import { Output } from "./output.ts";
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Output, type Sink } from "./output.ts";
  *
- * const out = new Output({ json: false });
- * out.result({ deleted: 3 }, () => "Deleted 3 keys.");
+ * let written = "";
+ * const stdout: Sink = {
+ *   writeSync: (bytes) => (written += new TextDecoder().decode(bytes), bytes.length),
+ *   isTerminal: () => false,
+ * };
+ * new Output({ json: false, stdout }).result({ deleted: 3 }, () => "Deleted 3 keys.");
+ * new Output({ json: true, stdout }).result({ deleted: 3 }, () => "Deleted 3 keys.");
+ * assert.equal(written, 'Deleted 3 keys.\n{\n  "deleted": 3\n}\n');
  * ```
  */
 export class Output {

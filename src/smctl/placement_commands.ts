@@ -13,10 +13,14 @@ import type { GetBlastRadiusResponse__Output } from "../wire/proto.ts";
  * Adds `move` to the `shard` command group.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Command } from "commander";
  * import { registerShardMove } from "./placement_commands.ts";
  *
- * registerShardMove(program.command("shard"));
+ * const shard = new Command("smctl").command("shard");
+ * registerShardMove(shard);
+ * assert.deepEqual(shard.commands.map((c) => c.name()), ["move"]);
  * ```
  */
 export function registerShardMove(shard: Command): void {
@@ -48,10 +52,14 @@ Example:
  * Adds `blast-radius` to the `namespace` command group.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Command } from "commander";
  * import { registerBlastRadius } from "./placement_commands.ts";
  *
- * registerBlastRadius(program.command("namespace"));
+ * const namespace = new Command("smctl").command("namespace");
+ * registerBlastRadius(namespace);
+ * assert.deepEqual(namespace.commands.map((c) => c.name()), ["blast-radius"]);
  * ```
  */
 export function registerBlastRadius(namespace: Command): void {
@@ -97,8 +105,19 @@ async function blastRadius(ctx: Context): Promise<void> {
  * The --json model of a GetBlastRadius answer: counts as numbers, absent ids as null.
  *
  * @example
- * ```ts ignore
- * const model = blastRadiusModel(await connection.call("getBlastRadius", { namespace }));
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { blastRadiusModel } from "./placement_commands.ts";
+ *
+ * const model = blastRadiusModel({
+ *   namespace: "ns", shards: "8", executors: "4", unownedShards: "0", fewestOwners: 1,
+ *   singleMaxLost: 0.25, singleMeanLost: 0.25, singleMaxDegraded: 0, singleMeanDegraded: 0,
+ *   worstExecutorId: "", pairMaxLost: 0.5, pairMeanLost: 0.5, worstPairExecutorIds: ["a", "b"],
+ *   worstLost: 0.5, maxOverlap: 0, shardsOverBound: "0", ownerSetCombinations: "0",
+ * });
+ * assert.equal(model.shards, 8);
+ * assert.equal(model.single.worstExecutor, null);
+ * assert.deepEqual(model.pair.worstPair, ["a", "b"]);
  * ```
  */
 export function blastRadiusModel(wire: GetBlastRadiusResponse__Output): BlastRadiusModel {

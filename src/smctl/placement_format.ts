@@ -25,6 +25,7 @@ export interface MoveModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { moveText } from "./placement_format.ts";
  *
  * const text = moveText({
@@ -33,7 +34,7 @@ export interface MoveModel {
  *   movedShardKeys: ["acme"],
  *   unchangedShardKeys: ["globex"],
  * });
- * console.assert(text.startsWith("Moved 1 tenant of customers to cell-2"));
+ * assert.ok(text.startsWith("Moved 1 tenant of customers to cell-2"));
  * ```
  */
 export function moveText(move: MoveModel, paint = PLAIN): string {
@@ -86,10 +87,11 @@ export interface BlastRadiusModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shareText } from "./placement_format.ts";
  *
- * console.assert(shareText(1 / 3, 6) === "33.3% (2)");
- * console.assert(shareText(0.5, 0) === "50%");
+ * assert.equal(shareText(1 / 3, 6), "33.3% (2)");
+ * assert.equal(shareText(0.5, 0), "50%");
  * ```
  */
 export function shareText(share: number, shards: number): string {
@@ -104,10 +106,20 @@ export function shareText(share: number, shards: number): string {
  * `namespace blast-radius`: the figures, then one row per failure case.
  *
  * @example
- * ```ts ignore
- * import { blastRadiusText } from "./placement_format.ts";
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type BlastRadiusModel, blastRadiusText } from "./placement_format.ts";
  *
- * console.log(blastRadiusText(model));
+ * const model: BlastRadiusModel = {
+ *   namespace: "ns", shards: 8, executors: 4, unownedShards: 0, fewestOwners: 1,
+ *   single: { maxLost: 0.25, meanLost: 0.25, maxDegraded: 0, meanDegraded: 0, worstExecutor: "a" },
+ *   pair: { maxLost: 0.5, meanLost: 0.5, worstPair: ["a", "b"] },
+ *   worstLost: 0.5,
+ * };
+ * const lines = blastRadiusText(model).split("\n");
+ * assert.equal(lines[5], "Worst lost (1 or 2 fail)  50% (4)");
+ * assert.equal(lines.at(-2), "any 1 executor    25% (2)    25% (2)        0% (0)         0% (0)  a");
+ * assert.equal(lines.at(-1), "any 2 executors   50% (4)    50% (4)             -              -  a + b");
  * ```
  */
 export function blastRadiusText(model: BlastRadiusModel, paint = PLAIN): string {

@@ -45,10 +45,13 @@ See docs/smctl.md for the full reference and an operator's walkthrough.`;
  * `main.ts` owns the exit codes.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { buildProgram } from "./program.ts";
  *
- * await buildProgram().parseAsync(["namespace", "list"], { from: "user" });
+ * const program = buildProgram();
+ * assert.deepEqual(program.commands.map((c) => c.name()), ["namespace", "executor", "shard", "leader"]);
+ * assert.equal(program.opts().address, "127.0.0.1:7943");
  * ```
  */
 export function buildProgram(): Command {

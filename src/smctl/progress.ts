@@ -12,10 +12,11 @@ import { bar } from "./cells.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { progressText } from "./progress.ts";
  *
  * const text = progressText(3, 4, 8);
- * console.assert(text === "[██████░░] 3/4 shards moved off (75%)");
+ * assert.equal(text, "[██████░░] 3/4 shards moved off (75%)");
  * ```
  */
 export function progressText(moved: number, total: number, width = 30): string {
@@ -46,13 +47,14 @@ export interface ProgressOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ProgressReporter } from "./progress.ts";
  *
  * const lines: string[] = [];
  * const progress = new ProgressReporter({ write: (t) => lines.push(t), isTerminal: false });
  * progress.update(4, 4);
  * progress.finish();
- * console.assert(lines.length === 1);
+ * assert.equal(lines.length, 1);
  * ```
  */
 export class ProgressReporter {

@@ -17,6 +17,7 @@ const CLEAR_BELOW = "\x1b[J";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LiveScreen } from "./screen.ts";
  *
  * let out = "";
@@ -24,7 +25,7 @@ const CLEAR_BELOW = "\x1b[J";
  * screen.draw(["a", "b"]);
  * screen.draw(["c"]);
  * screen.close();
- * console.assert(out === "\x1b[?25la\nb\n\x1b[2A\x1b[Jc\n\x1b[?25h");
+ * assert.equal(out, "\x1b[?25la\nb\n\x1b[2A\x1b[Jc\n\x1b[?25h");
  * ```
  */
 export class LiveScreen {

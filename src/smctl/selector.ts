@@ -13,9 +13,10 @@ import { UsageError } from "./errors.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectSelectorPair } from "./selector.ts";
  *
- * console.assert(collectSelectorPair("zone=b", ["a=1"]).length === 2);
+ * assert.equal(collectSelectorPair("zone=b", ["a=1"]).length, 2);
  * ```
  */
 export function collectSelectorPair(value: string, previous: string[] = []): string[] {
@@ -32,9 +33,10 @@ export function collectSelectorPair(value: string, previous: string[] = []): str
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selectorFrom } from "./selector.ts";
  *
- * console.assert(selectorFrom(["hostname=worker-7"]).hostname === "worker-7");
+ * assert.equal(selectorFrom(["hostname=worker-7"]).hostname, "worker-7");
  * ```
  */
 export function selectorFrom(pairs: readonly string[]): Record<string, string> {
@@ -64,9 +66,10 @@ export function selectorFrom(pairs: readonly string[]): Record<string, string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selectorMatches } from "./selector.ts";
  *
- * console.assert(selectorMatches({ hostname: "w7", zone: "b" }, { hostname: "w7" }));
+ * assert.ok(selectorMatches({ hostname: "w7", zone: "b" }, { hostname: "w7" }));
  * ```
  */
 export function selectorMatches(

@@ -18,11 +18,16 @@ import {
  * Adds the `shard` command group to `program`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { Command } from "commander";
  * import { registerShardCommands } from "./shard.ts";
  *
- * registerShardCommands(new Command("smctl"));
+ * const program = new Command("smctl");
+ * registerShardCommands(program);
+ * const group = program.commands[0]!;
+ * assert.equal(group.name(), "shard");
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["owner", "inspect", "drain", "undrain", "drained", "move"]);
  * ```
  */
 export function registerShardCommands(program: Command): void {

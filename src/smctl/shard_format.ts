@@ -16,10 +16,11 @@ const PLAIN = makePalette(false);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardOwnerText } from "./shard_format.ts";
  *
  * const text = shardOwnerText({ shardKey: "7", owner: "a", metadata: {} });
- * console.assert(text === "Shard     7\nOwner     a\nMetadata  -");
+ * assert.equal(text, "Shard     7\nOwner     a\nMetadata  -");
  * ```
  */
 export function shardOwnerText(
@@ -37,10 +38,16 @@ export function shardOwnerText(
  * `shard inspect`: owner, load, status, fencing revision and when it moved.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { shardInspectText } from "./shard_format.ts";
  *
- * console.log(shardInspectText(shard, Date.now()));
+ * const text = shardInspectText({
+ *   namespace: "ns", shardKey: "7", owner: "a", metadata: { address: "10.0.0.5:8080" }, load: 1.5,
+ *   status: "READY", assignedRevision: 42, assignedAt: "1970-01-01T00:00:01Z",
+ * }, 61_000);
+ * assert.equal(text.split("\n")[5], "Assigned revision  42");
+ * assert.equal(text.split("\n")[6], "Assigned at        1970-01-01 00:00:01Z (1m ago)");
  * ```
  */
 export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN): string {
@@ -63,9 +70,10 @@ export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardChangeText } from "./shard_format.ts";
  *
- * console.assert(shardChangeText("Drained", "ns", ["3", "5"]) === 'Drained 2 shards in namespace "ns": 3, 5');
+ * assert.equal(shardChangeText("Drained", "ns", ["3", "5"]), 'Drained 2 shards in namespace "ns": 3, 5');
  * ```
  */
 export function shardChangeText(verb: string, namespace: string, keys: readonly string[]): string {
@@ -79,9 +87,10 @@ export function shardChangeText(verb: string, namespace: string, keys: readonly 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drainedShardsText } from "./shard_format.ts";
  *
- * console.assert(drainedShardsText("ns", []) === 'No drained shards in namespace "ns".');
+ * assert.equal(drainedShardsText("ns", []), 'No drained shards in namespace "ns".');
  * ```
  */
 export function drainedShardsText(

@@ -31,13 +31,14 @@ export interface TableOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderTable } from "./table.ts";
  *
  * const text = renderTable(
  *   [{ header: "EXECUTOR" }, { header: "SHARDS", align: "right" }],
  *   [["a", "10"], ["bb", "9"]],
  * );
- * console.assert(text === "EXECUTOR  SHARDS\na             10\nbb             9");
+ * assert.equal(text, "EXECUTOR  SHARDS\na             10\nbb             9");
  * ```
  */
 export function renderTable(
@@ -72,10 +73,11 @@ export function renderTable(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderKeyValues } from "./table.ts";
  *
  * const text = renderKeyValues([["Owner", "a"], ["Load", "1.5"]]);
- * console.assert(text === "Owner  a\nLoad   1.5");
+ * assert.equal(text, "Owner  a\nLoad   1.5");
  * ```
  */
 export function renderKeyValues(

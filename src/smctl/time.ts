@@ -20,10 +20,11 @@ export interface WireTimestamp {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { timestampMs } from "./time.ts";
  *
- * console.assert(timestampMs({ seconds: "10", nanos: 500_000_000 }) === 10_500);
- * console.assert(timestampMs(null) === null);
+ * assert.equal(timestampMs({ seconds: "10", nanos: 500_000_000 }), 10_500);
+ * assert.equal(timestampMs(null), null);
  * ```
  */
 export function timestampMs(timestamp: WireTimestamp | null | undefined): number | null {
@@ -37,10 +38,11 @@ export function timestampMs(timestamp: WireTimestamp | null | undefined): number
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isoTime } from "./time.ts";
  *
- * console.assert(isoTime(0 + 1_000) === "1970-01-01T00:00:01.000Z");
- * console.assert(isoTime(null) === null);
+ * assert.equal(isoTime(0 + 1_000), "1970-01-01T00:00:01.000Z");
+ * assert.equal(isoTime(null), null);
  * ```
  */
 export function isoTime(ms: number | null): string | null {
@@ -52,9 +54,10 @@ export function isoTime(ms: number | null): string | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shortTime } from "./time.ts";
  *
- * console.assert(shortTime(Date.UTC(2025, 2, 4, 5, 6, 7, 890)) === "2025-03-04 05:06:07Z");
+ * assert.equal(shortTime(Date.UTC(2025, 2, 4, 5, 6, 7, 890)), "2025-03-04 05:06:07Z");
  * ```
  */
 export function shortTime(ms: number | null): string {
@@ -68,9 +71,10 @@ export function shortTime(ms: number | null): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ago } from "./time.ts";
  *
- * console.assert(ago(1_000, 61_000) === "1m ago");
+ * assert.equal(ago(1_000, 61_000), "1m ago");
  * ```
  */
 export function ago(ms: number | null, now: number): string {

@@ -36,10 +36,12 @@ export interface WatchPicture {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { watchRows } from "./watch_view.ts";
  *
  * const rows = watchRows({ executors: [{ executorId: "a", shards: [{}, {}] }] }, undefined);
- * console.assert(rows[0]?.shardCount === 2 && rows[0]?.status === null);
+ * assert.equal(rows[0]?.shardCount, 2);
+ * assert.equal(rows[0]?.status, null);
  * ```
  */
 export function watchRows(
@@ -79,10 +81,11 @@ export interface FrameOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { watchFrame } from "./watch_view.ts";
  *
  * const lines = watchFrame("ns", [], { drawnAt: 0 });
- * console.assert(lines[0]?.startsWith("namespace ns"));
+ * assert.ok(lines[0]?.startsWith("namespace ns"));
  * ```
  */
 export function watchFrame(
@@ -133,10 +136,11 @@ export function watchFrame(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { watchLine } from "./watch_view.ts";
  *
  * const line = watchLine("ns", [{ id: "a", status: "ACTIVE", alive: true, drained: false, shardCount: 3 }], 0);
- * console.assert(line === "1970-01-01T00:00:00.000Z namespace=ns executors=1 assigned=3 a=3");
+ * assert.equal(line, "1970-01-01T00:00:00.000Z namespace=ns executors=1 assigned=3 a=3");
  * ```
  */
 export function watchLine(namespace: string, rows: readonly WatchRow[], at: number): string {
@@ -163,9 +167,10 @@ export function watchLine(namespace: string, rows: readonly WatchRow[], at: numb
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { watchJson } from "./watch_view.ts";
  *
- * console.assert(watchJson("ns", [], 0).assignedShards === 0);
+ * assert.equal(watchJson("ns", [], 0).assignedShards, 0);
  * ```
  */
 export function watchJson(

@@ -16,11 +16,13 @@ const EMPTY: ReadonlySet<string> = new Set();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OwnerIndex } from "./owner_index.ts";
  *
  * const index = new OwnerIndex();
  * index.set("0", ["a", "b"], 7);
- * console.assert(index.owners.get("0") === "a" && index.shardsOf("b").has("0"));
+ * assert.equal(index.owners.get("0"), "a");
+ * assert.ok(index.shardsOf("b").has("0"));
  * ```
  */
 export class OwnerIndex {

@@ -15,16 +15,18 @@ Deno.test("batch queue delivers items pushed while the reader is busy as one bat
   const batches: string[][] = [];
   let release!: () => void;
   const busy = new Promise<void>((resolve) => release = resolve);
+  const first = Promise.withResolvers<void>();
   const written = queue.readable.pipeTo(
     new WritableStream({
       async write(batch) {
         batches.push(batch);
+        first.resolve();
         if (batches.length === 1) await busy;
       },
     }),
   );
   queue.push("a");
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await first.promise;
   assert.deepEqual(batches, [["a"]]);
   for (const item of ["b", "c", "d"]) queue.push(item);
   assert.equal(queue.size, 3, "the items wait while the first batch is written");

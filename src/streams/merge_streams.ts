@@ -10,9 +10,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mergeStreams } from "./merge_streams.ts";
  * const merged = mergeStreams(ReadableStream.from([1]), ReadableStream.from([2]));
- * console.assert((await Array.fromAsync(merged)).length === 2);
+ * assert.equal((await Array.fromAsync(merged)).length, 2);
  * ```
  */
 export function mergeStreams<T>(...streams: ReadableStream<T>[]): ReadableStream<T> {

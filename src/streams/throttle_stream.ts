@@ -20,9 +20,10 @@ export interface ThrottleOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ThrottleStream } from "./throttle_stream.ts";
  * const out = ReadableStream.from([1, 2, 3]).pipeThrough(new ThrottleStream({ cooldownMs: 10 }));
- * console.assert((await Array.fromAsync(out)).length <= 2);
+ * assert.ok((await Array.fromAsync(out)).length <= 2);
  * ```
  */
 export class ThrottleStream<T> extends TransformStream<T, T> {

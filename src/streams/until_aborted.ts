@@ -11,12 +11,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { untilAborted } from "./until_aborted.ts";
  *
  * const stop = new AbortController();
  * const waiting = untilAborted(new Promise(() => {}), stop.signal);
  * stop.abort(new Error("shutting down"));
- * await waiting.catch((error) => console.assert(error.message === "shutting down"));
+ * await assert.rejects(waiting, { message: "shutting down" });
  * ```
  */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

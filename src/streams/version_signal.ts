@@ -10,11 +10,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { VersionSignal } from "./version_signal.ts";
  * const changes = new VersionSignal();
  * const next = changes.wait(0);
  * changes.bump();
- * console.assert((await next) === 1);
+ * assert.equal(await next, 1);
  * ```
  */
 export class VersionSignal {

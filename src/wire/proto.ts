@@ -49,9 +49,10 @@ import type {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PROTO_LOADER_OPTIONS } from "./proto.ts";
  *
- * console.assert(PROTO_LOADER_OPTIONS.longs === String);
+ * assert.equal(PROTO_LOADER_OPTIONS.longs, String);
  * ```
  */
 export const PROTO_LOADER_OPTIONS: {
@@ -74,9 +75,10 @@ export const PROTO_LOADER_OPTIONS: {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PROTO_ROOT } from "./proto.ts";
  *
- * console.assert(PROTO_ROOT.endsWith("proto"));
+ * assert.ok(PROTO_ROOT.endsWith("proto"));
  * ```
  */
 export const PROTO_ROOT: string = fileURLToPath(new URL("../../proto", import.meta.url));
@@ -91,9 +93,10 @@ const PROTO_FILES = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { packageDefinition } from "./proto.ts";
  *
- * console.assert("uber.cadence.sharddistributor.v1.ShardDistributorAPI" in packageDefinition);
+ * assert.ok("uber.cadence.sharddistributor.v1.ShardDistributorAPI" in packageDefinition);
  * ```
  */
 export const packageDefinition: protoLoader.PackageDefinition = protoLoader.loadSync(PROTO_FILES, {
@@ -111,11 +114,15 @@ type V1 = ProtoGrpcType["uber"]["cadence"]["sharddistributor"]["v1"];
  * (`getShardOwner`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import * as grpc from "@grpc/grpc-js";
  * import { ShardDistributorAPIClient } from "./proto.ts";
  *
+ * // Connects lazily: nothing is dialled until the first call.
  * const client = new ShardDistributorAPIClient("127.0.0.1:7943", grpc.credentials.createInsecure());
+ * assert.equal(typeof client.getShardOwner, "function");
+ * assert.equal(typeof client.GetShardOwner, "function");
  * client.close();
  * ```
  */
@@ -148,12 +155,16 @@ export type ShardDistributorExecutorAPIClient = ShardDistributorExecutorAPIClien
  * Service definition of `ShardDistributorAPI`, for `grpc.Server.addService`.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import * as grpc from "@grpc/grpc-js";
- * import { shardDistributorService, type ShardDistributorAPIHandlers } from "./proto.ts";
+ * import { type ShardDistributorAPIHandlers, shardDistributorService } from "./proto.ts";
  *
- * declare const handlers: ShardDistributorAPIHandlers;
- * new grpc.Server().addService(shardDistributorService, handlers);
+ * const handlers = {
+ *   GetShardOwner: (call, callback) => callback(null, { owner: `owner of ${call.request.shardKey}` }),
+ * } satisfies Partial<ShardDistributorAPIHandlers>; // methods left out answer UNIMPLEMENTED
+ * const server = new grpc.Server();
+ * server.addService(shardDistributorService, handlers);
+ * server.forceShutdown();
  * ```
  */
 export const shardDistributorService: ShardDistributorAPIDefinition =
@@ -164,12 +175,16 @@ export const shardDistributorService: ShardDistributorAPIDefinition =
  * `grpc.Server.addService`.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import * as grpc from "@grpc/grpc-js";
  * import { executorService, type ShardDistributorExecutorAPIHandlers } from "./proto.ts";
  *
- * declare const handlers: ShardDistributorExecutorAPIHandlers;
- * new grpc.Server().addService(executorService, handlers);
+ * const handlers: ShardDistributorExecutorAPIHandlers = {
+ *   Heartbeat: (_call, callback) => callback(null, { shardAssignments: {} }),
+ * };
+ * const server = new grpc.Server();
+ * server.addService(executorService, handlers);
+ * server.forceShutdown();
  * ```
  */
 export const executorService: ShardDistributorExecutorAPIDefinition =

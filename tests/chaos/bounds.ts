@@ -53,13 +53,14 @@ export const LEASE_SLACK_MS = 1_000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reassignmentBoundMs } from "./bounds.ts";
  *
  * const bound = reassignmentBoundMs({
  *   heartbeatTTLMs: 3_000, periodMs: 500, electionTTLMs: 2_000, failedElectionCooldownMs: 200,
  *   maxRandomDelayMs: 100, heartbeatIntervalMs: 500, heartbeatTimeoutMs: 1_000,
  * });
- * console.assert(bound === 8_900);
+ * assert.equal(bound, 8_900);
  * ```
  */
 export function reassignmentBoundMs(t: Timings): number {

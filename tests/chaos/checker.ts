@@ -62,6 +62,7 @@ export interface CheckResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { check } from "./checker.ts";
  *
  * const base = { process: "p", executor: "e", namespace: "n", shard: "0" };
@@ -71,7 +72,7 @@ export interface CheckResult {
  *   from: 0,
  *   until: 5_000,
  * });
- * console.assert(result.violations.length === 0);
+ * assert.equal(result.violations.length, 0);
  * ```
  */
 export function check(events: readonly ChaosEvent[], options: CheckOptions): CheckResult {

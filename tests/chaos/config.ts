@@ -44,10 +44,12 @@ export const CHAOS_BOUND_TIMINGS: Timings = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { chaosNamespaces } from "./config.ts";
  *
  * const [x] = chaosNamespaces({ exclusive: true, shards: 4 });
- * console.assert(x!.ownership === "exclusive" && x!.shards.length === 4);
+ * assert.equal(x!.ownership, "exclusive");
+ * assert.equal(x!.shards.length, 4);
  * ```
  */
 export function chaosNamespaces(options: { exclusive: boolean; shards: number }): NamespaceSpec[] {

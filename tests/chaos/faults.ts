@@ -38,11 +38,12 @@ export interface FaultPlan {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FAULT_KINDS, faultSchedule } from "./faults.ts";
  * import { SeededRandom } from "./random.ts";
  *
  * const plans = faultSchedule(new SeededRandom(7), FAULT_KINDS.length, 3);
- * console.assert(new Set(plans.map((p) => p.kind)).size === FAULT_KINDS.length);
+ * assert.equal(new Set(plans.map((p) => p.kind)).size, FAULT_KINDS.length);
  * ```
  */
 export function faultSchedule(random: SeededRandom, count: number, processes = 3): FaultPlan[] {

@@ -39,13 +39,15 @@ export interface GapScope {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findGaps } from "./gaps.ts";
  *
  * const run = (from: number, to: number) =>
  *   ({ namespace: "n", shard: "1", executor: "e", process: "p", token: "1", from, to, open: false });
  * const scope = { namespace: "n", shard: "1", from: 0, to: 100, toIsEnd: true };
  * const gaps = findGaps(scope, [run(0, 40), run(55, 100)], []);
- * console.assert(gaps.length === 1 && gaps[0]!.ms === 15);
+ * assert.equal(gaps.length, 1);
+ * assert.equal(gaps[0]!.ms, 15);
  * ```
  */
 export function findGaps(

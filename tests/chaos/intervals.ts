@@ -37,6 +37,7 @@ export function upTo(events: readonly ChaosEvent[], until: number): ChaosEvent[]
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runIntervals } from "./intervals.ts";
  *
  * const base = { process: "p", executor: "e", namespace: "n", shard: "1" };
@@ -44,7 +45,8 @@ export function upTo(events: readonly ChaosEvent[], until: number): ChaosEvent[]
  *   { type: "start", at: 10, token: "5", ...base },
  *   { type: "stop", at: 20, ...base },
  * ], 100);
- * console.assert(runs[0]!.from === 10 && runs[0]!.to === 20);
+ * assert.equal(runs[0]!.from, 10);
+ * assert.equal(runs[0]!.to, 20);
  * ```
  */
 export function runIntervals(events: readonly ChaosEvent[], until: number): RunInterval[] {

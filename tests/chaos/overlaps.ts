@@ -27,12 +27,13 @@ export interface Overlap {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findOverlaps } from "./overlaps.ts";
  *
  * const run = (executor: string, from: number, to: number) =>
  *   ({ namespace: "n", shard: "1", executor, process: executor, token: "1", from, to, open: false });
- * console.assert(findOverlaps([run("a", 0, 10), run("b", 10, 20)], new Map()).length === 0);
- * console.assert(findOverlaps([run("a", 0, 11), run("b", 10, 20)], new Map()).length === 1);
+ * assert.equal(findOverlaps([run("a", 0, 10), run("b", 10, 20)], new Map()).length, 0);
+ * assert.equal(findOverlaps([run("a", 0, 11), run("b", 10, 20)], new Map()).length, 1);
  * ```
  */
 export function findOverlaps(

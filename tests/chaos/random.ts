@@ -12,10 +12,11 @@ export class SeededRandom {
   /**
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { SeededRandom } from "./random.ts";
    *
    * const a = new SeededRandom(42), b = new SeededRandom(42);
-   * console.assert(a.next() === b.next());
+   * assert.equal(a.next(), b.next());
    * ```
    */
   constructor(seed: number) {

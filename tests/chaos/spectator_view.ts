@@ -13,6 +13,7 @@ import { runIntervals } from "./intervals.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { spectatorMismatches } from "./spectator_view.ts";
  *
  * const base = { process: "p", executor: "e", namespace: "n", shard: "1" };
@@ -20,7 +21,7 @@ import { runIntervals } from "./intervals.ts";
  *   { type: "start", at: 1, token: "1", ...base },
  *   { type: "owner", at: 2, spectator: "s", namespace: "n", shard: "1", owner: "e" },
  * ] as const;
- * console.assert(spectatorMismatches(events, 10) === 0);
+ * assert.equal(spectatorMismatches(events, 10), 0);
  * ```
  */
 export function spectatorMismatches(events: readonly ChaosEvent[], until: number): number {

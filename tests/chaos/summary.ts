@@ -17,9 +17,10 @@ export interface Percentiles {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { percentiles } from "./summary.ts";
  *
- * console.assert(percentiles([5, 1, 3]).p50 === 3);
+ * assert.equal(percentiles([5, 1, 3]).p50, 3);
  * ```
  */
 export function percentiles(values: readonly number[]): Percentiles {

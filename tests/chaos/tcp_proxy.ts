@@ -18,12 +18,16 @@ export class TcpProxy implements AsyncDisposable {
    * Listens on `127.0.0.1:<port>` (0: any free port) and forwards to `target`.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import assert from "node:assert/strict";
    * import { TcpProxy } from "./tcp_proxy.ts";
    *
-   * await using proxy = new TcpProxy(7943);
+   * await using proxy = new TcpProxy(7943); // nothing is dialled until a client connects
+   * assert.match(proxy.address, /^127\.0\.0\.1:\d+$/);
    * proxy.cut(); // clients through proxy.address lose the service
+   * assert.equal(proxy.isCut, true);
    * proxy.restore();
+   * assert.equal(proxy.isCut, false);
    * ```
    */
   constructor(target: number, port = 0) {

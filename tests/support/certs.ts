@@ -8,9 +8,9 @@
 
 /** A certificate and its key, as file paths. */
 export interface CertPair {
-  /** PEM certificate. */
+  /** Path of the PEM certificate. */
   readonly cert: string;
-  /** PEM private key. */
+  /** Path of the PEM private key. */
   readonly key: string;
 }
 
@@ -105,9 +105,13 @@ async function makeSigned(
  * `clients`, and an unrelated CA with a client `intruder`.
  *
  * @example
- * ```ts ignore
- * await using certs = await makeCerts(["executor-1", "operator"]);
- * console.log(certs.clients["executor-1"]!.cert);
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { makeCerts } from "./certs.ts";
+ *
+ * await using certs = await makeCerts(["executor-1"]);
+ * const pem = await Deno.readTextFile(certs.clients["executor-1"]!.cert);
+ * assert.ok(pem.startsWith("-----BEGIN CERTIFICATE-----"));
  * ```
  */
 export async function makeCerts(clients: readonly string[] = []): Promise<TestCerts> {

@@ -124,6 +124,50 @@ export async function startEtcdCluster(
   return await launch(size, options);
 }
 
+/** What {@linkcode etcdForFile} returns. */
+export interface FileEtcd {
+  /** The running etcd's endpoints; throws outside the file's tests. */
+  readonly endpoints: string[];
+}
+
+/**
+ * One etcd for the tests of the calling file: started before its first test
+ * and stopped after its last (`Deno.test.beforeAll`/`afterAll`), so every test
+ * owns its setup, any one runs alone under `--filter`, and none is a teardown.
+ * Call it at the top level of a test file; give each test its own prefix
+ * ({@linkcode uniquePrefix}).
+ *
+ * @example
+ * ```ts ignore
+ * // A test file (a doc test cannot register test hooks):
+ * import { etcdForFile, uniquePrefix } from "./support/etcd.ts";
+ *
+ * const etcd = etcdForFile();
+ * Deno.test("puts a key", async () => {
+ *   const client = new Etcd3({ hosts: etcd.endpoints });
+ *   await client.put(`${uniquePrefix("puts a key")}/k`).value("v");
+ *   client.close();
+ * });
+ * ```
+ */
+export function etcdForFile(options: EtcdOptions = {}): FileEtcd {
+  validate(options);
+  let etcd: Etcd | undefined;
+  Deno.test.beforeAll(async () => {
+    etcd = await startEtcd(options);
+  });
+  Deno.test.afterAll(async () => {
+    await etcd?.close();
+    etcd = undefined;
+  });
+  return {
+    get endpoints() {
+      if (etcd === undefined) throw new Error("The file's etcd runs only while its tests run");
+      return etcd.endpoints;
+    },
+  };
+}
+
 /**
  * A key prefix unique to one test, `t-<name>-<random>`, with no trailing
  * separator: write keys as `${prefix}/key`.

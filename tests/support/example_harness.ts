@@ -20,8 +20,19 @@ export interface WaitForOptions {
  * and returns it; throws `message()` (evaluated then) after the deadline.
  *
  * @example
- * ```ts ignore
- * const n = await waitFor(() => (count > 3 ? count : undefined), () => `count is ${count}`);
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { waitFor } from "./example_harness.ts";
+ *
+ * let count = 0;
+ * const n = await waitFor(() => (++count > 3 ? count : undefined), () => `count is ${count}`, {
+ *   intervalMs: 1,
+ * });
+ * assert.equal(n, 4);
+ * await assert.rejects(
+ *   waitFor(() => false, () => "never true", { timeoutMs: 10, intervalMs: 1 }),
+ *   /Timed out: never true/,
+ * );
  * ```
  */
 export async function waitFor<T>(

@@ -17,8 +17,11 @@ export interface SimExecutor {
   status: NonNullable<HeartbeatRequest["status"]>;
   /** Heartbeats answered. */
   beats: number;
-  /** Stops heartbeating (as if it died). */
-  stop(): void;
+  /**
+   * Stops heartbeating (as if it died). Resolves once no heartbeat of its is
+   * in flight, so a client may then close without cutting a call short.
+   */
+  stop(): Promise<void>;
 }
 
 /** Options of {@linkcode runExecutors}. */
@@ -42,6 +45,7 @@ export function runExecutors(
   return ids.map((id, index) => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let inFlight: Promise<void> = Promise.resolve();
     const client = options.clientFor?.(index) ?? clients;
     const executor: SimExecutor = {
       id,
@@ -51,10 +55,13 @@ export function runExecutors(
       stop() {
         stopped = true;
         clearTimeout(timer);
+        return inFlight;
       },
     };
-    const beat = async () => {
-      if (stopped) return;
+    const beat = () => {
+      if (!stopped) inFlight = beatOnce();
+    };
+    const beatOnce = async () => {
       try {
         const reports: NonNullable<HeartbeatRequest["shardStatusReports"]> = {};
         for (const shard of executor.shards) {

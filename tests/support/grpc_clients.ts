@@ -5,6 +5,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import {
+  type GetNamespaceStateResponse__Output,
   type HeartbeatRequest,
   type HeartbeatResponse__Output,
   ShardDistributorAPIClient,
@@ -59,6 +60,24 @@ export function call<Req, Res>(
       (err, res) => err ? reject(err) : resolve(res),
     );
   });
+}
+
+/**
+ * The executors of `namespace` as the called instance knows them now, by id:
+ * whether it counts each alive (`GetNamespaceState`). A test waits on this for
+ * "the service has seen it" or "it has gone stale" instead of sleeping.
+ */
+export async function executorsSeen(
+  clients: Clients,
+  namespace: string,
+): Promise<Map<string, { readonly alive: boolean }>> {
+  const state = await call<unknown, GetNamespaceStateResponse__Output>(
+    clients.api,
+    "getNamespaceState",
+    { namespace },
+    5_000,
+  );
+  return new Map(state.executors.map((e) => [e.executorId, { alive: e.alive }]));
 }
 
 /** Sends one heartbeat. */

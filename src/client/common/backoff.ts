@@ -19,10 +19,11 @@ export interface BackoffOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { backoffDelay } from "./backoff.ts";
  *
  * const ms = backoffDelay(3, { baseMs: 100, maxMs: 5_000 }, () => 0.5);
- * console.assert(ms === 400);
+ * assert.equal(ms, 400);
  * ```
  */
 export function backoffDelay(
@@ -42,10 +43,11 @@ export function backoffDelay(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jittered } from "./backoff.ts";
  *
  * const ms = jittered(1_000, 0.1, () => 1);
- * console.assert(ms === 1_100);
+ * assert.equal(ms, 1_100);
  * ```
  */
 export function jittered(ms: number, fraction: number, random: () => number = Math.random): number {

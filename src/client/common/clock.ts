@@ -25,11 +25,12 @@ const timers = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { monotonicClock } from "./clock.ts";
  *
  * const handle = monotonicClock.setTimeout(() => {}, 1_000);
  * monotonicClock.clearTimeout(handle);
- * console.assert(monotonicClock.now() >= 0);
+ * assert.ok(monotonicClock.now() >= 0);
  * ```
  */
 export const monotonicClock: TimerClock = Object.freeze({
@@ -42,9 +43,10 @@ export const monotonicClock: TimerClock = Object.freeze({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wallClock } from "./clock.ts";
  *
- * console.assert(Math.abs(wallClock.now() - Date.now()) < 1_000);
+ * assert.ok(Math.abs(wallClock.now() - Date.now()) < 1_000);
  * ```
  */
 export const wallClock: TimerClock = Object.freeze({ now: () => Date.now(), ...timers });

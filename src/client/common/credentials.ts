@@ -34,10 +34,11 @@ export interface ClientTlsOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { clientCredentials } from "./credentials.ts";
  *
  * const { options } = clientCredentials({});
- * console.assert(Object.keys(options).length === 0);
+ * assert.equal(Object.keys(options).length, 0);
  * ```
  */
 export function clientCredentials(tls: ClientTlsOptions = {}): {

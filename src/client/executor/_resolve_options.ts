@@ -104,9 +104,10 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultExecutorId } from "./_resolve_options.ts";
  *
- * console.assert(/-[0-9a-f]{8}$/.test(defaultExecutorId()));
+ * assert.ok(/-[0-9a-f]{8}$/.test(defaultExecutorId()));
  * ```
  */
 export function defaultExecutorId(): string {

@@ -13,9 +13,10 @@ export type Clock = TimerClock;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { systemClock } from "./clock.ts";
  *
- * console.assert(systemClock.now() >= 0);
+ * assert.ok(systemClock.now() >= 0);
  * ```
  */
 export const systemClock: Clock = monotonicClock;

@@ -23,10 +23,11 @@ export type StopReason = "unassigned" | "unreachable" | "shutdown" | "start-fail
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ShardStoppedError } from "./errors.ts";
  *
  * const error = new ShardStoppedError("7", "unassigned");
- * console.assert(error.message === 'Shard "7" stopped: unassigned');
+ * assert.equal(error.message, 'Shard "7" stopped: unassigned');
  * ```
  */
 export class ShardStoppedError extends Error {
@@ -51,10 +52,11 @@ export class ShardStoppedError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ProcessorTimeoutError } from "./errors.ts";
  *
  * const error = new ProcessorTimeoutError("7", "start", 10_000);
- * console.assert(error.phase === "start");
+ * assert.equal(error.phase, "start");
  * ```
  */
 export class ProcessorTimeoutError extends Error {
@@ -80,9 +82,10 @@ export class ProcessorTimeoutError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HeartbeatTimeoutError } from "./errors.ts";
  *
- * console.assert(new HeartbeatTimeoutError(2_000).timeoutMs === 2_000);
+ * assert.equal(new HeartbeatTimeoutError(2_000).timeoutMs, 2_000);
  * ```
  */
 export class HeartbeatTimeoutError extends Error {

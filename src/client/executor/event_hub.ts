@@ -24,6 +24,7 @@ interface Subscriber<T> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EventHub } from "./event_hub.ts";
  *
  * type Ev = { type: "tick"; n: number } | { type: "dropped"; count: number };
@@ -33,7 +34,8 @@ interface Subscriber<T> {
  * hub.close();
  * const seen = [];
  * for await (const event of events) seen.push(event);
- * console.assert(seen[0]?.type === "dropped" && seen.length === 3);
+ * assert.equal(seen[0]?.type, "dropped");
+ * assert.equal(seen.length, 3);
  * ```
  */
 export class EventHub<T> {

@@ -10,12 +10,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { abortable } from "./_abortable.ts";
  *
  * const controller = new AbortController();
  * const waiting = abortable(new Promise(() => {}), controller.signal);
  * controller.abort(new Error("gave up"));
- * await waiting.catch((error) => console.assert(error.message === "gave up"));
+ * await assert.rejects(waiting, { message: "gave up" });
  * ```
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

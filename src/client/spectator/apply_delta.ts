@@ -23,6 +23,7 @@ import type {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyUpdate } from "./placement.ts";
  * import { applyDelta } from "./apply_delta.ts";
  *
@@ -39,8 +40,8 @@ import type {
  *   owners: [{ shard: "1", owner: "b" }],
  *   removedExecutors: [],
  * }, 2, 1);
- * console.assert(placement.owners.get("1")?.executorId === "b");
- * console.assert(change.moved[0]?.from === "a");
+ * assert.equal(placement.owners.get("1")?.executorId, "b");
+ * assert.equal(change.moved[0]?.from, "a");
  * ```
  */
 export function applyDelta(

@@ -40,6 +40,7 @@ export class ChangeFeed {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ChangeFeed } from "./change_feed.ts";
    * import { applyUpdate } from "./placement.ts";
    * import { diffPlacements } from "./diff.ts";
@@ -48,9 +49,9 @@ export class ChangeFeed {
    * const placement = applyUpdate(undefined, { kind: "snapshot", executors: [] }, 0);
    * feed.publish(placement, diffPlacements(undefined, placement));
    * const reader = feed.subscribe();
-   * console.assert((await reader.next()).value?.version === 1);
+   * assert.equal((await reader.next()).value?.version, 1);
    * feed.close();
-   * console.assert((await reader.next()).done);
+   * assert.ok((await reader.next()).done);
    * ```
    */
   async *subscribe(signal?: AbortSignal): AsyncGenerator<PlacementChange, void, undefined> {

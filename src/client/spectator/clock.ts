@@ -14,9 +14,10 @@ export type SpectatorClock = TimerClock;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { systemClock } from "./clock.ts";
  *
- * console.assert(Math.abs(systemClock.now() - Date.now()) < 1_000);
+ * assert.ok(Math.abs(systemClock.now() - Date.now()) < 1_000);
  * ```
  */
 export const systemClock: SpectatorClock = wallClock;

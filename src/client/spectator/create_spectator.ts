@@ -44,6 +44,7 @@ import { Spectator } from "./spectator.ts";
  *
  * @example With a fake transport (no network)
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createSpectator, type SpectatorTransport } from "./mod.ts";
  *
  * const transport: SpectatorTransport = {
@@ -58,7 +59,7 @@ import { Spectator } from "./spectator.ts";
  * };
  * await using spectator = createSpectator({ addresses: ["fake"], namespace: "orders", transport });
  * await spectator.ready;
- * console.assert(spectator.addressOf("1") === "a:80");
+ * assert.equal(spectator.addressOf("1"), "a:80");
  * ```
  */
 export function createSpectator(options: SpectatorOptions): Spectator {

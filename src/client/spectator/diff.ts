@@ -20,6 +20,7 @@ const NONE: Placement = Object.freeze({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyUpdate } from "./placement.ts";
  * import { diffPlacements } from "./diff.ts";
  *
@@ -29,7 +30,8 @@ const NONE: Placement = Object.freeze({
  *   executors: [{ executorId: "a", metadata: {}, shards: ["0"] }, { executorId: "b", metadata: {}, shards: ["1"] }],
  * }, 1);
  * const change = diffPlacements(a, b);
- * console.assert(change.moved[0]?.shard === "1" && change.moved[0]?.to === "b");
+ * assert.equal(change.moved[0]?.shard, "1");
+ * assert.equal(change.moved[0]?.to, "b");
  * ```
  */
 export function diffPlacements(before: Placement | undefined, after: Placement): ChangeSet {
@@ -65,9 +67,10 @@ export function diffPlacements(before: Placement | undefined, after: Placement):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isEmptyChange } from "./diff.ts";
  *
- * console.assert(isEmptyChange({ added: [], removed: [], moved: [], executorsChanged: [] }));
+ * assert.ok(isEmptyChange({ added: [], removed: [], moved: [], executorsChanged: [] }));
  * ```
  */
 export function isEmptyChange(change: ChangeSet): boolean {
@@ -80,9 +83,11 @@ export function isEmptyChange(change: ChangeSet): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sameMetadata } from "./diff.ts";
  *
- * console.assert(sameMetadata({ a: "1" }, { a: "1" }) && !sameMetadata({ a: "1" }, {}));
+ * assert.ok(sameMetadata({ a: "1" }, { a: "1" }));
+ * assert.ok(!sameMetadata({ a: "1" }, {}));
  * ```
  */
 export function sameMetadata(

@@ -15,10 +15,11 @@ import {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SpectatorNotReadyError } from "./errors.ts";
  *
  * const error = new SpectatorNotReadyError("orders");
- * console.assert(error.message.includes("orders"));
+ * assert.ok(error.message.includes("orders"));
  * ```
  */
 export class SpectatorNotReadyError extends Error {
@@ -43,9 +44,10 @@ export class SpectatorNotReadyError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SpectatorClosedError } from "./errors.ts";
  *
- * console.assert(new SpectatorClosedError("orders").namespace === "orders");
+ * assert.equal(new SpectatorClosedError("orders").namespace, "orders");
  * ```
  */
 export class SpectatorClosedError extends Error {
@@ -66,10 +68,11 @@ export class SpectatorClosedError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MissingMetadataError } from "./errors.ts";
  *
  * const error = new MissingMetadataError("orders", "7", { executorId: "exec-1", metadata: {} }, "address");
- * console.assert(error.executorId === "exec-1");
+ * assert.equal(error.executorId, "exec-1");
  * ```
  */
 export class MissingMetadataError extends Error {
@@ -164,10 +167,12 @@ function detailOf(cause: unknown): ErrorDetail | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { AllOwnersFailedError } from "./errors.ts";
  *
  * const error = new AllOwnersFailedError("orders", "7", ["a", "b"], [new Error("x"), new Error("y")]);
- * console.assert(error.errors.length === 2 && error.message.includes("a, b"));
+ * assert.equal(error.errors.length, 2);
+ * assert.ok(error.message.includes("a, b"));
  * ```
  */
 export class AllOwnersFailedError extends AggregateError {

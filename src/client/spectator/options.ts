@@ -74,10 +74,11 @@ export interface ResolvedSpectatorOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveOptions } from "./options.ts";
  *
  * const resolved = resolveOptions({ addresses: ["127.0.0.1:7943"], namespace: "orders" });
- * console.assert(resolved.backoff.maxMs === 5_000);
+ * assert.equal(resolved.backoff.maxMs, 5_000);
  * ```
  */
 export function resolveOptions(options: SpectatorOptions): ResolvedSpectatorOptions {

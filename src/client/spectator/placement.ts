@@ -15,13 +15,14 @@ import type { ExecutorPlacement, Owner, Placement, PlacementUpdate } from "./typ
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyUpdate } from "./placement.ts";
  *
  * const placement = applyUpdate(undefined, {
  *   kind: "snapshot",
  *   executors: [{ executorId: "a", metadata: { address: "a:80" }, shards: ["0", "1"] }],
  * }, Date.now());
- * console.assert(placement.owners.get("1")?.executorId === "a");
+ * assert.equal(placement.owners.get("1")?.executorId, "a");
  * ```
  */
 export function applyUpdate(
@@ -81,10 +82,12 @@ function fromSnapshot(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { frozenMetadata } from "./placement.ts";
  *
  * const metadata = frozenMetadata({ address: "a:80" });
- * console.assert(metadata["toString"] === undefined && Object.isFrozen(metadata));
+ * assert.equal(metadata["toString"], undefined);
+ * assert.ok(Object.isFrozen(metadata));
  * ```
  */
 export function frozenMetadata(

@@ -27,6 +27,7 @@ export interface TryOwnersOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tryOwners } from "./try_owners.ts";
  *
  * const owners = [{ executorId: "a", metadata: {} }, { executorId: "b", metadata: {} }];
@@ -34,7 +35,7 @@ export interface TryOwnersOptions {
  *   if (owner.executorId === "a") throw new Error("a is down");
  *   return `answered by ${owner.executorId}`;
  * });
- * console.assert(answer === "answered by b");
+ * assert.equal(answer, "answered by b");
  * ```
  */
 export async function tryOwners<T>(

@@ -41,18 +41,41 @@ export interface WatchLoopHandlers {
  * started are gone.
  *
  * @example
- * ```ts ignore
- * import { runWatchLoop } from "./watch_loop.ts";
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { systemClock } from "./clock.ts";
- * import { grpcTransport } from "./grpc_transport.ts";
+ * import type { SpectatorTransport } from "./transport.ts";
+ * import { runWatchLoop } from "./watch_loop.ts";
  *
+ * let calls = 0;
+ * const transport: SpectatorTransport = { // in a program: grpcTransport()
+ *   async *watch(_address, _namespace, signal) {
+ *     if (calls++ === 0) throw new Error("connection refused");
+ *     yield { kind: "snapshot", executors: [{ executorId: "a", metadata: {}, shards: ["1"] }] };
+ *     await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+ *   },
+ *   getShardOwner: () => Promise.reject(new Error("not used by the loop")),
+ *   namespaceType: () => Promise.resolve("fixed"),
+ *   isRetryable: () => true,
+ *   close() {},
+ * };
+ * const seen: string[] = [];
+ * const snapshot = Promise.withResolvers<void>();
  * const stop = new AbortController();
  * const done = runWatchLoop({
- *   addresses: ["127.0.0.1:7943"], namespace: "orders", transport: grpcTransport(),
- *   backoff: {}, firstSnapshotTimeoutMs: 10_000, clock: systemClock, random: Math.random,
- * }, { update: (u) => console.log(u.executors.length), lost: (a, e) => console.warn(a, e) }, stop.signal);
+ *   addresses: ["sm-1:7943", "sm-2:7943"], namespace: "orders", transport,
+ *   backoff: { baseMs: 1 }, firstSnapshotTimeoutMs: 10_000, clock: systemClock, random: () => 0,
+ * }, {
+ *   update: (u, address) => {
+ *     seen.push(`${u.kind} from ${address}`);
+ *     snapshot.resolve();
+ *   },
+ *   lost: (address, error) => seen.push(`${address}: ${error.message}`),
+ * }, stop.signal);
+ * await snapshot.promise;
  * stop.abort();
  * await done;
+ * assert.deepEqual(seen, ["sm-1:7943: connection refused", "snapshot from sm-2:7943"]);
  * ```
  */
 export async function runWatchLoop(

@@ -4,12 +4,13 @@
  *
  * @example Open, use, close
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openEmbeddedStores } from "./mod.ts";
  *
  * const dir = await Deno.makeTempDir();
  * const { store, leaderStore } = await openEmbeddedStores(dir);
  * const snapshot = await store.loadNamespace("orders");
- * console.assert(snapshot.owners.size === 0);
+ * assert.equal(snapshot.owners.size, 0);
  * await leaderStore.close();
  * await store.close();
  * await Deno.remove(dir, { recursive: true });

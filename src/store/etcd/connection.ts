@@ -14,13 +14,14 @@ import type { EtcdConnection } from "./client.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { etcdConnection } from "./connection.ts";
  *
  * const connection = await etcdConnection(
  *   { endpoints: ["localhost:2379"], dialTimeoutMs: 1_000, prefix: "store" },
  *   "shardDistribution.store",
  * );
- * console.assert(connection.tls === undefined);
+ * assert.equal(connection.tls, undefined);
  * ```
  */
 export async function etcdConnection(

@@ -21,8 +21,16 @@ interface Malformed {
  * A copy of `definition` whose request deserializers never throw.
  *
  * @example
- * ```ts ignore
- * server.addService(tolerantDefinition(shardDistributorService), handlers);
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Buffer } from "node:buffer";
+ * import { shardDistributorService } from "../../wire/proto.ts";
+ * import { decoded, tolerantDefinition } from "./malformed.ts";
+ *
+ * const tolerant = tolerantDefinition(shardDistributorService);
+ * // 0xff starts a field tag that never ends: the plain deserializer throws.
+ * const request = tolerant.GetShardOwner.requestDeserialize(Buffer.from([0xff]));
+ * assert.throws(() => decoded(request), /not a valid GetShardOwnerRequest/);
  * ```
  */
 export function tolerantDefinition<T extends grpc.ServiceDefinition>(definition: T): T {
@@ -50,8 +58,9 @@ export function tolerantDefinition<T extends grpc.ServiceDefinition>(definition:
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decoded } from "./malformed.ts";
- * console.assert(decoded({ namespace: "a" }).namespace === "a");
+ * assert.equal(decoded({ namespace: "a" }).namespace, "a");
  * ```
  */
 export function decoded<T>(request: T): T {

@@ -16,9 +16,10 @@ import type { ServerTlsConfig } from "../../config/types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { serverCredentials } from "./server_credentials.ts";
  *
- * console.assert(serverCredentials(undefined)._isSecure() === false);
+ * assert.equal(serverCredentials(undefined)._isSecure(), false);
  * ```
  */
 export function serverCredentials(tls: ServerTlsConfig | undefined): grpc.ServerCredentials {

@@ -27,6 +27,7 @@ export interface HttpServer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { silentLogger } from "../../core/logger.ts";
  * import { startHttpServer } from "./http_server.ts";
  *
@@ -34,7 +35,7 @@ export interface HttpServer {
  *   (_req, url) => url.pathname === "/ping" ? new Response("pong") : undefined,
  * ]);
  * const res = await fetch(`http://${server.address}/ping`);
- * console.assert(await res.text() === "pong");
+ * assert.equal(await res.text(), "pong");
  * await server.stop();
  * ```
  */

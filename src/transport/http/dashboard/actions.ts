@@ -37,10 +37,11 @@ export interface ExecutorActionBody {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseExecutorBody } from "./actions.ts";
  *
  * const { target } = parseExecutorBody({ selector: { zone: "b" }, reason: "maintenance" });
- * console.assert(target.selector?.zone === "b");
+ * assert.equal(target.selector?.zone, "b");
  * ```
  */
 export function parseExecutorBody(body: unknown): ExecutorActionBody {
@@ -66,9 +67,10 @@ export function parseExecutorBody(body: unknown): ExecutorActionBody {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseShardBody } from "./actions.ts";
  *
- * console.assert(parseShardBody({ shardKeys: ["7"] })[0] === "7");
+ * assert.equal(parseShardBody({ shardKeys: ["7"] })[0], "7");
  * ```
  */
 export function parseShardBody(body: unknown): string[] {

@@ -22,10 +22,11 @@ const GOLDEN_ANGLE = 137.508;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ownerColour } from "./colour.ts";
  *
- * console.assert(ownerColour(0) === "hsl(0 65% 45%)");
- * console.assert(ownerColour(0) !== ownerColour(1));
+ * assert.equal(ownerColour(0), "hsl(0 65% 45%)");
+ * assert.notEqual(ownerColour(0), ownerColour(1));
  * ```
  */
 export function ownerColour(index: number): string {
@@ -51,10 +52,11 @@ const LOAD_STOPS: readonly (readonly [number, number, number])[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadColour } from "./colour.ts";
  *
- * console.assert(loadColour(0) === "#ffffcc");
- * console.assert(loadColour(1) === "#800026");
+ * assert.equal(loadColour(0), "#ffffcc");
+ * assert.equal(loadColour(1), "#800026");
  * ```
  */
 export function loadColour(fraction: number): string {
@@ -74,9 +76,10 @@ export function loadColour(fraction: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadPalette } from "./colour.ts";
  *
- * console.assert(loadPalette(5).length === 5);
+ * assert.equal(loadPalette(5).length, 5);
  * ```
  */
 export function loadPalette(steps: number): string[] {
@@ -93,11 +96,12 @@ export function loadPalette(steps: number): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadBucket } from "./colour.ts";
  *
- * console.assert(loadBucket(0 / 10, 8) === 0);
- * console.assert(loadBucket(10 / 10, 8) === 7);
- * console.assert(loadBucket(5 / 0, 8) === 0);
+ * assert.equal(loadBucket(0 / 10, 8), 0);
+ * assert.equal(loadBucket(10 / 10, 8), 7);
+ * assert.equal(loadBucket(5 / 0, 8), 0);
  * ```
  */
 export function loadBucket(fraction: number, steps: number): number {

@@ -27,9 +27,10 @@ export interface StateEventsOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sseEvent } from "./event_stream.ts";
  *
- * console.assert(sseEvent("state", { a: 1 }) === 'event: state\ndata: {"a":1}\n\n');
+ * assert.equal(sseEvent("state", { a: 1 }), 'event: state\ndata: {"a":1}\n\n');
  * ```
  */
 export function sseEvent(event: string, data: unknown): string {
@@ -49,12 +50,13 @@ export function sseEvent(event: string, data: unknown): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stateEvents } from "./event_stream.ts";
  *
  * const events = stateEvents(() => ReadableStream.from([1]), (v) => ({ v }));
  * const reader = events.pipeThrough(new TextDecoderStream()).getReader();
- * console.assert((await reader.read()).value === "retry: 2000\n\n");
- * console.assert((await reader.read()).value === 'event: state\ndata: {"v":1}\n\n');
+ * assert.equal((await reader.read()).value, "retry: 2000\n\n");
+ * assert.equal((await reader.read()).value, 'event: state\ndata: {"v":1}\n\n');
  * await reader.cancel();
  * ```
  */

@@ -25,11 +25,12 @@ const STATUSES: Readonly<Record<ErrorKind, number>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { httpStatusOf } from "./http_errors.ts";
  * import { NamespaceNotFoundError } from "../../../core/errors.ts";
  *
- * console.assert(httpStatusOf(new NamespaceNotFoundError("x")) === 404);
- * console.assert(httpStatusOf(new Error("bug")) === undefined);
+ * assert.equal(httpStatusOf(new NamespaceNotFoundError("x")), 404);
+ * assert.equal(httpStatusOf(new Error("bug")), undefined);
  * ```
  */
 export function httpStatusOf(error: unknown): number | undefined {
@@ -42,10 +43,11 @@ export function httpStatusOf(error: unknown): number | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonError } from "./http_errors.ts";
  *
  * const response = jsonError(403, "Actions are disabled");
- * console.assert(response.status === 403);
+ * assert.equal(response.status, 403);
  * ```
  */
 export function jsonError(status: number, message: string, headers: HeadersInit = {}): Response {

@@ -131,10 +131,11 @@ async function sha256(text: string): Promise<string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { dashboardPage } from "./page.ts";
  *
  * const page = await dashboardPage();
- * console.assert(page.html.startsWith("<!doctype html>"));
+ * assert.ok(page.html.startsWith("<!doctype html>"));
  * ```
  */
 export async function dashboardPage(): Promise<DashboardPage> {

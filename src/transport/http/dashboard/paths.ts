@@ -31,11 +31,13 @@ export type DashboardRoute =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDashboardPath } from "./paths.ts";
  *
  * const route = parseDashboardPath("/api/namespaces/orders%2Feu/shards/drain");
- * console.assert(route?.kind === "action" && route.namespace === "orders/eu");
- * console.assert(parseDashboardPath("/metrics") === undefined);
+ * assert.equal(route?.kind, "action");
+ * assert.equal(route.namespace, "orders/eu");
+ * assert.equal(parseDashboardPath("/metrics"), undefined);
  * ```
  */
 export function parseDashboardPath(pathname: string): DashboardRoute | undefined {

@@ -21,13 +21,14 @@ export interface Refusal {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkPost } from "./request_guard.ts";
  *
  * const ok = new Request("http://h:1/x", {
  *   method: "POST",
  *   headers: { "content-type": "application/json", origin: "http://h:1" },
  * });
- * console.assert(checkPost(ok) === undefined);
+ * assert.equal(checkPost(ok), undefined);
  * ```
  */
 export function checkPost(request: Request): Refusal | undefined {

@@ -145,6 +145,7 @@ export interface DashboardInput {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildDashboardState } from "./state.ts";
  *
  * const state = buildDashboardState({
@@ -158,7 +159,8 @@ export interface DashboardInput {
  *   leader: {},
  *   health: { storeReachable: true, synced: true, ready: true, checkedAtMs: 0 },
  * });
- * console.assert(state.shards.keys.join() === "0,1" && state.summary.unowned === 1);
+ * assert.equal(state.shards.keys.join(), "0,1");
+ * assert.equal(state.summary.unowned, 1);
  * ```
  */
 export function buildDashboardState(

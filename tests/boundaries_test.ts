@@ -1,0 +1,248 @@
+/**
+ * The architecture's boundaries, read from the real import graph (`deno info`,
+ * so type-only and dynamic imports count and imports in doc examples do not):
+ * ports and adapters (STYLE.md 2) and the one dependency direction of
+ * docs/architecture.md ("Layers"). A failure names each offending file, line
+ * and import.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describeEdge, type ImportEdge, importGraph } from "./support/import_graph.ts";
+
+/**
+ * Server areas from the top of the dependency direction down
+ * (docs/architecture.md): an area may import areas on its own rank or below,
+ * never above.
+ */
+const RANKS: readonly (readonly string[])[] = [
+  ["(root)"], // src/*.ts: the composition root (app.ts, main.ts, open_stores.ts)
+  ["transport/grpc", "transport/http", "metrics"],
+  ["service"],
+  ["namespace"],
+  ["leader/election", "leader/process", "routing", "heartbeat"],
+  ["policy"],
+  ["plan", "state"],
+  ["store"], // the ports: src/store/*.ts
+  // The foundation, importable from every rank above, importing nothing above it:
+  ["core", "streams", "config", "limits", "security", "loadbalancer", "placement"],
+];
+const ADAPTERS = ["store/etcd", "store/embedded"];
+const CLIENT_SIDE = ["client", "smctl"];
+const WIRE = "wire";
+
+/** Imports that break a rule below, reported in issue #14 and not fixed yet. */
+const KNOWN_VIOLATIONS: readonly string[] = [];
+
+/**
+ * The area of a path under src/: `src/store/etcd/client.ts` → `store/etcd`,
+ * `src/transport/http/dashboard/state.ts` → `transport/http`, `src/app.ts` →
+ * `(root)`; undefined outside src/.
+ */
+function areaOf(path: string): string | undefined {
+  const parts = path.split("/");
+  if (parts[0] !== "src") return undefined;
+  if (parts.length === 2) return "(root)";
+  if (["store", "transport", "leader"].includes(parts[1]!) && parts.length > 3) {
+    return `${parts[1]}/${parts[2]}`;
+  }
+  return parts[1];
+}
+
+function rankOf(area: string): number {
+  return RANKS.findIndex((rank) => rank.includes(area));
+}
+
+function isGrpcPackage(target: string): boolean {
+  return target.startsWith("npm:@grpc/") || target === "npm:grpc-health-check";
+}
+
+let graph: Promise<ImportEdge[]> | undefined;
+/** The graph of src/ and examples/, read once per test run (each test may run alone). */
+function edges(): Promise<ImportEdge[]> {
+  return graph ??= importGraph(["src", "examples"]);
+}
+
+function key(edge: ImportEdge): string {
+  return `${edge.from} imports ${edge.specifier}`;
+}
+
+/** Fails with every offending import, apart from the known ones. */
+function assertNone(offenders: readonly ImportEdge[], rule: string): void {
+  const unknown = offenders.filter((edge) => !KNOWN_VIOLATIONS.includes(key(edge)));
+  assert.deepEqual(
+    unknown.map(describeEdge),
+    [],
+    `${rule}:\n${unknown.map(describeEdge).join("\n")}`,
+  );
+}
+
+Deno.test("only src/store/etcd/ imports etcd3, its tests included", async () => {
+  const all = await edges();
+  assert.ok(all.some((e) => e.target === "npm:etcd3"), "the graph shows no etcd3 import at all");
+  assertNone(
+    all.filter((e) => e.target === "npm:etcd3" && areaOf(e.from) !== "store/etcd"),
+    "etcd3 imported outside src/store/etcd/",
+  );
+});
+
+Deno.test("only src/transport/grpc/, src/wire/ and the client side (src/client/, src/smctl/) import gRPC packages", async () => {
+  const allowed = ["transport/grpc", WIRE, ...CLIENT_SIDE];
+  assertNone(
+    (await edges()).filter((e) =>
+      isGrpcPackage(e.target) && !allowed.includes(areaOf(e.from) ?? "")
+    ),
+    "@grpc/* or grpc-health-check imported outside transport/grpc, wire, client and smctl",
+  );
+});
+
+Deno.test("every folder of src/ has a place in the dependency direction", async () => {
+  const known = [...RANKS.flat(), ...ADAPTERS, ...CLIENT_SIDE, WIRE];
+  const areas = new Set((await edges()).map((e) => areaOf(e.from)).filter((a) => a !== undefined));
+  const unplaced = [...areas].filter((area) => !known.includes(area));
+  assert.deepEqual(unplaced, [], "add them to RANKS (and to docs/architecture.md)");
+});
+
+Deno.test("no server folder imports one above it in the dependency direction", async () => {
+  const offenders = (await edges()).filter((e) => {
+    const from = areaOf(e.from);
+    const to = areaOf(e.target);
+    if (from === undefined || to === undefined || from === to) return false;
+    const [rankFrom, rankTo] = [rankOf(from), rankOf(to)];
+    return rankFrom >= 0 && rankTo >= 0 && rankTo < rankFrom;
+  });
+  assertNone(
+    offenders,
+    "imports against transport → service → (leader, routing, heartbeat) → state → store",
+  );
+});
+
+Deno.test("store adapters import only the store ports and the foundation, and only the composition root imports them", async () => {
+  const foundation = RANKS.at(-1)!;
+  const offenders = (await edges()).filter((e) => {
+    const from = areaOf(e.from);
+    const to = areaOf(e.target);
+    if (from === undefined || to === undefined || from === to) return false;
+    if (ADAPTERS.includes(from)) return !(to === "store" || foundation.includes(to));
+    return ADAPTERS.includes(to) && from !== "(root)";
+  });
+  assertNone(offenders, "store ports ← store adapters");
+});
+
+Deno.test("src/wire/ imports nothing else from src/, and on the server side only src/transport/grpc/ imports it", async () => {
+  const offenders = (await edges()).filter((e) => {
+    const from = areaOf(e.from);
+    const to = areaOf(e.target);
+    if (from === undefined || to === undefined || from === to) return false;
+    if (from === WIRE) return true;
+    return to === WIRE && !["transport/grpc", "(root)", ...CLIENT_SIDE].includes(from);
+  });
+  assertNone(offenders, "wire is the contract between transport/grpc and the clients");
+});
+
+Deno.test("the client side imports no server code, and the server imports no client code", async () => {
+  const shared = ["client", WIRE, "placement"]; // placement: pure owner-set functions (README, SDKs)
+  const offenders = (await edges()).filter((e) => {
+    const from = areaOf(e.from);
+    const to = areaOf(e.target);
+    if (from === undefined || to === undefined || from === to) return false;
+    if (CLIENT_SIDE.includes(from)) return !shared.includes(to);
+    return CLIENT_SIDE.includes(to);
+  });
+  assertNone(offenders, "client SDKs and smctl are separate from the server");
+});
+
+Deno.test("src/placement/, which the SDKs import, imports nothing else from src/ and no package", async () => {
+  const offenders = (await edges()).filter((e) =>
+    areaOf(e.from) === "placement" && areaOf(e.target) !== "placement" &&
+    !e.target.startsWith("node:assert")
+  );
+  assertNone(offenders, "placement must stay pure and importable by clients");
+});
+
+Deno.test("src/plan/ (tests aside) imports no store types: a plan is plain data", async () => {
+  const offenders = (await edges()).filter((e) =>
+    areaOf(e.from) === "plan" && !e.from.endsWith("_test.ts") &&
+    ["store", ...ADAPTERS].includes(areaOf(e.target) ?? "")
+  );
+  assertNone(offenders, "planPass takes a PlanInput and returns a Plan, with no store types");
+});
+
+Deno.test("examples import only the client SDKs, each other and packages, never server code", async () => {
+  const offenders = (await edges()).filter((e) =>
+    e.from.startsWith("examples/") &&
+    !(e.target.startsWith("npm:") || e.target.startsWith("node:") ||
+      e.target.startsWith("examples/") || e.target.startsWith("src/client/"))
+  );
+  assert.ok(
+    (await edges()).some((e) => e.from.startsWith("examples/")),
+    "no example imports found",
+  );
+  assertNone(offenders, "examples show the SDKs as an application uses them");
+});
+
+Deno.test("the area graph of src/ has no cycles (tests aside)", async () => {
+  const next = new Map<string, Set<string>>();
+  for (const e of await edges()) {
+    const from = areaOf(e.from);
+    const to = areaOf(e.target);
+    if (from === undefined || to === undefined || from === to || e.from.endsWith("_test.ts")) {
+      continue;
+    }
+    if (!next.has(from)) next.set(from, new Set());
+    next.get(from)!.add(to);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (area: string, path: string[]) => {
+    if (state.get(area) === "done") return;
+    if (state.get(area) === "open") {
+      cycles.push([...path.slice(path.indexOf(area)), area].join(" → "));
+      return;
+    }
+    state.set(area, "open");
+    for (const to of next.get(area) ?? []) visit(to, [...path, area]);
+    state.set(area, "done");
+  };
+  for (const area of next.keys()) visit(area, []);
+  assert.deepEqual(cycles, []);
+});
+
+Deno.test("the known violations are still violations (remove them from the list once fixed)", async () => {
+  const present = new Set((await edges()).map(key));
+  assert.deepEqual(KNOWN_VIOLATIONS.filter((v) => !present.has(v)), []);
+});
+
+Deno.test("importGraph sees every import form, type-only and dynamic ones included", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sm-import-forms-" });
+  try {
+    await Deno.mkdir(join(dir, "a"));
+    for (const name of ["b.ts", "c.ts", "d.ts", "e.ts", "f.ts"]) {
+      await Deno.writeTextFile(join(dir, name), "export const x = 1;\nexport type T = number;\n");
+    }
+    await Deno.writeTextFile(
+      join(dir, "a", "x.ts"),
+      [
+        'import { x } from "../b.ts";',
+        'import type { T } from "../c.ts";',
+        'export * from "../d.ts";',
+        'import "../e.ts";',
+        'const m = await import("../f.ts");',
+        'import { Etcd3 } from "etcd3";',
+        '/** ```ts\n * import "../g.ts";\n * ``` */',
+        "export const y: T = x + m.x; export { Etcd3 };",
+      ].join("\n"),
+    );
+    const found = (await importGraph(["a"], { root: dir }))
+      .map((e) => `${e.line} ${e.specifier} ${e.target}`);
+    assert.deepEqual(found.sort(), [
+      "1 ../b.ts b.ts",
+      "2 ../c.ts c.ts",
+      "3 ../d.ts d.ts",
+      "4 ../e.ts e.ts",
+      "5 ../f.ts f.ts",
+      "6 etcd3 npm:etcd3",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
