@@ -17,7 +17,6 @@ COPY deno.json deno.lock ./
 RUN deno install --frozen
 
 COPY src/ src/
-COPY proto/ proto/
 COPY config/ config/
 # Cache the entry point's module graph, so a container starts without downloading.
 RUN deno cache --frozen src/main.ts

@@ -1,7 +1,14 @@
 /**
- * Generates TypeScript types for the wire contract in `proto/` into
- * `src/wire/gen/`, using `proto-loader-gen-types` from the
- * `@grpc/proto-loader` version pinned in deno.json.
+ * Generates the wire contract of `proto/` into `src/wire/gen/`: TypeScript
+ * types from `proto-loader-gen-types` (of the `@grpc/proto-loader` version
+ * pinned in deno.json), and `contract.ts`, the contract itself as protobuf.js
+ * JSON, which `src/wire/proto.ts` loads so that nothing reads `.proto` files at
+ * run time (`proto_contract.ts`).
+ *
+ * The generated files name npm packages by the full specifiers of deno.json's
+ * import map (`npm:@grpc/grpc-js@^1.14.0`, not `@grpc/grpc-js`): the SDKs
+ * import them, and a project that imports the SDKs by path or URL does not
+ * see this repository's import map.
  *
  * Run it with `deno task proto` after changing any `.proto` file; the test
  * `tests/proto_codegen_test.ts` fails while the committed output is stale.
@@ -15,6 +22,7 @@
  */
 import { fileURLToPath } from "node:url";
 import denoConfig from "../deno.json" with { type: "json" };
+import { contractJson, contractModule } from "./proto_contract.ts";
 
 /** Root of the repository (the folder holding deno.json). */
 export const REPO_ROOT: URL = new URL("../", import.meta.url);
@@ -81,6 +89,30 @@ function generatorSpecifier(): string {
   return `${pinned}/proto-loader-gen-types`;
 }
 
+/**
+ * `text` with every `from '<package>'` naming an npm package of deno.json's
+ * import map replaced by the full specifier it maps to.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withFullSpecifiers } from "./gen_proto.ts";
+ *
+ * assert.equal(
+ *   withFullSpecifiers("import type * as grpc from '@grpc/grpc-js';"),
+ *   "import type * as grpc from 'npm:@grpc/grpc-js@^1.14.0';",
+ * );
+ * assert.equal(withFullSpecifiers("import x from './x.ts';"), "import x from './x.ts';");
+ * ```
+ */
+export function withFullSpecifiers(text: string): string {
+  const imports: Record<string, string> = denoConfig.imports;
+  return text.replace(/(from\s+)'([^'.][^']*)'/g, (whole, from: string, name: string) => {
+    const mapped = imports[name];
+    return mapped?.startsWith("npm:") ? `${from}'${mapped}'` : whole;
+  });
+}
+
 /** Lists every file under `dir` (absolute path), recursively. */
 async function listFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
@@ -93,8 +125,9 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * Generates the types into `outDir` (an absolute path), replacing whatever it
- * held, and stamps each file with {@linkcode GENERATED_HEADER}.
+ * Generates the types and `contract.ts` into `outDir` (an absolute path),
+ * replacing whatever it held, and stamps each file with
+ * {@linkcode GENERATED_HEADER}.
  *
  * @example Generate into a scratch folder
  * ```ts
@@ -104,6 +137,7 @@ async function listFiles(dir: string): Promise<string[]> {
  * const dir = await Deno.makeTempDir();
  * await generateProtoTypes(dir);
  * assert.ok((await Deno.readTextFile(`${dir}/service.ts`)).startsWith(GENERATED_HEADER));
+ * assert.match(await Deno.readTextFile(`${dir}/contract.ts`), /"ShardDistributorAPI"/);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -111,6 +145,7 @@ export async function generateProtoTypes(outDir: string): Promise<void> {
   await Deno.remove(outDir, { recursive: true }).catch((error) => {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   });
+  const protoFiles = await listProtoFiles();
   const args = [
     "run",
     "--allow-read",
@@ -129,7 +164,7 @@ export async function generateProtoTypes(outDir: string): Promise<void> {
     "--targetFileExtension=.ts",
     "--importFileExtension=.ts",
     `--outDir=${outDir}`,
-    ...await listProtoFiles(),
+    ...protoFiles,
   ];
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args,
@@ -147,8 +182,11 @@ export async function generateProtoTypes(outDir: string): Promise<void> {
   }
   for (const file of await listFiles(outDir)) {
     const text = await Deno.readTextFile(file);
-    await Deno.writeTextFile(file, `${GENERATED_HEADER}\n${text}`);
+    await Deno.writeTextFile(file, `${GENERATED_HEADER}\n${withFullSpecifiers(text)}`);
   }
+  const protoRoot = fileURLToPath(new URL(PROTO_DIR, REPO_ROOT));
+  const json = contractJson(protoRoot, protoFiles, GEN_LOADER_OPTIONS.keepCase);
+  await Deno.writeTextFile(`${outDir}/contract.ts`, contractModule(json, GENERATED_HEADER));
 }
 
 if (import.meta.main) {

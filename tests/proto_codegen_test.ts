@@ -1,22 +1,25 @@
 /**
- * Guards the wire contract: the committed generated types must match the
- * `.proto` files, and the `.proto` files must pass `buf lint` and have no
+ * Guards the wire contract: the committed generated types and embedded
+ * contract must match the `.proto` files (and load into what `loadSync`
+ * makes of them), and the `.proto` files must pass `buf lint` and have no
  * breaking change against `proto/baseline.json` nor against upstream's
  * contract (`proto/upstream/`).
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import * as protoLoader from "@grpc/proto-loader";
 import {
   GEN_DIR,
   GEN_LOADER_OPTIONS,
   generateProtoTypes,
+  listProtoFiles,
   PROTO_DIR,
   REPO_ROOT,
 } from "../scripts/gen_proto.ts";
 import { BASELINE_PATH } from "../scripts/update_proto_baseline.ts";
 import { UPSTREAM_SOURCES } from "../scripts/update_upstream_protos.ts";
 import { protoCheckSteps } from "../scripts/proto_check.ts";
-import { PROTO_LOADER_OPTIONS } from "../src/wire/proto.ts";
+import { packageDefinition, PROTO_LOADER_OPTIONS } from "../src/wire/proto.ts";
 
 const decoder = new TextDecoder();
 
@@ -65,6 +68,58 @@ Deno.test("committed generated types match a fresh `deno task proto`", async () 
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }
+});
+
+/**
+ * What a package definition is on the wire and to reflection, per name: each
+ * message's and enum's file descriptors (bytes), each method's path,
+ * streaming flags and request/response file descriptors.
+ */
+function describe(definition: protoLoader.PackageDefinition): Record<string, unknown> {
+  const hex = (files: readonly Uint8Array[]) =>
+    files.map((file) => [...file].map((b) => b.toString(16).padStart(2, "0")).join(""));
+  return Object.fromEntries(
+    Object.entries(definition).map(([name, value]) => {
+      if ("format" in value) {
+        const typed = value as protoLoader.MessageTypeDefinition<object, object>;
+        return [name, { format: typed.format, files: hex(typed.fileDescriptorProtos) }];
+      }
+      const methods = Object.entries(value as protoLoader.ServiceDefinition).map(([m, d]) => [m, {
+        path: d.path,
+        requestStream: d.requestStream,
+        responseStream: d.responseStream,
+        originalName: d.originalName,
+        request: hex(d.requestType.fileDescriptorProtos),
+        response: hex(d.responseType.fileDescriptorProtos),
+      }]);
+      return [name, Object.fromEntries(methods)];
+    }),
+  );
+}
+
+Deno.test("the embedded contract loads into what loadSync makes of proto/", async () => {
+  const fromFiles = protoLoader.loadSync(await listProtoFiles(), {
+    ...PROTO_LOADER_OPTIONS,
+    includeDirs: [fileURLToPath(new URL(PROTO_DIR, REPO_ROOT))],
+  });
+  assert.deepEqual(describe(packageDefinition), describe(fromFiles));
+  // And a message with a map, an enum, a double and an int64 encodes and decodes alike.
+  const type = "uber.cadence.sharddistributor.v1.HeartbeatRequest";
+  const [embedded, loaded] = [
+    packageDefinition[type],
+    fromFiles[type],
+  ] as protoLoader.MessageTypeDefinition<object, object>[];
+  const message = {
+    namespace: "ns",
+    executorId: "e-1",
+    status: "EXECUTOR_STATUS_DRAINING",
+    shardStatusReports: { "7": { status: "SHARD_STATUS_READY", shardLoad: 2.5 } },
+    metadata: { address: "10.0.0.1:80" },
+    appliedRevision: "9007199254740993",
+  };
+  const bytes = loaded!.serialize(message);
+  assert.deepEqual(embedded!.serialize(message), bytes);
+  assert.deepEqual(embedded!.deserialize(bytes), loaded!.deserialize(bytes));
 });
 
 Deno.test("types are generated with the options the runtime loader uses", () => {

@@ -209,8 +209,9 @@ Deno.test("deno task smctl runs the program", async () => {
   assert.equal(
     code,
     0,
-    `deno task smctl --help failed (the task needs the permissions in SMCTL_PERMISSIONS, ` +
-      `including --allow-sys=uid):\n${text.decode(stderr)}`,
+    `deno task smctl --help failed (the task needs the permissions in SMCTL_PERMISSIONS):\n${
+      text.decode(stderr)
+    }`,
   );
   assert.match(text.decode(stdout), /^Usage: smctl/);
 });

@@ -24,7 +24,7 @@
  * @module
  */
 import type { Buffer } from "node:buffer";
-import type { MessageTypeDefinition } from "@grpc/proto-loader";
+import type { protoLoader } from "./packages.ts";
 import { packageDefinition } from "./proto.ts";
 import { decodeRpcStatus, encodeRpcStatus, type PackedAny } from "./_rpc_status.ts";
 
@@ -75,12 +75,12 @@ const TYPES: readonly ErrorDetail["type"][] = [
 
 type Fields = Record<string, unknown>;
 
-function messageType(type: ErrorDetail["type"]): MessageTypeDefinition<Fields, Fields> {
+function messageType(type: ErrorDetail["type"]): protoLoader.MessageTypeDefinition<Fields, Fields> {
   const definition = packageDefinition[`${DETAILS_PACKAGE}.${type}`];
   if (definition?.format !== "Protocol Buffer 3 DescriptorProto") {
     throw new TypeError(`The contract defines no message ${DETAILS_PACKAGE}.${type}`);
   }
-  return definition as MessageTypeDefinition<Fields, Fields>;
+  return definition as protoLoader.MessageTypeDefinition<Fields, Fields>;
 }
 
 /**

@@ -1,7 +1,10 @@
 /**
- * The shard distributor's wire contract, loaded at runtime from the `.proto`
- * files in `proto/` and typed with the types generated from the same files
- * (`deno task proto` writes them to `./gen/`).
+ * The shard distributor's wire contract, typed with the types generated from
+ * `proto/` and loaded from the contract embedded beside them: `deno task
+ * proto` writes both into `./gen/` (`contract.ts` holds every message, enum
+ * and service as protobuf.js JSON, which `@grpc/proto-loader`'s `fromJSON`
+ * loads). Nothing reads a `.proto` file at run time, so programs need no
+ * read permission for it and a packed SDK carries its contract inside.
  *
  * Messages are plain objects as `@grpc/proto-loader` produces them with
  * {@linkcode PROTO_LOADER_OPTIONS}: camelCase fields, enums as their names,
@@ -22,9 +25,8 @@
  *
  * @module
  */
-import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
-import { fileURLToPath } from "node:url";
+import { grpc, protoLoader } from "./packages.ts";
+import { contract } from "./gen/contract.ts";
 import type { ProtoGrpcType } from "./gen/service.ts";
 import type {
   ShardDistributorAPIClient as ShardDistributorAPIClientInstance,
@@ -70,26 +72,10 @@ export const PROTO_LOADER_OPTIONS: {
 });
 
 /**
- * Absolute path of the folder holding the `.proto` files (the repository's
- * `proto/`), resolved from this module's location.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { PROTO_ROOT } from "./proto.ts";
- *
- * assert.ok(PROTO_ROOT.endsWith("proto"));
- * ```
- */
-export const PROTO_ROOT: string = fileURLToPath(new URL("../../proto", import.meta.url));
-
-const PROTO_FILES = [
-  "uber/cadence/sharddistributor/v1/executor.proto",
-  "uber/cadence/sharddistributor/v1/service.proto",
-];
-
-/**
- * The loaded definition of every `.proto` file, for server reflection.
+ * The loaded definition of every message, enum and service of the contract,
+ * for server reflection and the error details' encoding. The same, file
+ * descriptors included, as `loadSync` makes of `proto/`
+ * (`tests/proto_codegen_test.ts` checks it).
  *
  * @example
  * ```ts
@@ -99,10 +85,10 @@ const PROTO_FILES = [
  * assert.ok("uber.cadence.sharddistributor.v1.ShardDistributorAPI" in packageDefinition);
  * ```
  */
-export const packageDefinition: protoLoader.PackageDefinition = protoLoader.loadSync(PROTO_FILES, {
-  ...PROTO_LOADER_OPTIONS,
-  includeDirs: [PROTO_ROOT],
-});
+export const packageDefinition: protoLoader.PackageDefinition = protoLoader.fromJSON(
+  contract as Parameters<typeof protoLoader.fromJSON>[0],
+  PROTO_LOADER_OPTIONS,
+);
 const v1 = (grpc.loadPackageDefinition(packageDefinition) as unknown as ProtoGrpcType)
   .uber.cadence.sharddistributor.v1;
 

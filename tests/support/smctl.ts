@@ -13,14 +13,13 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 
 /**
  * The `deno run` permissions smctl needs: net for gRPC, env for its
- * variables, read for the `.proto` files, and sys `uid`, which Node's
- * `fs.accessSync` (used by `@grpc/proto-loader` to find imports) asks for.
+ * variables, read for TLS files. (The wire contract is embedded, so no
+ * `.proto` file is read.)
  */
 export const SMCTL_PERMISSIONS: readonly string[] = [
   "--allow-net",
   "--allow-env",
   "--allow-read",
-  "--allow-sys=uid",
 ];
 
 /** The command line that runs smctl with `args`. */

@@ -4,7 +4,7 @@
 import type { ExecutorStatus as _uber_cadence_sharddistributor_v1_ExecutorStatus, ExecutorStatus__Output as _uber_cadence_sharddistributor_v1_ExecutorStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
 import type { AssignedShardState as _uber_cadence_sharddistributor_v1_AssignedShardState, AssignedShardState__Output as _uber_cadence_sharddistributor_v1_AssignedShardState__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignedShardState.ts';
-import type { Long } from '@grpc/proto-loader';
+import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
 
 /**
  * One executor as the distributor knows it.
