@@ -4,7 +4,9 @@
  *
  * @module
  */
-import * as grpc from "@grpc/grpc-js";
+import type { Buffer } from "node:buffer";
+import { readFileSync } from "node:fs";
+import { grpc } from "../../wire/packages.ts";
 
 /** How a client secures its connection. */
 export interface ClientTlsOptions {
@@ -86,7 +88,7 @@ function bearerInterceptor(token: string): grpc.Interceptor {
 
 function readPem(path: string, what: string): Buffer {
   try {
-    return Buffer.from(Deno.readFileSync(path));
+    return readFileSync(path);
   } catch (error) {
     throw new Error(`cannot read TLS ${what} file ${path}: ${(error as Error).message}`);
   }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import * as grpc from "@grpc/grpc-js";
+import { grpc } from "../../wire/packages.ts";
 
 /** Options of {@linkcode callUnary}. */
 export interface CallOptions {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { hostName } from "../common/host_name.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { ExecutorOptions } from "./options.ts";
 import { grpcHeartbeatTransport, type HeartbeatTransport } from "./transport.ts";
@@ -100,7 +101,8 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
 
 /**
  * A readable id that operators can map to a host: `<hostname>-<8 random hex
- * digits>` (`executor-…` without `--allow-sys`).
+ * digits>` (`executor-…` where the host name cannot be read, as under
+ * Deno without `--allow-sys=hostname`).
  *
  * @example
  * ```ts
@@ -111,11 +113,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
  * ```
  */
 export function defaultExecutorId(): string {
-  let host = "executor";
-  try {
-    host = Deno.hostname();
-  } catch { /* no --allow-sys: keep the generic name */ }
-  return `${host}-${crypto.randomUUID().slice(0, 8)}`;
+  return `${hostName("executor")}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

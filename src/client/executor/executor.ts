@@ -6,6 +6,7 @@
  */
 import type { HeartbeatResponse__Output } from "../../wire/proto.ts";
 import { backoffDelay, jittered } from "../common/backoff.ts";
+import { deferred } from "../common/deferred.ts";
 import { sleepOn } from "./clock.ts";
 import { EventHub, type SubscribeOptions } from "./event_hub.ts";
 import type { ExecutorOptions } from "./options.ts";
@@ -69,7 +70,7 @@ export class Executor implements AsyncDisposable {
   #kick = false;
   #failures = 0;
   #inflight: Promise<boolean> | undefined;
-  #drained = Promise.withResolvers<void>();
+  #drained = deferred<void>();
   #shutdown: Promise<void> | undefined;
 
   /** Validates `options` (throwing `TypeError`/`RangeError`); sends nothing yet. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type * as grpc from "@grpc/grpc-js";
+import type { grpc } from "../../wire/packages.ts";
 import {
   type HeartbeatRequest__Output,
   type HeartbeatResponse__Output,

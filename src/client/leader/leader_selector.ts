@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { hostName } from "../common/host_name.ts";
 import { type Clock, sleepOn, systemClock } from "../executor/clock.ts";
 import { EventHub } from "../executor/event_hub.ts";
 import {
@@ -145,7 +146,7 @@ class Selector implements LeaderSelector {
 
   #join(): void {
     const o = this.#o;
-    const base = o.name ?? hostname();
+    const base = o.name ?? hostName("leader");
     const executor: Executor = new Executor({
       addresses: o.addresses,
       namespace: o.namespace,
@@ -227,12 +228,4 @@ function positive(name: string, value: number | undefined, fallback: number): nu
     throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
   }
   return value;
-}
-
-function hostname(): string {
-  try {
-    return Deno.hostname();
-  } catch {
-    return "leader"; // no --allow-sys
-  }
 }

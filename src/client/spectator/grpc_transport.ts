@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as grpc from "@grpc/grpc-js";
+import { grpc } from "../../wire/packages.ts";
 import { callUnary } from "../common/unary.ts";
 import { clientCredentials, type ClientTlsOptions } from "../common/credentials.ts";
 import type { BackoffOptions } from "../common/backoff.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type * as grpc from "@grpc/grpc-js";
+import type { grpc } from "../../wire/packages.ts";
 import type { BackoffOptions } from "../common/backoff.ts";
 import type { ClientTlsOptions } from "../common/credentials.ts";
 import { type SpectatorClock, systemClock } from "./clock.ts";

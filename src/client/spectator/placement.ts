@@ -95,3 +95,34 @@ export function frozenMetadata(
 ): Readonly<Record<string, string>> {
   return Object.freeze(Object.assign(Object.create(null) as Record<string, string>, metadata));
 }
+
+/**
+ * Every owner of `shardKey` in `placement`, primary first: its owner set in a
+ * replicated namespace, else its one owner; empty when it has none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { applyUpdate, ownersIn } from "./placement.ts";
+ *
+ * const placement = applyUpdate(undefined, {
+ *   kind: "snapshot",
+ *   executors: [{ executorId: "a", metadata: {}, shards: ["0"] }],
+ * }, Date.now());
+ * assert.deepEqual(ownersIn(placement, "0").map((o) => o.executorId), ["a"]);
+ * assert.deepEqual(ownersIn(placement, "9"), []);
+ * ```
+ */
+export function ownersIn(placement: Placement, shardKey: string): readonly Owner[] {
+  const ids = placement.ownerSets.get(shardKey);
+  if (ids !== undefined) {
+    const found: Owner[] = [];
+    for (const id of ids) {
+      const executor = placement.executors.get(id);
+      if (executor !== undefined) found.push(executor);
+    }
+    if (found.length > 0) return found;
+  }
+  const one = placement.owners.get(shardKey);
+  return one === undefined ? [] : [one];
+}

@@ -4,19 +4,18 @@
  *
  * @module
  */
+import { deferred } from "../common/deferred.ts";
 import { abortable } from "./_abortable.ts";
 import { ChangeFeed } from "./change_feed.ts";
-import { diffPlacements, isEmptyChange } from "./diff.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
 import type { ResolvedSpectatorOptions } from "./options.ts";
 import { type AskedOwners, OwnerFallback } from "./owner_fallback.ts";
 import { tryOwners, type TryOwnersOptions } from "./try_owners.ts";
-import { applyUpdate } from "./placement.ts";
-import { applyDelta } from "./apply_delta.ts";
+import { nextPlacement } from "./next_placement.ts";
+import { ownersIn } from "./placement.ts";
 import type { SpectatorTransport } from "./transport.ts";
 import type {
   AddressOptions,
-  ChangeSet,
   Owner,
   Placement,
   PlacementChange,
@@ -48,7 +47,7 @@ export class Spectator implements AsyncDisposable {
   readonly #options: ResolvedSpectatorOptions;
   readonly #transport: SpectatorTransport;
   readonly #feed = new ChangeFeed();
-  readonly #readiness = Promise.withResolvers<void>();
+  readonly #readiness = deferred<void>();
   readonly #stop = new AbortController();
   readonly #fallback: OwnerFallback;
   readonly #loop: Promise<void>;
@@ -97,18 +96,8 @@ export class Spectator implements AsyncDisposable {
   ownersOf(shardKey: string): readonly Owner[] {
     const placement = this.#placement;
     if (placement === undefined || this.#owners === undefined) throw this.#unavailable();
-    const ids = placement.ownerSets.get(shardKey);
-    if (ids !== undefined) {
-      const found: Owner[] = [];
-      for (const id of ids) {
-        const executor = placement.executors.get(id);
-        if (executor !== undefined) found.push(executor);
-      }
-      if (found.length > 0) return found;
-    }
-    const one = placement.owners.get(shardKey);
-    if (one !== undefined) return [one];
-    return this.#asked.get(shardKey)?.owners ?? [];
+    const owners = ownersIn(placement, shardKey);
+    return owners.length > 0 ? owners : this.#asked.get(shardKey)?.owners ?? [];
   }
 
   /**
@@ -266,18 +255,11 @@ export class Spectator implements AsyncDisposable {
     if (this.#closing !== undefined) return;
     const now = this.#options.clock.now();
     const previous = this.#placement;
-    let next: Placement, change: ChangeSet;
-    if (update.kind === "delta" && previous && !first) {
-      ({ placement: next, change } = applyDelta(previous, update, previous.version + 1, now));
-    } else {
-      next = applyUpdate(previous, update, now);
-      change = diffPlacements(previous, next);
-    }
-    const setsChanged = previous !== undefined && !sameOwnerSets(previous, next);
-    if (previous === undefined || !isEmptyChange(change) || setsChanged) {
-      this.#placement = next;
-      this.#owners = next.owners;
-      this.#feed.publish(next, change);
+    const next = nextPlacement(previous, update, first, now);
+    if (next.changed) {
+      this.#placement = next.placement;
+      this.#owners = next.placement.owners;
+      this.#feed.publish(next.placement, next.change);
     }
     if (this.#asked.size > 0) this.#asked = new Map();
     this.#lastUpdateMs = now;
@@ -313,16 +295,4 @@ export class Spectator implements AsyncDisposable {
     }
     return value;
   }
-}
-
-/** True when two placements give every shard the same owner set. */
-function sameOwnerSets(a: Placement, b: Placement): boolean {
-  if (a.ownerSets === b.ownerSets) return true;
-  if (a.ownerSets.size !== b.ownerSets.size) return false;
-  for (const [shard, set] of a.ownerSets) {
-    const other = b.ownerSets.get(shard);
-    if (other === undefined || other.length !== set.length) return false;
-    if (set.some((id, i) => id !== other[i])) return false;
-  }
-  return true;
 }
