@@ -13,7 +13,10 @@ WORKDIR /app
 USER deno
 
 # Dependencies first: this layer is rebuilt only when deno.json/deno.lock change.
+# The workspace's SDK member (packages/sdk/) must exist for the root config to
+# load; the service imports none of it, so its deno.json is enough.
 COPY deno.json deno.lock ./
+COPY packages/sdk/deno.json packages/sdk/
 RUN deno install --frozen
 
 COPY src/ src/

@@ -56,10 +56,13 @@ function isGrpcPackage(target: string): boolean {
   return target.startsWith("npm:@grpc/") || target === "npm:grpc-health-check";
 }
 
+/** The SDK package: a workspace member whose entry points re-export src/client/. */
+const SDK_PACKAGE = "packages/sdk/";
+
 let graph: Promise<ImportEdge[]> | undefined;
-/** The graph of src/ and examples/, read once per test run (each test may run alone). */
+/** The graph of src/, the SDK package and examples/, read once per test run (each test may run alone). */
 function edges(): Promise<ImportEdge[]> {
-  return graph ??= importGraph(["src", "examples"]);
+  return graph ??= importGraph(["src", "packages", "examples"]);
 }
 
 function key(edge: ImportEdge): string {
@@ -167,11 +170,20 @@ Deno.test("src/plan/ (tests aside) imports no store types: a plan is plain data"
   assertNone(offenders, "planPass takes a PlanInput and returns a Plan, with no store types");
 });
 
-Deno.test("examples import only the client SDKs, each other and packages, never server code", async () => {
+Deno.test("the SDK package re-exports src/client/ and imports nothing else", async () => {
+  const all = await edges();
+  assert.ok(all.some((e) => e.from.startsWith(SDK_PACKAGE)), "no import from packages/sdk/ found");
+  assertNone(
+    all.filter((e) => e.from.startsWith(SDK_PACKAGE) && !e.target.startsWith("src/client/")),
+    "packages/sdk/ is the client SDKs' entry points",
+  );
+});
+
+Deno.test("examples import only the SDK package, each other and packages, never server code", async () => {
   const offenders = (await edges()).filter((e) =>
     e.from.startsWith("examples/") &&
     !(e.target.startsWith("npm:") || e.target.startsWith("node:") ||
-      e.target.startsWith("examples/") || e.target.startsWith("src/client/"))
+      e.target.startsWith("examples/") || e.target.startsWith(SDK_PACKAGE))
   );
   assert.ok(
     (await edges()).some((e) => e.from.startsWith("examples/")),

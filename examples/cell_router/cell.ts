@@ -13,7 +13,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { Executor } from "../../src/client/mod.ts";
+import { Executor } from "../../packages/sdk/mod.ts";
 import { clockTime, untilStopped } from "../_shared/cli.ts";
 
 const { values: flags } = parseArgs({

@@ -14,7 +14,7 @@ import {
   ShardOwnerLookupError,
   type Spectator,
   SpectatorNotReadyError,
-} from "../../src/client/mod.ts";
+} from "../../packages/sdk/mod.ts";
 import { customerOf } from "./tenant.ts";
 
 /** Options of {@linkcode startRouter}. */

@@ -16,7 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import { Cron } from "croner";
-import { leaderSelector, type LeadershipLease } from "../../src/client/mod.ts";
+import { leaderSelector, type LeadershipLease } from "../../packages/sdk/mod.ts";
 import { clockTime, numberFlag, sleep, untilStopped } from "../_shared/cli.ts";
 import { DuplicateTickError, FencedLedger, StaleTokenError } from "./ledger.ts";
 

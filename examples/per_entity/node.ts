@@ -12,7 +12,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { Executor } from "../../src/client/mod.ts";
+import { Executor } from "../../packages/sdk/mod.ts";
 import { clockTime, sleep, untilStopped } from "../_shared/cli.ts";
 import { appendRecord } from "../_shared/records.ts";
 import type { EntityEvent } from "./events.ts";

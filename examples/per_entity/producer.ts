@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Spectator } from "../../src/client/mod.ts";
+import type { Spectator } from "../../packages/sdk/mod.ts";
 import { sleep } from "../_shared/cli.ts";
 import { type EntityEvent, eventFor } from "./events.ts";
 

@@ -11,7 +11,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { createSpectator, type Placement } from "../../src/client/mod.ts";
+import { createSpectator, type Placement } from "../../packages/sdk/mod.ts";
 import { type Child, spawnChild } from "../_shared/child.ts";
 import { clockTime, numberFlag, sleep, untilStopped } from "../_shared/cli.ts";
 import { readRecords } from "../_shared/records.ts";

@@ -14,7 +14,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { Executor, ShardStoppedError } from "../../src/client/mod.ts";
+import { Executor, ShardStoppedError } from "../../packages/sdk/mod.ts";
 import { clockTime, numberFlag, untilStopped } from "../_shared/cli.ts";
 import { appendRecord } from "../_shared/records.ts";
 import { loadSlice } from "./dataset.ts";

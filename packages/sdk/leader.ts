@@ -1,0 +1,20 @@
+/**
+ * `@shard-manager/sdk/leader`: the leader selector. Run a function on
+ * exactly one node of a group (Apache Curator's `LeaderSelector` semantics),
+ * built on the executor SDK over a fixed namespace with `shardNum: 1`.
+ * Guide: docs/sdk_executor.md.
+ *
+ * @example Options are checked before anything is sent
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { leaderSelector } from "./leader.ts";
+ *
+ * assert.throws(
+ *   () => leaderSelector({ addresses: [], namespace: "cron", takeLeadership: () => {} }),
+ *   /addresses must name at least one host:port, got \[\]/,
+ * );
+ * ```
+ *
+ * @module
+ */
+export * from "../../src/client/leader/mod.ts";
