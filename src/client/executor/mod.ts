@@ -53,4 +53,11 @@ export {
 } from "./errors.ts";
 export { type Clock, systemClock } from "./clock.ts";
 export { grpcHeartbeatTransport, type HeartbeatTransport } from "./transport.ts";
+/** The messages a {@linkcode HeartbeatTransport} sends and receives (the wire contract's). */
+export type {
+  HeartbeatRequest__Output,
+  HeartbeatResponse__Output,
+  ShardAssignment__Output,
+} from "../../wire/proto.ts";
 export type { SubscribeOptions } from "./event_hub.ts";
+export type { ClientTlsOptions } from "../common/credentials.ts";

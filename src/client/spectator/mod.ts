@@ -54,3 +54,4 @@ export {
 } from "./errors.ts";
 export type { NamespaceType, SpectatorTransport, TransportCallOptions } from "./transport.ts";
 export type { SpectatorClock } from "./clock.ts";
+export type { ClientTlsOptions } from "../common/credentials.ts";
