@@ -147,10 +147,7 @@ export class ShardManager {
     await Promise.all(runtimes.map((ns) => ns.load(signal)));
     for (const ns of runtimes) ns.campaign(signal);
     this.#health = this.health.run(signal);
-    this.#options.logger.info("shard manager started", {
-      instanceId: this.instanceId,
-      namespaces: runtimes.map((ns) => ns.name),
-    });
+    // "shard manager started" is logged by app.ts once both listeners are bound.
   }
 
   /** Resigns every leadership, drains the heartbeat pipeline and stops following the store. */

@@ -42,6 +42,7 @@ import {
   type WatchNamespaceStateResponse__Output,
 } from "../wire/proto.ts";
 import { fromGrpcFailure, isGrpcFailure, UsageError } from "./errors.ts";
+import { checkAddress } from "./address.ts";
 
 /** The unary RPCs smctl calls: request and response types by method. */
 export interface Rpcs {
@@ -162,6 +163,7 @@ export class Connection {
 
   #api(): ShardDistributorAPIClient {
     if (this.#client === undefined) {
+      checkAddress(this.address);
       let secure;
       try {
         secure = clientCredentials(this.#tls);
