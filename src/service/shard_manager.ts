@@ -81,7 +81,7 @@ export class ShardManager {
     this.health = new HealthMonitor(
       options.store,
       () => this.namespaces.all().every((ns) => ns.cache.synced),
-      { clock },
+      { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok) },
     );
     for (const config of sd.namespaces) {
       const policy = namespacePolicy(config, {
@@ -235,7 +235,12 @@ export class ShardManager {
 
   /** Aggregates of a namespace, for metrics. */
   namespaceStats(namespace: string): routing.NamespaceStats {
-    return routing.namespaceStats(this.namespaces.get(namespace).view, this.#time());
+    const { view, policy } = this.namespaces.get(namespace);
+    return routing.namespaceStats(
+      view,
+      this.#time(),
+      policy.type === "fixed" ? { shardNum: policy.shardNum } : {},
+    );
   }
 
   /** Whether this instance leads `namespace` now. */
@@ -245,6 +250,11 @@ export class ShardManager {
 
   #time(): routing.InspectionTime {
     return { now: this.#clock.monotonic(), wallNow: this.#clock.now() };
+  }
+
+  /** Open subscriptions to `namespace`'s pictures: gRPC watch streams, dashboards, in-process. */
+  watchSubscribers(namespace: string): number {
+    return this.namespaces.get(namespace).fanout.subscribers;
   }
 
   /** A stream of the namespace picture: the current one, then every change. */

@@ -230,7 +230,12 @@ export function routingHandlers(
         // server's definition passes the shared bytes through (pre_encoded.ts).
         const encode = (view: Parameters<typeof watchBytes.bytesOf>[0]) =>
           watchBytes.bytesOf(view) as unknown as WatchNamespaceStateResponse;
-        await views.pipeTo(serverStreamSink(call, { encode, signal }), { signal });
+        context.observer.watchStream?.(namespace, 1);
+        try {
+          await views.pipeTo(serverStreamSink(call, { encode, signal }), { signal });
+        } finally {
+          context.observer.watchStream?.(namespace, -1);
+        }
       })().catch((error) => {
         if (signal.aborted) return; // the spectator went away: nobody to tell
         if (isUnexpected(error)) logger.error("watch failed", { error });
