@@ -64,7 +64,8 @@ export interface CallSite {
   readonly timeoutMs: number;
 }
 
-const UNREACHABLE =
+/** What grpc-js says when a connection could not be made (nothing reached the service). */
+export const UNREACHABLE: RegExp =
   /No connection established|ECONNREFUSED|Failed to connect|Connection dropped|ENOTFOUND|EHOSTUNREACH|Name resolution failed/i;
 
 /**

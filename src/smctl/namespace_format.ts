@@ -24,14 +24,27 @@ const PLAIN = makePalette(false);
  * assert.equal(text, "NAMESPACE  TYPE   MODE       SHARDS\nns         fixed  onboarded       8");
  * ```
  */
-export function namespaceTable(namespaces: readonly NamespaceModel[], paint = PLAIN): string {
+export function namespaceTable(
+  namespaces: readonly NamespaceModel[],
+  paint = PLAIN,
+  leaders?: ReadonlyMap<string, string>,
+): string {
   if (namespaces.length === 0) return "No namespaces.";
   return renderTable(
-    [{ header: "NAMESPACE" }, { header: "TYPE" }, { header: "MODE" }, {
-      header: "SHARDS",
-      align: "right",
-    }],
-    namespaces.map((n) => [n.name, n.type, n.mode, n.type === "fixed" ? String(n.shardNum) : "-"]),
+    [
+      { header: "NAMESPACE" },
+      { header: "TYPE" },
+      { header: "MODE" },
+      { header: "SHARDS", align: "right" },
+      ...(leaders ? [{ header: "LEADER" }] : []),
+    ],
+    namespaces.map((n) => [
+      n.name,
+      n.type,
+      n.mode,
+      n.type === "fixed" ? String(n.shardNum) : "-",
+      ...(leaders ? [leaders.get(n.name) ?? "-"] : []),
+    ]),
     { palette: paint },
   );
 }

@@ -52,7 +52,7 @@ export async function watchNamespace(ctx: Context): Promise<void> {
   const firstDeadline = setTimeout(() => {
     if (version > 0) return;
     failure ??= new SmctlError(
-      `no picture of namespace ${JSON.stringify(namespace)} from ${ctx.options.address} within ${
+      `no picture of namespace ${JSON.stringify(namespace)} from ${ctx.connection.address} within ${
         formatDuration(ctx.options.timeout)
       }`,
       ExitCode.UNAVAILABLE,
@@ -113,11 +113,8 @@ export async function watchNamespace(ctx: Context): Promise<void> {
           }),
         );
       } else if (seen !== shown) {
-        out.line(
-          out.json
-            ? JSON.stringify(watchJson(namespace, rows, now))
-            : watchLine(namespace, rows, now),
-        );
+        if (out.json) out.record(watchJson(namespace, rows, now));
+        else out.line(watchLine(namespace, rows, now));
       }
       shown = seen;
     }
