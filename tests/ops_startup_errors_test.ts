@@ -134,6 +134,31 @@ Deno.test("smctl --address on the HTTP port or out of range says what is wrong",
       'smctl: --address "127.0.0.1:99999": port 99999 is out of range (1-65535)',
     );
 
+    // A web server that speaks only HTTP/1.1 breaks the HTTP/2 connection in other ways.
+    const http1 = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const serving = (async () => {
+      for await (const conn of http1) {
+        (async () => {
+          try {
+            await conn.read(new Uint8Array(4096));
+            await conn.write(
+              new TextEncoder().encode(
+                "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+              ),
+            );
+          } catch { /* the client went away */ }
+          try {
+            conn.close();
+          } catch { /* closed */ }
+        })();
+      }
+    })().catch(() => {});
+    const web = await smctl(["--address", `127.0.0.1:${http1.addr.port}`, "namespace", "list"]);
+    http1.close();
+    await serving;
+    assert.equal(web.code, 2, web.stderr);
+    assert.match(web.stderr, /answered with a plain HTTP response, not gRPC/);
+
     const ok = await smctl(["--address", instance.server.address, "namespace", "list"]);
     assert.equal(ok.code, 0, ok.stderr);
   } finally {

@@ -43,7 +43,14 @@ import {
   type UndrainShardsResponse__Output,
   type WatchNamespaceStateResponse__Output,
 } from "../wire/proto.ts";
-import { fromGrpcFailure, isGrpcFailure, UNREACHABLE, UsageError } from "./errors.ts";
+import {
+  fromGrpcFailure,
+  httpPortError,
+  isGrpcFailure,
+  UNREACHABLE,
+  UsageError,
+} from "./errors.ts";
+import { answersHttp } from "./http_probe.ts";
 import { status } from "@grpc/grpc-js";
 import { checkAddress } from "./address.ts";
 
@@ -146,6 +153,7 @@ export class Connection {
           this.#failOver();
           continue;
         }
+        if (await this.#httpAnswers(error)) throw httpPortError(this.address, error);
         const site = tried > 1 && failsOver(method, error)
           ? { ...this.#site(method), address: this.addresses.join(", ") }
           : this.#site(method);
@@ -202,6 +210,21 @@ export class Connection {
       );
     }
     return this.#client;
+  }
+
+  /**
+   * An HTTP/1-only server breaks the HTTP/2 connection in odd ways ("write
+   * after end"): for a failed connection that was not refused or unresolved,
+   * look whether plain HTTP answers there (plaintext only).
+   */
+  async #httpAnswers(error: { code: number; details: string }): Promise<boolean> {
+    const t = this.#tls;
+    if (t.tls || t.caFile || t.certFile || t.keyFile || t.serverName) return false;
+    if (error.code !== status.UNAVAILABLE) return false;
+    if (/ECONNREFUSED|ENOTFOUND|Name resolution failed|EHOSTUNREACH/i.test(error.details)) {
+      return false;
+    }
+    return await answersHttp(this.address);
   }
 
   #failOver(): void {

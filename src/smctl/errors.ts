@@ -111,15 +111,7 @@ export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlErro
         { cause: failure },
       );
     case status.RESOURCE_EXHAUSTED:
-      if (looksLikeHttp(details)) {
-        return new SmctlError(
-          `${site.address} answered with a plain HTTP response, not gRPC: that looks like the HTTP port ` +
-            "(metrics, dashboard; server.httpAddress). Pass the gRPC port " +
-            "(server.grpcAddress, 7943 by default) to --address",
-          ExitCode.USAGE,
-          { cause: failure },
-        );
-      }
+      if (looksLikeHttp(details)) return httpPortError(site.address, failure);
       return new SmctlError(
         `${site.method} failed (RESOURCE_EXHAUSTED): ${details}`,
         ExitCode.ERROR,
@@ -147,6 +139,27 @@ export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlErro
         { cause: failure },
       );
   }
+}
+
+/**
+ * The error for an address where HTTP, not gRPC, answered.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { httpPortError } from "./errors.ts";
+ *
+ * assert.match(httpPortError("127.0.0.1:7944").message, /that looks like the HTTP port/);
+ * ```
+ */
+export function httpPortError(address: string, cause?: unknown): SmctlError {
+  return new SmctlError(
+    `${address} answered with a plain HTTP response, not gRPC: that looks like the HTTP port ` +
+      "(metrics, dashboard; server.httpAddress). Pass the gRPC port " +
+      "(server.grpcAddress, 7943 by default) to --address",
+    ExitCode.USAGE,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /**
