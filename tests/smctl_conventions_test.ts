@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
 import { freePort } from "./support/ports.ts";
-import { json, smctl } from "./support/smctl.ts";
+import { json, smctl, spawnSmctl } from "./support/smctl.ts";
 import { startSmctlFixture } from "./support/smctl_fixture.ts";
 
 interface ExecutorList {
@@ -141,6 +141,31 @@ Deno.test("smctl conventions on a live service", async (t) => {
     assert.equal(badPort.code, 2);
     assert.match(badPort.stderr, /--endpoints "127\.0\.0\.1:70000": port 70000 is out of range/);
   });
+
+  await t.step(
+    "namespace watch moves on to the next endpoint; -o yaml prints documents",
+    async () => {
+      const watch = spawnSmctl([
+        "--endpoints",
+        `127.0.0.1:${freePort()},${fx.address}`,
+        "-n",
+        "ns",
+        "namespace",
+        "watch",
+        "-o",
+        "yaml",
+      ]);
+      try {
+        await watch.waitFor(({ stdout }) => /namespace: ns\n/.test(stdout), 15_000, "a picture");
+      } finally {
+        watch.kill("SIGINT");
+      }
+      const { stdout } = await watch.finished;
+      const first = stdout.split(/^---\n/m).filter((d) => d.trim() !== "")[0]!;
+      assert.equal((parseYaml(first) as { namespace: string }).namespace, "ns");
+      assert.match(stdout, /^---\n/);
+    },
+  );
 
   await t.step("completion prints a script for bash, zsh and fish", async () => {
     for (const shell of ["bash", "zsh", "fish"]) {
