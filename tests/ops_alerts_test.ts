@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { parse } from "yaml";
+import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { startInProcess, testConfigYaml } from "./support/service.ts";
 
 const DIR = new URL("../deploy/prometheus/", import.meta.url).pathname;
 
@@ -19,13 +21,23 @@ function promtool(): string | undefined {
 
 const PROMTOOL = promtool();
 
-async function run(args: readonly string[]): Promise<{ code: number; out: string }> {
-  const { code, stdout, stderr } = await new Deno.Command(PROMTOOL!, {
+async function run(
+  args: readonly string[],
+  stdin?: string,
+): Promise<{ code: number; out: string }> {
+  const child = new Deno.Command(PROMTOOL!, {
     args: [...args],
     cwd: DIR,
+    stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const { code, stdout, stderr } = await child.output();
   const decoder = new TextDecoder();
   return { code, out: decoder.decode(stdout) + decoder.decode(stderr) };
 }
@@ -57,4 +69,31 @@ Deno.test("every alert of alerts.yaml has a unit test that expects it to fire", 
   const alerts = rules.groups.flatMap((g) => g.rules.map((r) => r.alert));
   assert.ok(alerts.length >= 7);
   for (const alert of alerts) assert.ok(firing.has(alert), `${alert} is tested firing`);
+});
+
+Deno.test({
+  name: "a live /metrics page passes promtool check metrics (Prometheus naming lint)",
+  ignore: PROMTOOL === undefined,
+  fn: async () => {
+    await using etcd = await startEtcd();
+    const instance = await startInProcess(testConfigYaml({
+      endpoints: etcd.endpoints,
+      prefix: uniquePrefix("ops-promtool"),
+      namespaces: [{ name: "ns", type: "fixed", shardNum: 2 }],
+    }));
+    try {
+      const page = await (await fetch(`http://${instance.http.address}/metrics`)).text();
+      const lint = await run(["check", "metrics"], page);
+      assert.equal(lint.code, 0, lint.out);
+      assert.equal(lint.out.trim(), "", "no naming problems");
+      // The lint can fail: a gauge named _total is reported.
+      const bad = await run(
+        ["check", "metrics"],
+        "# HELP x_total a\n# TYPE x_total gauge\nx_total 1\n",
+      );
+      assert.match(bad.out, /x_total/);
+    } finally {
+      await instance.stop();
+    }
+  },
 });
