@@ -74,7 +74,10 @@ ${flags.join("\n")}
   )
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W ${quote(OUTPUT_FORMATS)} -- "$cur")); return;;
-    ${valued.filter((f) => !VALUES[f]).join("|")}) COMPREPLY=(); return;;
+    ${
+    valued.filter((f) => f.endsWith("-file")).join("|")
+  }) COMPREPLY=($(compgen -f -- "$cur")); return;;
+    ${valued.filter((f) => !VALUES[f] && !f.endsWith("-file")).join("|")}) COMPREPLY=(); return;;
   esac
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
@@ -117,7 +120,7 @@ function fish(program: Command): string {
     if (condition) parts.push(`-n ${fishEscape(condition)}`);
     if (o.short) parts.push(`-s ${o.short.replace(/^-/, "")}`);
     if (o.long) parts.push(`-l ${o.long.replace(/^--/, "")}`);
-    if (o.required || o.optional) parts.push("-r");
+    if (o.required || o.optional) parts.push(o.long?.endsWith("-file") ? "-r -F" : "-r");
     if (o.argChoices) parts.push(`-a ${fishEscape(o.argChoices.join(" "))}`);
     parts.push(`-d ${fishEscape(o.description)}`);
     return parts.join(" ");

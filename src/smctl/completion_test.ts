@@ -40,6 +40,11 @@ Deno.test("bash completion offers commands, subcommands, flags and -o formats", 
   assert.ok((await complete(["smctl", "executor", "drain", "--w"])).includes("--wait"));
   assert.deepEqual(await complete(["smctl", "-o", ""]), ["table", "wide", "json", "yaml"]);
   assert.deepEqual(await complete(["smctl", "completion", ""]), ["bash", "zsh", "fish"]);
+  assert.deepEqual(await complete(["smctl", "--ca-file", "/etc/host"]), [
+    "/etc/hostname",
+    "/etc/hosts",
+  ]);
+  assert.deepEqual(await complete(["smctl", "--address", ""]), []);
 });
 
 Deno.test("zsh and fish scripts name every command group", () => {
@@ -52,5 +57,6 @@ Deno.test("zsh and fish scripts name every command group", () => {
     assert.match(fish, new RegExp(`-n '__fish_use_subcommand' -a ${group} `));
   }
   assert.match(fish, /-s o -l output -r -a 'table wide json yaml'/);
+  assert.match(fish, /-l ca-file -r -F /);
   assert.match(fish, /__fish_seen_subcommand_from executor; and __fish_seen_subcommand_from drain/);
 });
