@@ -40,10 +40,14 @@ Deno.test("bash completion offers commands, subcommands, flags and -o formats", 
   assert.ok((await complete(["smctl", "executor", "drain", "--w"])).includes("--wait"));
   assert.deepEqual(await complete(["smctl", "-o", ""]), ["table", "wide", "json", "yaml"]);
   assert.deepEqual(await complete(["smctl", "completion", ""]), ["bash", "zsh", "fish"]);
-  assert.deepEqual(await complete(["smctl", "--ca-file", "/etc/host"]), [
-    "/etc/hostname",
-    "/etc/hosts",
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/ca.pem`, "");
+  await Deno.writeTextFile(`${dir}/cb.pem`, "");
+  assert.deepEqual((await complete(["smctl", "--ca-file", `${dir}/c`])).sort(), [
+    `${dir}/ca.pem`,
+    `${dir}/cb.pem`,
   ]);
+  await Deno.remove(dir, { recursive: true });
   assert.deepEqual(await complete(["smctl", "--address", ""]), []);
 });
 
