@@ -39,6 +39,31 @@ Deno.test("smctl conventions on a live service", async (t) => {
     assert.match(bad.stderr, /xml/);
   });
 
+  await t.step("every read command prints the same document in -o json and -o yaml", async () => {
+    const reads = [
+      ["namespace", "list"],
+      ["-n", "ns", "namespace", "describe"],
+      ["-n", "ns", "namespace", "blast-radius"],
+      ["-n", "ns", "executor", "list"],
+      ["-n", "ns", "executor", "describe", "a"],
+      ["-n", "ns", "executor", "drains"],
+      ["-n", "ns", "shard", "owner", "1"],
+      ["-n", "ns", "shard", "inspect", "1"],
+      ["-n", "ns", "shard", "drained"],
+      ["leader", "list"],
+    ];
+    // Fields that move between two calls (heartbeat ages, the time of the call) are dropped.
+    const steady = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value, (key, v) => /age|time|heartbeat|load/i.test(key) ? 0 : v));
+    for (const args of reads) {
+      const asJson = await fx.run([...args, "-o", "json"]);
+      assert.equal(asJson.code, 0, `${args.join(" ")}: ${asJson.stderr}`);
+      const asYaml = await fx.run([...args, "-o", "yaml"]);
+      assert.equal(asYaml.code, 0, `${args.join(" ")}: ${asYaml.stderr}`);
+      assert.deepEqual(steady(parseYaml(asYaml.stdout)), steady(json(asJson)), args.join(" "));
+    }
+  });
+
   await t.step("-o wide adds columns to the table", async () => {
     const table = await fx.run(["-n", "ns", "executor", "list"]);
     const wide = await fx.run(["-n", "ns", "executor", "list", "-o", "wide"]);
