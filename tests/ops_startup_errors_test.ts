@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { denoBinary } from "./support/deno_bin.ts";
-import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { eventually } from "./support/executors.ts";
+import { startInProcess, startProcess, testConfigYaml } from "./support/service.ts";
 import { smctl } from "./support/smctl.ts";
 
 const MAIN = new URL("../src/main.ts", import.meta.url).pathname;
@@ -74,6 +75,26 @@ Deno.test("a taken gRPC or HTTP port is one line naming the key and the value, e
     held.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a good start logs 'shard manager started' only after both listeners are bound", async () => {
+  await using etcd = await startEtcd();
+  await using service = await startProcess(
+    testConfigYaml({
+      endpoints: etcd.endpoints,
+      prefix: uniquePrefix("startup-ok"),
+      namespaces: [{ name: "ns", type: "fixed", shardNum: 2 }],
+    }),
+    "startup-ok",
+  );
+  const res = await fetch(`http://${service.httpAddress}/healthz`);
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  await eventually(() => service.logs().includes("shard manager started"), 5_000, "the log line");
+  const logs = service.logs();
+  const listening = logs.indexOf('"msg":"listening"');
+  const started = logs.indexOf('"msg":"shard manager started"');
+  assert.ok(listening >= 0 && started > listening, logs);
 });
 
 Deno.test("an invalid port, data directory or config file is one line and exit 2 or 1", async () => {
