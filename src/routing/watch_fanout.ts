@@ -121,6 +121,7 @@ export class WatchFanout {
     const ended = () => {
       if (open) this.#subscribers--;
       open = false;
+      signal.removeEventListener("abort", ended);
     };
     this.#subscribers++;
     signal.addEventListener("abort", ended, { once: true });
