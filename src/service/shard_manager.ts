@@ -14,6 +14,7 @@ import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
 import type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
+export type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
 import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
