@@ -36,7 +36,8 @@ export interface DashboardOptions {
   readonly refreshMs?: number;
   /**
    * When set (`security.auth`), an action needs `authorization: Bearer <token>`
-   * of an identity with the operator role. Read-only pages stay open.
+   * of an identity with the operator role for that namespace (the same rules
+   * as the gRPC API, `namespaces:` included). Read-only pages stay open.
    * @default {undefined} actions need no token
    */
   readonly authorizer?: Authorizer;
@@ -113,6 +114,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
           const authorization = request.headers.get("authorization");
           const decision = await authorizer.check({
             method,
+            namespace: route.namespace,
             ...(authorization === null ? {} : { authorization }),
           });
           if (!decision.allowed) {
