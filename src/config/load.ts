@@ -100,4 +100,3 @@ export async function loadConfig(path: string | URL): Promise<Config> {
   }
   return parseConfig(text, source);
 }
-

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Config } from "../config/mod.ts";
+import type { Config, NamespaceConfig } from "../config/mod.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { ShuttingDownError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
@@ -18,7 +18,10 @@ import type { RequestLimits } from "../limits/request_limits.ts";
 import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
 import * as routing from "../routing/mod.ts";
-import type { LeaderStore, Store } from "../store/mod.ts";
+import type { DefinitionSource, LeaderStore, Store } from "../store/mod.ts";
+import { NamespaceAdmin } from "./namespace_admin.ts";
+import { NamespaceCatalog } from "./namespace_catalog.ts";
+import { seedFileNamespaces } from "./seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
@@ -63,6 +66,10 @@ export class ShardManager {
   readonly observer: ServiceObserver;
   /** Limits on requests, from the `limits` section of the configuration. */
   readonly limits: RequestLimits;
+  /** The runtimes' definitions, followed in the store. */
+  readonly catalog: NamespaceCatalog;
+  /** The namespace RPCs: create, update, delete. */
+  readonly admin: NamespaceAdmin;
   #options: ShardManagerOptions;
   #clock: Clock;
   #ingest: HeartbeatIngest;
@@ -83,14 +90,14 @@ export class ShardManager {
       () => this.namespaces.all().every((ns) => ns.cache.synced),
       { clock },
     );
-    for (const config of sd.namespaces) {
-      const policy = namespacePolicy(config, {
-        process,
-        limits: this.limits,
-        maxReliedOn: options.store.limits.maxUnchangedExecutors,
-      });
-      this.namespaces.add(
-        new NamespaceRuntime(policy, {
+    const build = (config: NamespaceConfig) =>
+      new NamespaceRuntime(
+        namespacePolicy(config, {
+          process,
+          limits: this.limits,
+          maxReliedOn: options.store.limits.maxUnchangedExecutors,
+        }),
+        {
           store: options.store,
           leaderStore: options.leaderStore,
           instanceId: this.instanceId,
@@ -105,9 +112,21 @@ export class ShardManager {
           logger: options.logger,
           observer: this.observer,
           beforeTerm: async () => void await this.health.probe(),
-        }),
+        },
       );
-    }
+    this.catalog = new NamespaceCatalog({
+      definitions: options.store.definitions,
+      registry: this.namespaces,
+      build,
+      logger: options.logger,
+    });
+    this.admin = new NamespaceAdmin({
+      store: options.store,
+      catalog: this.catalog,
+      registry: this.namespaces,
+      heartbeatTtlMs: process.heartbeatTtlMs,
+      logger: options.logger,
+    });
     this.#ingest = new HeartbeatIngest(options.store, {
       namespaces: (name) => {
         if (!this.namespaces.has(name)) return undefined;
@@ -140,12 +159,19 @@ export class ShardManager {
     });
   }
 
-  /** Loads every namespace, then starts the election loops. */
+  /**
+   * Seeds the file's namespaces into the store (when missing), then loads
+   * every stored definition, starts their runtimes and follows changes.
+   */
   async start(): Promise<void> {
     const signal = this.#stop.signal;
+    await seedFileNamespaces(this.#options.config.shardDistribution.namespaces, {
+      admin: this.admin,
+      definitions: this.#options.store.definitions,
+      logger: this.#options.logger,
+    });
+    await this.catalog.start(signal);
     const runtimes = this.namespaces.all();
-    await Promise.all(runtimes.map((ns) => ns.load(signal)));
-    for (const ns of runtimes) ns.campaign(signal);
     this.#health = this.health.run(signal);
     this.#options.logger.info("shard manager started", {
       instanceId: this.instanceId,
@@ -161,13 +187,14 @@ export class ShardManager {
     await this.#ingest.close();
   }
 
-  /** Configured namespaces. */
-  listNamespaces(): routing.NamespaceInfo[] {
+  /** The namespaces served, with where each definition comes from. */
+  listNamespaces(): (routing.NamespaceInfo & { source: DefinitionSource })[] {
     return this.namespaces.all().map(({ policy }) => ({
       name: policy.name,
       type: policy.type,
       shardNum: policy.shardNum,
       mode: "onboarded",
+      source: this.catalog.source(policy.name) ?? "file",
     }));
   }
 

@@ -91,7 +91,13 @@ Deno.test("leader, namespace and shard models", () => {
     { namespace: "ns", instanceId: null, term: 0, since: null },
   );
   assert.deepEqual(
-    namespaceModel({ name: "ns", type: "fixed", mode: "onboarded", shardNum: "12", source: "file" }),
+    namespaceModel({
+      name: "ns",
+      type: "fixed",
+      mode: "onboarded",
+      shardNum: "12",
+      source: "file",
+    }),
     { name: "ns", type: "fixed", mode: "onboarded", shardNum: 12 },
   );
   const inspected: InspectShardResponse__Output = {
