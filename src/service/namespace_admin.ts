@@ -19,6 +19,7 @@ import {
   NamespaceNotFoundError,
   PreconditionError,
 } from "../core/errors.ts";
+import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import { fixedShardKeys } from "../plan/shard_universe.ts";
 import type { Store } from "../store/mod.ts";
@@ -39,6 +40,8 @@ export interface NamespaceAdminOptions {
   readonly heartbeatTtlMs: number;
   /** Where changes are logged. */
   readonly logger: Logger;
+  /** Time source (liveness of the executors a drain waits for). */
+  readonly clock: Clock;
 }
 
 /** The outcome of an update. */
@@ -249,7 +252,11 @@ export class NamespaceAdmin {
     return { undrained: [], deletedKeys };
   }
 
-  /** Drains `keys` and waits until none has an owner; returns those that still do. */
+  /**
+   * Drains `keys` and waits until none has an owner and no live executor
+   * still reports running one (each was told by a heartbeat answer); returns
+   * those still owned or reported.
+   */
   async #drain(name: string, keys: readonly string[], timeoutMs: number): Promise<string[]> {
     const runtime = this.#o.registry.has(name) ? this.#o.registry.get(name) : undefined;
     if (!runtime || keys.length === 0) return [];
@@ -257,7 +264,16 @@ export class NamespaceAdmin {
     await runtime.cache.waitForRevision(revision);
     runtime.requestPass();
     const deadline = Date.now() + timeoutMs;
-    const owned = () => keys.filter((key) => runtime.view.ownersOf(key).length > 0);
+    const owned = () => {
+      const view = runtime.view;
+      const now = this.#o.clock.monotonic();
+      const reported = new Set<string>();
+      for (const executor of view.executors()) {
+        if (!view.isAlive(executor, now)) continue;
+        for (const key of Object.keys(executor.reports)) reported.add(key);
+      }
+      return keys.filter((key) => view.ownersOf(key).length > 0 || reported.has(key));
+    };
     while (owned().length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -126,6 +126,7 @@ export class ShardManager {
       registry: this.namespaces,
       heartbeatTtlMs: process.heartbeatTtlMs,
       logger: options.logger,
+      clock,
     });
     this.#ingest = new HeartbeatIngest(options.store, {
       namespaces: (name) => {

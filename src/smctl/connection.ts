@@ -41,6 +41,7 @@ import {
   type UndrainShardsResponse__Output,
   type WatchNamespaceStateResponse__Output,
 } from "../wire/proto.ts";
+import type * as wire from "../wire/proto.ts";
 import { fromGrpcFailure, isGrpcFailure, UsageError } from "./errors.ts";
 
 /** The unary RPCs smctl calls: request and response types by method. */
@@ -75,6 +76,17 @@ export interface Rpcs {
   moveShards: [MoveShardsRequest, MoveShardsResponse__Output];
   /** GetBlastRadius. */
   getBlastRadius: [GetBlastRadiusRequest, GetBlastRadiusResponse__Output];
+  /** CreateNamespace. */
+  createNamespace: [wire.CreateNamespaceRequest, wire.CreateNamespaceResponse__Output];
+  /** UpdateNamespace. */
+  updateNamespace: [wire.UpdateNamespaceRequest, wire.UpdateNamespaceResponse__Output];
+  /** DeleteNamespace. */
+  deleteNamespace: [wire.DeleteNamespaceRequest, wire.DeleteNamespaceResponse__Output];
+  /** GetNamespaceDefinition. */
+  getNamespaceDefinition: [
+    wire.GetNamespaceDefinitionRequest,
+    wire.GetNamespaceDefinitionResponse__Output,
+  ];
 }
 
 /** Options of {@linkcode Connection}. */

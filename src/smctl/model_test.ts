@@ -98,7 +98,7 @@ Deno.test("leader, namespace and shard models", () => {
       shardNum: "12",
       source: "file",
     }),
-    { name: "ns", type: "fixed", mode: "onboarded", shardNum: 12 },
+    { name: "ns", type: "fixed", mode: "onboarded", shardNum: 12, source: "file" },
   );
   const inspected: InspectShardResponse__Output = {
     owner: "a",

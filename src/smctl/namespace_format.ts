@@ -13,7 +13,8 @@ import { renderKeyValues, renderTable } from "./table.ts";
 const PLAIN = makePalette(false);
 
 /**
- * The namespaces table: name, type, mode, shard count (`-` for ephemeral).
+ * The namespaces table: name, type, mode, shard count (`-` for ephemeral) and,
+ * from servers that say it, where each definition comes from (`file` or `api`).
  *
  * @example
  * ```ts
@@ -26,12 +27,19 @@ const PLAIN = makePalette(false);
  */
 export function namespaceTable(namespaces: readonly NamespaceModel[], paint = PLAIN): string {
   if (namespaces.length === 0) return "No namespaces.";
+  const sources = namespaces.some((n) => n.source !== undefined);
   return renderTable(
     [{ header: "NAMESPACE" }, { header: "TYPE" }, { header: "MODE" }, {
       header: "SHARDS",
       align: "right",
-    }],
-    namespaces.map((n) => [n.name, n.type, n.mode, n.type === "fixed" ? String(n.shardNum) : "-"]),
+    }, ...(sources ? [{ header: "SOURCE" }] : [])],
+    namespaces.map((n) => [
+      n.name,
+      n.type,
+      n.mode,
+      n.type === "fixed" ? String(n.shardNum) : "-",
+      ...(sources ? [n.source ?? "-"] : []),
+    ]),
     { palette: paint },
   );
 }
