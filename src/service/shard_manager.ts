@@ -21,7 +21,7 @@ import * as routing from "../routing/mod.ts";
 import type { DefinitionSource, LeaderStore, Store } from "../store/mod.ts";
 import { NamespaceAdmin } from "./namespace_admin.ts";
 import { NamespaceCatalog } from "./namespace_catalog.ts";
-import { seedFileNamespaces } from "./seed_file_namespaces.ts";
+import { type FileNamespaceOutcome, seedFileNamespaces } from "./seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
@@ -177,6 +177,21 @@ export class ShardManager {
     this.#options.logger.info("shard manager started", {
       instanceId: this.instanceId,
       namespaces: runtimes.map((ns) => ns.name),
+    });
+  }
+
+  /**
+   * Applies the configuration file's namespaces again (on `SIGHUP`): new ones
+   * are created, changed ones updated with the API's checks, removed ones
+   * deleted after a drain; each outcome is logged and returned. A change that
+   * cannot be applied is refused and leaves its namespace running as it was.
+   */
+  reloadFileNamespaces(namespaces: readonly NamespaceConfig[]): Promise<FileNamespaceOutcome[]> {
+    return seedFileNamespaces(namespaces, {
+      admin: this.admin,
+      definitions: this.#options.store.definitions,
+      logger: this.#options.logger,
+      reload: true,
     });
   }
 
