@@ -162,6 +162,74 @@ Deno.test("tokens limited to namespaces: calls about other namespaces are PERMIS
       grpc.status.NOT_FOUND,
     );
 
+    // The namespace RPCs: only inside the token's namespaces, and a refused one stores nothing.
+    const define = (name: string) => `name: ${name}\ntype: fixed\nshardNum: 2\n`;
+    assert.equal(
+      await codeOf(teamA.ask("createNamespace", {
+        namespace: "b-new",
+        definitionYaml: define("b-new"),
+      })),
+      PERMISSION_DENIED,
+    );
+    assert.equal(
+      await codeOf(teamA.ask("createNamespace", {
+        namespace: "a-new",
+        definitionYaml: define("b-new"),
+      })),
+      grpc.status.INVALID_ARGUMENT,
+      "the request's namespace must be the definition's name",
+    );
+    assert.equal(
+      await codeOf(root.ask("getNamespaceDefinition", { namespace: "b-new" })),
+      grpc.status.NOT_FOUND,
+    );
+    assert.equal(
+      await codeOf(viewB.ask("createNamespace", {
+        namespace: "b-new",
+        definitionYaml: define("b-new"),
+      })),
+      PERMISSION_DENIED,
+      "a spectator of b-jobs creates nothing",
+    );
+    assert.equal(
+      await codeOf(teamA.ask("createNamespace", {
+        namespace: "a-new",
+        definitionYaml: define("a-new"),
+      })),
+      "ok",
+    );
+    assert.equal(
+      await codeOf(root.ask("createNamespace", {
+        namespace: "b-new",
+        definitionYaml: define("b-new"),
+      })),
+      "ok",
+    );
+    assert.equal(
+      await codeOf(teamA.ask("updateNamespace", {
+        namespace: "b-new",
+        definitionYaml: define("b-new").replace("fixed\n", "fixed\nloadBalancer: naive\n"),
+      })),
+      PERMISSION_DENIED,
+    );
+    assert.equal(
+      await codeOf(teamA.ask("deleteNamespace", { namespace: "b-new" })),
+      PERMISSION_DENIED,
+    );
+    assert.equal(
+      await codeOf(teamA.ask("getNamespaceDefinition", { namespace: "b-new" })),
+      PERMISSION_DENIED,
+    );
+    assert.doesNotMatch(
+      (await root.ask<{ definition: { definitionYaml: string } }>("getNamespaceDefinition", {
+        namespace: "b-new",
+      })).definition.definitionYaml,
+      /naive/,
+    );
+    assert.ok(instance.manager.namespaces.has("b-new"), "the refused delete left it running");
+    assert.deepEqual(await names(teamA), ["a-jobs", "a-new"]);
+    assert.equal(await codeOf(teamA.ask("deleteNamespace", { namespace: "a-new" })), "ok");
+
     // smctl: the same rules (the server decides).
     const base = ["--address", address, "--token", "a-token"];
     const smDenied = await smctl([...base, "-n", "b-jobs", "shard", "drain", "1"]);

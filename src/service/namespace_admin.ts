@@ -75,7 +75,7 @@ export class NamespaceAdmin {
       throw error;
     }
     const { config, spec } = parsed;
-    if (name !== "" && config.name !== name) {
+    if (config.name !== name) {
       throw new InvalidArgumentError(
         "namespace",
         `${JSON.stringify(name)} differs from the definition's name ${JSON.stringify(config.name)}`,

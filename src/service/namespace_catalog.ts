@@ -141,7 +141,16 @@ export class NamespaceCatalog {
         if (signal.aborted) return;
         this.#options.logger.warn("namespace definitions watch failed; retrying", { error });
       }
-      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) return resolve();
+        const timer = setTimeout(done, 500);
+        signal.addEventListener("abort", done, { once: true });
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          resolve();
+        }
+      });
     }
   }
 
