@@ -160,3 +160,50 @@ Deno.test("namespaces as data: create through smctl, follow on every instance, u
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("namespaces as data: shrinking shardNum with force drains the removed shards before the change", async () => {
+  await using etcd = await startEtcd();
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("namespaces shrink"),
+    namespaces: [{ name: "jobs", type: "fixed", shardNum: 1 }],
+  });
+  const a = await startInProcess(yaml, "instance-a");
+  const clients = connect(a.server.address);
+  const executors = runExecutors(clients, "orders", ["ex-1", "ex-2"], { intervalMs: 200 });
+  try {
+    await a.manager.admin.create("orders", ORDERS);
+    await eventually(
+      () => executors.flatMap((e) => e.shards).sort().join() === "0,1,2,3",
+      15_000,
+      "every shard placed",
+    );
+    const refused = a.manager.admin.update("orders", ORDERS.replace("shardNum: 4", "shardNum: 2"));
+    await assert.rejects(refused, /--force/);
+    assert.equal(a.manager.namespaces.get("orders").policy.shardNum, 4);
+
+    const { changes } = await a.manager.admin.update(
+      "orders",
+      ORDERS.replace("shardNum: 4", "shardNum: 2"),
+      { force: true },
+    );
+    assert.deepEqual(changes, ["shardNum: 4 → 2"]);
+    // By the time the change was stored, no executor held a removed shard any more.
+    assert.ok(
+      executors.every((e) => !e.shards.includes("2") && !e.shards.includes("3")),
+      `removed shards still held: ${JSON.stringify(executors.map((e) => e.shards))}`,
+    );
+    assert.equal(a.manager.namespaces.get("orders").policy.shardNum, 2);
+    assert.deepEqual(a.manager.operations.drainedShards("orders"), [], "drain marks cleared");
+    await eventually(
+      () => executors.flatMap((e) => e.shards).sort().join() === "0,1",
+      15_000,
+      "the remaining shards to stay placed",
+    );
+    assert.deepEqual(owned(a, "orders"), ["0", "1"]);
+  } finally {
+    for (const e of executors) await e.stop();
+    clients.close();
+    await a.stop();
+  }
+});

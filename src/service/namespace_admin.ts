@@ -253,9 +253,9 @@ export class NamespaceAdmin {
   }
 
   /**
-   * Drains `keys` and waits until none has an owner and no live executor
-   * still reports running one (each was told by a heartbeat answer); returns
-   * those still owned or reported.
+   * Drains `keys` and waits until none has an owner and every live executor
+   * heartbeated since and reports running none of them (so each was told by
+   * an answer and acted on it); returns those still owned or reported.
    */
   async #drain(name: string, keys: readonly string[], timeoutMs: number): Promise<string[]> {
     const runtime = this.#o.registry.has(name) ? this.#o.registry.get(name) : undefined;
@@ -263,21 +263,29 @@ export class NamespaceAdmin {
     const revision = await this.#o.store.setDrained(name, keys, true);
     await runtime.cache.waitForRevision(revision);
     runtime.requestPass();
-    const deadline = Date.now() + timeoutMs;
-    const owned = () => {
+    const { clock } = this.#o;
+    const deadline = clock.monotonic() + timeoutMs;
+    let unownedSince: number | undefined;
+    const left = () => {
       const view = runtime.view;
-      const now = this.#o.clock.monotonic();
+      const owned = keys.filter((key) => view.ownersOf(key).length > 0);
+      if (owned.length > 0) {
+        unownedSince = undefined;
+        return owned;
+      }
+      unownedSince ??= clock.now();
       const reported = new Set<string>();
       for (const executor of view.executors()) {
-        if (!view.isAlive(executor, now)) continue;
+        if (!view.isAlive(executor, clock.monotonic())) continue;
+        if (executor.lastHeartbeatMs <= unownedSince) return [...keys];
         for (const key of Object.keys(executor.reports)) reported.add(key);
       }
-      return keys.filter((key) => view.ownersOf(key).length > 0 || reported.has(key));
+      return keys.filter((key) => reported.has(key));
     };
-    while (owned().length > 0 && Date.now() < deadline) {
+    while (left().length > 0 && clock.monotonic() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return owned();
+    return left();
   }
 }
 
