@@ -203,9 +203,20 @@ export class ShardManager {
     await this.#ingest.close();
   }
 
-  /** The namespaces served, with where each definition comes from. */
+  /**
+   * The namespaces served, with where each definition comes from: the file's
+   * in the file's order, then the API's by name.
+   */
   listNamespaces(): (routing.NamespaceInfo & { source: DefinitionSource })[] {
-    return this.namespaces.all().map(({ policy }) => ({
+    const inFile = this.#options.config.shardDistribution.namespaces.map((n) => n.name);
+    const rank = (name: string) => {
+      const index = inFile.indexOf(name);
+      return index < 0 ? inFile.length : index;
+    };
+    const runtimes = this.namespaces.all().sort((a, b) =>
+      rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    );
+    return runtimes.map(({ policy }) => ({
       name: policy.name,
       type: policy.type,
       shardNum: policy.shardNum,
