@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunningInstance } from "../src/app.ts";
+import { createSpectator } from "../src/client/spectator/mod.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
 import { call, codeOf, connect, grpc, heartbeat } from "./support/grpc_clients.ts";
@@ -95,6 +96,11 @@ Deno.test("namespaces as data: create through smctl, follow on every instance, u
     assert.notEqual(file.code, 0);
     assert.match(file.stderr, /defined in the configuration file: edit the file/);
 
+    // A spectator on instance b follows the namespace through its update.
+    await using spectator = createSpectator({ addresses: [b.server.address], namespace: "orders" });
+    await spectator.waitReady({ timeoutMs: 10_000 });
+    await eventually(() => spectator.ownerOf("3") !== undefined, 10_000, "the spectator's map");
+
     // An update applies on both instances; with --force new shards are placed.
     await Deno.writeTextFile(
       `${dir}/six.yaml`,
@@ -114,6 +120,12 @@ Deno.test("namespaces as data: create through smctl, follow on every instance, u
       () => executors.flatMap((e) => e.shards).sort().join() === "0,1,2,3,4,5",
       15_000,
       "the new shards to be placed",
+    );
+
+    await eventually(
+      () => spectator.ownerOf("5") !== undefined,
+      15_000,
+      "the spectator to see the new shards as ordinary changes",
     );
 
     // get -o yaml prints what create -f takes back.

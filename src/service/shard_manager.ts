@@ -228,13 +228,20 @@ export class ShardManager {
   /** Records a heartbeat and answers with the executor's shards. */
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
     const revision = await this.#ingest.submit(raw); // validates it, namespace included
-    const ns = this.namespaces.get(raw.namespace);
+    let ns = this.namespaces.get(raw.namespace);
     const leaseMs = ns.policy.ownershipLeaseMs;
     const exclusive = leaseMs !== undefined;
     // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
     // that a shard moved away before it was written is never handed back (docs/ownership.md).
     if (exclusive && revision !== undefined) {
-      await ns.cache.waitForRevision(revision, this.#stop.signal);
+      try {
+        await ns.cache.waitForRevision(revision, AbortSignal.any([this.#stop.signal, ns.lifetime]));
+      } catch (error) {
+        if (this.#stop.signal.aborted) throw error;
+        // The namespace's definition changed meanwhile: wait on its new runtime.
+        ns = this.namespaces.get(raw.namespace);
+        await ns.cache.waitForRevision(revision, this.#stop.signal);
+      }
     }
     return heartbeatAnswer(ns.view, raw.executorId, leaseMs);
   }
@@ -306,9 +313,9 @@ export class ShardManager {
 
   /** A stream of the namespace picture: the current one, then every change. */
   watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespacePicture> {
-    return this.namespaces.get(namespace).fanout.subscribe(
-      AbortSignal.any([signal, this.#stop.signal]),
-    );
+    const ns = this.namespaces.get(namespace);
+    // Ends when the runtime does (a changed definition): the spectator reconnects to the new one.
+    return ns.fanout.subscribe(AbortSignal.any([signal, this.#stop.signal, ns.lifetime]));
   }
 
   /** Like `watchNamespace`, but after the first picture only what changed. */
@@ -316,8 +323,7 @@ export class ShardManager {
     namespace: string,
     signal: AbortSignal,
   ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta> {
-    return this.namespaces.get(namespace).fanout.subscribeDeltas(
-      AbortSignal.any([signal, this.#stop.signal]),
-    );
+    const ns = this.namespaces.get(namespace);
+    return ns.fanout.subscribeDeltas(AbortSignal.any([signal, this.#stop.signal, ns.lifetime]));
   }
 }
