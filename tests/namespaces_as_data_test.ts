@@ -219,3 +219,38 @@ Deno.test("namespaces as data: shrinking shardNum with force drains the removed 
     await a.stop();
   }
 });
+
+Deno.test("namespaces as data: an ownership lease change reaches executors with their next heartbeat", async () => {
+  await using etcd = await startEtcd();
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("namespaces lease"),
+    namespaces: [{ name: "jobs", type: "fixed", shardNum: 1 }],
+  });
+  const a = await startInProcess(yaml, "instance-a");
+  const clients = connect(a.server.address);
+  const beat = () =>
+    heartbeat(clients, {
+      namespace: "locks",
+      executorId: "ex-1",
+      status: "EXECUTOR_STATUS_ACTIVE",
+      shardStatusReports: {},
+      metadata: {},
+    });
+  const locks = (lease: string) =>
+    `name: locks\ntype: fixed\nshardNum: 2\nownership: exclusive\nownershipLease: ${lease}\n`;
+  try {
+    await a.manager.admin.create("locks", locks("3s"));
+    assert.equal((await beat()).ownershipLeaseMs, "3000");
+    await assert.rejects(
+      a.manager.admin.update("locks", locks("1s")),
+      /ownershipLease: must be at least process.heartbeatTTL \(2s\), got 1s/,
+    );
+    const { changes } = await a.manager.admin.update("locks", locks("9s"));
+    assert.deepEqual(changes, ['ownershipLease: "3s" → "9s"']);
+    assert.equal((await beat()).ownershipLeaseMs, "9000");
+  } finally {
+    clients.close();
+    await a.stop();
+  }
+});
