@@ -254,6 +254,32 @@ Deno.test("tokens limited to namespaces: calls about other namespaces are PERMIS
     assert.equal(dashOk.status, 200, await dashOk.clone().text());
     await dashOk.body?.cancel();
     assert.deepEqual(instance.manager.operations.drainedShards("b-jobs"), []);
+
+    // The dashboard's reads: open without a token, the same rules with one.
+    const read = (path: string, token?: string) =>
+      fetch(`http://${instance.http.address}/api/namespaces${path}`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+    const dashNames = async (token?: string) => {
+      const response = await read("", token);
+      assert.equal(response.status, 200);
+      return (await response.json()).namespaces.map((n: { name: string }) => n.name).sort();
+    };
+    assert.deepEqual(await dashNames(), ["a-jobs", "b-jobs", "b-new"]);
+    assert.deepEqual(await dashNames("a-token"), ["a-jobs"]);
+    assert.deepEqual(await dashNames("b-view-token"), ["b-jobs"]);
+    const other = await read("/b-jobs", "a-token");
+    assert.equal(other.status, 403);
+    assert.match((await other.json()).error, /on namespace "b-jobs"/);
+    const own = await read("/a-jobs", "a-token");
+    assert.equal(own.status, 200);
+    await own.body?.cancel();
+    const events = await read("/b-jobs/events", "a-token");
+    assert.equal(events.status, 403);
+    await events.body?.cancel();
+    const unknown = await read("", "guessed");
+    assert.equal(unknown.status, 401);
+    await unknown.body?.cancel();
   } finally {
     await instance.stop();
   }
