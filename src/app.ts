@@ -17,6 +17,7 @@ import { PrometheusMetrics } from "./metrics/prometheus_metrics.ts";
 import { healthRoutes } from "./transport/http/health_routes.ts";
 import { metricsRoute } from "./transport/http/metrics_route.ts";
 import { type HttpServer, startHttpServer } from "./transport/http/http_server.ts";
+import { listenProblem, parseListenAddress } from "./listen_check.ts";
 
 /** A running instance. */
 export interface RunningInstance {
@@ -47,13 +48,58 @@ export interface StartOptions {
   readonly httpAddress?: string;
 }
 
-/** A start-up failure caused by the configuration's files or secrets; its message says which. */
+/**
+ * A start-up failure: one line naming the setting and its value. `exitCode` is
+ * 2 when the value itself is wrong (fix the configuration or the command line),
+ * 1 when the host refused it (a port in use, a file or directory that cannot be
+ * read, a store that cannot be opened).
+ */
 export class StartupError extends Error {
+  /** The process exit code `main.ts` uses: 2 for a wrong value, 1 for a refusal. */
+  readonly exitCode: 1 | 2;
   /** Builds the error. */
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: ErrorOptions & { readonly exitCode?: 1 | 2 }) {
     super(message, options);
     this.name = "StartupError";
+    this.exitCode = options?.exitCode ?? 1;
   }
+}
+
+/** A listen address with the setting it came from, for messages. */
+interface Listen {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** Checks both listen addresses before anything starts: shape first (exit 2), then free (exit 1). */
+function checkListenAddresses(listens: readonly Listen[]): void {
+  for (const { key, value } of listens) {
+    const parsed = parseListenAddress(value);
+    if (typeof parsed === "string") {
+      throw new StartupError(`Cannot start: ${key} ${JSON.stringify(value)}: ${parsed}`, {
+        exitCode: 2,
+      });
+    }
+  }
+  for (const { key, value } of listens) {
+    const problem = listenProblem(parseListenAddress(value) as { hostname: string; port: number });
+    if (problem) {
+      throw new StartupError(`Cannot start: ${key} ${JSON.stringify(value)}: ${problem}`);
+    }
+  }
+}
+
+/** The first line of an error's message. */
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split("\n")[0]!;
+}
+
+/** The reason of a failed bind, shortened to what an operator needs. */
+function bindReason(error: unknown): string {
+  const text = String((error as Error)?.message ?? error);
+  if (/EADDRINUSE|address already in use/i.test(text)) return "the address is already in use";
+  if (/EACCES|permission denied/i.test(text)) return "permission denied";
+  return firstLine(error);
 }
 
 /** Connects to the stores named in `config`, then serves. */
@@ -64,15 +110,30 @@ export async function startInstance(
 ): Promise<RunningInstance> {
   const problem = runtimeProblem(Deno.version.deno);
   if (problem) logger.warn("unsafe Deno runtime", { deno: Deno.version.deno, problem });
+  const grpcListen: Listen = options.grpcAddress
+    ? { key: "--grpc-address", value: options.grpcAddress }
+    : { key: "server.grpcAddress", value: config.server.grpcAddress };
+  const httpListen: Listen = options.httpAddress
+    ? { key: "--http-address", value: options.httpAddress }
+    : { key: "server.httpAddress", value: config.server.httpAddress };
+  checkListenAddresses([grpcListen, httpListen]);
   // Certificates, keys and tokens are read first: a bad file stops the start before anything runs.
   let credentials, authorizer, opened;
   try {
     credentials = serverCredentials(config.security?.tls);
     const auth = config.security?.auth;
     authorizer = auth ? await Authorizer.create(auth) : undefined;
-    opened = await openStores(config.shardDistribution, logger);
   } catch (error) {
     throw new StartupError(`Cannot start: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    opened = await openStores(config.shardDistribution, logger);
+  } catch (error) {
+    const dir = config.shardDistribution.embedded?.dataDir;
+    const what = dir === undefined
+      ? ""
+      : `shardDistribution.embedded.dataDir ${JSON.stringify(dir)}: `;
+    throw new StartupError(`Cannot start: ${what}${firstLine(error)}`, { cause: error });
   }
   const { store, leaderStore } = opened;
   const metrics = new PrometheusMetrics();
@@ -86,40 +147,61 @@ export async function startInstance(
   });
   metrics.watch(manager);
   await manager.start();
-  const server = await startGrpcServer(
-    manager,
-    options.grpcAddress ?? config.server.grpcAddress,
-    logger,
-    { credentials, ...(authorizer ? { authorizer } : {}) },
-  );
-  const http = await startHttpServer(
-    options.httpAddress ?? config.server.httpAddress,
-    logger,
-    [
+  // Both listeners are bound before anything says "started"; a port taken since the check above
+  // stops the instance again with one line, not a stack trace.
+  let server: GrpcServer | undefined;
+  let http: HttpServer | undefined;
+  try {
+    server = await startGrpcServer(manager, grpcListen.value, logger, {
+      credentials,
+      ...(authorizer ? { authorizer } : {}),
+    }).catch((error) => {
+      throw new StartupError(
+        `Cannot start: ${grpcListen.key} ${JSON.stringify(grpcListen.value)}: ${bindReason(error)}`,
+        { cause: error },
+      );
+    });
+    http = await startHttpServer(httpListen.value, logger, [
       healthRoutes(manager.health),
       metricsRoute(metrics),
       dashboardRoutes(manager, {
         allowActions: config.server.dashboardActions,
         ...(authorizer ? { authorizer, logger } : {}),
       }),
-    ],
-  );
+    ]).catch((error) => {
+      throw new StartupError(
+        `Cannot start: ${httpListen.key} ${JSON.stringify(httpListen.value)}: ${bindReason(error)}`,
+        { cause: error },
+      );
+    });
+  } catch (error) {
+    await Promise.all([manager.stop(), server?.stop(0)]);
+    await store.close();
+    await leaderStore.close();
+    throw error;
+  }
+  const grpcServer = server;
+  const httpServer = http;
   logger.info("listening", {
-    address: server.address,
-    httpAddress: http.address,
+    address: grpcServer.address,
+    httpAddress: httpServer.address,
     instanceId: manager.instanceId,
+  });
+  logger.info("shard manager started", {
+    instanceId: manager.instanceId,
+    namespaces: manager.listNamespaces().map((ns) => ns.name),
   });
   let stopping: Promise<void> | undefined;
   return {
     manager,
-    server,
-    http,
+    server: grpcServer,
+    http: httpServer,
     stop: (options = {}) =>
       stopping ??= (async () => {
         // Resign at once (another instance takes over without waiting for a
         // lease to expire) while the server finishes its calls; stopping the
         // manager also ends watch streams, so the server need not wait for them.
-        const servers = options.keepConnections ? [] : [server.stop(), http.stop()];
+        const servers = options.keepConnections ? [] : [grpcServer.stop(), httpServer.stop()];
         await Promise.all([manager.stop(), ...servers]);
         await store.close();
         await leaderStore.close();

@@ -37,7 +37,12 @@ const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT]
   --http-address ADDR    overrides server.httpAddress (metrics, health, dashboard)
   --instance-id ID       this instance's id (default: <hostname>-<random>)
   --data-dir DIR         overrides shardDistribution.embedded.dataDir (embedded store only)
-  --help                 this text`;
+  --help                 this text
+
+Exit codes: 0 stopped by SIGINT or SIGTERM; 2 a wrong command line or configuration (an invalid
+value, a config file that cannot be read); 1 the host refused a valid setting (a port in use, a
+data directory that cannot be used, a store that cannot be opened). Either way stderr has one
+line naming the setting and its value, and nothing is logged as started.`;
 
 const DEMO_CONFIG = new URL("../config/demo.yaml", import.meta.url);
 
@@ -101,7 +106,7 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof StartupError) {
       console.error(error.message);
-      return 1;
+      return error.exitCode;
     }
     throw error;
   }

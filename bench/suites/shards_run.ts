@@ -168,7 +168,8 @@ async function measure(
   const heapSites = await sampler?.stop();
   const afterGc = sampler ? await memoryOf(service.pid) : undefined;
   if (profile.cpuProfDir) await service.stop("SIGTERM");
-  const mib = (name: string) => sumMetric(memoryMetrics, name) / 2 ** 20;
+  const mib = (name: string, labels?: Record<string, string>) =>
+    sumMetric(memoryMetrics, name, labels) / 2 ** 20;
   return {
     drainedCommits,
     commitS: (commit.seenAt - liftedWall) / 1000,
@@ -176,9 +177,9 @@ async function measure(
     heldS,
     rssMiB: memory.rss / 2 ** 20,
     peakMiB: memory.peak / 2 ** 20,
-    heapUsedMiB: mib("sm_nodejs_heap_size_used_bytes"),
-    heapTotalMiB: mib("sm_nodejs_heap_size_total_bytes"),
-    externalMiB: mib("sm_nodejs_external_memory_bytes"),
+    heapUsedMiB: mib("sm_process_heap_bytes", { state: "used" }),
+    heapTotalMiB: mib("sm_process_heap_bytes", { state: "allocated" }),
+    externalMiB: mib("sm_process_external_memory_bytes"),
     ...steady,
     leadershipLosses: losses,
     ...(afterGc ? { rssAfterGcMiB: afterGc.rss / 2 ** 20 } : {}),

@@ -42,6 +42,10 @@ export interface ServiceObserver {
   propagated?(namespace: string, latencyMs: number): void;
   /** An executor reported a newly assigned shard READY `latencyMs` after its assignment. */
   handedOver?(namespace: string, latencyMs: number): void;
+  /** A `WatchNamespaceState` stream of `namespace` opened (`+1`) or ended (`-1`). */
+  watchStream?(namespace: string, change: 1 | -1): void;
+  /** A health probe of the main store finished: its round trip, and whether it succeeded. */
+  storeProbe?(durationMs: number, ok: boolean): void;
 }
 
 /** Observes nothing. */

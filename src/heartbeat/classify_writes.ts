@@ -10,6 +10,7 @@
 import { type Clock, systemClock } from "../core/clock.ts";
 import type { ExecutorWrite } from "../core/types.ts";
 import { classifyWrite } from "./decide_write.ts";
+import type { ReportsMemo } from "./reports_memo.ts";
 import { type Pending, type Submission, unrecorded } from "./submission.ts";
 
 /** The full writes of one namespace in a round, and who waits for them. */
@@ -48,6 +49,12 @@ export interface ClassifyOptions {
   readonly storeReachable?: () => boolean;
   /** Time source. @default {systemClock} */
   readonly clock?: Clock;
+  /**
+   * Where unchanged reports are remembered as the executor's recorded object
+   * (see reports_memo.ts), so the next heartbeat with the same bytes compares
+   * by identity. @default {nothing remembered}
+   */
+  readonly memo?: ReportsMemo;
 }
 
 /**
@@ -139,9 +146,13 @@ export function classifyBatch(
     for (const [executorId, submissions] of executors) {
       const latest = submissions[submissions.length - 1]!;
       const record = latest.namespace.recordEvery;
-      const decision = classifyWrite(latest.namespace.executor(executorId), latest.heartbeat, {
-        wallNow: clock.now(),
-      });
+      const known = latest.namespace.executor(executorId);
+      const decision = classifyWrite(known, latest.heartbeat, { wallNow: clock.now() });
+      const bytes = latest.reportsBytes;
+      if (known && bytes && !record && decision.write.reports === undefined) {
+        // Equal to the record within the tolerance: next time, the record itself stands for them.
+        options.memo?.remember(namespace, executorId, bytes, known.reports);
+      }
       if (decision.refreshOnly && !record) {
         renewals.add(namespace, decision.write);
         if (options.storeReachable?.() === false) {

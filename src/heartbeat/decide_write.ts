@@ -30,6 +30,7 @@ export function reportsDiffer(
   stored: Readonly<Record<string, ShardReport>>,
   fresh: Readonly<Record<string, ShardReport>>,
 ): boolean {
+  if (stored === fresh) return false;
   const keys = Object.keys(fresh);
   if (keys.length !== Object.keys(stored).length) return true;
   for (const key of keys) {

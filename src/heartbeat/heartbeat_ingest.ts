@@ -40,6 +40,7 @@ import type { RequestLimits } from "../limits/request_limits.ts";
 import { BatchQueue } from "../streams/batch_queue.ts";
 import { classifyWrites } from "./classify_writes.ts";
 import { RefreshBuffer } from "./refresh_buffer.ts";
+import { ReportsMemo } from "./reports_memo.ts";
 import { type ExecutorStore, storeSink } from "./store_sink.ts";
 import type { NamespaceLookup, Pending, RawSubmission, Submission } from "./submission.ts";
 import type { RawHeartbeat } from "./validate_heartbeat.ts";
@@ -115,8 +116,10 @@ export class HeartbeatIngest {
       clock,
       signal,
     });
+    const memo = new ReportsMemo();
     const validate = new ValidateStream(options.namespaces, {
       ...(options.limits ? { limits: options.limits } : {}),
+      memo,
     });
     const batches = new BatchQueue<Submission>({
       maxBatch: options.maxBatch ?? 4096,
@@ -126,6 +129,7 @@ export class HeartbeatIngest {
     const rounds = classifyWrites(validate.readable.pipeThrough(batches, { signal }), {
       renewals: refresh,
       clock,
+      memo,
       ...(options.storeReachable ? { storeReachable: options.storeReachable } : {}),
     });
     this.#entry = validate.writable.getWriter();

@@ -61,6 +61,8 @@ export interface Submission extends Pending {
   readonly heartbeat: Heartbeat;
   /** Its namespace. */
   readonly namespace: IngestNamespace;
+  /** The reports' wire bytes, when the transport kept them (`RawHeartbeat.reportsBytes`). */
+  readonly reportsBytes?: Uint8Array;
 }
 
 /**

@@ -37,6 +37,12 @@ export interface RawHeartbeat {
   readonly reports: Readonly<
     Record<string, { readonly status: string | number; readonly load: number }>
   >;
+  /**
+   * The reports as encoded on the wire, when the transport kept them: equal
+   * bytes mean equal reports, so ingestion may reuse what it made of the same
+   * bytes before and never read `reports` (which may then be decoded lazily).
+   */
+  readonly reportsBytes?: Uint8Array;
   /** Executor metadata. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Revision of the latest answer acted on (exclusive namespaces), as sent. */
@@ -103,6 +109,11 @@ export interface ValidateHeartbeatOptions {
    * else is. @default {every well-formed name is known}
    */
   readonly knownNamespace?: (namespace: string) => boolean;
+  /**
+   * The reports, already validated: `raw.reports` is then neither read nor
+   * checked (ingestion passes what it made of the same `reportsBytes` before).
+   */
+  readonly reports?: Readonly<Record<string, ShardReport>>;
 }
 
 /**
@@ -154,7 +165,23 @@ export function validateHeartbeat(
   const known = enumValue(raw.status, "EXECUTOR_STATUS_", EXECUTOR_STATUSES, "status");
   const executorStatus: ExecutorStatus = known ?? "UNKNOWN";
   validateMetadata(raw.metadata, "metadata", limits);
-  const reportKeys = Object.keys(raw.reports);
+  return {
+    namespace: raw.namespace,
+    executorId: raw.executorId,
+    status: executorStatus,
+    ...(known === undefined ? { statusNumber: raw.status as number } : {}),
+    reports: options.reports ?? validateReports(raw.reports, limits),
+    metadata: { ...raw.metadata },
+    ...appliedRevisionOf(raw.appliedRevision),
+  };
+}
+
+/** Checks a heartbeat's reports against `limits`; returns them with status names. */
+function validateReports(
+  raw: RawHeartbeat["reports"],
+  limits: RequestLimits,
+): Record<string, ShardReport> {
+  const reportKeys = Object.keys(raw);
   if (reportKeys.length > limits.maxShardReportsPerHeartbeat) {
     throw new InvalidArgumentError(
       "shard_status_reports",
@@ -164,7 +191,7 @@ export function validateHeartbeat(
   }
   checkReportsSize(reportKeys);
   const reports: Record<string, ShardReport> = {};
-  for (const [key, report] of Object.entries(raw.reports)) {
+  for (const [key, report] of Object.entries(raw)) {
     const field = `shard_status_reports[${JSON.stringify(key.slice(0, 64))}]`;
     validateShardKey(key, field, limits);
     // A shard status this server does not know is taken as READY: the shard keeps running.
@@ -178,15 +205,7 @@ export function validateHeartbeat(
     }
     reports[key] = { status: shardStatus, load: report.load };
   }
-  return {
-    namespace: raw.namespace,
-    executorId: raw.executorId,
-    status: executorStatus,
-    ...(known === undefined ? { statusNumber: raw.status as number } : {}),
-    reports,
-    metadata: { ...raw.metadata },
-    ...appliedRevisionOf(raw.appliedRevision),
-  };
+  return reports;
 }
 
 /** Each stored report is its quoted key and about 30 bytes of status and load. */

@@ -6,12 +6,18 @@
  */
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "../limits/request_limits.ts";
 import type { IngestNamespace, NamespaceLookup, RawSubmission, Submission } from "./submission.ts";
+import type { ReportsMemo } from "./reports_memo.ts";
 import { validateHeartbeat } from "./validate_heartbeat.ts";
 
 /** Options of {@linkcode ValidateStream}. */
 export interface ValidateStreamOptions {
   /** Request limits. @default {DEFAULT_REQUEST_LIMITS} */
   readonly limits?: RequestLimits;
+  /**
+   * Validated reports by their wire bytes: a heartbeat whose bytes match is
+   * neither decoded nor validated again. @default {every heartbeat validated}
+   */
+  readonly memo?: ReportsMemo;
 }
 
 /**
@@ -47,16 +53,31 @@ export class ValidateStream extends TransformStream<RawSubmission, Submission> {
   /** Looks namespaces up with `namespaces`. */
   constructor(namespaces: NamespaceLookup, options: ValidateStreamOptions = {}) {
     const limits = options.limits ?? DEFAULT_REQUEST_LIMITS;
+    const { memo } = options;
     super({
       transform(pending, controller) {
         const found: { namespace: IngestNamespace | undefined } = { namespace: undefined };
         const knownNamespace = (name: string) => (found.namespace = namespaces(name)) !== undefined;
+        const { raw } = pending, bytes = raw.reportsBytes;
         let submission: Submission;
         try {
-          const heartbeat = validateHeartbeat(pending.raw, limits, { knownNamespace });
+          const reports = bytes && memo?.lookup(raw.namespace, raw.executorId, bytes);
+          const heartbeat = validateHeartbeat(raw, limits, {
+            knownNamespace,
+            ...(reports ? { reports } : {}),
+          });
           const namespace = found.namespace;
           if (!namespace) throw new TypeError("The namespace lookup was not consulted");
-          submission = { heartbeat, namespace, resolve: pending.resolve, reject: pending.reject };
+          if (bytes && !reports) {
+            memo?.remember(raw.namespace, raw.executorId, bytes, heartbeat.reports);
+          }
+          submission = {
+            heartbeat,
+            namespace,
+            resolve: pending.resolve,
+            reject: pending.reject,
+            ...(bytes ? { reportsBytes: bytes } : {}),
+          };
         } catch (error) {
           return pending.reject(error);
         }

@@ -9,6 +9,21 @@ import * as prom from "prom-client";
 import type { PassObservation, ServiceObserver } from "../core/observer.ts";
 import type { NamespaceStats } from "../routing/namespace_stats.ts";
 import type { ShardManager } from "../service/shard_manager.ts";
+import { registerNamespaceGauges } from "./namespace_gauges.ts";
+import { registerProcessMetrics } from "./process_metrics.ts";
+
+/**
+ * The operator RPCs (writes an operator asks for) that `sm_operator_calls_total`
+ * counts by method and result.
+ */
+export const OPERATOR_METHODS: ReadonlySet<string> = new Set([
+  "DrainShards",
+  "UndrainShards",
+  "DrainExecutors",
+  "UndrainExecutors",
+  "MoveShards",
+  "ForceResetNamespace",
+]);
 
 const LATENCY_BUCKETS = [
   0.0005,
@@ -39,13 +54,43 @@ export class PrometheusMetrics implements ServiceObserver {
   #propagation: prom.Histogram<"namespace">;
   #handover: prom.Histogram<"namespace">;
   #placement: prom.Gauge<"namespace" | "figure">;
+  #operatorCalls: prom.Counter<"method" | "result">;
+  #watchStreams: prom.Gauge<"namespace">;
+  #storeRoundTrip: prom.Histogram;
+  #storeProbes: prom.Counter<"result">;
 
-  /** Creates the metrics; `collectDefaults` adds process metrics (CPU, memory, event loop). */
+  /**
+   * Creates the metrics; `collectDefaults` adds `sm_build_info` and the process
+   * metrics (CPU, memory, open files; see process_metrics.ts).
+   */
   constructor(options: { readonly collectDefaults?: boolean } = {}) {
     const registers = [this.registry];
-    if (options.collectDefaults ?? true) {
-      prom.collectDefaultMetrics({ register: this.registry, prefix: "sm_" });
-    }
+    if (options.collectDefaults ?? true) registerProcessMetrics(this.registry);
+    this.#operatorCalls = new prom.Counter({
+      name: "sm_operator_calls_total",
+      help: "Operator writes (drains, undrains, moves, force resets) by method and result " +
+        "(the gRPC status name).",
+      labelNames: ["method", "result"],
+      registers,
+    });
+    this.#watchStreams = new prom.Gauge({
+      name: "sm_watch_streams",
+      help: "Open WatchNamespaceState gRPC streams (spectators) of this instance.",
+      labelNames: ["namespace"],
+      registers,
+    });
+    this.#storeRoundTrip = new prom.Histogram({
+      name: "sm_store_round_trip_seconds",
+      help: "Round trip of the main store's health probe (a trivial read every 2 s) that answered.",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#storeProbes = new prom.Counter({
+      name: "sm_store_probes_total",
+      help: "Health probes of the main store by result: ok, or error (failed or over 2 s).",
+      labelNames: ["result"],
+      registers,
+    });
     this.#requests = new prom.Counter({
       name: "sm_grpc_requests_total",
       help: "Unary gRPC requests handled, by method and status code.",
@@ -106,6 +151,18 @@ export class PrometheusMetrics implements ServiceObserver {
   rpc(method: string, code: string, durationMs: number): void {
     this.#requests.inc({ method, code });
     this.#requestSeconds.observe({ method }, durationMs / 1000);
+    if (OPERATOR_METHODS.has(method)) this.#operatorCalls.inc({ method, result: code });
+  }
+
+  /** Counts open watch streams. */
+  watchStream(namespace: string, change: 1 | -1): void {
+    this.#watchStreams.inc({ namespace }, change);
+  }
+
+  /** Records a store probe. */
+  storeProbe(durationMs: number, ok: boolean): void {
+    this.#storeProbes.inc({ result: ok ? "ok" : "error" });
+    if (ok) this.#storeRoundTrip.observe(durationMs / 1000);
   }
 
   /** Records a rebalance pass. */
@@ -221,6 +278,11 @@ export class PrometheusMetrics implements ServiceObserver {
       collect() {
         this.set(manager.health.status.storeReachable ? 1 : 0);
       },
+    });
+    registerNamespaceGauges(this.registry, {
+      listNamespaces: () => manager.listNamespaces(),
+      stats,
+      watchSubscribers: (ns) => manager.watchSubscribers(ns),
     });
   }
 

@@ -31,6 +31,13 @@ export interface NamespaceStats {
   readonly executors: Readonly<Record<ExecutorHealth, number>>;
   /** Shards with an owner. */
   readonly ownedShards: number;
+  /**
+   * Shards of the namespace: `shardNum` for a fixed namespace, else the shards
+   * known (owned, drained, or asked for and not yet assigned).
+   */
+  readonly totalShards: number;
+  /** Shards with no owner that no operator drained: what "no owner" alerts count. */
+  readonly unownedShards: number;
   /** Shards drained by an operator. */
   readonly drainedShards: number;
   /** Executor drains in force. */
@@ -43,8 +50,18 @@ export interface NamespaceStats {
   readonly meanLoad: number;
 }
 
+/** Options of {@linkcode namespaceStats}. */
+export interface NamespaceStatsOptions {
+  /** A fixed namespace's shard count; without it the shards known to `state` are counted. */
+  readonly shardNum?: number;
+}
+
 /** Sums up `state` at `time`. */
-export function namespaceStats(state: NamespaceView, time: InspectionTime): NamespaceStats {
+export function namespaceStats(
+  state: NamespaceView,
+  time: InspectionTime,
+  options: NamespaceStatsOptions = {},
+): NamespaceStats {
   const executors: Record<ExecutorHealth, number> = {
     active: 0,
     draining: 0,
@@ -74,9 +91,16 @@ export function namespaceStats(state: NamespaceView, time: InspectionTime): Name
     sumLoad += load;
     maxLoad = Math.max(maxLoad, load);
   }
+  // Drained shards are few: counting those without an owner is cheap at any shard count.
+  let drainedUnowned = 0;
+  for (const shard of state.drained()) if (state.ownersOf(shard).length === 0) drainedUnowned++;
+  const known = state.ownedCount + drainedUnowned;
+  const totalShards = options.shardNum ?? known + state.requestCount;
   return {
     executors,
     ownedShards: state.ownedCount,
+    totalShards,
+    unownedShards: Math.max(0, totalShards - known),
     drainedShards: state.drainedCount,
     executorDrains: state.executorDrainCount,
     maxHeartbeatAgeMs: Math.round(maxAge),

@@ -42,10 +42,31 @@ Deno.test("namespace stats count executors by state and sum their loads", () => 
       stale: 1,
     },
     ownedShards: 4,
+    totalShards: 5, // four owned, one drained
+    unownedShards: 0,
     drainedShards: 1,
     executorDrains: 1,
     maxHeartbeatAgeMs: 1_500,
     maxLoad: 5,
     meanLoad: 7 / 4,
   });
+});
+
+Deno.test("unowned shards are those of the namespace with no owner and no drain", () => {
+  const state = new NamespaceState("ns", { heartbeatTtlMs: 1_000 });
+  putExecutor(state, { executorId: "a", status: "ACTIVE", seenAtMs: 0, metadata: {}, reports: {} });
+  state.apply({
+    revision: 2,
+    events: [{
+      type: "assignment",
+      seq: 1,
+      delta: { assign: { a: ["0", "1"] }, unassign: [], remove: [] },
+    }],
+  }, 0);
+  setDrained(state, "2");
+  setDrained(state, "1"); // drained but still owned until the next pass: counted once
+  const stats = namespaceStats(state, { now: 0, wallNow: 0 }, { shardNum: 6 });
+  assert.equal(stats.totalShards, 6);
+  assert.equal(stats.unownedShards, 3); // "3", "4", "5"
+  assert.equal(namespaceStats(state, { now: 0, wallNow: 0 }).totalShards, 3);
 });

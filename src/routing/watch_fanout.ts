@@ -27,10 +27,16 @@ export class WatchFanout {
   #cache: NamespaceCache;
   #built: NamespacePicture | undefined;
   #delta: NamespaceDelta | undefined;
+  #subscribers = 0;
 
   /** Fans out `cache`'s changes. */
   constructor(cache: NamespaceCache) {
     this.#cache = cache;
+  }
+
+  /** Streams from {@linkcode subscribe} and {@linkcode subscribeDeltas} still open. */
+  get subscribers(): number {
+    return this.#subscribers;
   }
 
   /** The current picture (built at most once per version). */
@@ -111,11 +117,20 @@ export class WatchFanout {
   ): ReadableStream<NamespacePicture | NamespaceDelta> {
     let seen = -1;
     let at: number | undefined;
+    let open = true;
+    const ended = () => {
+      if (open) this.#subscribers--;
+      open = false;
+      signal.removeEventListener("abort", ended);
+    };
+    this.#subscribers++;
+    signal.addEventListener("abort", ended, { once: true });
     return new ReadableStream<NamespacePicture | NamespaceDelta>({
       pull: async (controller) => {
         try {
           seen = await this.#cache.views.wait(seen, signal);
         } catch {
+          ended();
           return controller.close();
         }
         if (deltas && at !== undefined) {
@@ -132,6 +147,7 @@ export class WatchFanout {
         at = view.revision;
         controller.enqueue(view);
       },
+      cancel: ended,
     }, { highWaterMark: 0 });
   }
 }

@@ -179,3 +179,20 @@ Deno.test("watch fanout lists a replicated shard under its primary, with ranks e
     { shard: "1", owner: "a" },
   ]);
 });
+
+Deno.test("the fan-out counts its open subscribers until they cancel or their signal aborts", async () => {
+  const fanout = new WatchFanout(cacheWith([["0", "a"]]));
+  const first = new AbortController();
+  const second = new AbortController();
+  const a = fanout.subscribe(first.signal);
+  const b = fanout.subscribeDeltas(second.signal);
+  assert.equal(fanout.subscribers, 2);
+  const reader = a.getReader();
+  await reader.read();
+  await reader.cancel();
+  assert.equal(fanout.subscribers, 1);
+  second.abort();
+  await b.cancel(); // a second ending of the same stream is not counted twice
+  assert.equal(fanout.subscribers, 0);
+  first.abort();
+});

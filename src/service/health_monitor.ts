@@ -30,6 +30,8 @@ export interface HealthMonitorOptions {
   readonly timeoutMs?: number;
   /** Time source. @default {systemClock} */
   readonly clock?: Clock;
+  /** Told each probe's round trip (ms, wall time) and whether the store answered. */
+  readonly onProbe?: (durationMs: number, ok: boolean) => void;
 }
 
 /** Probes the store and the caches; tells listeners when readiness changes. */
@@ -68,6 +70,7 @@ export class HealthMonitor {
     const clock = this.#options.clock ?? systemClock;
     const timeout = new AbortController();
     let error: string | undefined;
+    const startedAt = performance.now();
     try {
       await Promise.race([
         this.#store.ping(),
@@ -80,6 +83,7 @@ export class HealthMonitor {
     } finally {
       timeout.abort();
     }
+    this.#options.onProbe?.(performance.now() - startedAt, error === undefined);
     const synced = this.#synced();
     const storeReachable = error === undefined;
     const previous = this.#status;

@@ -14,6 +14,7 @@ import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
 import type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
+export type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
 import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
@@ -88,7 +89,7 @@ export class ShardManager {
     this.health = new HealthMonitor(
       options.store,
       () => this.namespaces.all().every((ns) => ns.cache.synced),
-      { clock },
+      { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok) },
     );
     const build = (config: NamespaceConfig) =>
       new NamespaceRuntime(
@@ -172,12 +173,8 @@ export class ShardManager {
       logger: this.#options.logger,
     });
     await this.catalog.start(signal);
-    const runtimes = this.namespaces.all();
     this.#health = this.health.run(signal);
-    this.#options.logger.info("shard manager started", {
-      instanceId: this.instanceId,
-      namespaces: runtimes.map((ns) => ns.name),
-    });
+    // "shard manager started" is logged by app.ts once both listeners are bound.
   }
 
   /**
@@ -299,7 +296,12 @@ export class ShardManager {
 
   /** Aggregates of a namespace, for metrics. */
   namespaceStats(namespace: string): routing.NamespaceStats {
-    return routing.namespaceStats(this.namespaces.get(namespace).view, this.#time());
+    const { view, policy } = this.namespaces.get(namespace);
+    return routing.namespaceStats(
+      view,
+      this.#time(),
+      policy.type === "fixed" ? { shardNum: policy.shardNum } : {},
+    );
   }
 
   /** Whether this instance leads `namespace` now. */
@@ -309,6 +311,11 @@ export class ShardManager {
 
   #time(): routing.InspectionTime {
     return { now: this.#clock.monotonic(), wallNow: this.#clock.now() };
+  }
+
+  /** Open subscriptions to `namespace`'s pictures: gRPC watch streams, dashboards, in-process. */
+  watchSubscribers(namespace: string): number {
+    return this.namespaces.get(namespace).fanout.subscribers;
   }
 
   /** A stream of the namespace picture: the current one, then every change. */

@@ -1,7 +1,9 @@
 /**
- * smctl's connection to one Shard Manager instance: typed unary calls with
- * the `--timeout` deadline, the watch stream, and gRPC failures turned into
- * {@linkcode SmctlError}s.
+ * smctl's connection to Shard Manager: typed unary calls with the `--timeout`
+ * deadline, the watch stream, and gRPC failures turned into
+ * {@linkcode SmctlError}s. Given several endpoints (`--endpoints`), a call
+ * that cannot reach one instance goes to the next: always when the
+ * connection failed (nothing was sent), and on a deadline only for reads.
  *
  * @module
  */
@@ -42,7 +44,16 @@ import {
   type WatchNamespaceStateResponse__Output,
 } from "../wire/proto.ts";
 import type * as wire from "../wire/proto.ts";
-import { fromGrpcFailure, isGrpcFailure, UsageError } from "./errors.ts";
+import {
+  fromGrpcFailure,
+  httpPortError,
+  isGrpcFailure,
+  UNREACHABLE,
+  UsageError,
+} from "./errors.ts";
+import { answersHttp } from "./http_probe.ts";
+import { status } from "@grpc/grpc-js";
+import { checkAddress } from "./address.ts";
 
 /** The unary RPCs smctl calls: request and response types by method. */
 export interface Rpcs {
@@ -91,8 +102,10 @@ export interface Rpcs {
 
 /** Options of {@linkcode Connection}. */
 export interface ConnectionOptions {
-  /** `host:port` of a Shard Manager instance. */
-  readonly address: string;
+  /** `host:port` of a Shard Manager instance (or give `addresses`). */
+  readonly address?: string;
+  /** Instances to try in order (`--endpoints`); the first is used until it cannot be reached. */
+  readonly addresses?: readonly string[];
   /** Deadline of each unary call, ms. */
   readonly timeoutMs: number;
   /** Transport security. @default {{}} plaintext */
@@ -112,18 +125,25 @@ export interface ConnectionOptions {
  * ```
  */
 export class Connection {
-  /** The service address. */
-  readonly address: string;
+  /** Every endpoint, in order. */
+  readonly addresses: readonly string[];
   /** Deadline of each unary call, ms. */
   readonly timeoutMs: number;
   readonly #tls: ClientTlsOptions;
   #client: ShardDistributorAPIClient | undefined;
+  #current = 0;
 
   /** Remembers the options; nothing connects before the first call. */
   constructor(options: ConnectionOptions) {
-    this.address = options.address;
+    this.addresses = options.addresses ?? (options.address ? [options.address] : []);
+    if (this.addresses.length === 0) throw new TypeError("Connection needs an address");
     this.timeoutMs = options.timeoutMs;
     this.#tls = options.tls ?? {};
+  }
+
+  /** The endpoint in use. */
+  get address(): string {
+    return this.addresses[this.#current]!;
   }
 
   /** Calls a unary RPC; a failure becomes an `SmctlError` with its exit code. */
@@ -132,13 +152,25 @@ export class Connection {
     request: Rpcs[M][0],
     signal?: AbortSignal,
   ): Promise<Rpcs[M][1]> {
-    try {
-      return await callUnary<Rpcs[M][1]>(this.#api(), method, request, {
-        deadlineMs: this.timeoutMs,
-        ...(signal ? { signal } : {}),
-      });
-    } catch (error) {
-      throw isGrpcFailure(error) ? fromGrpcFailure(error, this.#site(method)) : error;
+    for (let tried = 1;; tried++) {
+      try {
+        return await callUnary<Rpcs[M][1]>(this.#api(), method, request, {
+          deadlineMs: this.timeoutMs,
+          ...(signal ? { signal } : {}),
+        });
+      } catch (error) {
+        if (!isGrpcFailure(error)) throw error;
+        const more = tried < this.addresses.length && !signal?.aborted;
+        if (more && failsOver(method, error)) {
+          this.#failOver();
+          continue;
+        }
+        if (await this.#httpAnswers(error)) throw httpPortError(this.address, error);
+        const site = tried > 1 && failsOver(method, error)
+          ? { ...this.#site(method), address: this.addresses.join(", ") }
+          : this.#site(method);
+        throw fromGrpcFailure(error, site);
+      }
     }
   }
 
@@ -157,9 +189,11 @@ export class Connection {
       for await (const message of stream) yield message as WatchNamespaceStateResponse__Output;
     } catch (error) {
       if (signal.aborted) return;
-      throw isGrpcFailure(error)
-        ? fromGrpcFailure(error, this.#site("watchNamespaceState"))
-        : error;
+      if (!isGrpcFailure(error)) throw error;
+      const failure = fromGrpcFailure(error, this.#site("watchNamespaceState"));
+      // The caller reconnects after a failure: let it reach the next endpoint.
+      if (this.addresses.length > 1 && failsOver("watchNamespaceState", error)) this.#failOver();
+      throw failure;
     } finally {
       signal.removeEventListener("abort", cancel);
       stream.cancel();
@@ -174,6 +208,7 @@ export class Connection {
 
   #api(): ShardDistributorAPIClient {
     if (this.#client === undefined) {
+      checkAddress(this.address);
       let secure;
       try {
         secure = clientCredentials(this.#tls);
@@ -189,8 +224,40 @@ export class Connection {
     return this.#client;
   }
 
+  /**
+   * An HTTP/1-only server breaks the HTTP/2 connection in odd ways ("write
+   * after end"): for a failed connection that was not refused or unresolved,
+   * look whether plain HTTP answers there (plaintext only).
+   */
+  async #httpAnswers(error: { code: number; details: string }): Promise<boolean> {
+    const t = this.#tls;
+    if (t.tls || t.caFile || t.certFile || t.keyFile || t.serverName) return false;
+    if (error.code !== status.UNAVAILABLE) return false;
+    if (/ECONNREFUSED|ENOTFOUND|Name resolution failed|EHOSTUNREACH/i.test(error.details)) {
+      return false;
+    }
+    return await answersHttp(this.address);
+  }
+
+  #failOver(): void {
+    this.close();
+    this.#current = (this.#current + 1) % this.addresses.length;
+  }
+
   #site(method: string) {
     const rpc = method[0]!.toUpperCase() + method.slice(1);
     return { address: this.address, method: rpc, timeoutMs: this.timeoutMs };
   }
+}
+
+const READS = /^(get|list|inspect|watch)/;
+
+/**
+ * Whether another instance may take the call: the connection failed (nothing
+ * reached the service), or a read had no answer in time. A write that timed
+ * out may still be applied, so it is not sent elsewhere.
+ */
+function failsOver(method: string, error: { code: number; details: string }): boolean {
+  if (error.code === status.UNAVAILABLE) return UNREACHABLE.test(error.details);
+  return error.code === status.DEADLINE_EXCEEDED && READS.test(method);
 }

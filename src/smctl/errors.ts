@@ -64,7 +64,8 @@ export interface CallSite {
   readonly timeoutMs: number;
 }
 
-const UNREACHABLE =
+/** What grpc-js says when a connection could not be made (nothing reached the service). */
+export const UNREACHABLE: RegExp =
   /No connection established|ECONNREFUSED|Failed to connect|Connection dropped|ENOTFOUND|EHOSTUNREACH|Name resolution failed/i;
 
 /**
@@ -109,6 +110,15 @@ export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlErro
         ExitCode.UNAVAILABLE,
         { cause: failure },
       );
+    case status.RESOURCE_EXHAUSTED:
+      if (looksLikeHttp(details)) return httpPortError(site.address, failure);
+      return new SmctlError(
+        `${site.method} failed (RESOURCE_EXHAUSTED): ${details}`,
+        ExitCode.ERROR,
+        {
+          cause: failure,
+        },
+      );
     case status.UNAUTHENTICATED:
       return new SmctlError(
         `${site.method} refused, not authenticated: ${details} ` +
@@ -129,6 +139,27 @@ export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlErro
         { cause: failure },
       );
   }
+}
+
+/**
+ * The error for an address where HTTP, not gRPC, answered.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { httpPortError } from "./errors.ts";
+ *
+ * assert.match(httpPortError("127.0.0.1:7944").message, /that looks like the HTTP port/);
+ * ```
+ */
+export function httpPortError(address: string, cause?: unknown): SmctlError {
+  return new SmctlError(
+    `${address} answered with a plain HTTP response, not gRPC: that looks like the HTTP port ` +
+      "(metrics, dashboard; server.httpAddress). Pass the gRPC port " +
+      "(server.grpcAddress, 7943 by default) to --address",
+    ExitCode.USAGE,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /**
@@ -155,6 +186,20 @@ export function describeFailure(
     return { message: `unexpected error: ${text}`, exitCode: ExitCode.ERROR };
   }
   return { message: `unexpected error: ${String(error)}`, exitCode: ExitCode.ERROR };
+}
+
+/**
+ * A gRPC client reads the first bytes of a plain HTTP body (the service's
+ * HTTP port answers "not found" to a gRPC path) as a frame header and reports
+ * an absurd length, e.g. "received message larger than max (1869881446 vs
+ * 4194304)": the length is four printable ASCII bytes ("ot f").
+ */
+function looksLikeHttp(details: string): boolean {
+  const match = details.match(/received message larger than max \((\d+) vs/);
+  if (!match) return false;
+  const n = Number(match[1]);
+  const bytes = [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  return n > 0xffffff && bytes.every((b) => b >= 0x20 && b < 0x7f);
 }
 
 /** A short reason from grpc-js's long "No connection established. Last error: ..." text. */

@@ -44,3 +44,18 @@ Deno.test("describeFailure prints expected errors as one line and hides stacks o
   assert.equal(bug.message, "unexpected error: x is undefined");
   assert.match(describeFailure(new TypeError("boom"), true).message, /TypeError: boom\n\s+at /);
 });
+
+Deno.test("a gRPC call answered by the HTTP port is named as such", () => {
+  const site = { address: "127.0.0.1:7944", method: "ListNamespaces", timeoutMs: 1_000 };
+  const http = fromGrpcFailure(
+    { code: 8, details: "Received message larger than max (1869881446 vs 4194304)" },
+    site,
+  );
+  assert.match(http.message, /that looks like the HTTP port/);
+  assert.equal(http.exitCode, 2);
+  const big = fromGrpcFailure(
+    { code: 8, details: "Received message larger than max (5000000 vs 4194304)" },
+    site,
+  );
+  assert.doesNotMatch(big.message, /HTTP port/);
+});

@@ -11,7 +11,7 @@ import { drainExecutors, type DrainOptions, undrainExecutors } from "./executor_
 import { drainTable } from "./drain_format.ts";
 import { executorDetail, executorTable } from "./executor_format.ts";
 import { drainModel, executorDetailModel, executorModel } from "./model.ts";
-import { collectSelectorPair } from "./selector.ts";
+import { collectSelectorPair, listSelectorOption, selectRows } from "./selector.ts";
 
 /**
  * Adds the `executor` command group to `program`.
@@ -49,9 +49,13 @@ Examples:
       `
 Example:
   $ smctl -n orders executor list
-  $ smctl -n orders executor list --json | jq '.executors[] | select(.alive | not) | .id'`,
+  $ smctl -n orders executor list --json | jq '.executors[] | select(.alive | not) | .id'
+  $ smctl -n orders executor list -l zone=b -o wide`,
     )
-    .action((_opts: unknown, command: Command) => runCommand(command, list));
+    .addOption(listSelectorOption("metadata (and the fields id and status)"))
+    .action((opts: { selector?: string[] }, command: Command) =>
+      runCommand(command, (ctx) => list(ctx, opts.selector))
+    );
 
   executor.command("describe").description(
     "show one executor: status, heartbeat, drains, metadata and its shards with their loads",
@@ -123,9 +127,13 @@ Examples:
       "after",
       `
 Example:
-  $ smctl -n orders executor drains`,
+  $ smctl -n orders executor drains
+  $ smctl -n orders executor drains -l kind=selector`,
     )
-    .action((_opts: unknown, command: Command) => runCommand(command, drains));
+    .addOption(listSelectorOption("fields kind (id or selector) and executor"))
+    .action((opts: { selector?: string[] }, command: Command) =>
+      runCommand(command, (ctx) => drains(ctx, opts.selector))
+    );
 }
 
 function selectorOption(description: string): Option {
@@ -133,13 +141,17 @@ function selectorOption(description: string): Option {
     .argParser(collectSelectorPair);
 }
 
-async function list(ctx: Context): Promise<void> {
+async function list(ctx: Context, selector?: readonly string[]): Promise<void> {
   const namespace = ctx.namespace();
   const state = await ctx.connection.call("getNamespaceState", { namespace });
-  const executors = state.executors.map(executorModel);
+  const executors = selectRows(
+    state.executors.map(executorModel),
+    selector,
+    (e) => ({ ...e.metadata, id: e.id, status: e.status }),
+  );
   ctx.output.result(
     { namespace, executors },
-    () => executorTable(executors, ctx.output.palette),
+    (wide) => executorTable(executors, ctx.output.palette, wide),
   );
 }
 
@@ -154,10 +166,14 @@ async function describe(ctx: Context, executorId: string): Promise<void> {
   );
 }
 
-async function drains(ctx: Context): Promise<void> {
+async function drains(ctx: Context, selector?: readonly string[]): Promise<void> {
   const namespace = ctx.namespace();
   const answer = await ctx.connection.call("listExecutorDrains", { namespace });
-  const models = answer.drains.map(drainModel);
+  const models = selectRows(
+    answer.drains.map(drainModel),
+    selector,
+    (d) => ({ kind: d.kind, ...(d.executorId ? { executor: d.executorId } : {}) }),
+  );
   ctx.output.result(
     { namespace, drains: models },
     () => drainTable(models, Date.now(), ctx.output.palette),

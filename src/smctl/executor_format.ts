@@ -13,7 +13,8 @@ import { ago, shortTime } from "./time.ts";
 const PLAIN = makePalette(false);
 
 /**
- * The executors table: id, status, alive, heartbeat age, shards, load, drained.
+ * The executors table: id, status, alive, heartbeat age, shards, load, drained;
+ * `wide` (`-o wide`) adds the time of the last heartbeat and the metadata.
  *
  * @example
  * ```ts
@@ -32,7 +33,11 @@ const PLAIN = makePalette(false);
  * assert.equal(executorTable([]), "No executors.");
  * ```
  */
-export function executorTable(executors: readonly ExecutorModel[], paint = PLAIN): string {
+export function executorTable(
+  executors: readonly ExecutorModel[],
+  paint = PLAIN,
+  wide = false,
+): string {
   if (executors.length === 0) return "No executors.";
   return renderTable(
     [
@@ -43,6 +48,7 @@ export function executorTable(executors: readonly ExecutorModel[], paint = PLAIN
       { header: "SHARDS", align: "right" },
       { header: "LOAD", align: "right" },
       { header: "DRAINED" },
+      ...(wide ? [{ header: "LAST HEARTBEAT" }, { header: "METADATA" }] : []),
     ],
     executors.map((e) => [
       e.id,
@@ -52,6 +58,7 @@ export function executorTable(executors: readonly ExecutorModel[], paint = PLAIN
       String(e.shardCount),
       formatLoad(e.totalLoad),
       drainedCell(e.drained, e.drainedBy, paint),
+      ...(wide ? [e.lastHeartbeat ?? "-", formatPairs(e.metadata)] : []),
     ]),
     { palette: paint },
   );

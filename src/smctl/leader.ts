@@ -5,6 +5,7 @@
  */
 import type { Command } from "commander";
 import { type Context, runCommand } from "./context.ts";
+import { listSelectorOption, selectRows } from "./selector.ts";
 import { leaderTable } from "./leader_format.ts";
 import { leaderModel } from "./model.ts";
 
@@ -45,12 +46,19 @@ Example:
   $ smctl leader list
   $ smctl leader list --json | jq '.leaders[] | select(.instanceId == null)'`,
     )
-    .action((_opts: unknown, command: Command) => runCommand(command, list));
+    .addOption(listSelectorOption("fields namespace and instance"))
+    .action((opts: { selector?: string[] }, command: Command) =>
+      runCommand(command, (ctx) => list(ctx, opts.selector))
+    );
 }
 
-async function list(ctx: Context): Promise<void> {
+async function list(ctx: Context, selector?: readonly string[]): Promise<void> {
   const { leaders } = await ctx.connection.call("listLeaders", {});
-  const models = leaders.map(leaderModel);
+  const models = selectRows(
+    leaders.map(leaderModel),
+    selector,
+    (l) => ({ namespace: l.namespace, instance: l.instanceId ?? "none" }),
+  );
   ctx.output.result(
     { leaders: models },
     () => leaderTable(models, Date.now(), ctx.output.palette),

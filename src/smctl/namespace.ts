@@ -14,6 +14,7 @@ import { namespaceDescription, namespaceTable, summarizeExecutors } from "./name
 import { watchNamespace } from "./namespace_watch.ts";
 import { registerBlastRadius } from "./placement_commands.ts";
 import { registerNamespaceDefinitionCommands } from "./namespace_definitions.ts";
+import { listSelectorOption, selectRows } from "./selector.ts";
 
 /**
  * Adds the `namespace` command group to `program`.
@@ -48,9 +49,13 @@ Examples:
       "after",
       `
 Example:
-  $ smctl namespace list --json`,
+  $ smctl namespace list --json
+  $ smctl namespace list -l type=fixed -o wide`,
     )
-    .action((_opts: unknown, command: Command) => runCommand(command, list));
+    .addOption(listSelectorOption("fields name, type and mode"))
+    .action((opts: { selector?: string[] }, command: Command) =>
+      runCommand(command, (ctx) => list(ctx, opts.selector))
+    );
 
   namespace.command("describe").description(
     "show a namespace's configuration, leader, executors, executor drains and drained shards",
@@ -103,10 +108,25 @@ Example:
   registerNamespaceDefinitionCommands(namespace);
 }
 
-async function list(ctx: Context): Promise<void> {
+async function list(ctx: Context, selector?: readonly string[]): Promise<void> {
   const { namespaces } = await ctx.connection.call("listNamespaces", {});
-  const models = namespaces.map(namespaceModel);
-  ctx.output.result({ namespaces: models }, () => namespaceTable(models, ctx.output.palette));
+  const models = selectRows(
+    namespaces.map(namespaceModel),
+    selector,
+    (n) => ({ name: n.name, type: n.type, mode: n.mode }),
+  );
+  // -o wide adds each namespace's leader: one more call.
+  const leaders = ctx.output.wide
+    ? new Map(
+      (await ctx.connection.call("listLeaders", {})).leaders.map(leaderModel).map((
+        l,
+      ) => [l.namespace, l.instanceId ?? "none"]),
+    )
+    : undefined;
+  ctx.output.result(
+    { namespaces: models },
+    () => namespaceTable(models, ctx.output.palette, leaders),
+  );
 }
 
 async function describe(ctx: Context): Promise<void> {

@@ -127,19 +127,25 @@ Example:
     );
 
   namespace.command("get <name>").description("print a namespace's definition (YAML)")
-    .option("-o, --output <format>", "yaml (accepted back by create -f) or json", "yaml")
-    .action((name: string, opts: { output: string }, command: Command) =>
+    .addHelpText(
+      "after",
+      `
+Prints the definition as YAML (also with -o table or wide); with -o yaml exactly
+the definition, which create -f accepts back; with -o json a document with its
+source (file or api) and store revision.
+
+Example:
+  $ smctl namespace get orders -o yaml > orders.yaml`,
+    )
+    .action((name: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
         const { definition } = await ctx.connection.call("getNamespaceDefinition", {
           namespace: name,
         });
         if (!definition) throw new SmctlError("the server sent no definition", ExitCode.ERROR);
-        if (opts.output === "yaml" && !ctx.options.json) {
+        if (ctx.output.format !== "json") {
           ctx.output.line(definition.definitionYaml.trimEnd());
           return;
-        }
-        if (opts.output !== "json" && opts.output !== "yaml") {
-          throw new UsageError(`-o takes yaml or json, got ${JSON.stringify(opts.output)}`);
         }
         ctx.output.result({
           namespace: definition.namespace,

@@ -25,20 +25,29 @@ const PLAIN = makePalette(false);
  * assert.equal(text, "NAMESPACE  TYPE   MODE       SHARDS\nns         fixed  onboarded       8");
  * ```
  */
-export function namespaceTable(namespaces: readonly NamespaceModel[], paint = PLAIN): string {
+export function namespaceTable(
+  namespaces: readonly NamespaceModel[],
+  paint = PLAIN,
+  leaders?: ReadonlyMap<string, string>,
+): string {
   if (namespaces.length === 0) return "No namespaces.";
   const sources = namespaces.some((n) => n.source !== undefined);
   return renderTable(
-    [{ header: "NAMESPACE" }, { header: "TYPE" }, { header: "MODE" }, {
-      header: "SHARDS",
-      align: "right",
-    }, ...(sources ? [{ header: "SOURCE" }] : [])],
+    [
+      { header: "NAMESPACE" },
+      { header: "TYPE" },
+      { header: "MODE" },
+      { header: "SHARDS", align: "right" },
+      ...(sources ? [{ header: "SOURCE" }] : []),
+      ...(leaders ? [{ header: "LEADER" }] : []),
+    ],
     namespaces.map((n) => [
       n.name,
       n.type,
       n.mode,
       n.type === "fixed" ? String(n.shardNum) : "-",
       ...(sources ? [n.source ?? "-"] : []),
+      ...(leaders ? [leaders.get(n.name) ?? "-"] : []),
     ]),
     { palette: paint },
   );

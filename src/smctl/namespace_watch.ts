@@ -52,7 +52,7 @@ export async function watchNamespace(ctx: Context): Promise<void> {
   const firstDeadline = setTimeout(() => {
     if (version > 0) return;
     failure ??= new SmctlError(
-      `no picture of namespace ${JSON.stringify(namespace)} from ${ctx.options.address} within ${
+      `no picture of namespace ${JSON.stringify(namespace)} from ${ctx.connection.address} within ${
         formatDuration(ctx.options.timeout)
       }`,
       ExitCode.UNAVAILABLE,
@@ -61,6 +61,7 @@ export async function watchNamespace(ctx: Context): Promise<void> {
   }, ctx.options.timeout);
   const ticker = live ? setInterval(poke, REFRESH_MS) : undefined;
   const pump = (async () => {
+    let opened = 0;
     for (let attempt = 0; !stop.signal.aborted;) {
       try {
         for await (const message of ctx.connection.watch(namespace, stop.signal)) {
@@ -72,9 +73,12 @@ export async function watchNamespace(ctx: Context): Promise<void> {
         }
         if (stop.signal.aborted) return;
       } catch (error) {
-        // Reopen only a stream that worked and was cut (a restarting instance).
+        // Reopen only a stream that worked and was cut (a restarting instance), or one that
+        // could not open while --endpoints has others to try (the connection moved on).
         const retriable = error instanceof SmctlError && error.exitCode === ExitCode.UNAVAILABLE;
-        if (!retriable || version === 0) throw error;
+        const untried = ++opened < ctx.connection.addresses.length;
+        if (!retriable || (version === 0 && !untried)) throw error;
+        if (version === 0) continue;
       }
       note = "reconnecting…";
       if (!live && !out.json) out.writeErr(`smctl: watch stream ended; reconnecting\n`);
@@ -113,11 +117,8 @@ export async function watchNamespace(ctx: Context): Promise<void> {
           }),
         );
       } else if (seen !== shown) {
-        out.line(
-          out.json
-            ? JSON.stringify(watchJson(namespace, rows, now))
-            : watchLine(namespace, rows, now),
-        );
+        if (out.json) out.record(watchJson(namespace, rows, now));
+        else out.line(watchLine(namespace, rows, now));
       }
       shown = seen;
     }

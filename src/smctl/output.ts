@@ -1,10 +1,20 @@
 /**
- * Where smctl writes: results on stdout (a table for people, one JSON
- * document with `--json`), warnings and progress on stderr.
+ * Where smctl writes: results on stdout in the `-o` format (a table for
+ * people, `wide` with more columns, one JSON or YAML document for programs),
+ * warnings and progress on stderr. Every command prints through here, so a
+ * new command gets `-o table|wide|json|yaml` by calling
+ * {@linkcode Output.result}.
  *
  * @module
  */
+import { stringify as toYaml } from "yaml";
 import { colourWanted, type Palette, palette } from "./colour.ts";
+
+/** The `-o` formats. */
+export const OUTPUT_FORMATS = ["table", "wide", "json", "yaml"] as const;
+
+/** One of {@linkcode OUTPUT_FORMATS}. */
+export type OutputFormat = typeof OUTPUT_FORMATS[number];
 
 /** A byte sink such as `Deno.stdout`. */
 export interface Sink {
@@ -16,7 +26,9 @@ export interface Sink {
 
 /** Options of {@linkcode Output}. */
 export interface OutputOptions {
-  /** Machine-readable output. @default {false} */
+  /** The result format. @default {"table"}, or `"json"` when `json` is set */
+  readonly format?: OutputFormat;
+  /** Shorthand for `format: "json"` (the `--json` flag). @default {false} */
   readonly json?: boolean;
   /** Result stream. @default {Deno.stdout} */
   readonly stdout?: Sink;
@@ -47,8 +59,12 @@ const encoder = new TextEncoder();
  * ```
  */
 export class Output {
-  /** Whether results are JSON. */
+  /** The result format. */
+  readonly format: OutputFormat;
+  /** Whether results are for programs (JSON or YAML): no tables, no colour, no live screens. */
   readonly json: boolean;
+  /** Whether tables show their extra columns (`-o wide`). */
+  readonly wide: boolean;
   /** Styles for human output (plain unless stdout is a colour terminal). */
   readonly palette: Palette;
   /** Whether stdout is a terminal. */
@@ -60,7 +76,9 @@ export class Output {
 
   /** Wraps the streams; see {@linkcode OutputOptions} for defaults. */
   constructor(options: OutputOptions = {}) {
-    this.json = options.json ?? false;
+    this.format = options.format ?? (options.json ? "json" : "table");
+    this.json = this.format === "json" || this.format === "yaml";
+    this.wide = this.format === "wide";
     this.#stdout = options.stdout ?? Deno.stdout;
     this.#stderr = options.stderr ?? Deno.stderr;
     this.stdoutIsTerminal = this.#stdout.isTerminal();
@@ -71,15 +89,28 @@ export class Output {
     );
   }
 
-  /** Prints `value` as JSON with `--json`, otherwise the text `human()` returns. */
-  result(value: unknown, human: () => string): void {
+  /**
+   * Prints `value` as one JSON or YAML document with `-o json|yaml`, otherwise
+   * the text `human(wide)` returns (`wide` under `-o wide`).
+   */
+  result(value: unknown, human: (wide: boolean) => string): void {
     if (this.json) this.printJson(value);
-    else this.line(human());
+    else this.line(human(this.wide));
   }
 
-  /** Prints one indented JSON document and a newline on stdout. */
+  /** Prints one document in the machine format: indented JSON, or YAML with `-o yaml`. */
   printJson(value: unknown): void {
-    this.write(JSON.stringify(value, null, 2) + "\n");
+    if (this.format === "yaml") this.write(toYaml(plain(value)));
+    else this.write(JSON.stringify(value, null, 2) + "\n");
+  }
+
+  /**
+   * Prints one record of a stream (`namespace watch`): a compact JSON line, or
+   * a YAML document after `---` with `-o yaml`.
+   */
+  record(value: unknown): void {
+    if (this.format === "yaml") this.write(`---\n${toYaml(plain(value))}`);
+    else this.write(JSON.stringify(value) + "\n");
   }
 
   /** Prints `text` and a newline on stdout. */
@@ -101,6 +132,11 @@ export class Output {
   writeErr(text: string): void {
     writeAll(this.#stderr, text);
   }
+}
+
+/** What JSON.stringify would make of `value` (dates as strings, no undefined), for YAML. */
+function plain(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
 }
 
 function writeAll(sink: Sink, text: string): void {

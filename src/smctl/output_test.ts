@@ -44,3 +44,23 @@ Deno.test("colour follows the terminal and NO_COLOR; short writes are completed"
     false,
   );
 });
+
+Deno.test("-o yaml prints one YAML document, -o wide asks for the wide table", async () => {
+  const { parse } = await import("yaml");
+  const yaml = sink(false);
+  const out = new Output({ format: "yaml", stdout: yaml, stderr: sink(false) });
+  assert.equal(out.json, true, "YAML is for programs too");
+  out.result({ a: 1, when: new Date(0) }, () => "no");
+  assert.deepEqual(parse(yaml.text()), { a: 1, when: "1970-01-01T00:00:00.000Z" });
+  const wide = sink(false);
+  new Output({ format: "wide", stdout: wide, stderr: sink(false) }).result(
+    {},
+    (isWide) => isWide ? "WIDE" : "narrow",
+  );
+  assert.equal(wide.text(), "WIDE\n");
+  const records = sink(false);
+  const stream = new Output({ format: "yaml", stdout: records, stderr: sink(false) });
+  stream.record({ n: 1 });
+  stream.record({ n: 2 });
+  assert.equal(records.text(), "---\nn: 1\n---\nn: 2\n");
+});

@@ -11,14 +11,23 @@ import { registerExecutorCommands } from "./executor.ts";
 import { registerLeaderCommands } from "./leader.ts";
 import { registerNamespaceCommands } from "./namespace.ts";
 import { registerShardCommands } from "./shard.ts";
+import { OUTPUT_FORMATS } from "./output.ts";
+import { registerCompletionCommand } from "./completion.ts";
 
 const GLOBAL_HELP = `
 Flags can be given before or after the command. Durations are written like
 500ms, 5s or 2m.
 
-Output: aligned tables for people (coloured on a terminal unless NO_COLOR is
-set); --json prints one JSON document on stdout (namespace watch: one JSON
-object per line). Errors are one line on stderr.
+Output (-o): table, aligned for people (coloured on a terminal unless NO_COLOR
+is set); wide, the same with more columns; json (or --json) and yaml, one
+document on stdout (namespace watch: one JSON object per line, or one YAML
+document each). Errors are one line on stderr.
+
+Every global flag can be set in the environment: SMCTL_ADDRESS,
+SMCTL_ENDPOINTS, SMCTL_NAMESPACE, SMCTL_OUTPUT, SMCTL_JSON, SMCTL_TIMEOUT,
+SMCTL_TLS, SMCTL_CA_FILE, SMCTL_CERT_FILE, SMCTL_KEY_FILE, SMCTL_SERVER_NAME,
+SMCTL_TOKEN (or SM_TOKEN). A flag on the command line wins; SMCTL_JSON and
+SMCTL_TLS switch on when set to anything but "", "0" or "false".
 
 Exit codes:
   0    success
@@ -37,6 +46,9 @@ Examples:
   $ smctl executor drain worker-7 --reason "INC-1234" --wait
   $ smctl shard inspect 42 --json
   $ smctl leader list --address 10.0.0.5:7943 --timeout 2s
+  $ smctl --endpoints sm-1:7943,sm-2:7943,sm-3:7943 -o yaml namespace list
+  $ smctl -n orders executor list -l zone=b -o wide
+  $ source <(smctl completion bash)
 
 See docs/smctl.md for the full reference and an operator's walkthrough.`;
 
@@ -50,7 +62,7 @@ See docs/smctl.md for the full reference and an operator's walkthrough.`;
  * import { buildProgram } from "./program.ts";
  *
  * const program = buildProgram();
- * assert.deepEqual(program.commands.map((c) => c.name()), ["namespace", "executor", "shard", "leader"]);
+ * assert.deepEqual(program.commands.map((c) => c.name()), ["namespace", "executor", "shard", "leader", "completion"]);
  * assert.equal(program.opts().address, "127.0.0.1:7943");
  * ```
  */
@@ -67,31 +79,60 @@ export function buildProgram(): Command {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showHelpAfterError("(add --help for usage)")
     .addOption(
-      new Option("--address <host:port>", "Shard Manager instance to call")
+      new Option("--address <host:port>", "Shard Manager instance to call (its gRPC port)")
         .default("127.0.0.1:7943").env("SMCTL_ADDRESS"),
+    )
+    .addOption(
+      new Option(
+        "--endpoints <host:port,...>",
+        "instances to call, in order: the next is tried when one cannot be reached",
+      ).env("SMCTL_ENDPOINTS"),
     )
     .addOption(
       new Option("-n, --namespace <name>", "namespace to work on (commands that need one)")
         .env("SMCTL_NAMESPACE"),
     )
-    .option("--json", "machine-readable output: one JSON document on stdout")
+    .addOption(
+      new Option("-o, --output <format>", "result format").choices(OUTPUT_FORMATS)
+        .env("SMCTL_OUTPUT"),
+    )
+    .addOption(
+      new Option("--json", "the same as -o json: one JSON document on stdout").env("SMCTL_JSON"),
+    )
     .addOption(
       new Option("--timeout <duration>", "deadline of each call to the service")
-        .default(10_000, "10s").argParser(durationArgument),
+        .default(10_000, "10s").argParser(durationArgument).env("SMCTL_TIMEOUT"),
     )
-    .option("--tls", "connect with TLS (implied by the other TLS flags)")
-    .option("--ca-file <path>", "PEM file of the CA that signed the server's certificate")
-    .option("--cert-file <path>", "PEM file of this client's certificate (mutual TLS)")
-    .option("--key-file <path>", "PEM file of this client's private key (mutual TLS)")
-    .option("--server-name <name>", "name to verify in the server's certificate")
     .addOption(
-      new Option("--token <token>", "bearer token for a service with roles (security.auth)")
-        .env("SM_TOKEN"),
+      new Option("--tls", "connect with TLS (implied by the other TLS flags)").env("SMCTL_TLS"),
+    )
+    .addOption(
+      new Option("--ca-file <path>", "PEM file of the CA that signed the server's certificate")
+        .env("SMCTL_CA_FILE"),
+    )
+    .addOption(
+      new Option("--cert-file <path>", "PEM file of this client's certificate (mutual TLS)")
+        .env("SMCTL_CERT_FILE"),
+    )
+    .addOption(
+      new Option("--key-file <path>", "PEM file of this client's private key (mutual TLS)")
+        .env("SMCTL_KEY_FILE"),
+    )
+    .addOption(
+      new Option("--server-name <name>", "name to verify in the server's certificate")
+        .env("SMCTL_SERVER_NAME"),
+    )
+    .addOption(
+      new Option(
+        "--token <token>",
+        "bearer token for a service with roles (security.auth); SM_TOKEN also works",
+      ).env("SMCTL_TOKEN"),
     )
     .addHelpText("after", GLOBAL_HELP);
   registerNamespaceCommands(program);
   registerExecutorCommands(program);
   registerShardCommands(program);
   registerLeaderCommands(program);
+  registerCompletionCommand(program); // last: its scripts cover every command above
   return program;
 }

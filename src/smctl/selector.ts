@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import { UsageError } from "./errors.ts";
 
 /**
@@ -79,4 +79,53 @@ export function selectorMatches(
   return Object.entries(selector).every(([k, v]) =>
     Object.hasOwn(metadata, k) && metadata[k] === v
   );
+}
+
+/**
+ * The `-l, --selector key=value[,key=value]` option of list commands
+ * (repeatable; every pair must match). `fields` names what can be selected on,
+ * for the help text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Command } from "commander";
+ * import { listSelectorOption } from "./selector.ts";
+ *
+ * const list = new Command("list").addOption(listSelectorOption("metadata keys"));
+ * list.parse(["-l", "zone=b,rack=3", "-l", "os=linux"], { from: "user" });
+ * assert.deepEqual(list.opts().selector, ["zone=b", "rack=3", "os=linux"]);
+ * ```
+ */
+export function listSelectorOption(fields: string): Option {
+  return new Option(
+    "-l, --selector <key=value,...>",
+    `list only the rows whose ${fields} match every pair (repeatable)`,
+  ).argParser((value: string, previous: string[] = []) =>
+    value.split(",").map((pair) => pair.trim()).filter((pair) => pair !== "")
+      .reduce((all, pair) => collectSelectorPair(pair, all), previous)
+  );
+}
+
+/**
+ * Keeps the rows whose fields (from `fieldsOf`) match every pair of `pairs`;
+ * all rows without pairs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { selectRows } from "./selector.ts";
+ *
+ * const rows = [{ id: "a", zone: "b" }, { id: "c", zone: "d" }];
+ * assert.deepEqual(selectRows(rows, ["zone=b"], (r) => ({ zone: r.zone })), [rows[0]]);
+ * ```
+ */
+export function selectRows<T>(
+  rows: readonly T[],
+  pairs: readonly string[] | undefined,
+  fieldsOf: (row: T) => Readonly<Record<string, string>>,
+): T[] {
+  if (!pairs || pairs.length === 0) return [...rows];
+  const selector = selectorFrom(pairs);
+  return rows.filter((row) => selectorMatches(fieldsOf(row), selector));
 }

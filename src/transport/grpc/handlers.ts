@@ -6,6 +6,7 @@
  * @module
  */
 import { validateDrainTarget } from "../../core/executor_drain.ts";
+import { InvalidArgumentError } from "../../core/errors.ts";
 import {
   validateExecutorId,
   validateMetadata,
@@ -14,7 +15,7 @@ import {
   validateShardKey,
   validateShardKeys,
 } from "../../limits/validate_request.ts";
-import type { HeartbeatAnswer, ShardManager } from "../../service/mod.ts";
+import type { HeartbeatAnswer, RawHeartbeat, ShardManager } from "../../service/mod.ts";
 import {
   enumValue,
   toBlastRadiusResponse,
@@ -27,6 +28,7 @@ import {
 } from "./convert.ts";
 import {
   executorService,
+  type HeartbeatRequest__Output,
   type HeartbeatResponse,
   type ShardAssignment,
   type ShardDistributorAPIHandlers,
@@ -40,6 +42,7 @@ import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
 import { namespaceHandlers } from "./namespace_handlers.ts";
 import { type HandlerContext, unary } from "./unary_handler.ts";
+import { splitReportsOf } from "./heartbeat_split.ts";
 
 export type { HandlerContext } from "./unary_handler.ts";
 
@@ -181,7 +184,12 @@ export function routingHandlers(
         // server's definition passes the shared bytes through (pre_encoded.ts).
         const encode = (view: Parameters<typeof watchBytes.bytesOf>[0]) =>
           watchBytes.bytesOf(view) as unknown as WatchNamespaceStateResponse;
-        await views.pipeTo(serverStreamSink(call, { encode, signal }), { signal });
+        context.observer.watchStream?.(namespace, 1);
+        try {
+          await views.pipeTo(serverStreamSink(call, { encode, signal }), { signal });
+        } finally {
+          context.observer.watchStream?.(namespace, -1);
+        }
       })().catch((error) => {
         if (signal.aborted) return; // the spectator went away: nobody to tell
         if (isUnexpected(error)) logger.error("watch failed", { error });
@@ -201,19 +209,8 @@ export function executorHandlers(
   const answers = new EncodedByStamp();
   return {
     Heartbeat: unary(context, "Heartbeat", async (req) => {
-      const reports: Record<string, { status: string | number; load: number }> = {};
-      for (const [key, report] of Object.entries(req.shardStatusReports)) {
-        reports[key] = { status: enumValue(report.status), load: report.shardLoad };
-      }
       const { namespace } = req; // validated with the rest of the heartbeat, by the service
-      const answer = await manager.heartbeat({
-        namespace,
-        executorId: req.executorId,
-        status: enumValue(req.status),
-        reports,
-        metadata: req.metadata,
-        appliedRevision: req.appliedRevision,
-      });
+      const answer = await manager.heartbeat(rawHeartbeat(req));
       const key = `${namespace}\u0000${req.executorId}`;
       const encode = () => serialize(toHeartbeatResponse(answer));
       const bytes = answer.stamp === undefined
@@ -221,6 +218,48 @@ export function executorHandlers(
         : answers.bytesOf(key, answer.stamp, encode);
       return bytes as unknown as HeartbeatResponse;
     }),
+  };
+}
+
+type ReportsOnWire = HeartbeatRequest__Output["shardStatusReports"];
+
+/**
+ * The heartbeat as ingestion takes it. Reports the deserializer left encoded
+ * (heartbeat_split.ts) are decoded only if ingestion reads `reports`, which it
+ * does only when their bytes differ from the executor's last accepted ones.
+ */
+function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
+  const split = splitReportsOf(req);
+  let reports: RawHeartbeat["reports"] | undefined;
+  const decode = () => {
+    let wire: ReportsOnWire = req.shardStatusReports;
+    if (split) {
+      try {
+        wire = split.decode() as ReportsOnWire;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new InvalidArgumentError(
+          "shard_status_reports",
+          `not a valid HeartbeatRequest: ${reason.slice(0, 200)}`,
+        );
+      }
+    }
+    const converted: Record<string, { status: string | number; load: number }> = {};
+    for (const [key, report] of Object.entries(wire)) {
+      converted[key] = { status: enumValue(report.status), load: report.shardLoad };
+    }
+    return converted;
+  };
+  return {
+    namespace: req.namespace,
+    executorId: req.executorId,
+    status: enumValue(req.status),
+    get reports() {
+      return reports ??= decode();
+    },
+    ...(split ? { reportsBytes: split.bytes } : {}),
+    metadata: req.metadata,
+    ...(req.appliedRevision === undefined ? {} : { appliedRevision: req.appliedRevision }),
   };
 }
 

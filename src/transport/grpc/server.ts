@@ -8,6 +8,7 @@ import * as grpc from "@grpc/grpc-js";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
 import { executorHandlers, routingHandlers } from "./handlers.ts";
+import { splitHeartbeatReports } from "./heartbeat_split.ts";
 import { executorService, packageDefinition, shardDistributorService } from "../../wire/proto.ts";
 import { ReflectionService } from "@grpc/reflection";
 import { addHealthService, healthPackageDefinition } from "./health_service.ts";
@@ -67,7 +68,10 @@ export async function startGrpcServer(
     tolerantDefinition(shardDistributorService),
     "WatchNamespaceState",
   );
-  const executorDefinition = passEncodedThrough(tolerantDefinition(executorService), "Heartbeat");
+  const executorDefinition = passEncodedThrough(
+    tolerantDefinition(splitHeartbeatReports(executorService, "Heartbeat")),
+    "Heartbeat",
+  );
   server.addService(
     routingDefinition,
     authorizer ? guardHandlers(routingDefinition, routing, authorizer, context) : routing,

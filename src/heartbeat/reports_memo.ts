@@ -1,0 +1,85 @@
+/**
+ * What ingestion made of each executor's last accepted reports, by their
+ * bytes on the wire. An executor's heartbeats mostly repeat: when the bytes
+ * equal the last ones, the reports are neither decoded nor validated again,
+ * and when they were found equal to the executor's recorded reports (loads
+ * within the write tolerance), the memo holds the recorded object itself, so
+ * comparing them next time is one identity check and no second copy of every
+ * report stays in memory.
+ *
+ * @module
+ */
+import type { ShardReport } from "../core/types.ts";
+
+/** Validated reports, as the pipeline and the namespace cache hold them. */
+export type Reports = Readonly<Record<string, ShardReport>>;
+
+interface Entry {
+  readonly bytes: Uint8Array;
+  reports: Reports;
+}
+
+/** True when `a` and `b` hold the same bytes. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Validated reports by executor and wire bytes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ReportsMemo } from "./reports_memo.ts";
+ *
+ * const memo = new ReportsMemo();
+ * const reports = { "1": { status: "READY", load: 1 } } as const;
+ * memo.remember("ns", "e1", Uint8Array.of(1, 2), reports);
+ * assert.equal(memo.lookup("ns", "e1", Uint8Array.of(1, 2)), reports);
+ * assert.equal(memo.lookup("ns", "e1", Uint8Array.of(1, 3)), undefined);
+ * ```
+ */
+export class ReportsMemo {
+  #entries = new Map<string, Entry>();
+  readonly #limit: number;
+
+  /** Keeps at most `limit` executors; past it, starts over (departed executors' entries go). */
+  constructor(limit = 200_000) {
+    this.#limit = limit;
+  }
+
+  /** The reports last remembered for the executor under exactly these bytes. */
+  lookup(namespace: string, executorId: string, bytes: Uint8Array): Reports | undefined {
+    const entry = this.#entries.get(keyOf(namespace, executorId));
+    return entry && sameBytes(entry.bytes, bytes) ? entry.reports : undefined;
+  }
+
+  /** Remembers `reports` as what `bytes` mean for the executor. */
+  remember(namespace: string, executorId: string, bytes: Uint8Array, reports: Reports): void {
+    const key = keyOf(namespace, executorId);
+    const entry = this.#entries.get(key);
+    if (entry && sameBytes(entry.bytes, bytes)) {
+      entry.reports = reports;
+      return;
+    }
+    if (!entry && this.#entries.size >= this.#limit) this.#entries.clear();
+    this.#entries.set(key, { bytes, reports });
+  }
+
+  /** Forgets the executor (its reports could not be recorded as decoded). */
+  forget(namespace: string, executorId: string): void {
+    this.#entries.delete(keyOf(namespace, executorId));
+  }
+
+  /** How many executors are remembered. */
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+function keyOf(namespace: string, executorId: string): string {
+  return `${namespace}\u0000${executorId}`;
+}
