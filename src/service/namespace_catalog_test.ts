@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import type { NamespaceConfig } from "../config/mod.ts";
 import { silentLogger } from "../core/logger.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
-import { EmbeddedDefinitions } from "../store/embedded/embedded_definitions.ts";
+import type {
+  DefinitionBatch,
+  DefinitionValue,
+  NamespaceDefinitions,
+  StoredDefinition,
+} from "../store/namespace_definitions.ts";
 import { NamespaceCatalog } from "./namespace_catalog.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 
@@ -30,12 +35,46 @@ function fakeRuntime(config: NamespaceConfig, events: string[]): NamespaceRuntim
   } as unknown as NamespaceRuntime;
 }
 
-async function setup() {
+/** Definitions in memory, streamed to watchers as they are written. */
+function memoryDefinitions(): NamespaceDefinitions {
   let revision = 0;
-  const definitions = await EmbeddedDefinitions.open(undefined, {
-    next: () => ++revision,
-    current: () => revision,
-  });
+  const stored = new Map<string, StoredDefinition>();
+  const watchers = new Set<ReadableStreamDefaultController<DefinitionBatch>>();
+  const publish = (batch: DefinitionBatch) => {
+    for (const watcher of watchers) watcher.enqueue(batch);
+  };
+  return {
+    loadDefinitions: () => Promise.resolve({ revision, definitions: new Map(stored) }),
+    watchDefinitions: (_after, signal) =>
+      new ReadableStream({
+        start(controller) {
+          watchers.add(controller);
+          signal.addEventListener("abort", () => {
+            watchers.delete(controller);
+            controller.close();
+          }, { once: true });
+        },
+      }),
+    putDefinition: (value: DefinitionValue, expected?: number) => {
+      const current = stored.get(value.name);
+      if (expected !== undefined && (current?.revision ?? 0) !== expected) {
+        return Promise.resolve(undefined);
+      }
+      const definition = { ...value, revision: ++revision };
+      stored.set(value.name, definition);
+      publish({ revision, changes: [{ name: value.name, definition }] });
+      return Promise.resolve(revision);
+    },
+    deleteDefinition: (name: string) => {
+      if (!stored.delete(name)) return Promise.resolve(false);
+      publish({ revision: ++revision, changes: [{ name }] });
+      return Promise.resolve(true);
+    },
+  };
+}
+
+function setup() {
+  const definitions = memoryDefinitions();
   const registry = new NamespaceRegistry();
   const events: string[] = [];
   const catalog = new NamespaceCatalog({
@@ -50,7 +89,7 @@ async function setup() {
 const spec = (name: string, shardNum: number) => ({ name, type: "fixed", shardNum });
 
 Deno.test("the catalog starts stored namespaces, replaces changed ones (old stops before the new campaigns) and stops deleted ones", async () => {
-  const { definitions, registry, events, catalog } = await setup();
+  const { definitions, registry, events, catalog } = setup();
   const stop = new AbortController();
   try {
     await definitions.putDefinition({ name: "a", source: "file", spec: spec("a", 2) }, 0);
@@ -95,7 +134,7 @@ Deno.test("the catalog starts stored namespaces, replaces changed ones (old stop
 });
 
 Deno.test("the catalog skips a stored definition that does not validate and keeps the running one", async () => {
-  const { definitions, registry, catalog } = await setup();
+  const { definitions, registry, catalog } = setup();
   const stop = new AbortController();
   try {
     await catalog.start(stop.signal);
