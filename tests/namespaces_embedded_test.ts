@@ -10,9 +10,9 @@ import { silentLogger } from "../src/core/logger.ts";
 
 Deno.test("embedded store: a namespace created through the API survives a restart", async () => {
   const dir = await Deno.makeTempDir({ prefix: "sm-embedded-ns-" });
-  const config = () =>
+  const config = (loadBalancer = "greedy") =>
     parseConfig(`shardDistribution:
-  namespaces: [{ name: seeded, type: fixed, shardNum: 2 }]
+  namespaces: [{ name: seeded, type: fixed, shardNum: 2, loadBalancer: ${loadBalancer} }]
   embedded: { dataDir: ${JSON.stringify(dir)} }
   process: { period: 500ms, heartbeatTTL: 2s }
 server: { grpcAddress: 127.0.0.1:0, httpAddress: 127.0.0.1:0 }
@@ -52,6 +52,17 @@ log: { level: warn }
       );
     } finally {
       await second.stop();
+    }
+    // Restarted with a changed file: applied at start, without waiting for a catalog not yet running.
+    const started = performance.now();
+    const third = await startInstance(config("naive"), silentLogger);
+    try {
+      assert.ok(performance.now() - started < 3_000, "the start did not wait on the change");
+      const seeded = third.manager.namespaces.get("seeded").policy.config;
+      assert.ok(seeded.kind === "fixed" && seeded.loadBalancer === "naive");
+      assert.equal(third.manager.namespaces.get("orders").policy.maxShards, 7);
+    } finally {
+      await third.stop();
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -153,7 +153,12 @@ export class NamespaceAdmin {
       spec: Record<string, unknown>;
       source: "api" | "file";
     },
-    options: { readonly force?: boolean; readonly expectedRevision?: number } = {},
+    options: {
+      readonly force?: boolean;
+      readonly expectedRevision?: number;
+      /** Wait until this instance runs the change (not before its catalog started). @default {true} */
+      readonly wait?: boolean;
+    } = {},
   ): Promise<UpdateOutcome> {
     const before = storedConfig(stored);
     const changes = describeChanges(stored.spec, next.spec);
@@ -188,7 +193,7 @@ export class NamespaceAdmin {
         `Namespace ${JSON.stringify(next.name)} changed since revision ${expected}; read it again`,
       );
     }
-    await this.#o.catalog.waitFor(revision);
+    if (options.wait ?? true) await this.#o.catalog.waitFor(revision);
     if (removed.length > 0) await this.#o.store.setDrained(next.name, removed, false);
     for (const change of changes) {
       this.#o.logger.info("namespace definition changed", { namespace: next.name, change });

@@ -71,7 +71,11 @@ export async function seedFileNamespaces(
             "delete it through the API to let the file define it",
         });
       } else {
-        const { changes } = await admin.apply(current, { ...next, config }, { force: false });
+        const { changes } = await admin.apply(current, { ...next, config }, {
+          force: false,
+          // At start the catalog is not following yet: it loads the new definition itself.
+          wait: options.reload ?? false,
+        });
         record({
           namespace: config.name,
           action: changes.length === 0 ? "unchanged" : "changed",
