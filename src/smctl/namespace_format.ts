@@ -135,6 +135,7 @@ export function namespaceDescription(d: NamespaceDescription, now: number, paint
     ["Type", d.config.type],
     ["Mode", d.config.mode],
     ["Shards", d.config.type === "fixed" ? String(d.config.shardNum) : "created on demand"],
+    ...(d.config.source === undefined ? [] : [["Source", d.config.source] as [string, string]]),
     ["Leader", leaderLine(d.leader, now, paint)],
   ], { palette: paint });
   const summary = `${s.total} executors (${s.alive} alive, ${s.active} active, ${s.drained} ` +
