@@ -44,6 +44,12 @@ log: { level: warn }
         "name: orders\ntype: ephemeral\nmaxShards: 7\n",
       );
       assert.ok(updated.definition.revision > revision, "revisions keep growing after a reopen");
+      await assert.rejects(
+        second.manager.admin.update("orders", "name: orders\ntype: ephemeral\nmaxShards: 9\n", {
+          expectedRevision: revision,
+        }),
+        /is at revision \d+, not \d+; read it again/,
+      );
       assert.deepEqual(updated.changes, ["maxShards: 5 → 7"]);
       assert.equal(second.manager.namespaces.get("orders").policy.maxShards, 7);
       await assert.rejects(

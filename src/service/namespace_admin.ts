@@ -167,6 +167,14 @@ export class NamespaceAdmin {
       if (why) throw new PreconditionError(next.name, `Refused: ${why}; nothing was changed`);
     }
     const expected = options.expectedRevision || stored.revision;
+    if (expected !== stored.revision) {
+      throw new PreconditionError(
+        next.name,
+        `Namespace ${
+          JSON.stringify(next.name)
+        } is at revision ${stored.revision}, not ${expected}; read it again`,
+      );
+    }
     if (changes.length === 0 && stored.source === next.source) {
       return { definition: stored, changes };
     }
