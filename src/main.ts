@@ -10,6 +10,10 @@
  * Flags: `--grpc-address 127.0.0.1:7943`, `--http-address 127.0.0.1:7944`, `--instance-id ID`,
  * `--data-dir DIR`.
  *
+ * SIGHUP re-reads the configuration file and applies what changed in its
+ * namespaces (logging each change, refusing with the reason what cannot be
+ * applied live); other sections need a restart.
+ *
  * SIGINT and SIGTERM stop it: leaderships are resigned at once so another
  * instance takes over without waiting for a lease to expire, then the process
  * exits and the kernel drops its connections. It does not send clients an
@@ -112,11 +116,50 @@ async function main(): Promise<number> {
     // The process exits next: its connections close without a GOAWAY (see app.ts).
     instance.stop({ keepConnections: true }).then(stopped.resolve, stopped.reject);
   };
+  const configPath = args.config;
+  let reloading = Promise.resolve();
+  Deno.addSignalListener("SIGHUP", () => {
+    reloading = reloading.then(() => reload(configPath, instance, logger)).catch((error) =>
+      logger.error("configuration reload failed", { error })
+    );
+  });
   Deno.addSignalListener("SIGINT", onSignal("SIGINT"));
   Deno.addSignalListener("SIGTERM", onSignal("SIGTERM"));
   await stopped.promise;
   logger.info("stopped");
   return 0;
+}
+
+/** SIGHUP: the file's namespaces again; an invalid file is refused as a whole. */
+async function reload(
+  path: string | undefined,
+  instance: Awaited<ReturnType<typeof startInstance>>,
+  logger: ReturnType<typeof jsonLogger>,
+): Promise<void> {
+  if (path === undefined) {
+    logger.warn("SIGHUP ignored: no --config file to re-read (the demo configuration is fixed)");
+    return;
+  }
+  logger.info("reloading the configuration file", { path });
+  let config;
+  try {
+    config = await loadConfig(path);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.error("configuration reload refused: the file is invalid; nothing changed", {
+      path,
+      reason: error.message,
+    });
+    return;
+  }
+  const outcomes = await instance.manager.reloadFileNamespaces(config.shardDistribution.namespaces);
+  logger.info("configuration reloaded", {
+    path,
+    namespaces: outcomes.filter((o) => o.action !== "unchanged").map((o) =>
+      `${o.namespace}: ${o.action}`
+    ),
+    note: "only shardDistribution.namespaces is re-read; other sections need a restart",
+  });
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -11,8 +11,10 @@ Deno.test("config/secure.example.yaml parses with TLS, mutual TLS, tokens and et
     ["oncall", ["operator"]],
     ["router", ["spectator"]],
     ["batch-worker-1", ["executor"]],
+    ["team-payments", ["operator"]],
   ]);
   assert.equal(security.auth?.tokens[2]?.executorId, "batch-worker-1");
+  assert.deepEqual(security.auth?.tokens[3]?.namespaces, ["payments", "payments-*"]);
   assert.deepEqual(security.auth?.certificates.map((c) => c.subject), [
     "*",
     "URI:spiffe://prod/router",

@@ -13,16 +13,16 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
     const table = await fx.run(["namespace", "list"]);
     assert.equal(table.code, 0, table.stderr);
     assert.deepEqual(tableRows(table.stdout), [
-      ["NAMESPACE", "TYPE", "MODE", "SHARDS"],
-      ["ns", "fixed", "onboarded", "12"],
-      ["eph", "ephemeral", "onboarded", "-"],
+      ["NAMESPACE", "TYPE", "MODE", "SHARDS", "SOURCE"],
+      ["ns", "fixed", "onboarded", "12", "file"],
+      ["eph", "ephemeral", "onboarded", "-", "file"],
     ]);
     assert.doesNotMatch(table.stdout, /\x1b\[/, "no colour when stdout is not a terminal");
     const doc = json(await fx.run(["namespace", "list", "--json"]));
     assert.deepEqual(doc, {
       namespaces: [
-        { name: "ns", type: "fixed", mode: "onboarded", shardNum: 12 },
-        { name: "eph", type: "ephemeral", mode: "onboarded", shardNum: 0 },
+        { name: "ns", type: "fixed", mode: "onboarded", shardNum: 12, source: "file" },
+        { name: "eph", type: "ephemeral", mode: "onboarded", shardNum: 0, source: "file" },
       ],
     });
   });
@@ -159,6 +159,7 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
     assert.match(table.stdout, /^Namespace {2}ns$/m);
     assert.match(table.stdout, /^Type {7}fixed$/m);
     assert.match(table.stdout, /^Shards {5}12$/m);
+    assert.match(table.stdout, /^Source {5}file$/m);
     assert.match(table.stdout, /^Leader {5}instance-1 \(term \d+, since .+ ago\)$/m);
     assert.match(
       table.stdout,
@@ -175,6 +176,7 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
       type: "fixed",
       mode: "onboarded",
       shardNum: 12,
+      source: "file",
     });
     assert.deepEqual(doc.summary, {
       total: 3,

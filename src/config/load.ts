@@ -4,11 +4,9 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { LineCounter, parseDocument } from "yaml";
-import type { z } from "zod";
-import { issueMessage } from "./_issue_message.ts";
-import { formatYamlPath, lineOfPath } from "./_yaml_locate.ts";
-import { ConfigError, type ConfigIssue } from "./errors.ts";
+import { parseYaml } from "./_parse_yaml.ts";
+import { rememberSpec } from "./namespace_definition.ts";
+import { ConfigError } from "./errors.ts";
 import { configSchema } from "./schema.ts";
 import type { Config } from "./types.ts";
 
@@ -49,39 +47,12 @@ import type { Config } from "./types.ts";
  * the error lists every issue with its YAML path and line.
  */
 export function parseConfig(text: string, source?: string): Config {
-  const options = source === undefined ? {} : { source };
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const issues = doc.errors.map((error): ConfigIssue => ({
-      path: "",
-      line: lineCounter.linePos(error.pos[0]).line,
-      message: `invalid YAML: ${error.message}`,
-    }));
-    throw new ConfigError(issues, options);
-  }
-
-  if (doc.contents === null) {
-    throw new ConfigError([{ path: "", message: "the configuration is empty" }], options);
-  }
-
-  let data: unknown;
-  try {
-    data = doc.toJS(); // throws on excessive aliases ("billion laughs")
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError([{ path: "", message: `invalid YAML: ${reason}` }], options);
-  }
-
-  const result = configSchema.safeParse(data, { error: issueMessage });
-  if (result.success) return result.data;
-  const issues = result.error.issues.flatMap(toPathIssues).map((issue): ConfigIssue => ({
-    path: formatYamlPath(issue.path),
-    ...lineOf(lineOfPath(doc, lineCounter, issue.path)),
-    message: issue.message,
-  }));
-  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  throw new ConfigError(issues, options);
+  const { value, data } = parseYaml(configSchema, text, source === undefined ? {} : { source });
+  // Each namespace keeps the entry it was read from: what is stored and printed back.
+  const raw = (data as { shardDistribution?: { namespaces?: unknown[] } }).shardDistribution
+    ?.namespaces;
+  value.shardDistribution.namespaces.forEach((ns, i) => rememberSpec(ns, raw?.[i]));
+  return value;
 }
 
 /**
@@ -128,22 +99,4 @@ export async function loadConfig(path: string | URL): Promise<Config> {
     });
   }
   return parseConfig(text, source);
-}
-
-interface PathIssue {
-  path: PropertyKey[];
-  message: string;
-}
-
-/** Splits an unknown-keys issue into one issue per key, located at that key. */
-function toPathIssues(issue: z.core.$ZodIssue): PathIssue[] {
-  if (issue.code !== "unrecognized_keys") return [{ path: issue.path, message: issue.message }];
-  return issue.keys.map((key) => ({
-    path: [...issue.path, key],
-    message: `unknown key ${JSON.stringify(key)}; ${issue.message}`,
-  }));
-}
-
-function lineOf(line: number | undefined): { line?: number } {
-  return line === undefined ? {} : { line };
 }

@@ -20,4 +20,5 @@
 export * from "./duration.ts";
 export * from "./errors.ts";
 export * from "./load.ts";
+export * from "./namespace_definition.ts";
 export * from "./schema.ts";

@@ -19,6 +19,10 @@ import type {
 
 const path = () => z.string().min(1);
 const roles = () => z.array(z.enum(["spectator", "executor", "operator"]));
+const namespaces = () =>
+  z.array(z.string().min(1)).min(1, {
+    error: "expected at least one namespace name or glob; omit the key to cover every namespace",
+  });
 const SHA256 = /^[0-9a-f]{64}$/i;
 
 /** Drops the keys whose value is undefined (optional properties are absent, not undefined). */
@@ -70,6 +74,7 @@ const tokenRuleSchema: SectionSchema<TokenRule> = section({
   env: z.string().min(1).optional(),
   file: path().optional(),
   executorId: z.string().min(1).optional(),
+  namespaces: namespaces().optional(),
 }).superRefine(exactlyOne(["sha256", "env", "file"]))
   .transform((rule): TokenRule => defined(rule));
 
@@ -77,6 +82,7 @@ const certificateRuleSchema: SectionSchema<CertificateRule> = section({
   subject: z.string().min(1),
   roles: roles(),
   executorId: z.string().min(1).optional(),
+  namespaces: namespaces().optional(),
 }).transform((rule): CertificateRule => defined(rule));
 
 /**

@@ -159,6 +159,8 @@ export interface TokenRule {
   file?: string;
   /** The only executor id this token may heartbeat as (`executorId`); absent: any. */
   executorId?: string;
+  /** Namespaces (names or globs with `*` and `?`) every granted role is limited to (`namespaces`); absent: all. */
+  namespaces?: string[];
 }
 
 /** One entry of `security.auth.certificates`: client certificates and what they may do. */
@@ -169,6 +171,8 @@ export interface CertificateRule {
   roles: SecurityRole[];
   /** The only executor id it may heartbeat as (`executorId`); absent: its CN or one of its SAN values. */
   executorId?: string;
+  /** Namespaces (names or globs with `*` and `?`) every granted role is limited to (`namespaces`); absent: all. */
+  namespaces?: string[];
 }
 
 /** `security.auth`: who may call what. Absent: every call is allowed. */

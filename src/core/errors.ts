@@ -36,6 +36,21 @@ export class NamespaceNotFoundError extends ShardManagerError {
   }
 }
 
+/** A namespace of that name exists already (gRPC ALREADY_EXISTS). */
+export class NamespaceExistsError extends ShardManagerError {
+  /** The namespace's name. */
+  readonly namespace: string;
+  /** Names the namespace and where its definition comes from. */
+  constructor(namespace: string, source: string) {
+    super(
+      `Namespace ${JSON.stringify(namespace)} exists already (defined by ${
+        source === "file" ? "the configuration file" : "the API"
+      }); use update to change it`,
+    );
+    this.namespace = namespace;
+  }
+}
+
 /** The shard does not exist in the namespace (gRPC NOT_FOUND). */
 export class ShardNotFoundError extends ShardManagerError {
   /** Namespace asked. */
@@ -206,6 +221,7 @@ export type ErrorKind =
   | "invalid_argument"
   | "resource_exhausted"
   | "not_found"
+  | "already_exists"
   | "failed_precondition"
   | "unavailable"
   | "aborted"
@@ -215,6 +231,7 @@ export type ErrorKind =
 const KINDS: readonly [new (...args: never[]) => Error, ErrorKind][] = [
   [InvalidArgumentError, "invalid_argument"],
   [NamespaceNotFoundError, "not_found"],
+  [NamespaceExistsError, "already_exists"],
   [ShardNotFoundError, "not_found"],
   [ExecutorNotFoundError, "not_found"],
   [ShardDrainedError, "failed_precondition"],

@@ -79,6 +79,7 @@ export class NamespaceRuntime implements RoutedNamespace {
   readonly #options: NamespaceRuntimeOptions;
   #leading = false;
   #loop: Promise<void> | undefined;
+  #lifetime: AbortSignal = new AbortController().signal;
 
   /** Builds the namespace's parts; {@linkcode start} brings them up. */
   constructor(policy: NamespacePolicy, options: NamespaceRuntimeOptions) {
@@ -111,8 +112,20 @@ export class NamespaceRuntime implements RoutedNamespace {
     return this.#leading;
   }
 
-  /** Loads the namespace; resolves once loaded. Campaigning starts with {@linkcode campaign}. */
+  /**
+   * Aborts when this runtime stops (the instance stops, or the namespace's
+   * definition was changed or deleted): streams served from it end with it.
+   */
+  get lifetime(): AbortSignal {
+    return this.#lifetime;
+  }
+
+  /**
+   * Loads the namespace and follows it until `signal` aborts (its lifetime);
+   * resolves once loaded. Campaigning starts with {@linkcode campaign}.
+   */
   async load(signal: AbortSignal): Promise<void> {
+    this.#lifetime = signal;
     await this.cache.start(signal);
   }
 

@@ -8,6 +8,7 @@
 import type { AuthConfig } from "../config/types.ts";
 import { PermissionDeniedError, UnauthenticatedError } from "../core/errors.ts";
 import { grants, HEARTBEAT_METHOD, requiredRole, type Role } from "./roles.ts";
+import { describeScope, inScope, type NamespaceScope } from "./namespace_scope.ts";
 import { readSecret, type SecretSources, sha256Hex } from "./secrets.ts";
 
 /** What the TLS layer verified about the client's certificate. */
@@ -28,20 +29,41 @@ export interface CallInfo {
   readonly certificate?: PeerCertificate;
   /** For `Heartbeat`: the executor the call speaks for. */
   readonly executorId?: string;
+  /** The namespace the call is about (its request's `namespace`); absent for calls about none. */
+  readonly namespace?: string;
 }
+
+/** Whether the caller may see a namespace (for calls that list several). */
+export type NamespaceFilter = (namespace: string) => boolean;
+
+const ALL_NAMESPACES: NamespaceFilter = () => true;
 
 /** The outcome: allowed (with who), or the error to answer. */
 export type Decision =
-  | { readonly allowed: true; readonly principal: string }
+  | {
+    readonly allowed: true;
+    readonly principal: string;
+    /**
+     * The namespaces this caller may see with the role the call needs: a
+     * call that lists namespaces (`ListNamespaces`, `ListLeaders`) shows only these.
+     */
+    readonly sees: NamespaceFilter;
+  }
   | {
     readonly allowed: false;
     readonly principal: string;
     readonly error: UnauthenticatedError | PermissionDeniedError;
   };
 
+/** Roles granted by one rule, limited to its namespaces. */
+interface Grant {
+  readonly roles: readonly Role[];
+  readonly namespaces: NamespaceScope;
+}
+
 interface Principal {
   readonly name: string;
-  readonly roles: readonly Role[];
+  readonly grants: readonly Grant[];
   /** Executor ids it may heartbeat as; undefined: any. */
   readonly executorIds?: readonly string[];
 }
@@ -92,7 +114,7 @@ export class Authorizer {
       if (other) throw new Error(`${what}: the same token as ${other.name}`);
       tokens.set(digest, {
         name: `token:${rule.name}`,
-        roles: rule.roles,
+        grants: [{ roles: rule.roles, namespaces: rule.namespaces }],
         ...(rule.executorId ? { executorIds: [rule.executorId] } : {}),
       });
     }
@@ -103,7 +125,9 @@ export class Authorizer {
    * Decides a call. A token, when sent, is the identity (an unknown token is
    * UNAUTHENTICATED even with a certificate); else the certificate; else the
    * call is anonymous. A known identity without the role is PERMISSION_DENIED;
-   * an anonymous one is UNAUTHENTICATED.
+   * an anonymous one is UNAUTHENTICATED. A role limited to some namespaces
+   * (`namespaces:` on its rule) counts only for calls about those; a call
+   * about another is PERMISSION_DENIED.
    */
   async check(call: CallInfo): Promise<Decision> {
     const required = requiredRole(call.method);
@@ -123,18 +147,33 @@ export class Authorizer {
       principal = this.#certificatePrincipal(call.certificate);
     } else {
       if (grants(this.#config.anonymousRoles, required)) {
-        return { allowed: true, principal: "anonymous" };
+        return { allowed: true, principal: "anonymous", sees: ALL_NAMESPACES };
       }
       return denyAuth(
         "anonymous",
         `${call.method} needs the ${required} role: send a bearer token or a client certificate`,
       );
     }
-    if (!grants(principal.roles, required)) {
+    const granting = principal.grants.filter((grant) => grants(grant.roles, required));
+    if (granting.length === 0) {
+      const roles = [...new Set(principal.grants.flatMap((grant) => grant.roles))];
       return denyRole(
         principal.name,
         `${principal.name} may not call ${call.method}: it needs the ${required} role, ` +
-          `granted roles: ${principal.roles.join(", ") || "none"}`,
+          `granted roles: ${roles.join(", ") || "none"}`,
+      );
+    }
+    const sees: NamespaceFilter = granting.some((grant) => grant.namespaces === undefined)
+      ? ALL_NAMESPACES
+      : (namespace) => granting.some((grant) => inScope(grant.namespaces, namespace));
+    if (call.namespace !== undefined && !sees(call.namespace)) {
+      return denyRole(
+        principal.name,
+        `${principal.name} may not call ${call.method} on namespace ${
+          JSON.stringify(call.namespace)
+        }: its ${required} role is limited to ${
+          granting.map((grant) => describeScope(grant.namespaces)).join("; ")
+        }`,
       );
     }
     if (call.method === HEARTBEAT_METHOD && principal.executorIds !== undefined) {
@@ -148,7 +187,7 @@ export class Authorizer {
         );
       }
     }
-    return { allowed: true, principal: principal.name };
+    return { allowed: true, principal: principal.name, sees };
   }
 
   #certificatePrincipal(certificate: PeerCertificate): Principal {
@@ -156,17 +195,17 @@ export class Authorizer {
     const values = certificate.altNames.map((name) => name.slice(name.indexOf(":") + 1));
     const names = [...(cn ? [cn] : []), ...certificate.altNames, ...values];
     const name = `certificate:${cn ?? certificate.altNames[0] ?? "?"}`;
-    const roles = new Set<Role>();
+    const ruleGrants: Grant[] = [];
     let executorIds: string[] | undefined;
     for (const rule of this.#config.certificates) {
       if (rule.subject !== "*" && !names.includes(rule.subject)) continue;
-      for (const role of rule.roles) roles.add(role);
+      ruleGrants.push({ roles: rule.roles, namespaces: rule.namespaces });
       if (rule.executorId) (executorIds ??= []).push(rule.executorId);
     }
     // Bound to itself: the executor ids named by its rules, or else its own names.
     return {
       name,
-      roles: [...roles],
+      grants: ruleGrants,
       executorIds: executorIds ?? [...(cn ? [cn] : []), ...values],
     };
   }

@@ -144,3 +144,53 @@ Deno.test("create names the token whose secret is missing or reused", async () =
     /tokens\[1\] \(b\): the same token as token:a/,
   );
 });
+
+Deno.test("a token limited to namespaces may call only about those; other namespaces are PERMISSION_DENIED", async () => {
+  const auth = await authorizer({
+    tokens: [{
+      name: "team-a",
+      roles: ["operator"],
+      sha256: await sha256Hex("a-token"),
+      namespaces: ["orders", "team-a-*"],
+    }],
+  });
+  const as = { authorization: bearer("a-token") };
+  for (const namespace of ["orders", "team-a-jobs"]) {
+    assert.ok((await auth.check({ ...as, method: "DrainShards", namespace })).allowed, namespace);
+    assert.ok((await auth.check({ ...as, method: "GetShardOwner", namespace })).allowed, namespace);
+  }
+  for (const method of ["DrainShards", "WatchNamespaceState", "CreateNamespace"]) {
+    const other = await auth.check({ ...as, method, namespace: "team-b-jobs" });
+    assert.ok(!other.allowed && other.error instanceof PermissionDeniedError, method);
+    assert.match(
+      other.error.message,
+      new RegExp(
+        `token:team-a may not call ${method} on namespace "team-b-jobs": its \\w+ role is limited to namespaces "orders", "team-a-\\*"`,
+      ),
+    );
+  }
+  const list = await auth.check({ ...as, method: "ListNamespaces" });
+  assert.ok(list.allowed);
+  assert.deepEqual(["orders", "team-a-x", "team-b-x"].filter(list.sees), ["orders", "team-a-x"]);
+});
+
+Deno.test("certificate rules limited to namespaces add up per role", async () => {
+  const auth = await authorizer({
+    certificates: [
+      { subject: "team-a", roles: ["spectator"] },
+      { subject: "team-a", roles: ["operator"], namespaces: ["a-*"] },
+      { subject: "team-a", roles: ["executor"], namespaces: ["a-jobs"] },
+    ],
+  });
+  const certificate = { commonName: "team-a", altNames: [] };
+  assert.ok((await auth.check({ method: "GetShardOwner", certificate, namespace: "b-x" })).allowed);
+  assert.ok((await auth.check({ method: "DrainShards", certificate, namespace: "a-x" })).allowed);
+  const drain = await auth.check({ method: "DrainShards", certificate, namespace: "b-x" });
+  assert.ok(!drain.allowed && drain.error instanceof PermissionDeniedError);
+  const beat = { method: "Heartbeat", certificate, executorId: "team-a" };
+  assert.ok((await auth.check({ ...beat, namespace: "a-jobs" })).allowed);
+  const elsewhere = await auth.check({ ...beat, namespace: "a-other" });
+  assert.ok(!elsewhere.allowed && elsewhere.error instanceof PermissionDeniedError);
+  const list = await auth.check({ method: "ListNamespaces", certificate });
+  assert.ok(list.allowed && list.sees("anything"), "the unlimited spectator rule sees all");
+});

@@ -8,3 +8,4 @@
 export * from "./authorizer.ts";
 export * from "./roles.ts";
 export * from "./secrets.ts";
+export * from "./namespace_scope.ts";

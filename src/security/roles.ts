@@ -29,6 +29,7 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
   "GetDrainedShards",
   "ListExecutorDrains",
   "ListLeaders",
+  "GetNamespaceDefinition",
 ]);
 
 /** The executors' RPC. */

@@ -11,6 +11,9 @@ Deno.test("reads need spectator, Heartbeat needs executor, the rest operator", (
       "ForceResetNamespace",
       "DrainExecutors",
       "UndrainExecutors",
+      "CreateNamespace",
+      "UpdateNamespace",
+      "DeleteNamespace",
       "SomeFutureMethod",
     ]
   ) {

@@ -44,6 +44,11 @@ export class NamespaceRegistry {
     this.#runtimes.set(runtime.name, runtime);
   }
 
+  /** Adds a runtime, or puts it in place of the one of the same name. */
+  replace(runtime: NamespaceRuntime): void {
+    this.#runtimes.set(runtime.name, runtime);
+  }
+
   /** Removes `name`'s runtime and returns it (undefined when there was none). */
   remove(name: string): NamespaceRuntime | undefined {
     const runtime = this.#runtimes.get(name);

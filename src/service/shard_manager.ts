@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Config } from "../config/mod.ts";
+import type { Config, NamespaceConfig } from "../config/mod.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { ShuttingDownError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
@@ -19,7 +19,10 @@ import type { RequestLimits } from "../limits/request_limits.ts";
 import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
 import * as routing from "../routing/mod.ts";
-import type { LeaderStore, Store } from "../store/mod.ts";
+import type { DefinitionSource, LeaderStore, Store } from "../store/mod.ts";
+import { NamespaceAdmin } from "./namespace_admin.ts";
+import { NamespaceCatalog } from "./namespace_catalog.ts";
+import { type FileNamespaceOutcome, seedFileNamespaces } from "./seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
@@ -64,6 +67,10 @@ export class ShardManager {
   readonly observer: ServiceObserver;
   /** Limits on requests, from the `limits` section of the configuration. */
   readonly limits: RequestLimits;
+  /** The runtimes' definitions, followed in the store. */
+  readonly catalog: NamespaceCatalog;
+  /** The namespace RPCs: create, update, delete. */
+  readonly admin: NamespaceAdmin;
   #options: ShardManagerOptions;
   #clock: Clock;
   #ingest: HeartbeatIngest;
@@ -84,14 +91,14 @@ export class ShardManager {
       () => this.namespaces.all().every((ns) => ns.cache.synced),
       { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok) },
     );
-    for (const config of sd.namespaces) {
-      const policy = namespacePolicy(config, {
-        process,
-        limits: this.limits,
-        maxReliedOn: options.store.limits.maxUnchangedExecutors,
-      });
-      this.namespaces.add(
-        new NamespaceRuntime(policy, {
+    const build = (config: NamespaceConfig) =>
+      new NamespaceRuntime(
+        namespacePolicy(config, {
+          process,
+          limits: this.limits,
+          maxReliedOn: options.store.limits.maxUnchangedExecutors,
+        }),
+        {
           store: options.store,
           leaderStore: options.leaderStore,
           instanceId: this.instanceId,
@@ -106,9 +113,22 @@ export class ShardManager {
           logger: options.logger,
           observer: this.observer,
           beforeTerm: async () => void await this.health.probe(),
-        }),
+        },
       );
-    }
+    this.catalog = new NamespaceCatalog({
+      definitions: options.store.definitions,
+      registry: this.namespaces,
+      build,
+      logger: options.logger,
+    });
+    this.admin = new NamespaceAdmin({
+      store: options.store,
+      catalog: this.catalog,
+      registry: this.namespaces,
+      heartbeatTtlMs: process.heartbeatTtlMs,
+      logger: options.logger,
+      clock,
+    });
     this.#ingest = new HeartbeatIngest(options.store, {
       namespaces: (name) => {
         if (!this.namespaces.has(name)) return undefined;
@@ -141,14 +161,35 @@ export class ShardManager {
     });
   }
 
-  /** Loads every namespace, then starts the election loops. */
+  /**
+   * Seeds the file's namespaces into the store (when missing), then loads
+   * every stored definition, starts their runtimes and follows changes.
+   */
   async start(): Promise<void> {
     const signal = this.#stop.signal;
-    const runtimes = this.namespaces.all();
-    await Promise.all(runtimes.map((ns) => ns.load(signal)));
-    for (const ns of runtimes) ns.campaign(signal);
+    await seedFileNamespaces(this.#options.config.shardDistribution.namespaces, {
+      admin: this.admin,
+      definitions: this.#options.store.definitions,
+      logger: this.#options.logger,
+    });
+    await this.catalog.start(signal);
     this.#health = this.health.run(signal);
     // "shard manager started" is logged by app.ts once both listeners are bound.
+  }
+
+  /**
+   * Applies the configuration file's namespaces again (on `SIGHUP`): new ones
+   * are created, changed ones updated with the API's checks, removed ones
+   * deleted after a drain; each outcome is logged and returned. A change that
+   * cannot be applied is refused and leaves its namespace running as it was.
+   */
+  reloadFileNamespaces(namespaces: readonly NamespaceConfig[]): Promise<FileNamespaceOutcome[]> {
+    return seedFileNamespaces(namespaces, {
+      admin: this.admin,
+      definitions: this.#options.store.definitions,
+      logger: this.#options.logger,
+      reload: true,
+    });
   }
 
   /** Resigns every leadership, drains the heartbeat pipeline and stops following the store. */
@@ -159,26 +200,45 @@ export class ShardManager {
     await this.#ingest.close();
   }
 
-  /** Configured namespaces. */
-  listNamespaces(): routing.NamespaceInfo[] {
-    return this.namespaces.all().map(({ policy }) => ({
+  /**
+   * The namespaces served, with where each definition comes from: the file's
+   * in the file's order, then the API's by name.
+   */
+  listNamespaces(): (routing.NamespaceInfo & { source: DefinitionSource })[] {
+    const inFile = this.#options.config.shardDistribution.namespaces.map((n) => n.name);
+    const rank = (name: string) => {
+      const index = inFile.indexOf(name);
+      return index < 0 ? inFile.length : index;
+    };
+    const runtimes = this.namespaces.all().sort((a, b) =>
+      rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    );
+    return runtimes.map(({ policy }) => ({
       name: policy.name,
       type: policy.type,
       shardNum: policy.shardNum,
       mode: "onboarded",
+      source: this.catalog.source(policy.name) ?? "file",
     }));
   }
 
   /** Records a heartbeat and answers with the executor's shards. */
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
     const revision = await this.#ingest.submit(raw); // validates it, namespace included
-    const ns = this.namespaces.get(raw.namespace);
+    let ns = this.namespaces.get(raw.namespace);
     const leaseMs = ns.policy.ownershipLeaseMs;
     const exclusive = leaseMs !== undefined;
     // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
     // that a shard moved away before it was written is never handed back (docs/ownership.md).
     if (exclusive && revision !== undefined) {
-      await ns.cache.waitForRevision(revision, this.#stop.signal);
+      try {
+        await ns.cache.waitForRevision(revision, AbortSignal.any([this.#stop.signal, ns.lifetime]));
+      } catch (error) {
+        if (this.#stop.signal.aborted) throw error;
+        // The namespace's definition changed meanwhile: wait on its new runtime.
+        ns = this.namespaces.get(raw.namespace);
+        await ns.cache.waitForRevision(revision, this.#stop.signal);
+      }
     }
     return heartbeatAnswer(ns.view, raw.executorId, leaseMs);
   }
@@ -260,9 +320,9 @@ export class ShardManager {
 
   /** A stream of the namespace picture: the current one, then every change. */
   watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespacePicture> {
-    return this.namespaces.get(namespace).fanout.subscribe(
-      AbortSignal.any([signal, this.#stop.signal]),
-    );
+    const ns = this.namespaces.get(namespace);
+    // Ends when the runtime does (a changed definition): the spectator reconnects to the new one.
+    return ns.fanout.subscribe(AbortSignal.any([signal, this.#stop.signal, ns.lifetime]));
   }
 
   /** Like `watchNamespace`, but after the first picture only what changed. */
@@ -270,8 +330,7 @@ export class ShardManager {
     namespace: string,
     signal: AbortSignal,
   ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta> {
-    return this.namespaces.get(namespace).fanout.subscribeDeltas(
-      AbortSignal.any([signal, this.#stop.signal]),
-    );
+    const ns = this.namespaces.get(namespace);
+    return ns.fanout.subscribeDeltas(AbortSignal.any([signal, this.#stop.signal, ns.lifetime]));
   }
 }

@@ -43,6 +43,7 @@ import {
   type UndrainShardsResponse__Output,
   type WatchNamespaceStateResponse__Output,
 } from "../wire/proto.ts";
+import type * as wire from "../wire/proto.ts";
 import {
   fromGrpcFailure,
   httpPortError,
@@ -86,6 +87,17 @@ export interface Rpcs {
   moveShards: [MoveShardsRequest, MoveShardsResponse__Output];
   /** GetBlastRadius. */
   getBlastRadius: [GetBlastRadiusRequest, GetBlastRadiusResponse__Output];
+  /** CreateNamespace. */
+  createNamespace: [wire.CreateNamespaceRequest, wire.CreateNamespaceResponse__Output];
+  /** UpdateNamespace. */
+  updateNamespace: [wire.UpdateNamespaceRequest, wire.UpdateNamespaceResponse__Output];
+  /** DeleteNamespace. */
+  deleteNamespace: [wire.DeleteNamespaceRequest, wire.DeleteNamespaceResponse__Output];
+  /** GetNamespaceDefinition. */
+  getNamespaceDefinition: [
+    wire.GetNamespaceDefinitionRequest,
+    wire.GetNamespaceDefinitionResponse__Output,
+  ];
 }
 
 /** Options of {@linkcode Connection}. */

@@ -26,6 +26,8 @@ export interface NamespaceModel {
   readonly mode: string;
   /** Shards of a fixed namespace; 0 for ephemeral ones. */
   readonly shardNum: number;
+  /** Where its definition comes from: `file` or `api` (absent from older servers). */
+  readonly source?: string;
 }
 
 /** An executor as listed. */
@@ -142,7 +144,13 @@ export function shortEnum(name: string | number, prefix: string): string {
 
 /** A configured namespace. */
 export function namespaceModel(wire: NamespaceConfig__Output): NamespaceModel {
-  return { name: wire.name, type: wire.type, mode: wire.mode, shardNum: Number(wire.shardNum) };
+  return {
+    name: wire.name,
+    type: wire.type,
+    mode: wire.mode,
+    shardNum: Number(wire.shardNum),
+    ...(wire.source ? { source: wire.source } : {}),
+  };
 }
 
 /** An executor without its shard list. */

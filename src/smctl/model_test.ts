@@ -91,8 +91,14 @@ Deno.test("leader, namespace and shard models", () => {
     { namespace: "ns", instanceId: null, term: 0, since: null },
   );
   assert.deepEqual(
-    namespaceModel({ name: "ns", type: "fixed", mode: "onboarded", shardNum: "12" }),
-    { name: "ns", type: "fixed", mode: "onboarded", shardNum: 12 },
+    namespaceModel({
+      name: "ns",
+      type: "fixed",
+      mode: "onboarded",
+      shardNum: "12",
+      source: "file",
+    }),
+    { name: "ns", type: "fixed", mode: "onboarded", shardNum: 12, source: "file" },
   );
   const inspected: InspectShardResponse__Output = {
     owner: "a",

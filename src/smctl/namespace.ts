@@ -1,5 +1,6 @@
 /**
- * `smctl namespace ...`: list, describe, watch and force-reset namespaces.
+ * `smctl namespace ...`: list, describe, watch and force-reset namespaces;
+ * create, update, delete and get definitions (`namespace_definitions.ts`).
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { drainModel, executorModel, leaderModel, namespaceModel } from "./model.
 import { namespaceDescription, namespaceTable, summarizeExecutors } from "./namespace_format.ts";
 import { watchNamespace } from "./namespace_watch.ts";
 import { registerBlastRadius } from "./placement_commands.ts";
+import { registerNamespaceDefinitionCommands } from "./namespace_definitions.ts";
 import { listSelectorOption, selectRows } from "./selector.ts";
 
 /**
@@ -27,12 +29,12 @@ import { listSelectorOption, selectRows } from "./selector.ts";
  * registerNamespaceCommands(program);
  * const group = program.commands[0]!;
  * assert.equal(group.name(), "namespace");
- * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius"]);
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius", "create", "update", "delete", "get"]);
  * ```
  */
 export function registerNamespaceCommands(program: Command): void {
   const namespace = program.command("namespace").alias("ns")
-    .description("list, describe, watch and reset namespaces")
+    .description("list, describe, watch, reset, create, update, delete and get namespaces")
     .addHelpText(
       "after",
       `
@@ -103,6 +105,7 @@ Example:
     );
 
   registerBlastRadius(namespace);
+  registerNamespaceDefinitionCommands(namespace);
 }
 
 async function list(ctx: Context, selector?: readonly string[]): Promise<void> {

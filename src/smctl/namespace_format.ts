@@ -13,7 +13,8 @@ import { renderKeyValues, renderTable } from "./table.ts";
 const PLAIN = makePalette(false);
 
 /**
- * The namespaces table: name, type, mode, shard count (`-` for ephemeral).
+ * The namespaces table: name, type, mode, shard count (`-` for ephemeral) and,
+ * from servers that say it, where each definition comes from (`file` or `api`).
  *
  * @example
  * ```ts
@@ -30,12 +31,14 @@ export function namespaceTable(
   leaders?: ReadonlyMap<string, string>,
 ): string {
   if (namespaces.length === 0) return "No namespaces.";
+  const sources = namespaces.some((n) => n.source !== undefined);
   return renderTable(
     [
       { header: "NAMESPACE" },
       { header: "TYPE" },
       { header: "MODE" },
       { header: "SHARDS", align: "right" },
+      ...(sources ? [{ header: "SOURCE" }] : []),
       ...(leaders ? [{ header: "LEADER" }] : []),
     ],
     namespaces.map((n) => [
@@ -43,6 +46,7 @@ export function namespaceTable(
       n.type,
       n.mode,
       n.type === "fixed" ? String(n.shardNum) : "-",
+      ...(sources ? [n.source ?? "-"] : []),
       ...(leaders ? [leaders.get(n.name) ?? "-"] : []),
     ]),
     { palette: paint },
@@ -131,6 +135,7 @@ export function namespaceDescription(d: NamespaceDescription, now: number, paint
     ["Type", d.config.type],
     ["Mode", d.config.mode],
     ["Shards", d.config.type === "fixed" ? String(d.config.shardNum) : "created on demand"],
+    ...(d.config.source === undefined ? [] : [["Source", d.config.source] as [string, string]]),
     ["Leader", leaderLine(d.leader, now, paint)],
   ], { palette: paint });
   const summary = `${s.total} executors (${s.alive} alive, ${s.active} active, ${s.drained} ` +

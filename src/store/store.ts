@@ -12,6 +12,7 @@ import type {
   ShardReport,
 } from "../core/types.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
+import type { NamespaceDefinitions } from "./namespace_definitions.ts";
 
 /** An executor as stored: liveness, metadata and shard reports. */
 export interface StoredExecutor {
@@ -151,6 +152,8 @@ export interface StoreLimits {
 export interface Store {
   /** What this store can take in one call. */
   readonly limits: StoreLimits;
+  /** Namespace definitions created at run time (and the file's, seeded at start). */
+  readonly definitions: NamespaceDefinitions;
   /** Reads a namespace's whole state at one revision. */
   loadNamespace(namespace: string, signal?: AbortSignal): Promise<NamespaceSnapshot>;
   /**

@@ -257,6 +257,15 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsRequest.ts"
 export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceDefinition.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/UpdateNamespaceRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/UpdateNamespaceResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/DeleteNamespaceResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetNamespaceDefinitionRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetNamespaceDefinitionResponse.ts";
 /* Error details (see `error_details.ts` for how they travel). */
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardNotFoundError.ts";

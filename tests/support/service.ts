@@ -95,12 +95,16 @@ export interface ServiceProcess extends AsyncDisposable {
   readonly httpAddress: string;
   /** Its instance id. */
   readonly instanceId: string;
+  /** The configuration file it was started with (rewrite it, then send SIGHUP). */
+  readonly configPath: string;
   /** Everything it logged so far. */
   logs(): string;
   /** Its exit status once it has exited (by itself or killed); undefined while it runs. */
   exited(): Deno.CommandStatus | undefined;
   /** Sends a signal and waits for the process to exit. */
   kill(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+  /** Sends a signal that does not stop it (e.g. SIGHUP). */
+  signal(signal: Deno.Signal): void;
 }
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
@@ -152,9 +156,11 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
       address,
       httpAddress,
       instanceId,
+      configPath,
       logs: () => text,
       exited: () => exitStatus,
       kill,
+      signal: (signal) => child.kill(signal),
       [Symbol.asyncDispose]: async () => {
         await kill("SIGKILL");
       },

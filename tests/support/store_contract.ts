@@ -11,6 +11,7 @@ import type { AssignmentDelta, HeartbeatRecord, LeaderClaim } from "../../src/co
 import type { NamespaceEvent, NamespaceEventBatch, Store } from "../../src/store/store.ts";
 import type { AssignmentImage, NamespaceSnapshot } from "../../src/store/store.ts";
 import { uniquePrefix } from "./etcd.ts";
+import { definitionsContract } from "./store_contract_definitions.ts";
 
 /** Opens a store under `prefix`; `cleanup` closes it and anything opened with it. */
 export type OpenStore = (prefix: string) => Promise<{ store: Store; cleanup(): Promise<void> }>;
@@ -95,6 +96,7 @@ const sizes = (
 
 /** Registers the `Store` contract tests for the adapter `name`. */
 export function storeContract(name: string, open: OpenStore): void {
+  definitionsContract(name, open);
   const test = (title: string, fn: (store: Store) => Promise<void>) =>
     Deno.test(`${name} store: ${title}`, async () => {
       const { store, cleanup } = await open(uniquePrefix(title));

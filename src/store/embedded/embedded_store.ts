@@ -25,6 +25,7 @@ import {
   type StoreLimits,
   type Versioned,
 } from "../store.ts";
+import { EmbeddedDefinitions } from "./embedded_definitions.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
 import { NamespaceModel } from "./namespace_model.ts";
@@ -42,6 +43,7 @@ export class EmbeddedStore implements Store {
   #feeds = new Map<string, NamespaceFeed>();
   #closed = false;
   #compactAfterLines: number;
+  #definitions: EmbeddedDefinitions | undefined;
 
   private constructor(
     journal: Journal,
@@ -65,12 +67,25 @@ export class EmbeddedStore implements Store {
     options: { readonly compactAfterLines?: number } = {},
   ): Promise<EmbeddedStore> {
     const { journal, revision, models } = await Journal.open(dataDir);
-    return new EmbeddedStore(
+    const store = new EmbeddedStore(
       journal,
       revision,
       models,
       options.compactAfterLines ?? COMPACT_AFTER_LINES,
     );
+    const definitions = store.#definitions = await EmbeddedDefinitions.open(dataDir, {
+      next: () => store.nextRevision(),
+      current: () => store.#revision,
+    });
+    // Revisions keep growing past the definitions' (their writes are not journaled).
+    const { definitions: stored } = await definitions.loadDefinitions();
+    for (const d of stored.values()) store.#revision = Math.max(store.#revision, d.revision);
+    return store;
+  }
+
+  /** Namespace definitions, in `<dataDir>/definitions.json`. */
+  get definitions(): EmbeddedDefinitions {
+    return this.#definitions!;
   }
 
   /** The latest revision; also advanced by elections so that terms keep growing. */

@@ -7,6 +7,7 @@
  * <dataDir>/LOCK           held while a process has the store open
  * <dataDir>/snapshot.json  {"version":1,"revision":R,"namespaces":{"<ns>":ModelImage}}
  * <dataDir>/journal.jsonl  {"r":rev,"ns":"<ns>","e":[events]} | {"r":rev,"ns":"<ns>","reset":true}
+ * <dataDir>/definitions.json  [{"name","source","spec","revision"}]: namespace definitions
  * ```
  *
  * @module

@@ -51,6 +51,7 @@ import {
   writeAll,
 } from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
+import { EtcdDefinitions } from "./etcd_definitions.ts";
 
 /** Conditional deletes per transaction: a compare and a delete each. */
 const CONDITIONAL_BATCH = MAX_TXN_OPS / 2 - 1;
@@ -62,11 +63,14 @@ export class EtcdStore implements Store {
   #client: Etcd3;
   #prefix: string;
   #keys = new Map<string, NamespaceKeys>();
+  /** Namespace definitions, under `<prefix>/definitions/`. */
+  readonly definitions: EtcdDefinitions;
 
   /** Uses `client` (owned by the store: `close()` closes it) under `prefix`. */
   constructor(client: Etcd3, prefix: string) {
     this.#client = client;
     this.#prefix = prefix;
+    this.definitions = new EtcdDefinitions(client, prefix);
   }
 
   #ns(namespace: string): NamespaceKeys {

@@ -2,13 +2,16 @@
  * Authorization in front of the gRPC handlers: each call's identity (bearer
  * token or verified client certificate) is checked by the
  * {@linkcode Authorizer} before the handler runs, so a denied call changes
- * nothing. Denials are logged and counted like any failed call.
+ * nothing. Denials are logged and counted like any failed call. A call about
+ * one namespace (its request's `namespace`) is checked against the namespaces
+ * the caller's roles are limited to; the answers of calls that list
+ * namespaces (`ListNamespaces`, `ListLeaders`) keep only those it may see.
  *
  * @module
  */
 import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
-import type { Authorizer, CallInfo, PeerCertificate } from "../../security/mod.ts";
+import type { Authorizer, CallInfo, NamespaceFilter, PeerCertificate } from "../../security/mod.ts";
 import type { HandlerContext } from "./handlers.ts";
 import { toGrpcError } from "./status_map.ts";
 
@@ -39,7 +42,16 @@ export function guardHandlers<H extends object>(
       const started = performance.now();
       const info = callInfo(method, call as Call);
       authorizer.check(info).then((decision) => {
-        if (decision.allowed) return handler(call, callback as never);
+        if (decision.allowed) {
+          const filter = LIST_FILTERS[method];
+          if (!filter || streaming) return handler(call, callback as never);
+          const filtered = (error: unknown, value?: unknown) =>
+            (callback as unknown as (e: unknown, v?: unknown) => void)(
+              error,
+              value === undefined ? value : filter(value, decision.sees),
+            );
+          return handler(call, filtered as never);
+        }
         context.logger.warn("call denied", {
           method,
           principal: decision.principal,
@@ -66,15 +78,30 @@ export function guardHandlers<H extends object>(
   return guarded as H;
 }
 
+type ListFilter = (response: unknown, sees: NamespaceFilter) => unknown;
+
+/** Answers that list namespaces, cut down to what the caller may see. */
+const LIST_FILTERS: Readonly<Record<string, ListFilter>> = {
+  ListNamespaces: (response, sees) => {
+    const { namespaces = [], ...rest } = response as { namespaces?: { name: string }[] };
+    return { ...rest, namespaces: namespaces.filter((n) => sees(n.name)) };
+  },
+  ListLeaders: (response, sees) => {
+    const { leaders = [], ...rest } = response as { leaders?: { namespace: string }[] };
+    return { ...rest, leaders: leaders.filter((l) => sees(l.namespace)) };
+  },
+};
+
 function callInfo(method: string, call: Call): CallInfo {
   const authorization = call.metadata.get("authorization")[0];
-  const request = call.request as { executorId?: unknown } | undefined;
+  const request = call.request as { executorId?: unknown; namespace?: unknown } | undefined;
   const certificate = peerCertificate(call);
   return {
     method,
     ...(typeof authorization === "string" ? { authorization } : {}),
     ...(certificate ? { certificate } : {}),
     ...(typeof request?.executorId === "string" ? { executorId: request.executorId } : {}),
+    ...(typeof request?.namespace === "string" ? { namespace: request.namespace } : {}),
   };
 }
 

@@ -5,9 +5,6 @@
  *
  * @module
  */
-import type * as grpc from "@grpc/grpc-js";
-import { status as Status } from "@grpc/grpc-js";
-import type { ServiceObserver } from "../../core/observer.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import { InvalidArgumentError } from "../../core/errors.ts";
 import {
@@ -18,7 +15,6 @@ import {
   validateShardKey,
   validateShardKeys,
 } from "../../limits/validate_request.ts";
-import type { Logger } from "../../core/logger.ts";
 import type { HeartbeatAnswer, RawHeartbeat, ShardManager } from "../../service/mod.ts";
 import {
   enumValue,
@@ -44,58 +40,11 @@ import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
 import { serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
+import { namespaceHandlers } from "./namespace_handlers.ts";
+import { type HandlerContext, unary } from "./unary_handler.ts";
 import { splitReportsOf } from "./heartbeat_split.ts";
 
-type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
-
-/** What every handler shares: where to log and where to report. */
-export interface HandlerContext {
-  /** Where to log unexpected failures. */
-  readonly logger: Logger;
-  /** Receives each call's method, status and duration. */
-  readonly observer: ServiceObserver;
-}
-
-const NEVER_ABORTED = new AbortController().signal;
-
-/**
- * Wraps an async function as a unary handler with the shared error mapping.
- * Only handlers that declare `cancellable` get a signal that aborts when the
- * client cancels; the others (the hot Heartbeat path) skip its cost.
- */
-function unary<Req, Res>(
-  context: HandlerContext,
-  method: string,
-  fn: (request: Req, signal: AbortSignal) => Promise<Res> | Res,
-  cancellable = false,
-): (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void {
-  const { logger, observer } = context;
-  return (call, callback) => {
-    const started = performance.now();
-    let signal = NEVER_ABORTED;
-    if (cancellable) {
-      const aborted = new AbortController();
-      call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
-      signal = aborted.signal;
-    }
-    Promise.resolve().then(() => fn(decoded(call.request), signal)).then(
-      (response) => {
-        observer.rpc?.(method, "OK", performance.now() - started);
-        callback(null, response);
-      },
-      (error) => {
-        if (isUnexpected(error)) logger.error("request failed", { method, error });
-        const status = toGrpcError(error);
-        observer.rpc?.(
-          method,
-          Status[status.code] ?? String(status.code),
-          performance.now() - started,
-        );
-        callback(status);
-      },
-    );
-  };
-}
+export type { HandlerContext } from "./unary_handler.ts";
 
 /** Checks a drain target's executor id or selector against the request limits. */
 function drainTarget(req: { executorId: string; selector: Record<string, string> }) {
@@ -154,8 +103,10 @@ export function routingHandlers(
         type: n.type,
         mode: n.mode,
         shardNum: String(n.shardNum),
+        source: n.source,
       })),
     })),
+    ...namespaceHandlers(manager, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),

@@ -41,6 +41,7 @@ export interface GrpcError {
 const CODES: Readonly<Record<ErrorKind, grpc.status>> = {
   invalid_argument: grpc.status.INVALID_ARGUMENT,
   not_found: grpc.status.NOT_FOUND,
+  already_exists: grpc.status.ALREADY_EXISTS,
   failed_precondition: grpc.status.FAILED_PRECONDITION,
   resource_exhausted: grpc.status.RESOURCE_EXHAUSTED,
   unavailable: grpc.status.UNAVAILABLE,

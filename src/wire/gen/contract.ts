@@ -210,6 +210,22 @@ export const contract: ContractJson = {
                         "GetBlastRadius": {
                           "requestType": "GetBlastRadiusRequest",
                           "responseType": "GetBlastRadiusResponse"
+                        },
+                        "CreateNamespace": {
+                          "requestType": "CreateNamespaceRequest",
+                          "responseType": "CreateNamespaceResponse"
+                        },
+                        "UpdateNamespace": {
+                          "requestType": "UpdateNamespaceRequest",
+                          "responseType": "UpdateNamespaceResponse"
+                        },
+                        "DeleteNamespace": {
+                          "requestType": "DeleteNamespaceRequest",
+                          "responseType": "DeleteNamespaceResponse"
+                        },
+                        "GetNamespaceDefinition": {
+                          "requestType": "GetNamespaceDefinitionRequest",
+                          "responseType": "GetNamespaceDefinitionResponse"
                         }
                       }
                     },
@@ -598,6 +614,124 @@ export const contract: ContractJson = {
                         "shardNum": {
                           "type": "int64",
                           "id": 4
+                        },
+                        "source": {
+                          "type": "string",
+                          "id": 5
+                        }
+                      }
+                    },
+                    "NamespaceDefinition": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "definitionYaml": {
+                          "type": "string",
+                          "id": 2
+                        },
+                        "source": {
+                          "type": "string",
+                          "id": 3
+                        },
+                        "revision": {
+                          "type": "int64",
+                          "id": 4
+                        }
+                      }
+                    },
+                    "CreateNamespaceRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "definitionYaml": {
+                          "type": "string",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "CreateNamespaceResponse": {
+                      "fields": {
+                        "definition": {
+                          "type": "NamespaceDefinition",
+                          "id": 1
+                        }
+                      }
+                    },
+                    "UpdateNamespaceRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "definitionYaml": {
+                          "type": "string",
+                          "id": 2
+                        },
+                        "force": {
+                          "type": "bool",
+                          "id": 3
+                        },
+                        "expectedRevision": {
+                          "type": "int64",
+                          "id": 4
+                        }
+                      }
+                    },
+                    "UpdateNamespaceResponse": {
+                      "fields": {
+                        "definition": {
+                          "type": "NamespaceDefinition",
+                          "id": 1
+                        },
+                        "changes": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "DeleteNamespaceRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "drainTimeoutMs": {
+                          "type": "int64",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "DeleteNamespaceResponse": {
+                      "fields": {
+                        "undrainedShardKeys": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 1
+                        },
+                        "deletedKeys": {
+                          "type": "int64",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "GetNamespaceDefinitionRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        }
+                      }
+                    },
+                    "GetNamespaceDefinitionResponse": {
+                      "fields": {
+                        "definition": {
+                          "type": "NamespaceDefinition",
+                          "id": 1
                         }
                       }
                     },

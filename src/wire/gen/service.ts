@@ -4,6 +4,10 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from 'npm:@grpc/proto-
 
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp.ts';
 import type { AssignedShardState as _uber_cadence_sharddistributor_v1_AssignedShardState, AssignedShardState__Output as _uber_cadence_sharddistributor_v1_AssignedShardState__Output } from './uber/cadence/sharddistributor/v1/AssignedShardState.ts';
+import type { CreateNamespaceRequest as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts';
+import type { CreateNamespaceResponse as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, CreateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts';
+import type { DeleteNamespaceRequest as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, DeleteNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts';
+import type { DeleteNamespaceResponse as _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse, DeleteNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/DeleteNamespaceResponse.ts';
 import type { DrainExecutorsRequest as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, DrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output } from './uber/cadence/sharddistributor/v1/DrainExecutorsRequest.ts';
 import type { DrainExecutorsResponse as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, DrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output } from './uber/cadence/sharddistributor/v1/DrainExecutorsResponse.ts';
 import type { DrainShardsRequest as _uber_cadence_sharddistributor_v1_DrainShardsRequest, DrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output } from './uber/cadence/sharddistributor/v1/DrainShardsRequest.ts';
@@ -19,6 +23,8 @@ import type { GetDrainedShardsRequest as _uber_cadence_sharddistributor_v1_GetDr
 import type { GetDrainedShardsResponse as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, GetDrainedShardsResponse__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output } from './uber/cadence/sharddistributor/v1/GetDrainedShardsResponse.ts';
 import type { GetExecutorStateRequest as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, GetExecutorStateRequest__Output as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output } from './uber/cadence/sharddistributor/v1/GetExecutorStateRequest.ts';
 import type { GetExecutorStateResponse as _uber_cadence_sharddistributor_v1_GetExecutorStateResponse, GetExecutorStateResponse__Output as _uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output } from './uber/cadence/sharddistributor/v1/GetExecutorStateResponse.ts';
+import type { GetNamespaceDefinitionRequest as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, GetNamespaceDefinitionRequest__Output as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest__Output } from './uber/cadence/sharddistributor/v1/GetNamespaceDefinitionRequest.ts';
+import type { GetNamespaceDefinitionResponse as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse, GetNamespaceDefinitionResponse__Output as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output } from './uber/cadence/sharddistributor/v1/GetNamespaceDefinitionResponse.ts';
 import type { GetNamespaceStateRequest as _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest, GetNamespaceStateRequest__Output as _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest__Output } from './uber/cadence/sharddistributor/v1/GetNamespaceStateRequest.ts';
 import type { GetNamespaceStateResponse as _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse, GetNamespaceStateResponse__Output as _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse__Output } from './uber/cadence/sharddistributor/v1/GetNamespaceStateResponse.ts';
 import type { GetShardOwnerRequest as _uber_cadence_sharddistributor_v1_GetShardOwnerRequest, GetShardOwnerRequest__Output as _uber_cadence_sharddistributor_v1_GetShardOwnerRequest__Output } from './uber/cadence/sharddistributor/v1/GetShardOwnerRequest.ts';
@@ -36,6 +42,7 @@ import type { ListNamespacesResponse as _uber_cadence_sharddistributor_v1_ListNa
 import type { MoveShardsRequest as _uber_cadence_sharddistributor_v1_MoveShardsRequest, MoveShardsRequest__Output as _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output } from './uber/cadence/sharddistributor/v1/MoveShardsRequest.ts';
 import type { MoveShardsResponse as _uber_cadence_sharddistributor_v1_MoveShardsResponse, MoveShardsResponse__Output as _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output } from './uber/cadence/sharddistributor/v1/MoveShardsResponse.ts';
 import type { NamespaceConfig as _uber_cadence_sharddistributor_v1_NamespaceConfig, NamespaceConfig__Output as _uber_cadence_sharddistributor_v1_NamespaceConfig__Output } from './uber/cadence/sharddistributor/v1/NamespaceConfig.ts';
+import type { NamespaceDefinition as _uber_cadence_sharddistributor_v1_NamespaceDefinition, NamespaceDefinition__Output as _uber_cadence_sharddistributor_v1_NamespaceDefinition__Output } from './uber/cadence/sharddistributor/v1/NamespaceDefinition.ts';
 import type { NamespaceExecutorState as _uber_cadence_sharddistributor_v1_NamespaceExecutorState, NamespaceExecutorState__Output as _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output } from './uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts';
 import type { NamespaceLeader as _uber_cadence_sharddistributor_v1_NamespaceLeader, NamespaceLeader__Output as _uber_cadence_sharddistributor_v1_NamespaceLeader__Output } from './uber/cadence/sharddistributor/v1/NamespaceLeader.ts';
 import type { NamespaceNotFoundError as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError, NamespaceNotFoundError__Output as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output } from './uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts';
@@ -52,6 +59,8 @@ import type { UndrainExecutorsRequest as _uber_cadence_sharddistributor_v1_Undra
 import type { UndrainExecutorsResponse as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, UndrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output } from './uber/cadence/sharddistributor/v1/UndrainExecutorsResponse.ts';
 import type { UndrainShardsRequest as _uber_cadence_sharddistributor_v1_UndrainShardsRequest, UndrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output } from './uber/cadence/sharddistributor/v1/UndrainShardsRequest.ts';
 import type { UndrainShardsResponse as _uber_cadence_sharddistributor_v1_UndrainShardsResponse, UndrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output } from './uber/cadence/sharddistributor/v1/UndrainShardsResponse.ts';
+import type { UpdateNamespaceRequest as _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, UpdateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/UpdateNamespaceRequest.ts';
+import type { UpdateNamespaceResponse as _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse, UpdateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/UpdateNamespaceResponse.ts';
 import type { WatchNamespaceStateRequest as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, WatchNamespaceStateRequest__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output } from './uber/cadence/sharddistributor/v1/WatchNamespaceStateRequest.ts';
 import type { WatchNamespaceStateResponse as _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, WatchNamespaceStateResponse__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output } from './uber/cadence/sharddistributor/v1/WatchNamespaceStateResponse.ts';
 
@@ -71,6 +80,10 @@ export interface ProtoGrpcType {
         v1: {
           AssignedShardState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_AssignedShardState, _uber_cadence_sharddistributor_v1_AssignedShardState__Output>
           AssignmentStatus: EnumTypeDefinition
+          CreateNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceRequest, _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output>
+          CreateNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>
+          DeleteNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output>
+          DeleteNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>
           DrainExecutorsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest, _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output>
           DrainExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
           DrainShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DrainShardsRequest, _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output>
@@ -87,6 +100,8 @@ export interface ProtoGrpcType {
           GetDrainedShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output>
           GetExecutorStateRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetExecutorStateRequest, _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output>
           GetExecutorStateResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetExecutorStateResponse, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output>
+          GetNamespaceDefinitionRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest__Output>
+          GetNamespaceDefinitionResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>
           GetNamespaceStateRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceStateRequest, _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest__Output>
           GetNamespaceStateResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceStateResponse, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse__Output>
           GetShardOwnerRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetShardOwnerRequest, _uber_cadence_sharddistributor_v1_GetShardOwnerRequest__Output>
@@ -105,6 +120,7 @@ export interface ProtoGrpcType {
           MoveShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_MoveShardsRequest, _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output>
           MoveShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_MoveShardsResponse, _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>
           NamespaceConfig: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceConfig, _uber_cadence_sharddistributor_v1_NamespaceConfig__Output>
+          NamespaceDefinition: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceDefinition, _uber_cadence_sharddistributor_v1_NamespaceDefinition__Output>
           NamespaceExecutorState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceExecutorState, _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output>
           NamespaceLeader: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceLeader, _uber_cadence_sharddistributor_v1_NamespaceLeader__Output>
           NamespaceNotFoundError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceNotFoundError, _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output>
@@ -129,6 +145,8 @@ export interface ProtoGrpcType {
           UndrainExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>
           UndrainShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsRequest, _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output>
           UndrainShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsResponse, _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output>
+          UpdateNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest__Output>
+          UpdateNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse, _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>
           WatchNamespaceStateRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output>
           WatchNamespaceStateResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>
         }

@@ -11,6 +11,7 @@ import { type ErrorKind, errorKind } from "../../../core/errors.ts";
 const STATUSES: Readonly<Record<ErrorKind, number>> = {
   invalid_argument: 400,
   not_found: 404,
+  already_exists: 409,
   failed_precondition: 409,
   aborted: 409,
   resource_exhausted: 429,

@@ -4,6 +4,8 @@
  * - `GET /`: the page (self-contained HTML; see `page.ts`);
  * - `GET /api/namespaces`: this instance's id, whether actions are allowed,
  *   and the configured namespaces;
+ * - reads are open; one that sends `authorization: Bearer <token>` (under
+ *   `security.auth`) is checked like the gRPC API's reads, per namespace;
  * - `GET /api/namespaces/:ns`: the JSON picture of a namespace (`state.ts`);
  * - `GET /api/namespaces/:ns/events`: server-sent `state` events with that
  *   picture, driven by the spectator fan-out and refreshed every second;
@@ -36,7 +38,8 @@ export interface DashboardOptions {
   readonly refreshMs?: number;
   /**
    * When set (`security.auth`), an action needs `authorization: Bearer <token>`
-   * of an identity with the operator role. Read-only pages stay open.
+   * of an identity with the operator role for that namespace (the same rules
+   * as the gRPC API, `namespaces:` included). Read-only pages stay open.
    * @default {undefined} actions need no token
    */
   readonly authorizer?: Authorizer;
@@ -66,18 +69,54 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
   const { allowActions, refreshMs = 1_000, authorizer, logger } = options;
   let page: ReturnType<typeof dashboardPage> | undefined;
 
+  /** Checks `method` for the request's token; a refusal as a response, or the namespaces it sees. */
+  const decide = async (
+    request: Request,
+    method: string,
+    namespace?: string,
+  ): Promise<Response | ((namespace: string) => boolean)> => {
+    const authorization = request.headers.get("authorization");
+    const decision = await authorizer!.check({
+      method,
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(authorization === null ? {} : { authorization }),
+    });
+    if (decision.allowed) return decision.sees;
+    logger?.warn("dashboard call denied", {
+      method,
+      principal: decision.principal,
+      reason: decision.error.message,
+    });
+    const status = httpStatusOf(decision.error) ?? 403;
+    return jsonError(status, decision.error.message, {
+      "www-authenticate": status === 401 ? "Bearer" : 'Bearer error="insufficient_scope"',
+    });
+  };
+  /** Reads stay open; one that sends a token gets the same rules as the gRPC API. */
+  const readCheck = (request: Request, method: string, namespace?: string) =>
+    authorizer && request.headers.has("authorization")
+      ? decide(request, method, namespace)
+      : Promise.resolve(() => true);
+
   const handle = async (request: Request, route: DashboardRoute): Promise<Response> => {
+    if (route.kind !== "page" && route.kind !== "action") {
+      const checked = route.kind === "namespaces"
+        ? await readCheck(request, "ListNamespaces")
+        : await readCheck(request, "GetNamespaceState", route.namespace);
+      if (checked instanceof Response) return checked;
+      if (route.kind === "namespaces") {
+        return Response.json({
+          instanceId: manager.instanceId,
+          allowActions,
+          namespaces: manager.listNamespaces().filter((n) => checked(n.name)),
+        }, { headers: JSON_HEADERS });
+      }
+    }
     switch (route.kind) {
       case "page": {
         const { html, headers } = await (page ??= dashboardPage());
         return new Response(html, { headers });
       }
-      case "namespaces":
-        return Response.json({
-          instanceId: manager.instanceId,
-          allowActions,
-          namespaces: manager.listNamespaces(),
-        }, { headers: JSON_HEADERS });
       case "namespace":
         return Response.json(
           await namespaceSnapshot(manager, route.namespace, { leaders, allowActions }),
@@ -110,22 +149,8 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
           const method = `${route.action === "drain" ? "Drain" : "Undrain"}${
             route.target === "shards" ? "Shards" : "Executors"
           }`;
-          const authorization = request.headers.get("authorization");
-          const decision = await authorizer.check({
-            method,
-            ...(authorization === null ? {} : { authorization }),
-          });
-          if (!decision.allowed) {
-            logger?.warn("dashboard action denied", {
-              method,
-              principal: decision.principal,
-              reason: decision.error.message,
-            });
-            const status = httpStatusOf(decision.error) ?? 403;
-            return jsonError(status, decision.error.message, {
-              "www-authenticate": status === 401 ? "Bearer" : 'Bearer error="insufficient_scope"',
-            });
-          }
+          const checked = await decide(request, method, route.namespace);
+          if (checked instanceof Response) return checked;
         }
         namespaceInfo(manager, route.namespace);
         const body = await readJsonBody(request);

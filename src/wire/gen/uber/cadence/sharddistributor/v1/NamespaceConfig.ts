@@ -24,6 +24,11 @@ export interface NamespaceConfig {
    * Number of shards of a fixed namespace; 0 for ephemeral namespaces.
    */
   'shardNum'?: (number | string | Long);
+  /**
+   * Where the definition comes from: "file" (the configuration file) or
+   * "api" (CreateNamespace).
+   */
+  'source'?: (string);
 }
 
 /**
@@ -47,4 +52,9 @@ export interface NamespaceConfig__Output {
    * Number of shards of a fixed namespace; 0 for ephemeral namespaces.
    */
   'shardNum': (string);
+  /**
+   * Where the definition comes from: "file" (the configuration file) or
+   * "api" (CreateNamespace).
+   */
+  'source': (string);
 }

@@ -3,6 +3,10 @@
 
 import type * as grpc from 'npm:@grpc/grpc-js@^1.14.0'
 import type { MethodDefinition } from 'npm:@grpc/proto-loader@^0.8.0'
+import type { CreateNamespaceRequest as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts';
+import type { CreateNamespaceResponse as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, CreateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts';
+import type { DeleteNamespaceRequest as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, DeleteNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts';
+import type { DeleteNamespaceResponse as _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse, DeleteNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/DeleteNamespaceResponse.ts';
 import type { DrainExecutorsRequest as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest, DrainExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainExecutorsRequest.ts';
 import type { DrainExecutorsResponse as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, DrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainExecutorsResponse.ts';
 import type { DrainShardsRequest as _uber_cadence_sharddistributor_v1_DrainShardsRequest, DrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DrainShardsRequest.ts';
@@ -15,6 +19,8 @@ import type { GetDrainedShardsRequest as _uber_cadence_sharddistributor_v1_GetDr
 import type { GetDrainedShardsResponse as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, GetDrainedShardsResponse__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetDrainedShardsResponse.ts';
 import type { GetExecutorStateRequest as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, GetExecutorStateRequest__Output as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetExecutorStateRequest.ts';
 import type { GetExecutorStateResponse as _uber_cadence_sharddistributor_v1_GetExecutorStateResponse, GetExecutorStateResponse__Output as _uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetExecutorStateResponse.ts';
+import type { GetNamespaceDefinitionRequest as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, GetNamespaceDefinitionRequest__Output as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetNamespaceDefinitionRequest.ts';
+import type { GetNamespaceDefinitionResponse as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse, GetNamespaceDefinitionResponse__Output as _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetNamespaceDefinitionResponse.ts';
 import type { GetNamespaceStateRequest as _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest, GetNamespaceStateRequest__Output as _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetNamespaceStateRequest.ts';
 import type { GetNamespaceStateResponse as _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse, GetNamespaceStateResponse__Output as _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetNamespaceStateResponse.ts';
 import type { GetShardOwnerRequest as _uber_cadence_sharddistributor_v1_GetShardOwnerRequest, GetShardOwnerRequest__Output as _uber_cadence_sharddistributor_v1_GetShardOwnerRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetShardOwnerRequest.ts';
@@ -33,6 +39,8 @@ import type { UndrainExecutorsRequest as _uber_cadence_sharddistributor_v1_Undra
 import type { UndrainExecutorsResponse as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, UndrainExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainExecutorsResponse.ts';
 import type { UndrainShardsRequest as _uber_cadence_sharddistributor_v1_UndrainShardsRequest, UndrainShardsRequest__Output as _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainShardsRequest.ts';
 import type { UndrainShardsResponse as _uber_cadence_sharddistributor_v1_UndrainShardsResponse, UndrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/UndrainShardsResponse.ts';
+import type { UpdateNamespaceRequest as _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, UpdateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/UpdateNamespaceRequest.ts';
+import type { UpdateNamespaceResponse as _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse, UpdateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/UpdateNamespaceResponse.ts';
 import type { WatchNamespaceStateRequest as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, WatchNamespaceStateRequest__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/WatchNamespaceStateRequest.ts';
 import type { WatchNamespaceStateResponse as _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, WatchNamespaceStateResponse__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/WatchNamespaceStateResponse.ts';
 
@@ -40,6 +48,40 @@ import type { WatchNamespaceStateResponse as _uber_cadence_sharddistributor_v1_W
  * The API that spectators (routers of shard traffic) and operators call.
  */
 export interface ShardDistributorAPIClient extends grpc.Client {
+  /**
+   * Creates a namespace from a definition (the same fields as an entry of
+   * shardDistribution.namespaces in the YAML); every instance starts it.
+   */
+  CreateNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  CreateNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  CreateNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  CreateNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Creates a namespace from a definition (the same fields as an entry of
+   * shardDistribution.namespaces in the YAML); every instance starts it.
+   */
+  createNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  createNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  createNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  createNamespace(argument: _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Deletes a namespace created through the API: its shards are drained
+   * first, then every instance stops it and its keys are removed.
+   */
+  DeleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  DeleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  DeleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  DeleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Deletes a namespace created through the API: its shards are drained
+   * first, then every instance stops it and its keys are removed.
+   */
+  deleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  deleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  deleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  deleteNamespace(argument: _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  
   /**
    * Drains executors chosen by id or by a metadata selector: their shards move
    * away and they get nothing new, until undrained. The drain is stored, so it
@@ -141,6 +183,21 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   getExecutorState(argument: _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output>): grpc.ClientUnaryCall;
   getExecutorState(argument: _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output>): grpc.ClientUnaryCall;
   getExecutorState(argument: _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Returns a namespace's definition, in the form CreateNamespace accepts.
+   */
+  GetNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
+  GetNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
+  GetNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
+  GetNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Returns a namespace's definition, in the form CreateNamespace accepts.
+   */
+  getNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
+  getNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
+  getNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
+  getNamespaceDefinition(argument: _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Returns every executor of a namespace with its status and shards.
@@ -284,6 +341,23 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   undrainShards(argument: _uber_cadence_sharddistributor_v1_UndrainShardsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Changes a namespace created through the API; every instance applies it.
+   * Namespaces from the configuration file are read-only here.
+   */
+  UpdateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  UpdateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  UpdateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  UpdateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Changes a namespace created through the API; every instance applies it.
+   * Namespaces from the configuration file are read-only here.
+   */
+  updateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  updateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  updateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  updateNamespace(argument: _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Streams the namespace's executors and their shards: first the current
    * state, then a new message whenever it changes. Clients that set
    * accept_deltas get only what changed after the first message.
@@ -304,6 +378,18 @@ export interface ShardDistributorAPIClient extends grpc.Client {
  * The API that spectators (routers of shard traffic) and operators call.
  */
 export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * Creates a namespace from a definition (the same fields as an entry of
+   * shardDistribution.namespaces in the YAML); every instance starts it.
+   */
+  CreateNamespace: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse>;
+  
+  /**
+   * Deletes a namespace created through the API: its shards are drained
+   * first, then every instance stops it and its keys are removed.
+   */
+  DeleteNamespace: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse>;
+  
   /**
    * Drains executors chosen by id or by a metadata selector: their shards move
    * away and they get nothing new, until undrained. The drain is stored, so it
@@ -339,6 +425,11 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
    * Returns one executor of a namespace with its status and shards.
    */
   GetExecutorState: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse>;
+  
+  /**
+   * Returns a namespace's definition, in the form CreateNamespace accepts.
+   */
+  GetNamespaceDefinition: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest__Output, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse>;
   
   /**
    * Returns every executor of a namespace with its status and shards.
@@ -389,6 +480,12 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   UndrainShards: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainShardsResponse>;
   
   /**
+   * Changes a namespace created through the API; every instance applies it.
+   * Namespaces from the configuration file are read-only here.
+   */
+  UpdateNamespace: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_UpdateNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse>;
+  
+  /**
    * Streams the namespace's executors and their shards: first the current
    * state, then a new message whenever it changes. Clients that set
    * accept_deltas get only what changed after the first message.
@@ -398,12 +495,15 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
 }
 
 export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
+  CreateNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceRequest, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>
+  DeleteNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse, _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>
   DrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
   DrainShards: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainShardsRequest, _uber_cadence_sharddistributor_v1_DrainShardsResponse, _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output>
   ForceResetNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>
   GetBlastRadius: MethodDefinition<_uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse, _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>
   GetDrainedShards: MethodDefinition<_uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output>
   GetExecutorState: MethodDefinition<_uber_cadence_sharddistributor_v1_GetExecutorStateRequest, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse, _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output>
+  GetNamespaceDefinition: MethodDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest__Output, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>
   GetNamespaceState: MethodDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceStateRequest, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse, _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse__Output>
   GetShardOwner: MethodDefinition<_uber_cadence_sharddistributor_v1_GetShardOwnerRequest, _uber_cadence_sharddistributor_v1_GetShardOwnerResponse, _uber_cadence_sharddistributor_v1_GetShardOwnerRequest__Output, _uber_cadence_sharddistributor_v1_GetShardOwnerResponse__Output>
   InspectShard: MethodDefinition<_uber_cadence_sharddistributor_v1_InspectShardRequest, _uber_cadence_sharddistributor_v1_InspectShardResponse, _uber_cadence_sharddistributor_v1_InspectShardRequest__Output, _uber_cadence_sharddistributor_v1_InspectShardResponse__Output>
@@ -413,5 +513,6 @@ export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   MoveShards: MethodDefinition<_uber_cadence_sharddistributor_v1_MoveShardsRequest, _uber_cadence_sharddistributor_v1_MoveShardsResponse, _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output, _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>
   UndrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>
   UndrainShards: MethodDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsRequest, _uber_cadence_sharddistributor_v1_UndrainShardsResponse, _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output>
+  UpdateNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse, _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>
   WatchNamespaceState: MethodDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>
 }

@@ -1,0 +1,136 @@
+/**
+ * A namespace definition as data: one entry of `shardDistribution.namespaces`
+ * written as YAML (or JSON), read with the same schema as the file (so the
+ * same fields, defaults and errors naming the field), and written back in the
+ * form it was read from.
+ *
+ * @module
+ */
+import { stringify } from "yaml";
+import { parseYaml } from "./_parse_yaml.ts";
+import { formatDuration } from "./duration.ts";
+import { namespaceSchema } from "./namespace_schema.ts";
+import type { NamespaceConfig } from "./namespace_types.ts";
+
+/** A definition as written: plain YAML data (`name`, `type`, `shardNum`, ...). */
+export type NamespaceSpec = Readonly<Record<string, unknown>>;
+
+/** A parsed definition: the validated configuration and the data it was read from. */
+export interface NamespaceDefinitionInput {
+  /** What the service runs. */
+  readonly config: NamespaceConfig;
+  /** What was written, to store and to print back. */
+  readonly spec: NamespaceSpec;
+}
+
+const specs = new WeakMap<NamespaceConfig, NamespaceSpec>();
+
+/**
+ * Records the data `config` was read from (the configuration file's entry),
+ * so that {@linkcode namespaceSpec} returns it unchanged.
+ */
+export function rememberSpec(config: NamespaceConfig, spec: unknown): void {
+  if (typeof spec === "object" && spec !== null && !Array.isArray(spec)) {
+    specs.set(config, spec as NamespaceSpec);
+  }
+}
+
+/**
+ * Parses one namespace definition; throws `ConfigError` naming each wrong
+ * field, e.g. `shardNum: expected an integer from 1 to 10000000, got 0`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseNamespaceDefinition } from "./namespace_definition.ts";
+ *
+ * const { config, spec } = parseNamespaceDefinition("name: orders\ntype: fixed\nshardNum: 8\n");
+ * assert.equal(config.kind, "fixed");
+ * assert.deepEqual(spec, { name: "orders", type: "fixed", shardNum: 8 });
+ * assert.throws(() => parseNamespaceDefinition("name: o\ntype: fixed\n"), /shardNum: required/);
+ * ```
+ */
+export function parseNamespaceDefinition(text: string, source?: string): NamespaceDefinitionInput {
+  const { value, data } = parseYaml(namespaceSchema, text, {
+    what: "namespace definition",
+    ...(source === undefined ? {} : { source }),
+  });
+  rememberSpec(value, data);
+  return { config: value, spec: data as NamespaceSpec };
+}
+
+/**
+ * The definition of `config` as data that {@linkcode parseNamespaceDefinition}
+ * reads back into the same configuration: the data it was read from when
+ * known, else written out from its fields.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { namespaceSpec } from "./namespace_definition.ts";
+ *
+ * const spec = namespaceSpec({
+ *   kind: "fixed", name: "o", shardNum: 2, loadBalancer: "naive",
+ *   ownership: { mode: "exclusive", leaseMs: 5_000 },
+ * });
+ * assert.deepEqual(spec, {
+ *   name: "o", type: "fixed", shardNum: 2, loadBalancer: "naive",
+ *   ownership: "exclusive", ownershipLease: "5s",
+ * });
+ * ```
+ */
+export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
+  const known = specs.get(config);
+  if (known) return known;
+  if (config.kind === "cells") {
+    return {
+      name: config.name,
+      type: "ephemeral",
+      mode: "cells",
+      ...(config.maxShards === undefined ? {} : { maxShards: config.maxShards }),
+      ...(Object.keys(config.pins).length === 0 ? {} : { pins: config.pins }),
+    };
+  }
+  const replication = config.replication;
+  return {
+    name: config.name,
+    type: config.kind,
+    ...(config.kind === "fixed" ? { shardNum: config.shardNum } : {}),
+    ...(config.kind === "ephemeral" && config.maxShards !== undefined
+      ? { maxShards: config.maxShards }
+      : {}),
+    ...(replication ? {} : { loadBalancer: config.loadBalancer }),
+    ...(config.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: config.maxMovesPerPass }),
+    ...(config.ownership.mode === "exclusive"
+      ? {
+        ownership: "exclusive",
+        ...(config.ownership.leaseMs === undefined
+          ? {}
+          : { ownershipLease: formatDuration(config.ownership.leaseMs) }),
+      }
+      : {}),
+    ...(replication
+      ? {
+        replicas: replication.replicas,
+        zoneKey: replication.zoneKey,
+        placement: replication.placement,
+        ...(replication.placement === "shuffle" ? { maxOverlap: replication.maxOverlap } : {}),
+      }
+      : {}),
+  };
+}
+
+/**
+ * A definition as YAML text, in the form {@linkcode parseNamespaceDefinition} reads.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatNamespaceSpec } from "./namespace_definition.ts";
+ *
+ * assert.equal(formatNamespaceSpec({ name: "o", type: "ephemeral" }), "name: o\ntype: ephemeral\n");
+ * ```
+ */
+export function formatNamespaceSpec(spec: NamespaceSpec): string {
+  return stringify(spec);
+}
