@@ -30,7 +30,7 @@ export class NamespaceOperations {
     return this.#setDrained(namespace, keys, true);
   }
 
-  /** Undrains shards; returns the keys undrained. */
+  /** Undrains shards; returns the keys that were drained and are not any more. */
   undrainShards(namespace: string, keys: readonly string[]): Promise<string[]> {
     return this.#setDrained(namespace, keys, false);
   }
@@ -66,8 +66,12 @@ export class NamespaceOperations {
       assertShardExists(runtime, key);
     }
     const unique = [...new Set(keys)];
-    const revision = await this.#store.setDrained(namespace, unique, drained);
+    // An undrain reports only the shards it changed: a key that was never
+    // drained is left out, so the caller is not told it was undrained.
+    const changed = drained ? unique : unique.filter((key) => runtime.view.isDrained(key));
+    if (changed.length === 0) return [];
+    const revision = await this.#store.setDrained(namespace, changed, drained);
     await runtime.cache.waitForRevision(revision);
-    return unique;
+    return changed;
   }
 }

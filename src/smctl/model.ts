@@ -120,6 +120,33 @@ export interface ShardModel {
   readonly assignedAt: string | null;
   /** Replicated namespaces: every owner, primary (`owner`) first; absent with one owner. */
   readonly owners?: readonly string[];
+  /** True when an operator drained the shard: it has no owner until undrained. */
+  readonly drained?: boolean;
+}
+
+/**
+ * A drained shard as `shard inspect` shows it: no owner, and the drain.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { drainedShardModel } from "./model.ts";
+ *
+ * assert.equal(drainedShardModel("ns", "9").drained, true);
+ * ```
+ */
+export function drainedShardModel(namespace: string, shardKey: string): ShardModel {
+  return {
+    namespace,
+    shardKey,
+    owner: "",
+    metadata: {},
+    load: 0,
+    status: null,
+    assignedRevision: 0,
+    assignedAt: null,
+    drained: true,
+  };
 }
 
 /**

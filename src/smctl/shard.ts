@@ -5,7 +5,9 @@
  */
 import type { Command } from "commander";
 import { type Context, runCommand } from "./context.ts";
-import { shardModel } from "./model.ts";
+import { ExitCode } from "./exit_codes.ts";
+import { SmctlError } from "./errors.ts";
+import { drainedShardModel, type ShardModel, shardModel } from "./model.ts";
 import { registerShardMove } from "./placement_commands.ts";
 import {
   drainedShardsText,
@@ -62,7 +64,8 @@ Example:
     .addHelpText(
       "after",
       `
-Never creates a shard. Unknown shards exit with code 3, drained ones with 5.
+Never creates a shard. Unknown shards exit with code 3. A drained shard is
+shown with its drain (no owner) and exits 0.
 
 Example:
   $ smctl -n orders shard inspect 42 --json`,
@@ -121,8 +124,22 @@ async function owner(ctx: Context, shardKey: string): Promise<void> {
 
 async function inspect(ctx: Context, shardKey: string): Promise<void> {
   const namespace = ctx.namespace();
-  const answer = await ctx.connection.call("inspectShard", { namespace, shardKey });
-  const shard = shardModel(shardKey, answer);
+  let shard: ShardModel;
+  try {
+    shard = shardModel(
+      shardKey,
+      await ctx.connection.call("inspectShard", { namespace, shardKey }),
+    );
+  } catch (error) {
+    if (!(error instanceof SmctlError) || error.exitCode !== ExitCode.FAILED_PRECONDITION) {
+      throw error;
+    }
+    // InspectShard refuses a drained shard (as GetShardOwner does); look the
+    // drain up so the operator sees the shard and why it has no owner.
+    const { shardKeys } = await ctx.connection.call("getDrainedShards", { namespace });
+    if (!shardKeys.includes(shardKey)) throw error;
+    shard = drainedShardModel(namespace, shardKey);
+  }
   ctx.output.result(shard, () => shardInspectText(shard, Date.now(), ctx.output.palette));
 }
 
