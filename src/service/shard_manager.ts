@@ -130,7 +130,7 @@ export class ShardManager {
       logger: options.logger,
     });
     const lookup = (name: string) => this.namespaces.get(name);
-    this.operations = new NamespaceOperations(options.store, lookup);
+    this.operations = new NamespaceOperations(options.store, lookup, clock);
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock);
     this.cells = new CellOperations({ lookup, clock });
     graceAfterOutages(this.health, () => this.namespaces.all().map((n) => n.cache.state), {

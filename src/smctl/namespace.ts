@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { safeWrite } from "./safe_write.ts";
 import type { Command } from "commander";
 import { confirmByRetyping, readLine } from "./confirm.ts";
 import { type Context, runCommand } from "./context.ts";
@@ -159,7 +160,12 @@ async function forceReset(ctx: Context, yes: boolean): Promise<void> {
       action: `reset namespace ${JSON.stringify(namespace)}`,
     });
   }
-  const { deletedKeys } = await ctx.connection.call("forceResetNamespace", { namespace });
+  const { deletedKeys } = await safeWrite(
+    ctx,
+    "forceResetNamespace",
+    { namespace },
+    `smctl -n ${namespace} namespace describe`,
+  );
   const count = Number(deletedKeys);
   ctx.output.result(
     { namespace, deletedKeys: count },

@@ -9,6 +9,7 @@ import { ExitCode } from "./exit_codes.ts";
 import { SmctlError } from "./errors.ts";
 import { drainedShardModel, type ShardModel, shardModel } from "./model.ts";
 import { registerShardMove } from "./placement_commands.ts";
+import { safeWrite } from "./safe_write.ts";
 import {
   drainedShardsText,
   shardChangeText,
@@ -150,13 +151,23 @@ async function change(
 ): Promise<void> {
   const namespace = ctx.namespace();
   if (method === "drainShards") {
-    const { drainedShardKeys } = await ctx.connection.call(method, { namespace, shardKeys });
+    const { drainedShardKeys } = await safeWrite(
+      ctx,
+      method,
+      { namespace, shardKeys },
+      `smctl -n ${namespace} shard drained`,
+    );
     ctx.output.result(
       { namespace, drainedShardKeys },
       () => shardChangeText("Drained", namespace, drainedShardKeys),
     );
   } else {
-    const { undrainedShardKeys } = await ctx.connection.call(method, { namespace, shardKeys });
+    const { undrainedShardKeys } = await safeWrite(
+      ctx,
+      method,
+      { namespace, shardKeys },
+      `smctl -n ${namespace} shard drained`,
+    );
     const notDrained = shardKeys.filter((k) => !undrainedShardKeys.includes(k));
     ctx.output.result({ namespace, undrainedShardKeys, notDrainedShardKeys: notDrained }, () => {
       const text = shardChangeText("Undrained", namespace, undrainedShardKeys);

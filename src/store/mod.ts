@@ -5,3 +5,4 @@
  */
 export * from "./store.ts";
 export * from "./leader_store.ts";
+export * from "./operator_write.ts";

@@ -12,6 +12,12 @@ import type {
   ShardReport,
 } from "../core/types.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
+import type {
+  OperatorGuard,
+  OperatorWrite,
+  OperatorWriteOutcome,
+  RequestRetention,
+} from "./operator_write.ts";
 
 /** An executor as stored: liveness, metadata and shard reports. */
 export interface StoredExecutor {
@@ -201,6 +207,17 @@ export interface Store {
   clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void>;
   /** Deletes every key of a namespace; returns how many were deleted. */
   resetNamespace(namespace: string): Promise<number>;
+  /**
+   * Applies an operator's write under `guard`, atomically with recording its
+   * request id (see `operator_write.ts`).
+   */
+  applyOperatorWrite(
+    namespace: string,
+    write: OperatorWrite,
+    guard: OperatorGuard,
+  ): Promise<OperatorWriteOutcome>;
+  /** Forgets applied request ids beyond `retention`; returns how many were forgotten. */
+  pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number>;
   /** Resolves when the store answers a trivial read; rejects when it cannot be reached. */
   ping(): Promise<void>;
   /** Releases connections. */

@@ -25,6 +25,12 @@ import {
   type StoreLimits,
   type Versioned,
 } from "../store.ts";
+import type {
+  OperatorGuard,
+  OperatorWrite,
+  OperatorWriteOutcome,
+  RequestRetention,
+} from "../operator_write.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
 import { NamespaceModel } from "./namespace_model.ts";
@@ -42,6 +48,10 @@ export class EmbeddedStore implements Store {
   #feeds = new Map<string, NamespaceFeed>();
   #closed = false;
   #compactAfterLines: number;
+  /** Applied request ids per namespace (in memory: kept for the process's life). */
+  #requestIds = new Map<string, Map<string, number>>();
+  /** Per namespace: the latest revision an executor drain was stored at. */
+  #drainsStoredAt = new Map<string, number>();
 
   private constructor(
     journal: Journal,
@@ -132,6 +142,67 @@ export class EmbeddedStore implements Store {
   deleteExecutorDrain(namespace: string, id: string): Promise<number> {
     const exists = this.#model(namespace).executorDrains.has(id);
     return this.#commit(namespace, exists ? [{ type: "executor_drain", id }] : []);
+  }
+
+  /**
+   * Applies an operator's write under `guard`. Request ids are kept in memory,
+   * so they are forgotten on restart (the embedded store serves one process).
+   */
+  async applyOperatorWrite(
+    namespace: string,
+    write: OperatorWrite,
+    guard: OperatorGuard,
+  ): Promise<OperatorWriteOutcome> {
+    let ids = this.#requestIds.get(namespace);
+    if (!ids) this.#requestIds.set(namespace, ids = new Map());
+    if (guard.requestId !== undefined && ids.has(guard.requestId)) {
+      return { applied: false, reason: "duplicate", revision: this.#revision };
+    }
+    const since = guard.drainsUnchangedSince;
+    if (since !== undefined && (this.#drainsStoredAt.get(namespace) ?? 0) > since) {
+      return { applied: false, reason: "changed", revision: this.#revision };
+    }
+    // Checked and reserved before the first await, so concurrent calls see it.
+    if (guard.requestId !== undefined) ids.set(guard.requestId, guard.atMs);
+    switch (write.type) {
+      case "shard_drains":
+        return {
+          applied: true,
+          revision: await this.setDrained(namespace, write.shardKeys, write.drained),
+          deleted: 0,
+        };
+      case "put_executor_drain": {
+        this.#drainsStoredAt.set(namespace, this.#revision + 1);
+        const revision = await this.putExecutorDrain(namespace, write.drain);
+        this.#drainsStoredAt.set(namespace, revision);
+        return { applied: true, revision, deleted: 0 };
+      }
+      case "delete_executor_drain":
+        return {
+          applied: true,
+          revision: await this.deleteExecutorDrain(namespace, write.id),
+          deleted: 0,
+        };
+      case "reset": {
+        const deleted = await this.resetNamespace(namespace);
+        return { applied: true, revision: this.#revision, deleted };
+      }
+    }
+  }
+
+  /** Forgets applied request ids beyond `retention`. */
+  pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number> {
+    const ids = this.#requestIds.get(namespace);
+    if (!ids) return Promise.resolve(0);
+    const newest = [...ids].sort((a, b) => b[1] - a[1]);
+    let forgotten = 0;
+    for (const [i, [id, atMs]] of newest.entries()) {
+      if (i >= retention.keep || atMs < retention.beforeMs) {
+        ids.delete(id);
+        forgotten++;
+      }
+    }
+    return Promise.resolve(forgotten);
   }
 
   /** Claims the namespace for `claim.term`, refusing when the stored term is not older. */

@@ -51,6 +51,13 @@ import {
   writeAll,
 } from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
+import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
+import type {
+  OperatorGuard,
+  OperatorWrite,
+  OperatorWriteOutcome,
+  RequestRetention,
+} from "../operator_write.ts";
 
 /** Conditional deletes per transaction: a compare and a delete each. */
 const CONDITIONAL_BATCH = MAX_TXN_OPS / 2 - 1;
@@ -239,6 +246,27 @@ export class EtcdStore implements Store {
     const root = this.#ns(namespace).root;
     const res = await txn(this.#client, [], [del(root, prefixEnd(root))]);
     return Number(res.responses[0]?.response_delete_range.deleted ?? 0);
+  }
+
+  /** Applies an operator's write with its request id and guard, in one transaction. */
+  applyOperatorWrite(
+    namespace: string,
+    write: OperatorWrite,
+    guard: OperatorGuard,
+  ): Promise<OperatorWriteOutcome> {
+    return applyOperatorWrite(
+      this.#client,
+      this.#prefix,
+      this.#ns(namespace),
+      namespace,
+      write,
+      guard,
+    );
+  }
+
+  /** Forgets applied request ids beyond `retention`. */
+  pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number> {
+    return pruneOperatorRequests(this.#client, this.#prefix, namespace, retention);
   }
 
   /** Reads one key of the namespace root range (count only) to check etcd answers. */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { validateRequestId } from "../../service/operator_writes.ts";
 import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
 import type { ServiceObserver } from "../../core/observer.ts";
@@ -157,12 +158,14 @@ export function routingHandlers(
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),
         validateShardKeys(req.shardKeys, limits),
+        { requestId: validateRequestId(req.requestId) },
       ),
     })),
     UndrainShards: unary(context, "UndrainShards", async (req) => ({
       undrainedShardKeys: await ops.undrainShards(
         validateNamespace(req.namespace),
         validateShardKeys(req.shardKeys, limits),
+        { requestId: validateRequestId(req.requestId) },
       ),
     })),
     GetDrainedShards: unary(context, "GetDrainedShards", (req) => {
@@ -170,18 +173,37 @@ export function routingHandlers(
       return { namespace, shardKeys: ops.drainedShards(namespace) };
     }),
     ForceResetNamespace: unary(context, "ForceResetNamespace", async (req) => ({
-      deletedKeys: String(await ops.forceReset(validateNamespace(req.namespace))),
+      deletedKeys: String(
+        await ops.forceReset(validateNamespace(req.namespace), {
+          requestId: validateRequestId(req.requestId),
+        }),
+      ),
     })),
     DrainExecutors: unary(context, "DrainExecutors", async (req) => {
       const namespace = validateNamespace(req.namespace);
       const target = drainTarget(req);
       const reason = validateReason(req.reason);
-      return { drain: toExecutorDrain(await drains.drain(namespace, target, reason)) };
+      const made = await drains.drain(namespace, target, reason, {
+        requestId: validateRequestId(req.requestId),
+        force: req.force === true,
+        dryRun: req.dryRun === true,
+      });
+      return {
+        drain: toExecutorDrain(made),
+        dryRun: made.dryRun,
+        plannedMoves: made.plannedMoves.map((m) => ({
+          shardKey: m.shardKey,
+          fromExecutorId: m.from,
+          toExecutorId: m.to,
+        })),
+      };
     }),
     UndrainExecutors: unary(context, "UndrainExecutors", async (req) => {
       const namespace = validateNamespace(req.namespace);
       const target = drainTarget(req);
-      const { removed, stillDrained } = await drains.undrain(namespace, target);
+      const { removed, stillDrained } = await drains.undrain(namespace, target, {
+        requestId: validateRequestId(req.requestId),
+      });
       return {
         ...(removed ? { removed: toExecutorDrain(removed) } : {}),
         stillDrainedExecutorIds: [...stillDrained],

@@ -611,6 +611,10 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 2
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 3
                         }
                       }
                     },
@@ -633,6 +637,10 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 2
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 3
                         }
                       }
                     },
@@ -671,6 +679,10 @@ export const contract: ContractJson = {
                         "namespace": {
                           "type": "string",
                           "id": 1
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 2
                         }
                       }
                     },
@@ -700,6 +712,18 @@ export const contract: ContractJson = {
                         "reason": {
                           "type": "string",
                           "id": 4
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 5
+                        },
+                        "force": {
+                          "type": "bool",
+                          "id": 6
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 7
                         }
                       }
                     },
@@ -708,6 +732,31 @@ export const contract: ContractJson = {
                         "drain": {
                           "type": "ExecutorDrain",
                           "id": 1
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 2
+                        },
+                        "plannedMoves": {
+                          "rule": "repeated",
+                          "type": "PlannedMove",
+                          "id": 3
+                        }
+                      }
+                    },
+                    "PlannedMove": {
+                      "fields": {
+                        "shardKey": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "fromExecutorId": {
+                          "type": "string",
+                          "id": 2
+                        },
+                        "toExecutorId": {
+                          "type": "string",
+                          "id": 3
                         }
                       }
                     },
@@ -725,6 +774,10 @@ export const contract: ContractJson = {
                           "keyType": "string",
                           "type": "string",
                           "id": 3
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 4
                         }
                       }
                     },
@@ -838,6 +891,14 @@ export const contract: ContractJson = {
                         "toExecutorId": {
                           "type": "string",
                           "id": 3
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 4
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 5
                         }
                       }
                     },
@@ -860,6 +921,15 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 4
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 5
+                        },
+                        "plannedMoves": {
+                          "rule": "repeated",
+                          "type": "PlannedMove",
+                          "id": 6
                         }
                       }
                     },

@@ -39,6 +39,7 @@ import type { NamespaceConfig as _uber_cadence_sharddistributor_v1_NamespaceConf
 import type { NamespaceExecutorState as _uber_cadence_sharddistributor_v1_NamespaceExecutorState, NamespaceExecutorState__Output as _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output } from './uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts';
 import type { NamespaceLeader as _uber_cadence_sharddistributor_v1_NamespaceLeader, NamespaceLeader__Output as _uber_cadence_sharddistributor_v1_NamespaceLeader__Output } from './uber/cadence/sharddistributor/v1/NamespaceLeader.ts';
 import type { NamespaceNotFoundError as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError, NamespaceNotFoundError__Output as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output } from './uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts';
+import type { PlannedMove as _uber_cadence_sharddistributor_v1_PlannedMove, PlannedMove__Output as _uber_cadence_sharddistributor_v1_PlannedMove__Output } from './uber/cadence/sharddistributor/v1/PlannedMove.ts';
 import type { Shard as _uber_cadence_sharddistributor_v1_Shard, Shard__Output as _uber_cadence_sharddistributor_v1_Shard__Output } from './uber/cadence/sharddistributor/v1/Shard.ts';
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from './uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { ShardDistributorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorAPIClient, ShardDistributorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts';
@@ -109,6 +110,7 @@ export interface ProtoGrpcType {
           NamespaceLeader: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceLeader, _uber_cadence_sharddistributor_v1_NamespaceLeader__Output>
           NamespaceNotFoundError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceNotFoundError, _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output>
           OwnershipMode: EnumTypeDefinition
+          PlannedMove: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_PlannedMove, _uber_cadence_sharddistributor_v1_PlannedMove__Output>
           Shard: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_Shard, _uber_cadence_sharddistributor_v1_Shard__Output>
           ShardAssignment: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardAssignment, _uber_cadence_sharddistributor_v1_ShardAssignment__Output>
           /**

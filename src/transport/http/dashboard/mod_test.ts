@@ -59,6 +59,8 @@ function fakeBackend() {
         Promise.resolve({
           drain: { ...target, id: `id:${target.executorId}`, reason, createdAtMs: 1 },
           matched: [],
+          dryRun: false,
+          plannedMoves: [],
         }) as ReturnType<DashboardBackend["executorDrains"]["drain"]>,
       undrain: () => Promise.reject(new InvalidArgumentError("executor_id", "bad")),
     },
