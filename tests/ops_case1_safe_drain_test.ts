@@ -99,7 +99,10 @@ Deno.test("case 1: the budget refuses the last executor with the numbers; --forc
   assert.equal((await fx.run(["executor", "drain", "a"])).code, 0);
   const refused = await fx.run(["executor", "drain", "b"]);
   assert.equal(refused.code, 5, refused.stderr);
-  assert.match(refused.stderr, /drain 2 of 2 live executors \(100%\), more than maxDrainedShare 50%/);
+  assert.match(
+    refused.stderr,
+    /drain 2 of 2 live executors \(100%\), more than maxDrainedShare 50%/,
+  );
   assert.match(refused.stderr, /leave 12 shards with no eligible owner/);
   assert.match(refused.stderr, /--force/);
   const dryRefused = await fx.run(["executor", "drain", "b", "--dry-run"]);

@@ -7,7 +7,13 @@ type Doc = Record<string, unknown>;
 type Executor = { id: string; drained: boolean; drainedBy: string[]; shardCount: number };
 
 Deno.test("smctl executor drains: --wait empties a host, drains are listed and undone", async (t) => {
-  await using fx = await startSmctlFixture("smctl-executor-drain");
+  // Drains two of three executors: allowed past the default budget of half.
+  await using fx = await startSmctlFixture("smctl-executor-drain", {
+    namespaces: [{ name: "ns", type: "fixed", shardNum: 12, maxDrainedShare: 1 }, {
+      name: "eph",
+      type: "ephemeral",
+    }],
+  });
   const [a, b] = fx.executors;
   const executors = async () =>
     json<{ executors: Executor[] }>(await fx.run(["-n", "ns", "executor", "list", "--json"]))
