@@ -64,6 +64,7 @@ export class ShardManager {
   /** Limits on requests, from the `limits` section of the configuration. */
   readonly limits: RequestLimits;
   #options: ShardManagerOptions;
+  #startedAt: { readonly now: number; readonly wallMs: number };
   #clock: Clock;
   #ingest: HeartbeatIngest;
   #stop = new AbortController();
@@ -73,6 +74,7 @@ export class ShardManager {
   constructor(options: ShardManagerOptions) {
     this.#options = options;
     const clock = this.#clock = options.clock ?? systemClock;
+    this.#startedAt = { now: clock.monotonic(), wallMs: clock.now() };
     this.instanceId = options.instanceId ?? crypto.randomUUID();
     this.observer = options.observer ?? noopObserver;
     this.limits = options.config.limits;
@@ -220,6 +222,20 @@ export class ShardManager {
    */
   async listLeaders(): Promise<routing.LeaderView[]> {
     const runtimes = this.namespaces.names().map((name) => this.namespaces.get(name));
+    const lost = this.storeLostSince();
+    if (lost !== undefined) {
+      // The store cannot be read: say who led at the last good read, and since when unknown.
+      return runtimes.map(({ name, view }) => {
+        const claim = view.leader?.claim;
+        return {
+          namespace: name,
+          unknownSinceMs: lost.wallMs,
+          ...(claim
+            ? { instanceId: claim.instanceId, term: claim.term, sinceMs: claim.sinceMs }
+            : {}),
+        };
+      });
+    }
     return await Promise.all(runtimes.map(async ({ name, view }) => {
       const elected = await this.#options.leaderStore.leader(name);
       if (!elected) return { namespace: name };
@@ -247,7 +263,26 @@ export class ShardManager {
   }
 
   #time(): routing.InspectionTime {
-    return { now: this.#clock.monotonic(), wallNow: this.#clock.now() };
+    const lost = this.storeLostSince();
+    return {
+      now: this.#clock.monotonic(),
+      wallNow: this.#clock.now(),
+      ...(lost === undefined ? {} : { storeLostSince: lost }),
+    };
+  }
+
+  /**
+   * While the last probe could not reach the main store: its last good read
+   * (on both clocks; the monitor's start when there was none). Undefined
+   * while the store answers.
+   */
+  storeLostSince(): { readonly now: number; readonly wallMs: number } | undefined {
+    const status = this.health.status;
+    if (status.checkedAtMs === 0 || status.storeReachable) return undefined;
+    return {
+      now: status.lastGoodReadMonotonic ?? this.#startedAt.now,
+      wallMs: status.lastGoodReadMs ?? this.#startedAt.wallMs,
+    };
   }
 
   /** A stream of the namespace picture: the current one, then every change. */

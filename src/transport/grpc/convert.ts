@@ -51,6 +51,10 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
     alive: view.alive,
     shardCount: String(view.assignedShards.length),
     totalLoad: view.totalLoad,
+    liveness: `EXECUTOR_LIVENESS_${view.liveness.toUpperCase() as "ALIVE" | "STALE" | "UNKNOWN"}`,
+    ...(view.unknownSinceMs === undefined
+      ? {}
+      : { unknownSince: toTimestamp(view.unknownSinceMs) }),
   };
 }
 
@@ -105,6 +109,12 @@ export function toNamespaceLeader(view: LeaderView): NamespaceLeader {
     instanceId: view.instanceId ?? "",
     term: String(view.term ?? 0),
     ...(view.sinceMs === undefined ? {} : { since: toTimestamp(view.sinceMs) }),
+    ...(view.unknownSinceMs === undefined
+      ? {}
+      : { unknownSince: toTimestamp(view.unknownSinceMs) }),
+    instanceName: view.instanceName ?? "",
+    grpcAddress: view.grpcAddress ?? "",
+    httpAddress: view.httpAddress ?? "",
   };
 }
 

@@ -427,7 +427,23 @@ export const contract: ContractJson = {
                         "totalLoad": {
                           "type": "double",
                           "id": 11
+                        },
+                        "liveness": {
+                          "type": "ExecutorLiveness",
+                          "id": 12
+                        },
+                        "unknownSince": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 13
                         }
+                      }
+                    },
+                    "ExecutorLiveness": {
+                      "values": {
+                        "EXECUTOR_LIVENESS_INVALID": 0,
+                        "EXECUTOR_LIVENESS_ALIVE": 1,
+                        "EXECUTOR_LIVENESS_STALE": 2,
+                        "EXECUTOR_LIVENESS_UNKNOWN": 3
                       }
                     },
                     "AssignedShardState": {
@@ -874,6 +890,22 @@ export const contract: ContractJson = {
                         "since": {
                           "type": "google.protobuf.Timestamp",
                           "id": 4
+                        },
+                        "unknownSince": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 5
+                        },
+                        "instanceName": {
+                          "type": "string",
+                          "id": 6
+                        },
+                        "grpcAddress": {
+                          "type": "string",
+                          "id": 7
+                        },
+                        "httpAddress": {
+                          "type": "string",
+                          "id": 8
                         }
                       }
                     },

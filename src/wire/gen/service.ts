@@ -79,6 +79,7 @@ export interface ProtoGrpcType {
           EphemeralShardLimitExceededError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError, _uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError__Output>
           ExecutorDrain: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorDrain, _uber_cadence_sharddistributor_v1_ExecutorDrain__Output>
           ExecutorInfo: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorInfo, _uber_cadence_sharddistributor_v1_ExecutorInfo__Output>
+          ExecutorLiveness: EnumTypeDefinition
           ExecutorStatus: EnumTypeDefinition
           ForceResetNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output>
           ForceResetNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>

@@ -25,6 +25,7 @@ function fakeBackend() {
       drainedBy: [],
       heartbeatAgeMs: 10,
       alive: true,
+      liveness: "alive",
       totalLoad: 2,
     }],
     watchNamespace: (_ns, signal) => {

@@ -25,6 +25,7 @@ h3 { font-size: 13px; margin: 0 0 4px; color: var(--dim); text-transform: upperc
 .card strong { font-size: 18px; }
 .sub { color: var(--dim); font-size: 13px; }
 .bad-text { color: #b91c1c; font-weight: 600; }
+.warn-text { color: #b45309; font-weight: 600; }
 .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 700; border: 1px solid; white-space: nowrap; }
 .badge.ok { background: #dcfce7; color: #14532d; border-color: #16a34a; }
