@@ -8,6 +8,7 @@ import type { Config } from "./config/mod.ts";
 import type { Logger } from "./core/logger.ts";
 import { runtimeProblem } from "./core/runtime_check.ts";
 import { ShardManager } from "./service/shard_manager.ts";
+import { advertisedAddress } from "./service/advertisement.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
@@ -90,7 +91,11 @@ export async function startInstance(
     manager,
     options.grpcAddress ?? config.server.grpcAddress,
     logger,
-    { credentials, ...(authorizer ? { authorizer } : {}) },
+    {
+      credentials,
+      forwardToLeader: config.security?.tls === undefined,
+      ...(authorizer ? { authorizer } : {}),
+    },
   );
   const http = await startHttpServer(
     options.httpAddress ?? config.server.httpAddress,
@@ -104,6 +109,14 @@ export async function startInstance(
       }),
     ],
   );
+  const host = hostName();
+  const grpcAddress = advertisedAddress(server.address, host);
+  manager.advertise({
+    instanceName: config.server.instanceName ??
+      `${host}:${grpcAddress.slice(grpcAddress.lastIndexOf(":") + 1)}`,
+    grpcAddress,
+    httpAddress: advertisedAddress(http.address, host),
+  });
   logger.info("listening", {
     address: server.address,
     httpAddress: http.address,
@@ -125,6 +138,14 @@ export async function startInstance(
         await leaderStore.close();
       })(),
   };
+}
+
+function hostName(): string {
+  try {
+    return Deno.hostname();
+  } catch {
+    return "localhost"; // no --allow-sys
+  }
 }
 
 /** A readable id that operators can map to a host: `<hostname>-<8 random hex digits>`. */

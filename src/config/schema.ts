@@ -181,6 +181,7 @@ export const serverSchema: SectionSchema<ServerConfig> = section({
   grpcAddress: hostPort().default("127.0.0.1:7943"),
   httpAddress: hostPort().default("127.0.0.1:7944"),
   dashboardActions: z.boolean().default(false),
+  instanceName: z.string().min(1).max(253).optional(),
 }).prefault({});
 
 /**

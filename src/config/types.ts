@@ -121,6 +121,11 @@ export interface ServerConfig {
   httpAddress: string;
   /** Let the dashboard drain and undrain executors and shards (`dashboardActions`, default false). */
   dashboardActions: boolean;
+  /**
+   * Stable name of this instance shown by ListLeaders and the dashboard
+   * (`instanceName`, default the host name and the gRPC port, `host:7943`).
+   */
+  instanceName?: string | undefined;
 }
 
 /** Log levels, least severe first. */

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import type { AdvertisedInstance } from "../core/types.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import type { ServiceObserver } from "../core/observer.ts";
@@ -49,6 +50,8 @@ export interface NamespaceRuntimeOptions {
   readonly leaderStore: LeaderStore;
   /** This instance's id (recorded in leader claims). */
   readonly instanceId: string;
+  /** Where this instance can be reached, for its leader claims. */
+  readonly advertised?: () => AdvertisedInstance | undefined;
   /** How to campaign. */
   readonly election: ElectionSettings;
   /** Time source. */
@@ -149,6 +152,7 @@ export class NamespaceRuntime implements RoutedNamespace {
           if (termSignal.aborted) return;
           await runLeaderTerm(leadership, termSignal, {
             instanceId,
+            ...(this.#options.advertised ? { advertised: this.#options.advertised } : {}),
             cache: this.cache,
             store,
             policy,

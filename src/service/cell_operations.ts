@@ -32,6 +32,12 @@ export interface MoveResult {
   readonly moved: readonly string[];
   /** Tenants that were on the target cell already. */
   readonly unchanged: readonly string[];
+  /** With `dryRun`: the tenants that would move, from their cell to the target. */
+  readonly planned: readonly {
+    readonly shardKey: string;
+    readonly from: string;
+    readonly to: string;
+  }[];
 }
 
 /** A namespace's blast radius, with its name. */
@@ -79,6 +85,7 @@ export class CellOperations {
     keys: readonly string[],
     to: string,
     signal?: AbortSignal,
+    options: { readonly dryRun?: boolean } = {},
   ): Promise<MoveResult> {
     const runtime = this.#host.lookup(namespace);
     if (runtime.policy.kind !== "cells") {
@@ -129,7 +136,11 @@ export class CellOperations {
     this.#checkTarget(runtime, to);
     const moving = unique.filter((key) => state.ownerOf(key) !== to);
     const unchanged = unique.filter((key) => state.ownerOf(key) === to);
-    if (moving.length === 0) return { moved: [], unchanged };
+    if (options.dryRun) {
+      const planned = moving.map((shardKey) => ({ shardKey, from: state.ownerOf(shardKey)!, to }));
+      return { moved: [], unchanged, planned };
+    }
+    if (moving.length === 0) return { moved: [], unchanged, planned: [] };
     if (!runtime.leading) {
       throw new NotLeaderError(namespace, state.leader?.claim.instanceId);
     }
@@ -155,7 +166,7 @@ export class CellOperations {
       timeout.abort();
       await timer;
     }
-    return { moved: moving, unchanged };
+    return { moved: moving, unchanged, planned: [] };
   }
 
   /**

@@ -19,6 +19,8 @@ import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
 import * as routing from "../routing/mod.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
+import { Advertisement } from "./advertisement.ts";
+import type { AdvertisedInstance } from "../core/types.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
@@ -45,6 +47,9 @@ export interface ShardManagerOptions {
   readonly observer?: ServiceObserver;
 }
 
+/** Longest a new leader term waits for this instance's listeners to be bound, ms. */
+const ADVERTISE_WAIT_MS = 2_000;
+
 /** One Shard Manager instance. */
 export class ShardManager {
   /** This instance's id (recorded in leader claims). */
@@ -64,6 +69,7 @@ export class ShardManager {
   /** Limits on requests, from the `limits` section of the configuration. */
   readonly limits: RequestLimits;
   #options: ShardManagerOptions;
+  #advertisement = new Advertisement();
   #startedAt: { readonly now: number; readonly wallMs: number };
   #clock: Clock;
   #ingest: HeartbeatIngest;
@@ -106,7 +112,12 @@ export class ShardManager {
           clock,
           logger: options.logger,
           observer: this.observer,
-          beforeTerm: async () => void await this.health.probe(),
+          // Also wait briefly for the listeners' addresses, so the claim says where we are.
+          beforeTerm: async () => {
+            await this.health.probe();
+            await this.#advertisement.waitFor(ADVERTISE_WAIT_MS);
+          },
+          advertised: () => this.#advertisement.get(),
         }),
       );
     }
@@ -140,6 +151,23 @@ export class ShardManager {
       logger: options.logger,
       detectionMs: this.health.detectionMs,
     });
+  }
+
+  /**
+   * The gRPC address the namespace's leader advertised in its claim, as this
+   * instance's cache last saw it; undefined when unknown or when this
+   * instance leads.
+   */
+  leaderAddress(namespace: string): string | undefined {
+    if (!this.namespaces.has(namespace)) return undefined;
+    const claim = this.namespaces.get(namespace).view.leader?.claim;
+    if (!claim || claim.instanceId === this.instanceId) return undefined;
+    return claim.grpcAddress;
+  }
+
+  /** Records where this instance can be reached (once its listeners are bound). */
+  advertise(info: AdvertisedInstance): void {
+    this.#advertisement.set(info);
   }
 
   /** Loads every namespace, then starts the election loops. */
@@ -233,6 +261,9 @@ export class ShardManager {
           ...(claim
             ? { instanceId: claim.instanceId, term: claim.term, sinceMs: claim.sinceMs }
             : {}),
+          ...(claim?.instanceName ? { instanceName: claim.instanceName } : {}),
+          ...(claim?.grpcAddress ? { grpcAddress: claim.grpcAddress } : {}),
+          ...(claim?.httpAddress ? { httpAddress: claim.httpAddress } : {}),
         };
       });
     }
@@ -240,14 +271,18 @@ export class ShardManager {
       const elected = await this.#options.leaderStore.leader(name);
       if (!elected) return { namespace: name };
       const claim = view.leader?.claim;
-      const sinceMs = claim?.term === elected.term && claim.instanceId === elected.instanceId
-        ? claim.sinceMs
+      const current = claim?.term === elected.term && claim.instanceId === elected.instanceId
+        ? claim
         : undefined;
+      const where = elected.instanceId === this.instanceId ? this.#advertisement.get() : current;
       return {
         namespace: name,
         instanceId: elected.instanceId,
         term: elected.term,
-        ...(sinceMs === undefined ? {} : { sinceMs }),
+        ...(current === undefined ? {} : { sinceMs: current.sinceMs }),
+        ...(where?.instanceName ? { instanceName: where.instanceName } : {}),
+        ...(where?.grpcAddress ? { grpcAddress: where.grpcAddress } : {}),
+        ...(where?.httpAddress ? { httpAddress: where.httpAddress } : {}),
       };
     }));
   }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { AdvertisedInstance } from "../../core/types.ts";
 import { type Clock, systemClock } from "../../core/clock.ts";
 import { FencedError } from "../../core/errors.ts";
 import type { Logger } from "../../core/logger.ts";
@@ -33,6 +34,8 @@ export type { PassInfo } from "./rebalance_pass.ts";
 export interface LeaderTermOptions {
   /** This instance. */
   readonly instanceId: string;
+  /** Where this instance can be reached, recorded in the claim when known. */
+  readonly advertised?: () => AdvertisedInstance | undefined;
   /** The namespace's followed state. */
   readonly cache: NamespaceCache;
   /** The main store. */
@@ -70,6 +73,7 @@ export async function runLeaderTerm(
     term: leadership.term,
     instanceId: options.instanceId,
     sinceMs: clock.now(),
+    ...options.advertised?.(),
   });
   await cache.waitForRevision(fence.revision, signal);
   logger.info("leading namespace");

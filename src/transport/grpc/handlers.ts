@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { NotLeaderError } from "../../core/errors.ts";
+import { ForwardedFailure, type LeaderForwarder } from "./leader_forwarder.ts";
 import { validateRequestId } from "../../service/operator_writes.ts";
 import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
@@ -52,6 +54,8 @@ export interface HandlerContext {
   readonly logger: Logger;
   /** Receives each call's method, status and duration. */
   readonly observer: ServiceObserver;
+  /** Forwards moves to the leader when this instance does not lead. @default {none} */
+  readonly forwarder?: LeaderForwarder;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -64,7 +68,7 @@ const NEVER_ABORTED = new AbortController().signal;
 function unary<Req, Res>(
   context: HandlerContext,
   method: string,
-  fn: (request: Req, signal: AbortSignal) => Promise<Res> | Res,
+  fn: (request: Req, signal: AbortSignal, metadata: grpc.Metadata) => Promise<Res> | Res,
   cancellable = false,
 ): (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void {
   const { logger, observer } = context;
@@ -76,12 +80,22 @@ function unary<Req, Res>(
       call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
       signal = aborted.signal;
     }
-    Promise.resolve().then(() => fn(decoded(call.request), signal)).then(
+    Promise.resolve().then(() => fn(decoded(call.request), signal, call.metadata)).then(
       (response) => {
         observer.rpc?.(method, "OK", performance.now() - started);
         callback(null, response);
       },
       (error) => {
+        if (error instanceof ForwardedFailure) {
+          // The leader's answer to a forwarded call goes back as it came.
+          observer.rpc?.(
+            method,
+            Status[error.code] ?? String(error.code),
+            performance.now() - started,
+          );
+          callback({ code: error.code, details: error.details, metadata: error.metadata });
+          return;
+        }
         if (isUnexpected(error)) logger.error("request failed", { method, error });
         const status = toGrpcError(error);
         observer.rpc?.(
@@ -216,21 +230,38 @@ export function routingHandlers(
     ListLeaders: unary(context, "ListLeaders", async () => ({
       leaders: (await manager.listLeaders()).map(toNamespaceLeader),
     })),
-    MoveShards: unary(context, "MoveShards", async (req, signal) => {
+    MoveShards: unary(context, "MoveShards", async (req, signal, metadata) => {
       const namespace = validateNamespace(req.namespace);
       const to = validateExecutorId(req.toExecutorId, "to_executor_id");
-      const { moved, unchanged } = await manager.cells.moveShards(
-        namespace,
-        validateShardKeys(req.shardKeys, limits),
-        to,
-        signal,
-      );
-      return {
-        namespace,
-        toExecutorId: to,
-        movedShardKeys: [...moved],
-        unchangedShardKeys: [...unchanged],
-      };
+      validateRequestId(req.requestId);
+      try {
+        const { moved, unchanged, planned } = await manager.cells.moveShards(
+          namespace,
+          validateShardKeys(req.shardKeys, limits),
+          to,
+          signal,
+          { dryRun: req.dryRun === true },
+        );
+        return {
+          namespace,
+          toExecutorId: to,
+          movedShardKeys: [...moved],
+          unchangedShardKeys: [...unchanged],
+          dryRun: req.dryRun === true,
+          plannedMoves: planned.map((m) => ({
+            shardKey: m.shardKey,
+            fromExecutorId: m.from,
+            toExecutorId: m.to,
+          })),
+        };
+      } catch (error) {
+        // Any instance takes a move: one that does not lead forwards it to the leader.
+        const forwarded = error instanceof NotLeaderError
+          ? context.forwarder?.moveShards(req, metadata, signal)
+          : undefined;
+        if (forwarded === undefined) throw error;
+        return await forwarded;
+      }
     }, true),
     GetBlastRadius: unary(
       context,
