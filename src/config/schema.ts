@@ -118,6 +118,10 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
   store: section({ storageParams: storageParamsSchema("store") }).optional(),
   embedded: section({ dataDir: z.string().min(1).default(".data/embedded") }).optional(),
   process: processSchema,
+  history: section({
+    maxAge: duration("24h", { exclusive: true }),
+    maxEvents: integer(1, 1_000_000).default(2_000),
+  }).transform((h) => ({ maxAgeMs: h.maxAge, maxEvents: h.maxEvents })).optional(),
 }).superRefine((sd, ctx) => {
   sd.namespaces.forEach((namespace, index) => {
     if (namespace.kind === "cells" || namespace.ownership.mode !== "exclusive") return;

@@ -111,6 +111,11 @@ export interface ShardDistributionConfig {
   embedded?: EmbeddedConfig;
   /** The rebalancing loop. */
   process: ProcessConfig;
+  /**
+   * Retention of each namespace's history (`history.maxAge`, default 24h;
+   * `history.maxEvents`, default 2000); absent means the defaults.
+   */
+  history?: { maxAgeMs: number; maxEvents: number } | undefined;
 }
 
 /** `server`: the gRPC listener. */

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import type { HistoryNote } from "../leader/process/history_notes.ts";
 import type { AdvertisedInstance } from "../core/types.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
@@ -50,6 +51,8 @@ export interface NamespaceRuntimeOptions {
   readonly leaderStore: LeaderStore;
   /** This instance's id (recorded in leader claims). */
   readonly instanceId: string;
+  /** Records the namespace's history while this instance leads it. */
+  readonly history?: (note: HistoryNote) => void;
   /** Where this instance can be reached, for its leader claims. */
   readonly advertised?: () => AdvertisedInstance | undefined;
   /** How to campaign. */
@@ -153,6 +156,7 @@ export class NamespaceRuntime implements RoutedNamespace {
           await runLeaderTerm(leadership, termSignal, {
             instanceId,
             ...(this.#options.advertised ? { advertised: this.#options.advertised } : {}),
+            ...(this.#options.history ? { history: this.#options.history } : {}),
             cache: this.cache,
             store,
             policy,

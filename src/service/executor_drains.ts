@@ -19,6 +19,7 @@ import { checkDrainBudget, DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { Store } from "../store/store.ts";
 import { plannedDrainMoves, type PlannedMove } from "./drain_preview.ts";
+import type { HistoryLog } from "./history_log.ts";
 import { applyOperatorWrite } from "./operator_writes.ts";
 
 /** Longest reason kept with a drain. */
@@ -64,11 +65,19 @@ export class ExecutorDrains {
   #lookup: (namespace: string) => NamespaceRuntime;
   #clock: Clock;
 
+  #history: HistoryLog | undefined;
+
   /** Acts on `store`, resolving namespaces with `lookup` (which throws for unknown ones). */
-  constructor(store: Store, lookup: (namespace: string) => NamespaceRuntime, clock: Clock) {
+  constructor(
+    store: Store,
+    lookup: (namespace: string) => NamespaceRuntime,
+    clock: Clock,
+    history?: HistoryLog,
+  ) {
     this.#store = store;
     this.#lookup = lookup;
     this.#clock = clock;
+    this.#history = history;
   }
 
   /**
@@ -103,10 +112,21 @@ export class ExecutorDrains {
       return { ...view(cache.state, drain), dryRun: true, plannedMoves: moves };
     }
     if (!existing) {
-      await applyOperatorWrite(this.#store, this.#clock, runtime, {
+      const outcome = await applyOperatorWrite(this.#store, this.#clock, runtime, {
         type: "put_executor_drain",
         drain,
       }, { requestId: options.requestId, check });
+      if (outcome.applied) {
+        const matched = view(cache.state, drain).matched;
+        void this.#history?.record(namespace, {
+          type: "executor_drained",
+          drainId: id,
+          ...(target.executorId === undefined ? {} : { executorId: target.executorId }),
+          text:
+            `drain ${id} made${reason ? ` (${reason})` : ""}${options.force ? ", forced" : ""}; ` +
+            `matches ${matched.length === 0 ? "no executor" : matched.join(", ")}`,
+        });
+      }
     }
     const stored = cache.state.executorDrain(id) ?? drain;
     return { ...view(cache.state, stored), dryRun: false, plannedMoves: [] };
@@ -129,6 +149,12 @@ export class ExecutorDrains {
       id,
     }, { requestId: options.requestId });
     if (!outcome.applied) return { stillDrained: [] };
+    void this.#history?.record(namespace, {
+      type: "executor_undrained",
+      drainId: id,
+      ...(target.executorId === undefined ? {} : { executorId: target.executorId }),
+      text: `drain ${id} removed`,
+    });
     const stillDrained = removed.matched.filter((executorId) => {
       const e = cache.state.executor(executorId);
       return e !== undefined && cache.state.isExecutorDrained(e);

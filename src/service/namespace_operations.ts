@@ -11,6 +11,7 @@ import { validateShardKey } from "../heartbeat/validate_heartbeat.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { assertShardExists, compareShardKeys } from "../routing/mod.ts";
 import type { Store } from "../store/store.ts";
+import type { HistoryLog } from "./history_log.ts";
 import { applyOperatorWrite } from "./operator_writes.ts";
 
 /** Options of an operator write. */
@@ -27,16 +28,19 @@ export class NamespaceOperations {
   #store: Store;
   #lookup: (namespace: string) => NamespaceRuntime;
   #clock: Clock;
+  #history: HistoryLog | undefined;
 
   /** Acts on `store`, resolving namespaces with `lookup` (which throws for unknown ones). */
   constructor(
     store: Store,
     lookup: (namespace: string) => NamespaceRuntime,
     clock: Clock = systemClock,
+    history?: HistoryLog,
   ) {
     this.#store = store;
     this.#lookup = lookup;
     this.#clock = clock;
+    this.#history = history;
   }
 
   /** Drains shards; returns the keys drained. */
@@ -105,6 +109,16 @@ export class NamespaceOperations {
     if (!outcome.applied) {
       return changed.filter((key) => runtime.view.isDrained(key) === drained);
     }
+    const shown = changed.length > 20
+      ? `${changed.slice(0, 20).join(", ")}, ...`
+      : changed.join(", ");
+    void this.#history?.record(namespace, {
+      type: drained ? "shards_drained" : "shards_undrained",
+      shardKeys: changed.slice(0, 100),
+      text: `${changed.length} ${changed.length === 1 ? "shard" : "shards"} ${
+        drained ? "drained" : "undrained"
+      }: ${shown}`,
+    });
     return changed;
   }
 }

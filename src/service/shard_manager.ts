@@ -25,6 +25,7 @@ import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
+import { HistoryLog } from "./history_log.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
@@ -64,6 +65,8 @@ export class ShardManager {
   readonly cells: CellOperations;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
+  /** The namespaces' history (event log in the store). */
+  readonly history: HistoryLog;
   /** Where observations for metrics go. */
   readonly observer: ServiceObserver;
   /** Limits on requests, from the `limits` section of the configuration. */
@@ -82,6 +85,14 @@ export class ShardManager {
     const clock = this.#clock = options.clock ?? systemClock;
     this.#startedAt = { now: clock.monotonic(), wallMs: clock.now() };
     this.instanceId = options.instanceId ?? crypto.randomUUID();
+    this.history = new HistoryLog(options.store, {
+      clock,
+      logger: options.logger,
+      writer: this.instanceId,
+      ...(options.config.shardDistribution.history
+        ? { retention: options.config.shardDistribution.history }
+        : {}),
+    });
     this.observer = options.observer ?? noopObserver;
     this.limits = options.config.limits;
     const { shardDistribution: sd } = options.config;
@@ -118,6 +129,7 @@ export class ShardManager {
             await this.#advertisement.waitFor(ADVERTISE_WAIT_MS);
           },
           advertised: () => this.#advertisement.get(),
+          history: (note) => void this.history.record(policy.name, note),
         }),
       );
     }
@@ -143,8 +155,8 @@ export class ShardManager {
       logger: options.logger,
     });
     const lookup = (name: string) => this.namespaces.get(name);
-    this.operations = new NamespaceOperations(options.store, lookup, clock);
-    this.executorDrains = new ExecutorDrains(options.store, lookup, clock);
+    this.operations = new NamespaceOperations(options.store, lookup, clock, this.history);
+    this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
     this.cells = new CellOperations({ lookup, clock });
     graceAfterOutages(this.health, () => this.namespaces.all().map((n) => n.cache.state), {
       clock,

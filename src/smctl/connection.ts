@@ -30,6 +30,8 @@ import {
   type ListExecutorDrainsResponse__Output,
   type ListLeadersRequest,
   type ListLeadersResponse__Output,
+  type ListNamespaceEventsRequest,
+  type ListNamespaceEventsResponse__Output,
   type ListNamespacesRequest,
   type ListNamespacesResponse__Output,
   type MoveShardsRequest,
@@ -75,6 +77,8 @@ export interface Rpcs {
   moveShards: [MoveShardsRequest, MoveShardsResponse__Output];
   /** GetBlastRadius. */
   getBlastRadius: [GetBlastRadiusRequest, GetBlastRadiusResponse__Output];
+  /** ListNamespaceEvents. */
+  listNamespaceEvents: [ListNamespaceEventsRequest, ListNamespaceEventsResponse__Output];
 }
 
 /** Options of {@linkcode Connection}. */

@@ -13,6 +13,7 @@ import { drainModel, executorModel, leaderModel, namespaceModel } from "./model.
 import { namespaceDescription, namespaceTable, summarizeExecutors } from "./namespace_format.ts";
 import { watchNamespace } from "./namespace_watch.ts";
 import { registerBlastRadius } from "./placement_commands.ts";
+import { registerNamespaceEvents } from "./namespace_events.ts";
 
 /**
  * Adds the `namespace` command group to `program`.
@@ -27,7 +28,7 @@ import { registerBlastRadius } from "./placement_commands.ts";
  * registerNamespaceCommands(program);
  * const group = program.commands[0]!;
  * assert.equal(group.name(), "namespace");
- * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius"]);
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius", "events"]);
  * ```
  */
 export function registerNamespaceCommands(program: Command): void {
@@ -99,6 +100,7 @@ Example:
     );
 
   registerBlastRadius(namespace);
+  registerNamespaceEvents(namespace);
 }
 
 async function list(ctx: Context): Promise<void> {

@@ -18,6 +18,7 @@ import type {
   OperatorWriteOutcome,
   RequestRetention,
 } from "./operator_write.ts";
+import type { HistoryStore } from "./history_store.ts";
 
 /** An executor as stored: liveness, metadata and shard reports. */
 export interface StoredExecutor {
@@ -153,8 +154,8 @@ export interface StoreLimits {
   readonly maxUnchangedExecutors: number;
 }
 
-/** The main store port. */
-export interface Store {
+/** The main store port (with the namespace history, see `history_store.ts`). */
+export interface Store extends HistoryStore {
   /** What this store can take in one call. */
   readonly limits: StoreLimits;
   /** Reads a namespace's whole state at one revision. */

@@ -257,6 +257,10 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsRequest.ts"
 export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/PlannedMove.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/HistoryEvent.ts";
 /* Error details (see `error_details.ts` for how they travel). */
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardNotFoundError.ts";

@@ -52,6 +52,9 @@ import {
 } from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
 import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
+import { appendHistory, readHistory, trimHistory } from "./history.ts";
+import type { HistoryEvent } from "../../core/history_event.ts";
+import type { HistoryQuery } from "../history_store.ts";
 import type {
   OperatorGuard,
   OperatorWrite,
@@ -262,6 +265,21 @@ export class EtcdStore implements Store {
       write,
       guard,
     );
+  }
+
+  /** Appends history events. */
+  appendHistory(namespace: string, events: readonly HistoryEvent[]): Promise<void> {
+    return appendHistory(this.#client, this.#prefix, namespace, events);
+  }
+
+  /** Reads history events, oldest first. */
+  readHistory(namespace: string, query: HistoryQuery): Promise<HistoryEvent[]> {
+    return readHistory(this.#client, this.#prefix, namespace, query);
+  }
+
+  /** Trims history by age and count. */
+  trimHistory(namespace: string, beforeMs: number, keep: number): Promise<number> {
+    return trimHistory(this.#client, this.#prefix, namespace, beforeMs, keep);
   }
 
   /** Forgets applied request ids beyond `retention`. */

@@ -13,10 +13,12 @@ import type {
 } from "../../routing/views.ts";
 import type { BlastRadiusView } from "../../service/cell_operations.ts";
 import type { ExecutorDrainView } from "../../service/executor_drains.ts";
+import type { HistoryEvent as HistoryEventView } from "../../core/history_event.ts";
 import type {
   ExecutorDrain,
   ExecutorStatus,
   GetBlastRadiusResponse,
+  HistoryEvent,
   InspectShardResponse,
   NamespaceExecutorState,
   NamespaceLeader,
@@ -195,5 +197,24 @@ export function toBlastRadiusResponse(view: BlastRadiusView): GetBlastRadiusResp
         ownerSetCombinations: view.overlap.combinations.toString(),
       }
       : {}),
+  };
+}
+
+/** A history event on the wire. */
+export function toHistoryEvent(event: HistoryEventView): HistoryEvent {
+  return {
+    id: event.id,
+    at: toTimestamp(event.atMs),
+    type: event.type,
+    executorId: event.executorId ?? "",
+    drainId: event.drainId ?? "",
+    shardKeys: [...(event.shardKeys ?? [])],
+    instanceId: event.instanceId ?? "",
+    term: String(event.term ?? 0),
+    moves: String(event.moves ?? 0),
+    movesByReason: Object.fromEntries(
+      Object.entries(event.movesByReason ?? {}).map(([k, n]) => [k, String(n)]),
+    ),
+    text: event.text,
   };
 }

@@ -27,6 +27,7 @@ import {
   toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
+  toHistoryEvent,
   toInspectShardResponse,
   toNamespaceLeader,
   toShardOwners,
@@ -263,6 +264,19 @@ export function routingHandlers(
         return await forwarded;
       }
     }, true),
+    ListNamespaceEvents: unary(context, "ListNamespaceEvents", async (req) => {
+      const namespace = validateNamespace(req.namespace);
+      manager.namespaces.get(namespace); // NOT_FOUND for an unknown namespace
+      const since = req.since
+        ? Number(req.since.seconds ?? 0) * 1000 + Math.floor((req.since.nanos ?? 0) / 1e6)
+        : undefined;
+      const events = await manager.history.read(namespace, {
+        ...(since === undefined ? {} : { sinceMs: since }),
+        ...(req.afterId ? { afterId: req.afterId } : {}),
+        ...(req.limit && req.limit > 0 ? { limit: req.limit } : {}),
+      });
+      return { namespace, events: events.map(toHistoryEvent) };
+    }),
     GetBlastRadius: unary(
       context,
       "GetBlastRadius",

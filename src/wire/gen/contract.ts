@@ -210,6 +210,10 @@ export const contract: ContractJson = {
                         "GetBlastRadius": {
                           "requestType": "GetBlastRadiusRequest",
                           "responseType": "GetBlastRadiusResponse"
+                        },
+                        "ListNamespaceEvents": {
+                          "requestType": "ListNamespaceEventsRequest",
+                          "responseType": "ListNamespaceEventsResponse"
                         }
                       }
                     },
@@ -1043,6 +1047,89 @@ export const contract: ContractJson = {
                         "ownerSetCombinations": {
                           "type": "string",
                           "id": 17
+                        }
+                      }
+                    },
+                    "ListNamespaceEventsRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "since": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 2
+                        },
+                        "afterId": {
+                          "type": "string",
+                          "id": 3
+                        },
+                        "limit": {
+                          "type": "int32",
+                          "id": 4
+                        }
+                      }
+                    },
+                    "ListNamespaceEventsResponse": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "events": {
+                          "rule": "repeated",
+                          "type": "HistoryEvent",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "HistoryEvent": {
+                      "fields": {
+                        "id": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "at": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 2
+                        },
+                        "type": {
+                          "type": "string",
+                          "id": 3
+                        },
+                        "executorId": {
+                          "type": "string",
+                          "id": 4
+                        },
+                        "drainId": {
+                          "type": "string",
+                          "id": 5
+                        },
+                        "shardKeys": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 6
+                        },
+                        "instanceId": {
+                          "type": "string",
+                          "id": 7
+                        },
+                        "term": {
+                          "type": "int64",
+                          "id": 8
+                        },
+                        "moves": {
+                          "type": "int64",
+                          "id": 9
+                        },
+                        "movesByReason": {
+                          "keyType": "string",
+                          "type": "int64",
+                          "id": 10
+                        },
+                        "text": {
+                          "type": "string",
+                          "id": 11
                         }
                       }
                     }
