@@ -109,6 +109,7 @@ function select(name) {
   $("shard-find").value = "";
   clearView();
   connect();
+  pollTimeline();
 }
 
 function clearView() {
