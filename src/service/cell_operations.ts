@@ -142,7 +142,8 @@ export class CellOperations {
     }
     if (moving.length === 0) return { moved: [], unchanged, planned: [] };
     if (!runtime.leading) {
-      throw new NotLeaderError(namespace, state.leader?.claim.instanceId);
+      const claim = state.leader?.claim;
+      throw new NotLeaderError(namespace, claim?.instanceId, claim?.grpcAddress);
     }
     const pending = runtime.cellMoves;
     pending.add(moving, to);
