@@ -103,6 +103,22 @@ Deno.test("case 3: leaders are listed with name and addresses; any instance take
     assert.equal(moved.code, 0, moved.stderr);
     assert.deepEqual(json<{ movedShardKeys: string[] }>(moved).movedShardKeys, ["acme"]);
     await eventually(async () => (await owner("acme")) === to, 10_000, "the move landed");
+
+    // A request id applies once: a late retry does not undo a later move.
+    const move = (cell: string, requestId = "") =>
+      call(clients[1]!.api, "moveShards", {
+        namespace: NS,
+        shardKeys: ["acme"],
+        toExecutorId: cell,
+        requestId,
+      });
+    await move(from, "move-1");
+    await eventually(async () => (await owner("acme")) === from, 10_000, "moved back");
+    await move(to);
+    await eventually(async () => (await owner("acme")) === to, 10_000, "moved again");
+    await move(from, "move-1"); // the retry of the first call
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(await owner("acme"), to, "a repeated request id moves nothing");
   } finally {
     await Promise.all(cells.map((c) => c.stop()));
     for (const c of clients) c.close();

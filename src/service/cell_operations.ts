@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Store } from "../store/store.ts";
 import { sleep } from "../core/clock.ts";
 import type { Clock } from "../core/clock.ts";
 import {
@@ -61,6 +62,8 @@ export interface CellOperationsHost {
   readonly lookup: (namespace: string) => NamespaceRuntime;
   /** Time source (liveness is judged on its monotonic clock). */
   readonly clock: Clock;
+  /** Where request ids of moves are recorded. @default {none: ids are ignored} */
+  readonly store?: Store;
 }
 
 /** Tenant moves and blast-radius reports. */
@@ -85,7 +88,7 @@ export class CellOperations {
     keys: readonly string[],
     to: string,
     signal?: AbortSignal,
-    options: { readonly dryRun?: boolean } = {},
+    options: { readonly dryRun?: boolean; readonly requestId?: string | undefined } = {},
   ): Promise<MoveResult> {
     const runtime = this.#host.lookup(namespace);
     if (runtime.policy.kind !== "cells") {
@@ -145,6 +148,38 @@ export class CellOperations {
       const claim = state.leader?.claim;
       throw new NotLeaderError(namespace, claim?.instanceId, claim?.grpcAddress);
     }
+    // A request id is reserved before the move and forgotten if it fails: a
+    // retry of a move that was made (or is being made) moves nothing again.
+    const { store } = this.#host;
+    const requestId = store ? options.requestId : undefined;
+    if (store && requestId !== undefined) {
+      const reserved = await store.applyOperatorWrite(namespace, { type: "reserve_request" }, {
+        requestId,
+        atMs: this.#host.clock.now(),
+      });
+      if (!reserved.applied) return { moved: [], unchanged, planned: [] };
+    }
+    try {
+      return await this.#move(runtime, moving, unchanged, to, signal);
+    } catch (error) {
+      if (store && requestId !== undefined) {
+        await store.applyOperatorWrite(namespace, { type: "forget_request", requestId }, {
+          atMs: this.#host.clock.now(),
+        }).catch(() => {});
+      }
+      throw error;
+    }
+  }
+
+  async #move(
+    runtime: NamespaceRuntime,
+    moving: string[],
+    unchanged: string[],
+    to: string,
+    signal: AbortSignal | undefined,
+  ): Promise<MoveResult> {
+    const { cache, policy: { name: namespace } } = runtime;
+    const state = cache.state;
     const pending = runtime.cellMoves;
     pending.add(moving, to);
     runtime.requestPass();

@@ -88,7 +88,9 @@ export async function applyOperatorWrite(
     });
     if (outcome.applied) {
       // A reset's deletes reach the cache as a reload, not as a revision to wait for.
-      if (write.type !== "reset") await cache.waitForRevision(outcome.revision);
+      const ownRevision = write.type !== "reset" && write.type !== "reserve_request" &&
+        write.type !== "forget_request";
+      if (ownRevision) await cache.waitForRevision(outcome.revision);
       if (options.requestId !== undefined) await forgetOld(store, namespace, atMs);
       return outcome;
     }

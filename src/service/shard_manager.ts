@@ -157,7 +157,7 @@ export class ShardManager {
     const lookup = (name: string) => this.namespaces.get(name);
     this.operations = new NamespaceOperations(options.store, lookup, clock, this.history);
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
-    this.cells = new CellOperations({ lookup, clock });
+    this.cells = new CellOperations({ lookup, clock, store: options.store });
     graceAfterOutages(this.health, () => this.namespaces.all().map((n) => n.cache.state), {
       clock,
       logger: options.logger,

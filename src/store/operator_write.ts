@@ -23,7 +23,11 @@ export type OperatorWrite =
   /** Remove an executor drain by id. */
   | { readonly type: "delete_executor_drain"; readonly id: string }
   /** Delete every key of the namespace. */
-  | { readonly type: "reset" };
+  | { readonly type: "reset" }
+  /** Nothing but the request id: reserves it for a write made elsewhere (a move). */
+  | { readonly type: "reserve_request" }
+  /** Forgets a reserved request id (its write failed, so a retry may apply). */
+  | { readonly type: "forget_request"; readonly requestId: string };
 
 /** Conditions of an {@linkcode OperatorWrite}. */
 export interface OperatorGuard {

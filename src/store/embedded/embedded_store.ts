@@ -191,6 +191,11 @@ export class EmbeddedStore implements Store {
         const deleted = await this.resetNamespace(namespace);
         return { applied: true, revision: this.#revision, deleted };
       }
+      case "reserve_request":
+        return { applied: true, revision: this.#revision, deleted: 0 };
+      case "forget_request":
+        ids.delete(write.requestId);
+        return { applied: true, revision: this.#revision, deleted: 0 };
     }
   }
 

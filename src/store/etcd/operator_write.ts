@@ -19,7 +19,12 @@ import { encodeExecutorDrain } from "./codec.ts";
 import { type NamespaceKeys, operatorRequestsPrefix, prefixEnd } from "./keys.ts";
 import { absent, del, errorText, get, MAX_TXN_OPS, put, txn, writeAll } from "./txn.ts";
 
-function opsOf(keys: NamespaceKeys, write: OperatorWrite): IRequestOp[] {
+function opsOf(
+  prefix: string,
+  namespace: string,
+  keys: NamespaceKeys,
+  write: OperatorWrite,
+): IRequestOp[] {
   switch (write.type) {
     case "shard_drains":
       return write.shardKeys.map((key) =>
@@ -31,6 +36,12 @@ function opsOf(keys: NamespaceKeys, write: OperatorWrite): IRequestOp[] {
       return [del(keys.executorDrain(write.id))];
     case "reset":
       return [del(keys.root, prefixEnd(keys.root))];
+    case "reserve_request":
+      return [];
+    case "forget_request":
+      return [
+        del(`${operatorRequestsPrefix(prefix, namespace)}${encodeURIComponent(write.requestId)}`),
+      ];
   }
 }
 
@@ -45,7 +56,7 @@ export async function applyOperatorWrite(
 ): Promise<OperatorWriteOutcome> {
   const compare: ICompare[] = [];
   const failure: IRequestOp[] = [];
-  const ops = opsOf(keys, write);
+  const ops = opsOf(prefix, namespace, keys, write);
   const requestKey = guard.requestId === undefined
     ? undefined
     : `${operatorRequestsPrefix(prefix, namespace)}${encodeURIComponent(guard.requestId)}`;

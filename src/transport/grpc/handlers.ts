@@ -234,14 +234,14 @@ export function routingHandlers(
     MoveShards: unary(context, "MoveShards", async (req, signal, metadata) => {
       const namespace = validateNamespace(req.namespace);
       const to = validateExecutorId(req.toExecutorId, "to_executor_id");
-      validateRequestId(req.requestId);
+      const requestId = validateRequestId(req.requestId);
       try {
         const { moved, unchanged, planned } = await manager.cells.moveShards(
           namespace,
           validateShardKeys(req.shardKeys, limits),
           to,
           signal,
-          { dryRun: req.dryRun === true },
+          { dryRun: req.dryRun === true, requestId },
         );
         return {
           namespace,
