@@ -54,7 +54,11 @@ Deno.test("case 3: leaders are listed with name and addresses; any instance take
 
     const listed = await smctl(["--address", follower.server.address, "leader", "list"]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stdout, /^NAMESPACE +LEADER +INSTANCE +GRPC +HTTP +TERM/m);
+    assert.match(listed.stdout, /^NAMESPACE +LEADER +NAME +GRPC +HTTP +TERM/m);
+    assert.match(
+      listed.stdout,
+      new RegExp(`^tenants +${leader.instanceId} +${leader.instanceName} `, "m"),
+    );
     assert.ok(listed.stdout.includes(leading.server.address), listed.stdout);
     assert.ok(listed.stdout.includes(leading.http.address), listed.stdout);
     const doc = json<{ leaders: { instanceName: string; grpcAddress: string }[] }>(

@@ -138,15 +138,15 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
     assert.deepEqual(rows[0], [
       "NAMESPACE",
       "LEADER",
-      "INSTANCE",
+      "NAME",
       "GRPC",
       "HTTP",
       "TERM",
       "SINCE",
       "FOR",
     ]);
-    // LEADER is the stable name (host name and gRPC port by default), INSTANCE the id.
-    assert.deepEqual(rows.slice(1).map((r) => [r[0], r[2]]), [["eph", "instance-1"], [
+    // LEADER is the instance id, NAME its stable name (host name and gRPC port by default).
+    assert.deepEqual(rows.slice(1).map((r) => [r[0], r[1]]), [["eph", "instance-1"], [
       "ns",
       "instance-1",
     ]]);

@@ -33,7 +33,7 @@ export function leaderTable(
     [
       { header: "NAMESPACE" },
       { header: "LEADER" },
-      ...(located ? [{ header: "INSTANCE" }, { header: "GRPC" }, { header: "HTTP" }] : []),
+      ...(located ? [{ header: "NAME" }, { header: "GRPC" }, { header: "HTTP" }] : []),
       { header: "TERM", align: "right" },
       { header: "SINCE" },
       { header: "FOR", align: "right" },
@@ -41,13 +41,11 @@ export function leaderTable(
     leaders.map((l) => {
       const since = l.since === null ? null : Date.parse(l.since);
       const unknown = l.unknownSince ? Date.parse(l.unknownSince) : null;
-      const who = l.instanceId === null
-        ? paint.red("none")
-        : paint.cyan(located ? (l.instanceName ?? l.instanceId) : l.instanceId);
+      const who = l.instanceId === null ? paint.red("none") : paint.cyan(l.instanceId);
       return [
         l.namespace,
         unknown === null ? who : `${who} ${paint.yellow(`(unknown since ${shortTime(unknown)})`)}`,
-        ...(located ? [l.instanceId ?? "-", l.grpcAddress ?? "-", l.httpAddress ?? "-"] : []),
+        ...(located ? [l.instanceName ?? "-", l.grpcAddress ?? "-", l.httpAddress ?? "-"] : []),
         l.instanceId === null ? "-" : String(l.term),
         shortTime(since),
         since === null ? "-" : ago(since, now).replace(/ ago$/, ""),
