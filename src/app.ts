@@ -8,6 +8,7 @@ import type { Config } from "./config/mod.ts";
 import type { Logger } from "./core/logger.ts";
 import { runtimeProblem } from "./core/runtime_check.ts";
 import { ShardManager } from "./service/shard_manager.ts";
+import { advertisedAddress } from "./service/advertisement.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
@@ -154,6 +155,7 @@ export async function startInstance(
   try {
     server = await startGrpcServer(manager, grpcListen.value, logger, {
       credentials,
+      forwardToLeader: config.security?.tls === undefined,
       ...(authorizer ? { authorizer } : {}),
     }).catch((error) => {
       throw new StartupError(
@@ -182,6 +184,14 @@ export async function startInstance(
   }
   const grpcServer = server;
   const httpServer = http;
+  const host = hostName();
+  const grpcAddress = advertisedAddress(grpcServer.address, host);
+  manager.advertise({
+    instanceName: config.server.instanceName ??
+      `${host}:${grpcAddress.slice(grpcAddress.lastIndexOf(":") + 1)}`,
+    grpcAddress,
+    httpAddress: advertisedAddress(httpServer.address, host),
+  });
   logger.info("listening", {
     address: grpcServer.address,
     httpAddress: httpServer.address,
@@ -207,6 +217,14 @@ export async function startInstance(
         await leaderStore.close();
       })(),
   };
+}
+
+function hostName(): string {
+  try {
+    return Deno.hostname();
+  } catch {
+    return "localhost"; // no --allow-sys
+  }
 }
 
 /** A readable id that operators can map to a host: `<hostname>-<8 random hex digits>`. */

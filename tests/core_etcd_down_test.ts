@@ -73,7 +73,8 @@ Deno.test("with etcd down, health is degraded and writes fail with UNAVAILABLE; 
     for (
       const [method, request] of [
         ["drainShards", { namespace: "ns", shardKeys: ["1"] }],
-        ["drainExecutors", { namespace: "ns", executorId: "a" }],
+        // Forced: the disruption budget (checked against the cache) would refuse it first.
+        ["drainExecutors", { namespace: "ns", executorId: "a", force: true }],
         ["forceResetNamespace", { namespace: "ns" }],
       ] as const
     ) {

@@ -180,7 +180,13 @@ Deno.test("dashboard events follow a drain made through the actions, with errors
       assert.match((await res.json()).error, message);
     }
 
-    const selector = await post("ns/executors/drain", { selector: { address: "b.example:1234" } });
+    const refused = await post("ns/executors/drain", { selector: { address: "b.example:1234" } });
+    assert.equal(refused.status, 409, "the disruption budget refuses the last executor");
+    assert.match((await refused.json()).error, /no eligible owner/);
+    const selector = await post("ns/executors/drain", {
+      selector: { address: "b.example:1234" },
+      force: true,
+    });
     assert.deepEqual((await selector.json()).matched, ["b"]);
     assert.equal(
       (await post("ns/executors/undrain", { selector: { address: "b.example:1234" } })).status,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { EmbeddedStore, openEmbeddedStores } from "../src/store/embedded/mod.ts";
 import { assign, claim, type OpenStore, storeContract } from "./support/store_contract.ts";
 import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
+import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "sm-embedded-" });
@@ -21,6 +22,7 @@ const openEmbedded: OpenStore = async () => {
   };
 };
 storeContract("embedded", openEmbedded);
+operatorWriteContract("embedded", openEmbedded);
 hiddenExecutorsContract("embedded", openEmbedded);
 
 Deno.test("embedded store: everything survives a reopen, from the journal and from a snapshot", async () => {

@@ -1,17 +1,11 @@
 /**
  * deploy/grafana/shard-manager.json is a valid dashboard whose queries name only metrics a running
- * instance exports; the same holds for the alert rules (except metrics listed in PENDING).
+ * instance exports; the same holds for the alert rules.
  */
 import assert from "node:assert/strict";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { alertRules, familiesOf, grafanaExpressions, metricsIn } from "./support/metric_names.ts";
-
-/**
- * Metrics the alert rules use that another change of issue 16 adds (`sm_store_up`, the service
- * side's store-outage gauge). Remove a name once it is exported here.
- */
-const PENDING = new Set(["sm_store_up"]);
 
 Deno.test("the Grafana dashboard is valid JSON with a namespace variable and panels", async () => {
   const path = new URL("../deploy/grafana/shard-manager.json", import.meta.url);
@@ -49,12 +43,8 @@ Deno.test("every metric the dashboard and the alerts query is exported by an ins
     }
     for (const { alert, expr } of await alertRules()) {
       for (const name of metricsIn(expr)) {
-        if (PENDING.has(name)) continue;
         assert.ok(families.has(name), `${name} (alert ${alert}) is exported`);
       }
-    }
-    for (const name of PENDING) {
-      if (families.has(name)) throw new Error(`${name} is exported now: drop it from PENDING`);
     }
     // And every family is documented in docs/metrics.md.
     const docs = await Deno.readTextFile(new URL("../docs/metrics.md", import.meta.url));

@@ -135,7 +135,17 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
     const table = await fx.run(["leader", "list"]);
     assert.equal(table.code, 0, table.stderr);
     const rows = tableRows(table.stdout);
-    assert.deepEqual(rows[0], ["NAMESPACE", "LEADER", "TERM", "SINCE", "FOR"]);
+    assert.deepEqual(rows[0], [
+      "NAMESPACE",
+      "LEADER",
+      "NAME",
+      "GRPC",
+      "HTTP",
+      "TERM",
+      "SINCE",
+      "FOR",
+    ]);
+    // LEADER is the instance id, NAME its stable name (host name and gRPC port by default).
     assert.deepEqual(rows.slice(1).map((r) => [r[0], r[1]]), [["eph", "instance-1"], [
       "ns",
       "instance-1",
@@ -160,7 +170,7 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
     assert.match(table.stdout, /^Type {7}fixed$/m);
     assert.match(table.stdout, /^Shards {5}12$/m);
     assert.match(table.stdout, /^Source {5}file$/m);
-    assert.match(table.stdout, /^Leader {5}instance-1 \(term \d+, since .+ ago\)$/m);
+    assert.match(table.stdout, /^Leader {5}\S+ instance-1 at \S+ \(term \d+, since .+ ago\)$/m);
     assert.match(
       table.stdout,
       /^Executors: 3 executors \(3 alive, 3 active, 0 drained\), 12 shards assigned$/m,

@@ -24,6 +24,9 @@ const optionalLease = z.unknown().optional().transform((input, ctx): number | un
   return z.NEVER;
 });
 
+const shareError = (issue: { input: unknown }) =>
+  `expected a share from 0 to 1 (0.5 is half the executors), got ${describeValue(issue.input)}`;
+
 /**
  * One entry of `shardDistribution.namespaces`, read into its kind (fixed,
  * ephemeral or cells) with defaults applied. `shardNum` is required for a
@@ -63,6 +66,8 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   placement: z.enum(["balanced", "shuffle"]).optional(),
   maxOverlap: integer(0, MAX_REPLICAS).optional(),
   zoneKey: z.string().min(1).max(MAX_KEY).optional(),
+  maxDrainedShare: z.number({ error: shareError }).min(0, { error: shareError })
+    .max(1, { error: shareError }).optional(),
 }).superRefine((namespace, ctx) => {
   if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
     ctx.addIssue({
@@ -99,9 +104,11 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     });
   }
 }).transform((n): NamespaceConfig => {
+  const budget = n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare };
   if (n.mode === "cells") {
     return {
       kind: "cells",
+      ...budget,
       name: n.name,
       ...(n.maxShards === undefined ? {} : { maxShards: n.maxShards }),
       pins: n.pins ?? {},
@@ -109,6 +116,7 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   }
   const replicas = n.replicas ?? 1;
   const sharded = {
+    ...budget,
     name: n.name,
     loadBalancer: n.loadBalancer ?? "greedy",
     ...(n.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: n.maxMovesPerPass }),

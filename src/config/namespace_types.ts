@@ -70,6 +70,12 @@ export interface ShardedNamespaceConfig {
   readonly ownership: OwnershipConfig;
   /** Present exactly when `replicas` is above 1. */
   readonly replication?: ReplicationConfig;
+  /**
+   * Largest share (0 to 1) of the live executors that operator drains may
+   * take out at once (`maxDrainedShare`); unset means 0.5. A drain past it is
+   * refused unless forced.
+   */
+  readonly maxDrainedShare?: number;
 }
 
 /** `type: fixed`: shards `"0"`..`"shardNum-1"`, known up front. */
@@ -109,6 +115,12 @@ export interface CellsNamespaceConfig {
    * cell, and a cell that is the target of a pin takes no other new tenant.
    */
   readonly pins: Readonly<Record<string, string>>;
+  /**
+   * Largest share (0 to 1) of the live executors that operator drains may
+   * take out at once (`maxDrainedShare`); unset means 0.5. A drain past it is
+   * refused unless forced.
+   */
+  readonly maxDrainedShare?: number;
 }
 
 /** One entry of `shardDistribution.namespaces`, by kind. */

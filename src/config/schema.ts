@@ -118,6 +118,10 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
   store: section({ storageParams: storageParamsSchema("store") }).optional(),
   embedded: section({ dataDir: z.string().min(1).default(".data/embedded") }).optional(),
   process: processSchema,
+  history: section({
+    maxAge: duration("24h", { exclusive: true }),
+    maxEvents: integer(1, 1_000_000).default(2_000),
+  }).transform((h) => ({ maxAgeMs: h.maxAge, maxEvents: h.maxEvents })).optional(),
 }).superRefine((sd, ctx) => {
   sd.namespaces.forEach((namespace, index) => {
     if (namespace.kind === "cells" || namespace.ownership.mode !== "exclusive") return;
@@ -181,6 +185,7 @@ export const serverSchema: SectionSchema<ServerConfig> = section({
   grpcAddress: hostPort().default("127.0.0.1:7943"),
   httpAddress: hostPort().default("127.0.0.1:7944"),
   dashboardActions: z.boolean().default(false),
+  instanceName: z.string().min(1).max(253).optional(),
 }).prefault({});
 
 /**

@@ -111,6 +111,11 @@ export interface ShardDistributionConfig {
   embedded?: EmbeddedConfig;
   /** The rebalancing loop. */
   process: ProcessConfig;
+  /**
+   * Retention of each namespace's history (`history.maxAge`, default 24h;
+   * `history.maxEvents`, default 2000); absent means the defaults.
+   */
+  history?: { maxAgeMs: number; maxEvents: number } | undefined;
 }
 
 /** `server`: the gRPC listener. */
@@ -121,6 +126,11 @@ export interface ServerConfig {
   httpAddress: string;
   /** Let the dashboard drain and undrain executors and shards (`dashboardActions`, default false). */
   dashboardActions: boolean;
+  /**
+   * Stable name of this instance shown by ListLeaders and the dashboard
+   * (`instanceName`, default the host name and the gRPC port, `host:7943`).
+   */
+  instanceName?: string | undefined;
 }
 
 /** Log levels, least severe first. */

@@ -202,13 +202,15 @@ export class NotLeaderError extends ShardManagerError {
   readonly namespace: string;
   /** Instance id of the leader, if one is known. */
   readonly leader: string | undefined;
-  /** Names the namespace and the leading instance. */
-  constructor(namespace: string, leader: string | undefined) {
+  /** Names the namespace and the leading instance (with its gRPC address, when known). */
+  constructor(namespace: string, leader: string | undefined, address?: string) {
     super(
       `This instance does not lead namespace ${JSON.stringify(namespace)}; ${
         leader === undefined
           ? "no leader is known yet, retry shortly"
-          : `instance ${JSON.stringify(leader)} does, send the call to it`
+          : `instance ${JSON.stringify(leader)}${
+            address ? ` at ${address}` : ""
+          } does, send the call to it`
       }`,
     );
     this.namespace = namespace;

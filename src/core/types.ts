@@ -97,6 +97,22 @@ export interface LeaderClaim {
   readonly instanceId: string;
   /** When the term began (ms since epoch, the leader's clock). */
   readonly sinceMs: number;
+  /** Stable name of the leading instance (`server.instanceName`), when it advertised one. */
+  readonly instanceName?: string;
+  /** gRPC address the leading instance advertises, `host:port`. */
+  readonly grpcAddress?: string;
+  /** HTTP address the leading instance advertises, `host:port`. */
+  readonly httpAddress?: string;
+}
+
+/** Where an instance can be reached, as it advertises itself in its leader claims. */
+export interface AdvertisedInstance {
+  /** Stable name (`server.instanceName`). */
+  readonly instanceName: string;
+  /** gRPC address, `host:port`. */
+  readonly grpcAddress: string;
+  /** HTTP address, `host:port`. */
+  readonly httpAddress: string;
 }
 
 /** True when a delta changes nothing. */

@@ -260,7 +260,8 @@ export class PrometheusMetrics implements ServiceObserver {
     new prom.Gauge({
       name: "sm_executors",
       help:
-        "Executors by state: active, draining, drained, unknown_status, operator_drained, stale.",
+        "Executors by state: active, draining, drained, unknown_status, operator_drained, stale, " +
+        "unknown (liveness unknown: this instance cannot read its store).",
       labelNames: ["namespace", "state"],
       registers,
       collect() {
@@ -269,6 +270,15 @@ export class PrometheusMetrics implements ServiceObserver {
           const counts = stats(namespace).executors;
           for (const [state, n] of Object.entries(counts)) this.set({ namespace, state }, n);
         }
+      },
+    });
+    new prom.Gauge({
+      name: "sm_store_up",
+      help: "1 when this instance can read its main store (the last probe succeeded), else 0.",
+      registers,
+      collect() {
+        const { checkedAtMs, storeReachable } = manager.health.status;
+        this.set(checkedAtMs === 0 || storeReachable ? 1 : 0);
       },
     });
     new prom.Gauge({

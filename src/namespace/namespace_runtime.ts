@@ -17,6 +17,8 @@
  *
  * @module
  */
+import type { HistoryNote } from "../leader/process/history_notes.ts";
+import type { AdvertisedInstance } from "../core/types.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import type { ServiceObserver } from "../core/observer.ts";
@@ -49,6 +51,10 @@ export interface NamespaceRuntimeOptions {
   readonly leaderStore: LeaderStore;
   /** This instance's id (recorded in leader claims). */
   readonly instanceId: string;
+  /** Records the namespace's history while this instance leads it. */
+  readonly history?: (note: HistoryNote) => void;
+  /** Where this instance can be reached, for its leader claims. */
+  readonly advertised?: () => AdvertisedInstance | undefined;
   /** How to campaign. */
   readonly election: ElectionSettings;
   /** Time source. */
@@ -162,6 +168,8 @@ export class NamespaceRuntime implements RoutedNamespace {
           if (termSignal.aborted) return;
           await runLeaderTerm(leadership, termSignal, {
             instanceId,
+            ...(this.#options.advertised ? { advertised: this.#options.advertised } : {}),
+            ...(this.#options.history ? { history: this.#options.history } : {}),
             cache: this.cache,
             store,
             policy,

@@ -45,6 +45,26 @@ export interface InspectionTime {
   readonly now: number;
   /** Wall-clock ms since epoch. */
   readonly wallNow: number;
+  /**
+   * Set while the instance cannot read its store: its last good read, on both
+   * clocks. Liveness is then unknown for executors alive at that read.
+   */
+  readonly storeLostSince?: { readonly now: number; readonly wallMs: number };
+}
+
+/** Whether an executor is alive: `unknown` while the store cannot be read. */
+export type Liveness = "alive" | "stale" | "unknown";
+
+/**
+ * An executor's liveness at `time`. While the store cannot be read no
+ * heartbeat can be recorded, so an executor that was alive at the last good
+ * read is unknown, not stale; it is stale only on evidence (its heartbeats
+ * had stopped before then).
+ */
+export function livenessOf(state: NamespaceView, e: ExecutorView, time: InspectionTime): Liveness {
+  const lost = time.storeLostSince;
+  if (lost === undefined) return state.isAlive(e, time.now) ? "alive" : "stale";
+  return state.isAlive(e, lost.now) ? "unknown" : "stale";
 }
 
 /**
@@ -73,6 +93,7 @@ export function executorState(
   const e = state.executor(executorId);
   if (!e) throw new ExecutorNotFoundError(state.namespace, executorId);
   const shards = [...state.shardsOf(executorId)].sort(compareShardKeys);
+  const liveness = livenessOf(state, e, time);
   let totalLoad = 0;
   const assignedShards = shards.map((shardKey) => {
     const load = e.reports[shardKey]?.load ?? 0;
@@ -94,7 +115,11 @@ export function executorState(
     assignedShards,
     drainedBy: state.drainsOf(executorId, e.metadata).map((d) => d.id).sort(),
     heartbeatAgeMs: heartbeatAgeMs(e, time),
-    alive: state.isAlive(e, time.now),
+    alive: liveness === "alive",
+    liveness,
+    ...(liveness === "unknown" && time.storeLostSince
+      ? { unknownSinceMs: time.storeLostSince.wallMs }
+      : {}),
     totalLoad,
   };
 }

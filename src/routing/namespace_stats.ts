@@ -5,7 +5,7 @@
  * @module
  */
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
-import { heartbeatAge, type InspectionTime } from "./inspection.ts";
+import { heartbeatAge, type InspectionTime, livenessOf } from "./inspection.ts";
 
 /**
  * How executors are counted: each falls in exactly one state. `unknown_status`:
@@ -17,7 +17,8 @@ export type ExecutorHealth =
   | "drained"
   | "unknown_status"
   | "operator_drained"
-  | "stale";
+  | "stale"
+  | "unknown";
 
 const HEALTH_OF_STATUS = {
   DRAINING: "draining",
@@ -69,13 +70,15 @@ export function namespaceStats(
     unknown_status: 0,
     operator_drained: 0,
     stale: 0,
+    unknown: 0,
   };
   let maxAge = 0, maxLoad = 0, sumLoad = 0, live = 0;
   for (const e of state.executors()) {
-    const alive = state.isAlive(e, time.now);
+    const liveness = livenessOf(state, e, time);
+    const alive = liveness === "alive";
     const owns = state.shardsOf(e.executorId);
-    const health: ExecutorHealth = !alive
-      ? "stale"
+    const health: ExecutorHealth = liveness !== "alive"
+      ? liveness
       : e.status !== "ACTIVE"
       ? HEALTH_OF_STATUS[e.status]
       : state.isExecutorDrained(e)
@@ -85,7 +88,7 @@ export function namespaceStats(
     if (alive || owns.size > 0) {
       maxAge = Math.max(maxAge, heartbeatAge(e, time));
     }
-    if (!alive) continue;
+    if (liveness === "stale") continue;
     const load = totalLoad(state, e.executorId, e.reports);
     live++;
     sumLoad += load;

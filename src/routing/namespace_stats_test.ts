@@ -38,6 +38,7 @@ Deno.test("namespace stats count executors by state and sum their loads", () => 
       draining: 1,
       drained: 0,
       unknown_status: 1,
+      unknown: 0,
       operator_drained: 1,
       stale: 1,
     },

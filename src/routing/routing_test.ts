@@ -159,6 +159,7 @@ Deno.test("executor state lists the executor's shards in key order with their re
     drainedBy: [],
     heartbeatAgeMs: 250,
     alive: true,
+    liveness: "alive",
     totalLoad: 0,
   });
   assert.throws(() => executorState(cache.state, "zz", time), ExecutorNotFoundError);

@@ -67,8 +67,12 @@ export interface ExecutorStateView {
   readonly drainedBy: readonly string[];
   /** Milliseconds since its heartbeat was last seen. */
   readonly heartbeatAgeMs: number;
-  /** Whether its heartbeats are within the TTL. */
+  /** Whether its heartbeats are within the TTL (false while liveness is unknown). */
   readonly alive: boolean;
+  /** Alive, stale, or unknown while the serving instance cannot read its store. */
+  readonly liveness: "alive" | "stale" | "unknown";
+  /** With liveness unknown: the instance's last good read of its store (ms since epoch). */
+  readonly unknownSinceMs?: number;
   /** Sum of the loads it reported for its shards. */
   readonly totalLoad: number;
 }
@@ -83,6 +87,17 @@ export interface LeaderView {
   readonly term?: number;
   /** When the term began (ms since epoch), when known. */
   readonly sinceMs?: number;
+  /**
+   * Set while the serving instance cannot read its store: the leader shown is
+   * the last one known, and this is the last good read (ms since epoch).
+   */
+  readonly unknownSinceMs?: number;
+  /** Stable name of the leading instance (`server.instanceName`). */
+  readonly instanceName?: string;
+  /** gRPC address the leading instance advertises. */
+  readonly grpcAddress?: string;
+  /** HTTP address the leading instance advertises. */
+  readonly httpAddress?: string;
 }
 
 /** A configured namespace. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Store } from "../store/store.ts";
 import { sleep } from "../core/clock.ts";
 import type { Clock } from "../core/clock.ts";
 import {
@@ -32,6 +33,12 @@ export interface MoveResult {
   readonly moved: readonly string[];
   /** Tenants that were on the target cell already. */
   readonly unchanged: readonly string[];
+  /** With `dryRun`: the tenants that would move, from their cell to the target. */
+  readonly planned: readonly {
+    readonly shardKey: string;
+    readonly from: string;
+    readonly to: string;
+  }[];
 }
 
 /** A namespace's blast radius, with its name. */
@@ -55,6 +62,8 @@ export interface CellOperationsHost {
   readonly lookup: (namespace: string) => NamespaceRuntime;
   /** Time source (liveness is judged on its monotonic clock). */
   readonly clock: Clock;
+  /** Where request ids of moves are recorded. @default {none: ids are ignored} */
+  readonly store?: Store;
 }
 
 /** Tenant moves and blast-radius reports. */
@@ -79,6 +88,7 @@ export class CellOperations {
     keys: readonly string[],
     to: string,
     signal?: AbortSignal,
+    options: { readonly dryRun?: boolean; readonly requestId?: string | undefined } = {},
   ): Promise<MoveResult> {
     const runtime = this.#host.lookup(namespace);
     if (runtime.policy.kind !== "cells") {
@@ -129,10 +139,47 @@ export class CellOperations {
     this.#checkTarget(runtime, to);
     const moving = unique.filter((key) => state.ownerOf(key) !== to);
     const unchanged = unique.filter((key) => state.ownerOf(key) === to);
-    if (moving.length === 0) return { moved: [], unchanged };
-    if (!runtime.leading) {
-      throw new NotLeaderError(namespace, state.leader?.claim.instanceId);
+    if (options.dryRun) {
+      const planned = moving.map((shardKey) => ({ shardKey, from: state.ownerOf(shardKey)!, to }));
+      return { moved: [], unchanged, planned };
     }
+    if (moving.length === 0) return { moved: [], unchanged, planned: [] };
+    if (!runtime.leading) {
+      const claim = state.leader?.claim;
+      throw new NotLeaderError(namespace, claim?.instanceId, claim?.grpcAddress);
+    }
+    // A request id is reserved before the move and forgotten if it fails: a
+    // retry of a move that was made (or is being made) moves nothing again.
+    const { store } = this.#host;
+    const requestId = store ? options.requestId : undefined;
+    if (store && requestId !== undefined) {
+      const reserved = await store.applyOperatorWrite(namespace, { type: "reserve_request" }, {
+        requestId,
+        atMs: this.#host.clock.now(),
+      });
+      if (!reserved.applied) return { moved: [], unchanged, planned: [] };
+    }
+    try {
+      return await this.#move(runtime, moving, unchanged, to, signal);
+    } catch (error) {
+      if (store && requestId !== undefined) {
+        await store.applyOperatorWrite(namespace, { type: "forget_request", requestId }, {
+          atMs: this.#host.clock.now(),
+        }).catch(() => {});
+      }
+      throw error;
+    }
+  }
+
+  async #move(
+    runtime: NamespaceRuntime,
+    moving: string[],
+    unchanged: string[],
+    to: string,
+    signal: AbortSignal | undefined,
+  ): Promise<MoveResult> {
+    const { cache, policy: { name: namespace } } = runtime;
+    const state = cache.state;
     const pending = runtime.cellMoves;
     pending.add(moving, to);
     runtime.requestPass();
@@ -155,7 +202,7 @@ export class CellOperations {
       timeout.abort();
       await timer;
     }
-    return { moved: moving, unchanged };
+    return { moved: moving, unchanged, planned: [] };
   }
 
   /**

@@ -13,10 +13,14 @@ import {
   type DrainTarget,
   type ExecutorDrain,
 } from "../core/executor_drain.ts";
-import { InvalidArgumentError } from "../core/errors.ts";
+import { InvalidArgumentError, PreconditionError } from "../core/errors.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import { checkDrainBudget, DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_budget.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { Store } from "../store/store.ts";
+import { plannedDrainMoves, type PlannedMove } from "./drain_preview.ts";
+import type { HistoryLog } from "./history_log.ts";
+import { applyOperatorWrite } from "./operator_writes.ts";
 
 /** Longest reason kept with a drain. */
 export const MAX_REASON_LENGTH = 1024;
@@ -27,6 +31,24 @@ export interface ExecutorDrainView {
   readonly drain: ExecutorDrain;
   /** Known executors it matches, sorted. */
   readonly matched: readonly string[];
+}
+
+/** How a drain is made. */
+export interface DrainOptions {
+  /** The caller's request id: a drain with an id already applied is not applied again. */
+  readonly requestId?: string | undefined;
+  /** Make it even when it breaks the disruption budget. */
+  readonly force?: boolean;
+  /** Store nothing; report the shards that would move. */
+  readonly dryRun?: boolean;
+}
+
+/** A drain made (or, for a dry run, one that would be made). */
+export interface DrainResult extends ExecutorDrainView {
+  /** True for a dry run: nothing was stored. */
+  readonly dryRun: boolean;
+  /** For a dry run: the shards that would move, and where. */
+  readonly plannedMoves: readonly PlannedMove[];
 }
 
 /** What an undrain did. */
@@ -43,40 +65,125 @@ export class ExecutorDrains {
   #lookup: (namespace: string) => NamespaceRuntime;
   #clock: Clock;
 
+  #history: HistoryLog | undefined;
+
   /** Acts on `store`, resolving namespaces with `lookup` (which throws for unknown ones). */
-  constructor(store: Store, lookup: (namespace: string) => NamespaceRuntime, clock: Clock) {
+  constructor(
+    store: Store,
+    lookup: (namespace: string) => NamespaceRuntime,
+    clock: Clock,
+    history?: HistoryLog,
+  ) {
     this.#store = store;
     this.#lookup = lookup;
     this.#clock = clock;
+    this.#history = history;
   }
 
-  /** Drains the target; an identical existing drain is returned unchanged. */
-  async drain(namespace: string, target: DrainTarget, reason = ""): Promise<ExecutorDrainView> {
-    const { cache } = this.#lookup(namespace);
+  /**
+   * Drains the target; an identical existing drain is returned unchanged. A
+   * drain that would leave a shard with no eligible owner, or drain more than
+   * the namespace's `maxDrainedShare` of its live executors, is refused
+   * (`PreconditionError`) unless forced; the check runs again if another
+   * drain lands first, in the store's transaction.
+   */
+  async drain(
+    namespace: string,
+    target: DrainTarget,
+    reason = "",
+    options: DrainOptions = {},
+  ): Promise<DrainResult> {
+    const runtime = this.#lookup(namespace);
+    const { cache } = runtime;
     if (reason.length > MAX_REASON_LENGTH) {
       throw new InvalidArgumentError("reason", `is over ${MAX_REASON_LENGTH} chars`);
     }
     const id = drainIdOf(target);
     const existing = cache.state.executorDrain(id);
-    if (existing) return view(cache.state, existing);
-    const drain: ExecutorDrain = { ...target, id, reason, createdAtMs: this.#clock.now() };
-    await cache.waitForRevision(await this.#store.putExecutorDrain(namespace, drain));
-    return view(cache.state, cache.state.executorDrain(id) ?? drain);
+    const drain: ExecutorDrain = existing ??
+      { ...target, id, reason, createdAtMs: this.#clock.now() };
+    const check = (state: NamespaceView) => {
+      if (options.force || state.executorDrain(id)) return;
+      this.#checkBudget(runtime, state, drain);
+    };
+    if (options.dryRun) {
+      check(cache.state);
+      const moves = plannedDrainMoves(runtime, drain, this.#clock.monotonic());
+      return { ...view(cache.state, drain), dryRun: true, plannedMoves: moves };
+    }
+    if (!existing) {
+      const outcome = await applyOperatorWrite(this.#store, this.#clock, runtime, {
+        type: "put_executor_drain",
+        drain,
+      }, { requestId: options.requestId, check });
+      if (outcome.applied) {
+        const matched = view(cache.state, drain).matched;
+        void this.#history?.record(namespace, {
+          type: "executor_drained",
+          drainId: id,
+          ...(target.executorId === undefined ? {} : { executorId: target.executorId }),
+          text:
+            `drain ${id} made${reason ? ` (${reason})` : ""}${options.force ? ", forced" : ""}; ` +
+            `matches ${matched.length === 0 ? "no executor" : matched.join(", ")}`,
+        });
+      }
+    }
+    const stored = cache.state.executorDrain(id) ?? drain;
+    return { ...view(cache.state, stored), dryRun: false, plannedMoves: [] };
   }
 
   /** Removes the drain made with the same target, if any. */
-  async undrain(namespace: string, target: DrainTarget): Promise<UndrainResult> {
-    const { cache } = this.#lookup(namespace);
+  async undrain(
+    namespace: string,
+    target: DrainTarget,
+    options: { readonly requestId?: string | undefined } = {},
+  ): Promise<UndrainResult> {
+    const runtime = this.#lookup(namespace);
+    const { cache } = runtime;
     const id = drainIdOf(target);
     const existing = cache.state.executorDrain(id);
     if (!existing) return { stillDrained: [] };
     const removed = view(cache.state, existing);
-    await cache.waitForRevision(await this.#store.deleteExecutorDrain(namespace, id));
+    const outcome = await applyOperatorWrite(this.#store, this.#clock, runtime, {
+      type: "delete_executor_drain",
+      id,
+    }, { requestId: options.requestId });
+    if (!outcome.applied) return { stillDrained: [] };
+    void this.#history?.record(namespace, {
+      type: "executor_undrained",
+      drainId: id,
+      ...(target.executorId === undefined ? {} : { executorId: target.executorId }),
+      text: `drain ${id} removed`,
+    });
     const stillDrained = removed.matched.filter((executorId) => {
       const e = cache.state.executor(executorId);
       return e !== undefined && cache.state.isExecutorDrained(e);
     });
     return { removed, stillDrained };
+  }
+
+  #checkBudget(runtime: NamespaceRuntime, state: NamespaceView, drain: ExecutorDrain): void {
+    const now = this.#clock.monotonic();
+    const executors = [...state.executors()].map((e) => ({
+      executorId: e.executorId,
+      alive: state.isAlive(e, now),
+      active: e.status === "ACTIVE",
+      drained: state.isExecutorDrained(e),
+      matched: drainMatches(drain, e.executorId, e.metadata),
+    }));
+    const verdict = checkDrainBudget({
+      executors,
+      shards: state.ownedCount + state.requestCount,
+      maxDrainedShare: runtime.policy.config.maxDrainedShare ?? DEFAULT_MAX_DRAINED_SHARE,
+    });
+    if (!verdict.ok) {
+      throw new PreconditionError(
+        state.namespace,
+        `Drain ${drain.id} of namespace ${JSON.stringify(state.namespace)} is refused: ${
+          verdict.reason.replace(/^Refused: /, "")
+        }. Undrain another executor first, or force it (--force)`,
+      );
+    }
   }
 
   /** The namespace's drains, sorted by id. */

@@ -20,6 +20,10 @@ export interface HealthStatus {
   readonly checkedAtMs: number;
   /** Why the last ping failed, if it did. */
   readonly error?: string;
+  /** Wall-clock time of the last probe that reached the store (ms since epoch), if any. */
+  readonly lastGoodReadMs?: number;
+  /** The same instant on the monotonic clock. */
+  readonly lastGoodReadMonotonic?: number;
 }
 
 /** Options of {@linkcode HealthMonitor}. */
@@ -87,12 +91,21 @@ export class HealthMonitor {
     const synced = this.#synced();
     const storeReachable = error === undefined;
     const previous = this.#status;
+    const good = storeReachable
+      ? { lastGoodReadMs: clock.now(), lastGoodReadMonotonic: clock.monotonic() }
+      : previous.lastGoodReadMs === undefined || previous.lastGoodReadMonotonic === undefined
+      ? {}
+      : {
+        lastGoodReadMs: previous.lastGoodReadMs,
+        lastGoodReadMonotonic: previous.lastGoodReadMonotonic,
+      };
     this.#status = {
       storeReachable,
       synced,
       ready: storeReachable && synced,
       checkedAtMs: clock.now(),
       ...(error === undefined ? {} : { error }),
+      ...good,
     };
     if (previous.ready !== this.#status.ready || previous.checkedAtMs === 0) {
       for (const listener of this.#listeners) listener(this.#status);

@@ -20,6 +20,8 @@ import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
 import * as routing from "../routing/mod.ts";
 import type { DefinitionSource, LeaderStore, Store } from "../store/mod.ts";
+import { Advertisement } from "./advertisement.ts";
+import type { AdvertisedInstance } from "../core/types.ts";
 import { NamespaceAdmin } from "./namespace_admin.ts";
 import { NamespaceCatalog } from "./namespace_catalog.ts";
 import { type FileNamespaceOutcome, seedFileNamespaces } from "./seed_file_namespaces.ts";
@@ -27,6 +29,7 @@ import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
+import { HistoryLog } from "./history_log.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
@@ -49,6 +52,9 @@ export interface ShardManagerOptions {
   readonly observer?: ServiceObserver;
 }
 
+/** Longest a new leader term waits for this instance's listeners to be bound, ms. */
+const ADVERTISE_WAIT_MS = 2_000;
+
 /** One Shard Manager instance. */
 export class ShardManager {
   /** This instance's id (recorded in leader claims). */
@@ -63,6 +69,8 @@ export class ShardManager {
   readonly cells: CellOperations;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
+  /** The namespaces' history (event log in the store). */
+  readonly history: HistoryLog;
   /** Where observations for metrics go. */
   readonly observer: ServiceObserver;
   /** Limits on requests, from the `limits` section of the configuration. */
@@ -72,6 +80,8 @@ export class ShardManager {
   /** The namespace RPCs: create, update, delete. */
   readonly admin: NamespaceAdmin;
   #options: ShardManagerOptions;
+  #advertisement = new Advertisement();
+  #startedAt: { readonly now: number; readonly wallMs: number };
   #clock: Clock;
   #ingest: HeartbeatIngest;
   #stop = new AbortController();
@@ -81,7 +91,16 @@ export class ShardManager {
   constructor(options: ShardManagerOptions) {
     this.#options = options;
     const clock = this.#clock = options.clock ?? systemClock;
+    this.#startedAt = { now: clock.monotonic(), wallMs: clock.now() };
     this.instanceId = options.instanceId ?? crypto.randomUUID();
+    this.history = new HistoryLog(options.store, {
+      clock,
+      logger: options.logger,
+      writer: this.instanceId,
+      ...(options.config.shardDistribution.history
+        ? { retention: options.config.shardDistribution.history }
+        : {}),
+    });
     this.observer = options.observer ?? noopObserver;
     this.limits = options.config.limits;
     const { shardDistribution: sd } = options.config;
@@ -91,13 +110,14 @@ export class ShardManager {
       () => this.namespaces.all().every((ns) => ns.cache.synced),
       { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok) },
     );
-    const build = (config: NamespaceConfig) =>
-      new NamespaceRuntime(
-        namespacePolicy(config, {
-          process,
-          limits: this.limits,
-          maxReliedOn: options.store.limits.maxUnchangedExecutors,
-        }),
+    const build = (config: NamespaceConfig) => {
+      const policy = namespacePolicy(config, {
+        process,
+        limits: this.limits,
+        maxReliedOn: options.store.limits.maxUnchangedExecutors,
+      });
+      return new NamespaceRuntime(
+        policy,
         {
           store: options.store,
           leaderStore: options.leaderStore,
@@ -112,9 +132,16 @@ export class ShardManager {
           clock,
           logger: options.logger,
           observer: this.observer,
-          beforeTerm: async () => void await this.health.probe(),
+          // Also wait briefly for the listeners' addresses, so the claim says where we are.
+          beforeTerm: async () => {
+            await this.health.probe();
+            await this.#advertisement.waitFor(ADVERTISE_WAIT_MS);
+          },
+          advertised: () => this.#advertisement.get(),
+          history: (note) => void this.history.record(policy.name, note),
         },
       );
+    };
     this.catalog = new NamespaceCatalog({
       definitions: options.store.definitions,
       registry: this.namespaces,
@@ -151,14 +178,31 @@ export class ShardManager {
       logger: options.logger,
     });
     const lookup = (name: string) => this.namespaces.get(name);
-    this.operations = new NamespaceOperations(options.store, lookup);
-    this.executorDrains = new ExecutorDrains(options.store, lookup, clock);
-    this.cells = new CellOperations({ lookup, clock });
+    this.operations = new NamespaceOperations(options.store, lookup, clock, this.history);
+    this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
+    this.cells = new CellOperations({ lookup, clock, store: options.store });
     graceAfterOutages(this.health, () => this.namespaces.all().map((n) => n.cache.state), {
       clock,
       logger: options.logger,
       detectionMs: this.health.detectionMs,
     });
+  }
+
+  /**
+   * The gRPC address the namespace's leader advertised in its claim, as this
+   * instance's cache last saw it; undefined when unknown or when this
+   * instance leads.
+   */
+  leaderAddress(namespace: string): string | undefined {
+    if (!this.namespaces.has(namespace)) return undefined;
+    const claim = this.namespaces.get(namespace).view.leader?.claim;
+    if (!claim || claim.instanceId === this.instanceId) return undefined;
+    return claim.grpcAddress;
+  }
+
+  /** Records where this instance can be reached (once its listeners are bound). */
+  advertise(info: AdvertisedInstance): void {
+    this.#advertisement.set(info);
   }
 
   /**
@@ -278,18 +322,39 @@ export class ShardManager {
    */
   async listLeaders(): Promise<routing.LeaderView[]> {
     const runtimes = this.namespaces.names().map((name) => this.namespaces.get(name));
+    const lost = this.storeLostSince();
+    if (lost !== undefined) {
+      // The store cannot be read: say who led at the last good read, and since when unknown.
+      return runtimes.map(({ name, view }) => {
+        const claim = view.leader?.claim;
+        return {
+          namespace: name,
+          unknownSinceMs: lost.wallMs,
+          ...(claim
+            ? { instanceId: claim.instanceId, term: claim.term, sinceMs: claim.sinceMs }
+            : {}),
+          ...(claim?.instanceName ? { instanceName: claim.instanceName } : {}),
+          ...(claim?.grpcAddress ? { grpcAddress: claim.grpcAddress } : {}),
+          ...(claim?.httpAddress ? { httpAddress: claim.httpAddress } : {}),
+        };
+      });
+    }
     return await Promise.all(runtimes.map(async ({ name, view }) => {
       const elected = await this.#options.leaderStore.leader(name);
       if (!elected) return { namespace: name };
       const claim = view.leader?.claim;
-      const sinceMs = claim?.term === elected.term && claim.instanceId === elected.instanceId
-        ? claim.sinceMs
+      const current = claim?.term === elected.term && claim.instanceId === elected.instanceId
+        ? claim
         : undefined;
+      const where = elected.instanceId === this.instanceId ? this.#advertisement.get() : current;
       return {
         namespace: name,
         instanceId: elected.instanceId,
         term: elected.term,
-        ...(sinceMs === undefined ? {} : { sinceMs }),
+        ...(current === undefined ? {} : { sinceMs: current.sinceMs }),
+        ...(where?.instanceName ? { instanceName: where.instanceName } : {}),
+        ...(where?.grpcAddress ? { grpcAddress: where.grpcAddress } : {}),
+        ...(where?.httpAddress ? { httpAddress: where.httpAddress } : {}),
       };
     }));
   }
@@ -310,7 +375,26 @@ export class ShardManager {
   }
 
   #time(): routing.InspectionTime {
-    return { now: this.#clock.monotonic(), wallNow: this.#clock.now() };
+    const lost = this.storeLostSince();
+    return {
+      now: this.#clock.monotonic(),
+      wallNow: this.#clock.now(),
+      ...(lost === undefined ? {} : { storeLostSince: lost }),
+    };
+  }
+
+  /**
+   * While the last probe could not reach the main store: its last good read
+   * (on both clocks; the monitor's start when there was none). Undefined
+   * while the store answers.
+   */
+  storeLostSince(): { readonly now: number; readonly wallMs: number } | undefined {
+    const status = this.health.status;
+    if (status.checkedAtMs === 0 || status.storeReachable) return undefined;
+    return {
+      now: status.lastGoodReadMonotonic ?? this.#startedAt.now,
+      wallMs: status.lastGoodReadMs ?? this.#startedAt.wallMs,
+    };
   }
 
   /** Open subscriptions to `namespace`'s pictures: gRPC watch streams, dashboards, in-process. */

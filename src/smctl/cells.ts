@@ -85,7 +85,8 @@ export function statusCell(status: string, paint: Palette): string {
  * assert.equal(aliveCell(false, palette(false)), "no");
  * ```
  */
-export function aliveCell(alive: boolean, paint: Palette): string {
+export function aliveCell(alive: boolean, paint: Palette, liveness?: string): string {
+  if (liveness === "unknown") return paint.yellow("unknown");
   return alive ? "yes" : paint.red("no");
 }
 

@@ -32,6 +32,8 @@ import {
   type ListExecutorDrainsResponse__Output,
   type ListLeadersRequest,
   type ListLeadersResponse__Output,
+  type ListNamespaceEventsRequest,
+  type ListNamespaceEventsResponse__Output,
   type ListNamespacesRequest,
   type ListNamespacesResponse__Output,
   type MoveShardsRequest,
@@ -98,6 +100,8 @@ export interface Rpcs {
     wire.GetNamespaceDefinitionRequest,
     wire.GetNamespaceDefinitionResponse__Output,
   ];
+  /** ListNamespaceEvents. */
+  listNamespaceEvents: [ListNamespaceEventsRequest, ListNamespaceEventsResponse__Output];
 }
 
 /** Options of {@linkcode Connection}. */

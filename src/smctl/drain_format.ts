@@ -154,3 +154,36 @@ export function undrainedText(
     target.selector === null ? "was" : "were"
   } not drained in namespace ${ns}; nothing to undo.`;
 }
+
+/** A shard a dry run would move. */
+export interface PlannedMoveModel {
+  /** Shard key. */
+  readonly shardKey: string;
+  /** Its owner now. */
+  readonly from: string;
+  /** Where it would go; null when no executor could take it. */
+  readonly to: string | null;
+}
+
+/**
+ * `--dry-run`: a heading and one row per shard that would move.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { plannedMovesText } from "./drain_format.ts";
+ *
+ * const text = plannedMovesText("Would move", [{ shardKey: "3", from: "a", to: "b" }]);
+ * assert.equal(text.split("\n")[0], "Would move 1 shard:");
+ * assert.match(text, /^3 +a +b$/m);
+ * ```
+ */
+export function plannedMovesText(heading: string, moves: readonly PlannedMoveModel[]): string {
+  const what = moves.length === 1 ? "1 shard" : `${moves.length} shards`;
+  if (moves.length === 0) return `${heading} no shards.`;
+  const table = renderTable(
+    [{ header: "SHARD" }, { header: "FROM" }, { header: "TO" }],
+    moves.map((m) => [m.shardKey, m.from, m.to ?? "(none)"]),
+  );
+  return `${heading} ${what}:\n${table}`;
+}

@@ -78,6 +78,8 @@ Example:
     .addOption(selectorOption("drain every executor whose metadata has this pair"))
     .option("--reason <text>", "why, kept with the drain (e.g. a ticket number)")
     .option("--wait", "wait until the drained executors hold no shards, showing progress on stderr")
+    .option("--force", "drain even when it breaks the disruption budget (see below)")
+    .option("--dry-run", "print the shards that would move and where; change nothing")
     .addOption(
       new Option("--wait-timeout <duration>", "give up waiting after this long (exit code 6)")
         .default(300_000, "5m").argParser(durationArgument),
@@ -89,6 +91,12 @@ Give an executor id or one or more --selector pairs (all must match). The drain
 is stored in etcd: it survives restarts of the service and of the executor, and
 a selector drain also catches executors that register later. Draining again
 with the same id or selector returns the existing drain.
+
+Disruption budget: a drain that would leave a shard with no eligible owner, or
+drain more than the namespace's maxDrainedShare (default 50%) of its live
+executors, is refused with code 5 naming the numbers; --force makes it anyway.
+Every call carries a request id and is retried with it when the service does
+not answer, so it is applied at most once.
 
 Examples:
   $ smctl -n orders executor drain worker-7 --reason "INC-1234 bad disk" --wait

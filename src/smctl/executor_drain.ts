@@ -5,13 +5,14 @@
  * @module
  */
 import type { Context } from "./context.ts";
-import { drainedText, drainWaitText, undrainedText } from "./drain_format.ts";
+import { drainedText, drainWaitText, plannedMovesText, undrainedText } from "./drain_format.ts";
 import { type DrainWaitResult, waitForDrain } from "./drain_wait.ts";
 import { formatDuration } from "./duration.ts";
 import { SmctlError, UsageError } from "./errors.ts";
 import { ExitCode } from "./exit_codes.ts";
 import { type DrainModel, drainModel, type ExecutorModel, executorModel } from "./model.ts";
 import { ProgressReporter } from "./progress.ts";
+import { safeWrite } from "./safe_write.ts";
 import { selectorFrom, selectorMatches } from "./selector.ts";
 
 /** The flags of `executor drain`. */
@@ -26,6 +27,10 @@ export interface DrainOptions {
   readonly waitTimeout: number;
   /** Whether `--wait-timeout` was typed (it needs `--wait`). */
   readonly waitTimeoutGiven?: boolean;
+  /** `--force`: drain even past the disruption budget. */
+  readonly force?: boolean;
+  /** `--dry-run`: print the shards that would move, store nothing. */
+  readonly dryRun?: boolean;
 }
 
 type Target = { executorId: string } | { selector: Record<string, string> };
@@ -65,16 +70,33 @@ export async function drainExecutors(
   if (options.waitTimeoutGiven && !options.wait) {
     throw new UsageError("executor drain: --wait-timeout needs --wait");
   }
+  if (options.dryRun && options.wait) {
+    throw new UsageError("executor drain: --dry-run and --wait do not go together");
+  }
   const out = ctx.output;
   // Before draining, to know how many shards there are to move.
   const before = options.wait ? await states(ctx, namespace) : [];
-  const answer = await ctx.connection.call("drainExecutors", {
+  const answer = await safeWrite(ctx, "drainExecutors", {
     namespace,
     ...target,
     reason: options.reason ?? "",
-  });
+    force: options.force === true,
+    dryRun: options.dryRun === true,
+  }, `smctl -n ${namespace} executor drains`);
   if (answer.drain === null) throw new Error("DrainExecutors answered without a drain");
   const drain = drainModel(answer.drain);
+  if (answer.dryRun) {
+    const moves = answer.plannedMoves.map((m) => ({
+      shardKey: m.shardKey,
+      from: m.fromExecutorId,
+      to: m.toExecutorId || null,
+    }));
+    out.result(
+      { namespace, dryRun: true, drain, plannedMoves: moves },
+      () => plannedMovesText(`Dry run: drain ${drain.id} would move`, moves),
+    );
+    return;
+  }
   if (drain.matchedExecutorIds.length === 0) {
     out.warn(
       "executorId" in target
@@ -152,7 +174,12 @@ export async function undrainExecutors(
 ): Promise<void> {
   const namespace = ctx.namespace();
   const target = targetOf(id, pairs, "executor undrain");
-  const answer = await ctx.connection.call("undrainExecutors", { namespace, ...target });
+  const answer = await safeWrite(
+    ctx,
+    "undrainExecutors",
+    { namespace, ...target },
+    `smctl -n ${namespace} executor drains`,
+  );
   const removed = answer.removed === null ? null : drainModel(answer.removed);
   const still = answer.stillDrainedExecutorIds;
   if (still.length > 0) {

@@ -23,7 +23,7 @@ const PLAIN = makePalette(false);
  * import { executorTable } from "./executor_format.ts";
  *
  * const a: ExecutorModel = {
- *   id: "a", status: "ACTIVE", alive: true, heartbeatAgeMs: 400, lastHeartbeat: null,
+ *   id: "a", status: "ACTIVE", alive: true, liveness: "alive", unknownSince: null, heartbeatAgeMs: 400, lastHeartbeat: null,
  *   shardCount: 2, totalLoad: 1.5, drained: false, drainedBy: [], metadata: {},
  * };
  * assert.equal(executorTable([a]), [
@@ -53,7 +53,7 @@ export function executorTable(
     executors.map((e) => [
       e.id,
       statusCell(e.status, paint),
-      aliveCell(e.alive, paint),
+      aliveCell(e.alive, paint, e.liveness),
       `${formatDuration(e.heartbeatAgeMs)} ago`,
       String(e.shardCount),
       formatLoad(e.totalLoad),
@@ -75,7 +75,7 @@ export function executorTable(
  * import { executorDetail } from "./executor_format.ts";
  *
  * const a: ExecutorDetailModel = {
- *   id: "a", status: "ACTIVE", alive: true, heartbeatAgeMs: 400, lastHeartbeat: "1970-01-01T00:00:01Z",
+ *   id: "a", status: "ACTIVE", alive: true, liveness: "alive", unknownSince: null, heartbeatAgeMs: 400, lastHeartbeat: "1970-01-01T00:00:01Z",
  *   shardCount: 1, totalLoad: 1.5, drained: false, drainedBy: [], metadata: { address: "10.0.0.5:8080" },
  *   shards: [{ key: "7", load: 1.5, assignedRevision: 42, assignedAt: "1970-01-01T00:00:01Z" }],
  * };
@@ -89,7 +89,7 @@ export function executorDetail(e: ExecutorDetailModel, now: number, paint = PLAI
   const head = renderKeyValues([
     ["Executor", paint.cyan(e.id)],
     ["Status", statusCell(e.status, paint)],
-    ["Alive", aliveCell(e.alive, paint)],
+    ["Alive", aliveCell(e.alive, paint, e.liveness)],
     ["Last heartbeat", `${shortTime(lastBeat)} (${formatDuration(e.heartbeatAgeMs)} ago)`],
     ["Drained", drainedCell(e.drained, e.drainedBy, paint)],
     ["Shards", String(e.shardCount)],

@@ -27,19 +27,25 @@ export function leaderTable(
   paint = makePalette(false),
 ): string {
   if (leaders.length === 0) return "No namespaces.";
+  // Addresses and names only from a service that sends them (older ones do not).
+  const located = leaders.some((l) => l.grpcAddress || l.httpAddress || l.instanceName);
   return renderTable(
     [
       { header: "NAMESPACE" },
       { header: "LEADER" },
+      ...(located ? [{ header: "NAME" }, { header: "GRPC" }, { header: "HTTP" }] : []),
       { header: "TERM", align: "right" },
       { header: "SINCE" },
       { header: "FOR", align: "right" },
     ],
     leaders.map((l) => {
       const since = l.since === null ? null : Date.parse(l.since);
+      const unknown = l.unknownSince ? Date.parse(l.unknownSince) : null;
+      const who = l.instanceId === null ? paint.red("none") : paint.cyan(l.instanceId);
       return [
         l.namespace,
-        l.instanceId === null ? paint.red("none") : paint.cyan(l.instanceId),
+        unknown === null ? who : `${who} ${paint.yellow(`(unknown since ${shortTime(unknown)})`)}`,
+        ...(located ? [l.instanceName ?? "-", l.grpcAddress ?? "-", l.httpAddress ?? "-"] : []),
         l.instanceId === null ? "-" : String(l.term),
         shortTime(since),
         since === null ? "-" : ago(since, now).replace(/ ago$/, ""),
@@ -66,9 +72,18 @@ export function leaderLine(
   now: number,
   paint = makePalette(false),
 ): string {
-  if (leader === undefined || leader.instanceId === null) return paint.red("none");
+  if (leader === undefined || leader.instanceId === null) {
+    return leader?.unknownSince
+      ? paint.yellow(`unknown since ${shortTime(Date.parse(leader.unknownSince))}`)
+      : paint.red("none");
+  }
   const since = leader.since === null ? null : Date.parse(leader.since);
-  return `${paint.cyan(leader.instanceId)} (term ${leader.term}, since ${shortTime(since)}, ${
-    ago(since, now)
-  })`;
+  const where = leader.grpcAddress ? ` at ${leader.grpcAddress}` : "";
+  const name = leader.instanceName ? `${leader.instanceName} ` : "";
+  const unknown = leader.unknownSince
+    ? `; ${paint.yellow(`unknown since ${shortTime(Date.parse(leader.unknownSince))}`)}`
+    : "";
+  return `${name}${paint.cyan(leader.instanceId)}${where} (term ${leader.term}, since ${
+    shortTime(since)
+  }, ${ago(since, now)}${unknown})`;
 }

@@ -38,6 +38,13 @@ export interface ExecutorModel {
   readonly status: string;
   /** Whether its heartbeats are recent enough. */
   readonly alive: boolean;
+  /**
+   * `alive`, `stale`, or `unknown` while the serving instance cannot read its
+   * store (an older service sends none: then from `alive`).
+   */
+  readonly liveness?: "alive" | "stale" | "unknown";
+  /** With liveness unknown: the serving instance's last good read of its store. */
+  readonly unknownSince?: string | null;
   /** Age of its last recorded heartbeat, ms. */
   readonly heartbeatAgeMs: number;
   /** When its last heartbeat was received. */
@@ -100,6 +107,14 @@ export interface LeaderModel {
   readonly term: number;
   /** When the term began. */
   readonly since: string | null;
+  /** Set while the serving instance cannot read its store: its last good read. */
+  readonly unknownSince?: string | null;
+  /** Stable name of the leading instance, or null when unknown. */
+  readonly instanceName?: string | null;
+  /** gRPC address of the leading instance, or null when unknown. */
+  readonly grpcAddress?: string | null;
+  /** HTTP address of the leading instance, or null when unknown. */
+  readonly httpAddress?: string | null;
 }
 
 /** A shard as `InspectShard` sees it. */
@@ -122,6 +137,33 @@ export interface ShardModel {
   readonly assignedAt: string | null;
   /** Replicated namespaces: every owner, primary (`owner`) first; absent with one owner. */
   readonly owners?: readonly string[];
+  /** True when an operator drained the shard: it has no owner until undrained. */
+  readonly drained?: boolean;
+}
+
+/**
+ * A drained shard as `shard inspect` shows it: no owner, and the drain.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { drainedShardModel } from "./model.ts";
+ *
+ * assert.equal(drainedShardModel("ns", "9").drained, true);
+ * ```
+ */
+export function drainedShardModel(namespace: string, shardKey: string): ShardModel {
+  return {
+    namespace,
+    shardKey,
+    owner: "",
+    metadata: {},
+    load: 0,
+    status: null,
+    assignedRevision: 0,
+    assignedAt: null,
+    drained: true,
+  };
 }
 
 /**
@@ -153,12 +195,22 @@ export function namespaceModel(wire: NamespaceConfig__Output): NamespaceModel {
   };
 }
 
+function livenessOf(wire: NamespaceExecutorState__Output): "alive" | "stale" | "unknown" {
+  const name = shortEnum(wire.liveness ?? 0, "EXECUTOR_LIVENESS_");
+  if (name === "UNKNOWN") return "unknown";
+  if (name === "STALE") return "stale";
+  if (name === "ALIVE") return "alive";
+  return wire.alive ? "alive" : "stale";
+}
+
 /** An executor without its shard list. */
 export function executorModel(wire: NamespaceExecutorState__Output): ExecutorModel {
   return {
     id: wire.executorId,
     status: shortEnum(wire.status, "EXECUTOR_STATUS_"),
     alive: wire.alive,
+    liveness: livenessOf(wire),
+    unknownSince: isoTime(timestampMs(wire.unknownSince)),
     heartbeatAgeMs: Number(wire.heartbeatAgeMs),
     lastHeartbeat: isoTime(timestampMs(wire.lastHeartbeat)),
     shardCount: Math.max(Number(wire.shardCount), wire.assignedShards.length),
@@ -203,6 +255,10 @@ export function leaderModel(wire: NamespaceLeader__Output): LeaderModel {
     instanceId: wire.instanceId === "" ? null : wire.instanceId,
     term: Number(wire.term),
     since: isoTime(timestampMs(wire.since)),
+    unknownSince: isoTime(timestampMs(wire.unknownSince)),
+    instanceName: wire.instanceName || null,
+    grpcAddress: wire.grpcAddress || null,
+    httpAddress: wire.httpAddress || null,
   };
 }
 

@@ -30,6 +30,8 @@ const executor: NamespaceExecutorState__Output = {
   drainedBy: ["id:a"],
   heartbeatAgeMs: "150",
   alive: true,
+  liveness: "EXECUTOR_LIVENESS_ALIVE",
+  unknownSince: null,
   shardCount: "1",
   totalLoad: 2.5,
 };
@@ -39,6 +41,8 @@ Deno.test("executor models convert int64 strings, timestamps and enum names", ()
     id: "a",
     status: "DRAINING",
     alive: true,
+    liveness: "alive",
+    unknownSince: null,
     heartbeatAgeMs: 150,
     lastHeartbeat: "2023-11-14T22:13:20.500Z",
     shardCount: 1,
@@ -87,8 +91,26 @@ Deno.test("drain models tell drains by id from drains by selector", () => {
 
 Deno.test("leader, namespace and shard models", () => {
   assert.deepEqual(
-    leaderModel({ namespace: "ns", instanceId: "", term: "0", since: null }),
-    { namespace: "ns", instanceId: null, term: 0, since: null },
+    leaderModel({
+      namespace: "ns",
+      instanceId: "",
+      term: "0",
+      since: null,
+      unknownSince: null,
+      instanceName: "",
+      grpcAddress: "",
+      httpAddress: "",
+    }),
+    {
+      namespace: "ns",
+      instanceId: null,
+      term: 0,
+      since: null,
+      unknownSince: null,
+      instanceName: null,
+      grpcAddress: null,
+      httpAddress: null,
+    },
   );
   assert.deepEqual(
     namespaceModel({

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { safeWrite } from "./safe_write.ts";
 import type { Command } from "commander";
 import { confirmByRetyping, readLine } from "./confirm.ts";
 import { type Context, runCommand } from "./context.ts";
@@ -15,6 +16,7 @@ import { watchNamespace } from "./namespace_watch.ts";
 import { registerBlastRadius } from "./placement_commands.ts";
 import { registerNamespaceDefinitionCommands } from "./namespace_definitions.ts";
 import { listSelectorOption, selectRows } from "./selector.ts";
+import { registerNamespaceEvents } from "./namespace_events.ts";
 
 /**
  * Adds the `namespace` command group to `program`.
@@ -29,7 +31,7 @@ import { listSelectorOption, selectRows } from "./selector.ts";
  * registerNamespaceCommands(program);
  * const group = program.commands[0]!;
  * assert.equal(group.name(), "namespace");
- * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius", "create", "update", "delete", "get"]);
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius", "create", "update", "delete", "get", "events"]);
  * ```
  */
 export function registerNamespaceCommands(program: Command): void {
@@ -106,6 +108,7 @@ Example:
 
   registerBlastRadius(namespace);
   registerNamespaceDefinitionCommands(namespace);
+  registerNamespaceEvents(namespace);
 }
 
 async function list(ctx: Context, selector?: readonly string[]): Promise<void> {
@@ -182,7 +185,12 @@ async function forceReset(ctx: Context, yes: boolean): Promise<void> {
       action: `reset namespace ${JSON.stringify(namespace)}`,
     });
   }
-  const { deletedKeys } = await ctx.connection.call("forceResetNamespace", { namespace });
+  const { deletedKeys } = await safeWrite(
+    ctx,
+    "forceResetNamespace",
+    { namespace },
+    `smctl -n ${namespace} namespace describe`,
+  );
   const count = Number(deletedKeys);
   ctx.output.result(
     { namespace, deletedKeys: count },

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { plannedMovesText } from "./drain_format.ts";
+import { safeWrite } from "./safe_write.ts";
 import type { Command } from "commander";
 import { type Context, runCommand } from "./context.ts";
 import { type BlastRadiusModel, blastRadiusText, moveText } from "./placement_format.ts";
@@ -29,22 +31,24 @@ export function registerShardMove(shard: Command): void {
   )
     .argument("<keys...>", "tenants (shard keys) to move")
     .requiredOption("--to <cell>", "the cell (executor id) to move them to")
+    .option("--dry-run", "print the tenants that would move and from where; move nothing")
     .addHelpText(
       "after",
       `
 Tenants of a cells namespace never move by themselves: this is how an operator
 moves them. The target must be a known, ACTIVE, live, undrained cell and not
 one dedicated to pinned tenants; a tenant pinned in the config moves only to
-its pin. Only the namespace's leader commits moves: another instance answers
-with code 5 naming the leader (use --address to reach it).
+its pin. Only the namespace's leader commits moves; any instance takes the
+call and forwards it to the leader (a TLS-enabled instance answers code 5
+naming the leader instead).
 
 Exit codes: 3 unknown tenant or cell, 5 refused (see the message).
 
 Example:
   $ smctl -n customers shard move acme globex --to cell-3`,
     )
-    .action((keys: string[], opts: { to: string }, command: Command) =>
-      runCommand(command, (ctx) => move(ctx, keys, opts.to))
+    .action((keys: string[], opts: { to: string; dryRun?: boolean }, command: Command) =>
+      runCommand(command, (ctx) => move(ctx, keys, opts.to, opts.dryRun === true))
     );
 }
 
@@ -79,13 +83,26 @@ Example:
     .action((_opts: unknown, command: Command) => runCommand(command, blastRadius));
 }
 
-async function move(ctx: Context, shardKeys: string[], to: string): Promise<void> {
+async function move(ctx: Context, shardKeys: string[], to: string, dryRun: boolean): Promise<void> {
   const namespace = ctx.namespace();
-  const answer = await ctx.connection.call("moveShards", {
+  const answer = await safeWrite(ctx, "moveShards", {
     namespace,
     shardKeys,
     toExecutorId: to,
-  });
+    dryRun,
+  }, `smctl -n ${namespace} shard owner ${shardKeys[0] ?? ""}`);
+  if (answer.dryRun) {
+    const moves = answer.plannedMoves.map((m) => ({
+      shardKey: m.shardKey,
+      from: m.fromExecutorId,
+      to: m.toExecutorId || null,
+    }));
+    ctx.output.result(
+      { namespace, dryRun: true, toExecutorId: to, plannedMoves: moves },
+      () => plannedMovesText(`Dry run: moving to ${to} would move`, moves),
+    );
+    return;
+  }
   const result = {
     namespace,
     toExecutorId: answer.toExecutorId,

@@ -5,8 +5,11 @@
  */
 import type { Command } from "commander";
 import { type Context, runCommand } from "./context.ts";
-import { shardModel } from "./model.ts";
+import { ExitCode } from "./exit_codes.ts";
+import { SmctlError } from "./errors.ts";
+import { drainedShardModel, type ShardModel, shardModel } from "./model.ts";
 import { registerShardMove } from "./placement_commands.ts";
+import { safeWrite } from "./safe_write.ts";
 import {
   drainedShardsText,
   shardChangeText,
@@ -62,7 +65,8 @@ Example:
     .addHelpText(
       "after",
       `
-Never creates a shard. Unknown shards exit with code 3, drained ones with 5.
+Never creates a shard. Unknown shards exit with code 3. A drained shard is
+shown with its drain (no owner) and exits 0.
 
 Example:
   $ smctl -n orders shard inspect 42 --json`,
@@ -121,8 +125,22 @@ async function owner(ctx: Context, shardKey: string): Promise<void> {
 
 async function inspect(ctx: Context, shardKey: string): Promise<void> {
   const namespace = ctx.namespace();
-  const answer = await ctx.connection.call("inspectShard", { namespace, shardKey });
-  const shard = shardModel(shardKey, answer);
+  let shard: ShardModel;
+  try {
+    shard = shardModel(
+      shardKey,
+      await ctx.connection.call("inspectShard", { namespace, shardKey }),
+    );
+  } catch (error) {
+    if (!(error instanceof SmctlError) || error.exitCode !== ExitCode.FAILED_PRECONDITION) {
+      throw error;
+    }
+    // InspectShard refuses a drained shard (as GetShardOwner does); look the
+    // drain up so the operator sees the shard and why it has no owner.
+    const { shardKeys } = await ctx.connection.call("getDrainedShards", { namespace });
+    if (!shardKeys.includes(shardKey)) throw error;
+    shard = drainedShardModel(namespace, shardKey);
+  }
   ctx.output.result(shard, () => shardInspectText(shard, Date.now(), ctx.output.palette));
 }
 
@@ -133,13 +151,23 @@ async function change(
 ): Promise<void> {
   const namespace = ctx.namespace();
   if (method === "drainShards") {
-    const { drainedShardKeys } = await ctx.connection.call(method, { namespace, shardKeys });
+    const { drainedShardKeys } = await safeWrite(
+      ctx,
+      method,
+      { namespace, shardKeys },
+      `smctl -n ${namespace} shard drained`,
+    );
     ctx.output.result(
       { namespace, drainedShardKeys },
       () => shardChangeText("Drained", namespace, drainedShardKeys),
     );
   } else {
-    const { undrainedShardKeys } = await ctx.connection.call(method, { namespace, shardKeys });
+    const { undrainedShardKeys } = await safeWrite(
+      ctx,
+      method,
+      { namespace, shardKeys },
+      `smctl -n ${namespace} shard drained`,
+    );
     const notDrained = shardKeys.filter((k) => !undrainedShardKeys.includes(k));
     ctx.output.result({ namespace, undrainedShardKeys, notDrainedShardKeys: notDrained }, () => {
       const text = shardChangeText("Undrained", namespace, undrainedShardKeys);

@@ -51,6 +51,14 @@ export function shardOwnerText(
  * ```
  */
 export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN): string {
+  if (shard.drained) {
+    return renderKeyValues([
+      ["Shard", shard.shardKey],
+      ["Namespace", shard.namespace],
+      ["Owner", paint.dim("none")],
+      ["Drain", paint.yellow("drained by an operator: no owner until `shard undrain`")],
+    ], { palette: paint });
+  }
   const at = shard.assignedAt === null ? null : Date.parse(shard.assignedAt);
   return renderKeyValues([
     ["Shard", shard.shardKey],

@@ -6,3 +6,5 @@
 export * from "./store.ts";
 export * from "./leader_store.ts";
 export * from "./namespace_definitions.ts";
+export * from "./operator_write.ts";
+export * from "./history_store.ts";

@@ -13,6 +13,13 @@ import type {
 } from "../core/types.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
 import type { NamespaceDefinitions } from "./namespace_definitions.ts";
+import type {
+  OperatorGuard,
+  OperatorWrite,
+  OperatorWriteOutcome,
+  RequestRetention,
+} from "./operator_write.ts";
+import type { HistoryStore } from "./history_store.ts";
 
 /** An executor as stored: liveness, metadata and shard reports. */
 export interface StoredExecutor {
@@ -148,8 +155,8 @@ export interface StoreLimits {
   readonly maxUnchangedExecutors: number;
 }
 
-/** The main store port. */
-export interface Store {
+/** The main store port (with the namespace history, see `history_store.ts`). */
+export interface Store extends HistoryStore {
   /** What this store can take in one call. */
   readonly limits: StoreLimits;
   /** Namespace definitions created at run time (and the file's, seeded at start). */
@@ -204,6 +211,17 @@ export interface Store {
   clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void>;
   /** Deletes every key of a namespace; returns how many were deleted. */
   resetNamespace(namespace: string): Promise<number>;
+  /**
+   * Applies an operator's write under `guard`, atomically with recording its
+   * request id (see `operator_write.ts`).
+   */
+  applyOperatorWrite(
+    namespace: string,
+    write: OperatorWrite,
+    guard: OperatorGuard,
+  ): Promise<OperatorWriteOutcome>;
+  /** Forgets applied request ids beyond `retention`; returns how many were forgotten. */
+  pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number>;
   /** Resolves when the store answers a trivial read; rejects when it cannot be reached. */
   ping(): Promise<void>;
   /** Releases connections. */

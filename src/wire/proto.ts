@@ -266,6 +266,10 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/DeleteNamespaceReques
 export type * from "./gen/uber/cadence/sharddistributor/v1/DeleteNamespaceResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetNamespaceDefinitionRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetNamespaceDefinitionResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/PlannedMove.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/HistoryEvent.ts";
 /* Error details (see `error_details.ts` for how they travel). */
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardNotFoundError.ts";

@@ -3,8 +3,9 @@
  * by playwright-core; no browser is ever downloaded): real etcd, a real
  * service instance and simulated executors. The test drains an executor with
  * the page's own button, watches a shard change owner without a reload, and
- * saves a screenshot: to a temporary file, or to docs/dashboard.png (the one
- * the README shows) when UPDATE_SCREENSHOTS=1, so test runs leave the tree clean.
+ * saves a screenshot: to a temporary file, or to docs/dashboard_actions.png
+ * when UPDATE_SCREENSHOTS=1, so test runs leave the tree clean (the README's
+ * docs/dashboard.png comes from dashboard_timeline_browser_test.ts).
  *
  * @module
  */
@@ -25,7 +26,7 @@ const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 const SCREENSHOT = Deno.env.get("UPDATE_SCREENSHOTS") === "1"
-  ? new URL("../../docs/dashboard.png", import.meta.url).pathname
+  ? new URL("../../docs/dashboard_actions.png", import.meta.url).pathname
   : `${Deno.makeTempDirSync({ prefix: "sm-dashboard-" })}/dashboard.png`;
 /** Generous: CI machines have 2 cores shared with etcd, the service and Chromium. */
 const WAIT_MS = 60_000;

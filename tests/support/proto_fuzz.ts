@@ -112,7 +112,8 @@ type Piece = (w: Writer) => void;
 function lookup(typeName: string, scope: MessageDescriptor | undefined, pkg: string) {
   const nested = scope?.nestedType.find((n) => n.name === typeName);
   if (nested) return { kind: "message" as const, type: nested };
-  const def = packageDefinition[`${pkg}.${typeName}`] as
+  // A fully qualified name (google.protobuf.Timestamp) is looked up as it is.
+  const def = (packageDefinition[`${pkg}.${typeName}`] ?? packageDefinition[typeName]) as
     | { type: MessageDescriptor | { value: { number: number }[] } }
     | undefined;
   if (!def) throw new Error(`Unknown type ${typeName}`);

@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { type HistoryNote, MembershipTracker } from "./history_notes.ts";
+import type { AdvertisedInstance } from "../../core/types.ts";
 import { type Clock, systemClock } from "../../core/clock.ts";
 import { FencedError } from "../../core/errors.ts";
 import type { Logger } from "../../core/logger.ts";
@@ -33,6 +35,10 @@ export type { PassInfo } from "./rebalance_pass.ts";
 export interface LeaderTermOptions {
   /** This instance. */
   readonly instanceId: string;
+  /** Records namespace history events (the recorder adds the time). @default {none} */
+  readonly history?: (note: HistoryNote) => void;
+  /** Where this instance can be reached, recorded in the claim when known. */
+  readonly advertised?: () => AdvertisedInstance | undefined;
   /** The namespace's followed state. */
   readonly cache: NamespaceCache;
   /** The main store. */
@@ -70,9 +76,19 @@ export async function runLeaderTerm(
     term: leadership.term,
     instanceId: options.instanceId,
     sinceMs: clock.now(),
+    ...options.advertised?.(),
   });
   await cache.waitForRevision(fence.revision, signal);
   logger.info("leading namespace");
+  const advertised = options.advertised?.();
+  options.history?.({
+    type: "leader_changed",
+    instanceId: options.instanceId,
+    term: leadership.term,
+    text: `instance ${
+      advertised?.instanceName ?? options.instanceId
+    } leads (term ${leadership.term})`,
+  });
   const stop = new AbortController();
   const term = AbortSignal.any([signal, stop.signal]);
   const wake = new WakeTimer(term, clock);
@@ -93,6 +109,9 @@ export async function runLeaderTerm(
     clock,
     logger,
     ...(options.onPass ? { onPass: options.onPass } : {}),
+    ...(options.history
+      ? { history: { note: options.history, membership: new MembershipTracker() } }
+      : {}),
   };
   const sink = new WritableStream<number>({
     write: async () => {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { assignmentNote, type HistoryNote, type MembershipTracker } from "./history_notes.ts";
 import type { Clock } from "../../core/clock.ts";
 import type { Logger } from "../../core/logger.ts";
 import { isEmptyDelta } from "../../core/types.ts";
@@ -49,6 +50,11 @@ export interface PassContext {
   readonly placement: PlacementLog;
   /** Time source. */
   readonly clock: Clock;
+  /** Records namespace history (membership and committed changes). @default {none} */
+  readonly history?: {
+    readonly note: (note: HistoryNote) => void;
+    readonly membership: MembershipTracker;
+  };
   /** Where to log. */
   readonly logger: Logger;
   /** Called after each planned pass. */
@@ -61,6 +67,9 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const started = clock.monotonic();
   const state = cache.state;
   if (!cache.synced) return;
+  for (const note of context.history?.membership.observe(state, started) ?? []) {
+    context.history?.note(note);
+  }
   const moves = context.cellMoves;
   const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
   if (gate.canSkip(state, started, inputsVersion)) return;
@@ -73,8 +82,10 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     const seq = state.seq + 1;
     const releases = describeReleases(state, plan.delta, clock.monotonic());
     const delta = { ...plan.delta, atMs: clock.now() };
+    const note = context.history && assignmentNote(state, seq, fence.claim.term, delta, releases);
     const revision = await commitChange(store, cache, fence, { seq, delta, plan });
     logChange(context.logger, seq, plan, releases);
+    if (note) context.history?.note(note);
     await cache.waitForRevision(revision, signal);
     await compactIfDue(store, cache, fence, seq);
   }

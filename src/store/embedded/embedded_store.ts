@@ -26,6 +26,14 @@ import {
   type Versioned,
 } from "../store.ts";
 import { EmbeddedDefinitions } from "./embedded_definitions.ts";
+import type {
+  OperatorGuard,
+  OperatorWrite,
+  OperatorWriteOutcome,
+  RequestRetention,
+} from "../operator_write.ts";
+import type { HistoryEvent } from "../../core/history_event.ts";
+import type { HistoryQuery } from "../history_store.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
 import { NamespaceModel } from "./namespace_model.ts";
@@ -44,6 +52,12 @@ export class EmbeddedStore implements Store {
   #closed = false;
   #compactAfterLines: number;
   #definitions: EmbeddedDefinitions | undefined;
+  /** Applied request ids per namespace (in memory: kept for the process's life). */
+  #requestIds = new Map<string, Map<string, number>>();
+  /** History per namespace (in memory: kept for the process's life). */
+  #history = new Map<string, HistoryEvent[]>();
+  /** Per namespace: the latest revision an executor drain was stored at. */
+  #drainsStoredAt = new Map<string, number>();
 
   private constructor(
     journal: Journal,
@@ -147,6 +161,102 @@ export class EmbeddedStore implements Store {
   deleteExecutorDrain(namespace: string, id: string): Promise<number> {
     const exists = this.#model(namespace).executorDrains.has(id);
     return this.#commit(namespace, exists ? [{ type: "executor_drain", id }] : []);
+  }
+
+  /**
+   * Applies an operator's write under `guard`. Request ids are kept in memory,
+   * so they are forgotten on restart (the embedded store serves one process).
+   */
+  async applyOperatorWrite(
+    namespace: string,
+    write: OperatorWrite,
+    guard: OperatorGuard,
+  ): Promise<OperatorWriteOutcome> {
+    let ids = this.#requestIds.get(namespace);
+    if (!ids) this.#requestIds.set(namespace, ids = new Map());
+    if (guard.requestId !== undefined && ids.has(guard.requestId)) {
+      return { applied: false, reason: "duplicate", revision: this.#revision };
+    }
+    const since = guard.drainsUnchangedSince;
+    if (since !== undefined && (this.#drainsStoredAt.get(namespace) ?? 0) > since) {
+      return { applied: false, reason: "changed", revision: this.#revision };
+    }
+    // Checked and reserved before the first await, so concurrent calls see it.
+    if (guard.requestId !== undefined) ids.set(guard.requestId, guard.atMs);
+    switch (write.type) {
+      case "shard_drains":
+        return {
+          applied: true,
+          revision: await this.setDrained(namespace, write.shardKeys, write.drained),
+          deleted: 0,
+        };
+      case "put_executor_drain": {
+        this.#drainsStoredAt.set(namespace, this.#revision + 1);
+        const revision = await this.putExecutorDrain(namespace, write.drain);
+        this.#drainsStoredAt.set(namespace, revision);
+        return { applied: true, revision, deleted: 0 };
+      }
+      case "delete_executor_drain":
+        return {
+          applied: true,
+          revision: await this.deleteExecutorDrain(namespace, write.id),
+          deleted: 0,
+        };
+      case "reset": {
+        const deleted = await this.resetNamespace(namespace);
+        return { applied: true, revision: this.#revision, deleted };
+      }
+      case "reserve_request":
+        return { applied: true, revision: this.#revision, deleted: 0 };
+      case "forget_request":
+        ids.delete(write.requestId);
+        return { applied: true, revision: this.#revision, deleted: 0 };
+    }
+  }
+
+  /** Appends history events (in memory). */
+  appendHistory(namespace: string, events: readonly HistoryEvent[]): Promise<void> {
+    let log = this.#history.get(namespace);
+    if (!log) this.#history.set(namespace, log = []);
+    log.push(...events);
+    log.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return Promise.resolve();
+  }
+
+  /** Reads history events, oldest first. */
+  readHistory(namespace: string, query: HistoryQuery): Promise<HistoryEvent[]> {
+    const log = this.#history.get(namespace) ?? [];
+    const after = query.afterId;
+    const since = query.sinceMs;
+    return Promise.resolve(
+      log.filter((e) =>
+        (after === undefined || e.id > after) && (since === undefined || e.atMs >= since)
+      )
+        .slice(0, query.limit),
+    );
+  }
+
+  /** Trims history by age and count. */
+  trimHistory(namespace: string, beforeMs: number, keep: number): Promise<number> {
+    const log = this.#history.get(namespace) ?? [];
+    const kept = log.filter((e) => e.atMs >= beforeMs).slice(-keep);
+    this.#history.set(namespace, kept);
+    return Promise.resolve(log.length - kept.length);
+  }
+
+  /** Forgets applied request ids beyond `retention`. */
+  pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number> {
+    const ids = this.#requestIds.get(namespace);
+    if (!ids) return Promise.resolve(0);
+    const newest = [...ids].sort((a, b) => b[1] - a[1]);
+    let forgotten = 0;
+    for (const [i, [id, atMs]] of newest.entries()) {
+      if (i >= retention.keep || atMs < retention.beforeMs) {
+        ids.delete(id);
+        forgotten++;
+      }
+    }
+    return Promise.resolve(forgotten);
   }
 
   /** Claims the namespace for `claim.term`, refusing when the stored term is not older. */

@@ -110,10 +110,14 @@ export function encodeClaim(claim: LeaderClaim): string {
 /** Decodes a leader claim. */
 export function decodeClaim(text: string): LeaderClaim {
   const raw = JSON.parse(text) as LeaderClaim;
+  const text_ = (value: unknown) => typeof value === "string" && value !== "";
   return {
     term: Number(raw.term),
     instanceId: String(raw.instanceId),
     sinceMs: Number(raw.sinceMs),
+    ...(text_(raw.instanceName) ? { instanceName: raw.instanceName! } : {}),
+    ...(text_(raw.grpcAddress) ? { grpcAddress: raw.grpcAddress! } : {}),
+    ...(text_(raw.httpAddress) ? { httpAddress: raw.httpAddress! } : {}),
   };
 }
 

@@ -52,6 +52,16 @@ import {
 } from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
 import { EtcdDefinitions } from "./etcd_definitions.ts";
+import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
+import { appendHistory, readHistory, trimHistory } from "./history.ts";
+import type { HistoryEvent } from "../../core/history_event.ts";
+import type { HistoryQuery } from "../history_store.ts";
+import type {
+  OperatorGuard,
+  OperatorWrite,
+  OperatorWriteOutcome,
+  RequestRetention,
+} from "../operator_write.ts";
 
 /** Conditional deletes per transaction: a compare and a delete each. */
 const CONDITIONAL_BATCH = MAX_TXN_OPS / 2 - 1;
@@ -243,6 +253,42 @@ export class EtcdStore implements Store {
     const root = this.#ns(namespace).root;
     const res = await txn(this.#client, [], [del(root, prefixEnd(root))]);
     return Number(res.responses[0]?.response_delete_range.deleted ?? 0);
+  }
+
+  /** Applies an operator's write with its request id and guard, in one transaction. */
+  applyOperatorWrite(
+    namespace: string,
+    write: OperatorWrite,
+    guard: OperatorGuard,
+  ): Promise<OperatorWriteOutcome> {
+    return applyOperatorWrite(
+      this.#client,
+      this.#prefix,
+      this.#ns(namespace),
+      namespace,
+      write,
+      guard,
+    );
+  }
+
+  /** Appends history events. */
+  appendHistory(namespace: string, events: readonly HistoryEvent[]): Promise<void> {
+    return appendHistory(this.#client, this.#prefix, namespace, events);
+  }
+
+  /** Reads history events, oldest first. */
+  readHistory(namespace: string, query: HistoryQuery): Promise<HistoryEvent[]> {
+    return readHistory(this.#client, this.#prefix, namespace, query);
+  }
+
+  /** Trims history by age and count. */
+  trimHistory(namespace: string, beforeMs: number, keep: number): Promise<number> {
+    return trimHistory(this.#client, this.#prefix, namespace, beforeMs, keep);
+  }
+
+  /** Forgets applied request ids beyond `retention`. */
+  pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number> {
+    return pruneOperatorRequests(this.#client, this.#prefix, namespace, retention);
   }
 
   /** Reads one key of the namespace root range (count only) to check etcd answers. */

@@ -15,7 +15,11 @@
  * <prefix>/ns/<ns>/executor-drains/<uri-encoded id>    an operator's executor drain
  * <prefix>/ns/<ns>/requests/<shard>                    an ephemeral shard asked for
  * <prefix>/definitions/<ns>                            {"source","spec"} of a namespace definition
+ * <prefix>/operator-requests/<ns>/<uri-encoded id>     an applied operator request id
  * ```
+ *
+ * Applied request ids live outside the namespace's root, so a force reset
+ * (which deletes the root) keeps them and is itself deduplicated.
  *
  * @module
  */
@@ -87,6 +91,11 @@ export class NamespaceKeys {
   get requests(): string {
     return `${this.root}requests/`;
   }
+}
+
+/** `<prefix>/operator-requests/<ns>/`: where a namespace's applied request ids are kept. */
+export function operatorRequestsPrefix(prefix: string, namespace: string): string {
+  return `${prefix}/operator-requests/${namespace}/`;
 }
 
 /** What a key of the namespace is, decoded. */

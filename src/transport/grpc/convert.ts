@@ -13,10 +13,12 @@ import type {
 } from "../../routing/views.ts";
 import type { BlastRadiusView } from "../../service/cell_operations.ts";
 import type { ExecutorDrainView } from "../../service/executor_drains.ts";
+import type { HistoryEvent as HistoryEventView } from "../../core/history_event.ts";
 import type {
   ExecutorDrain,
   ExecutorStatus,
   GetBlastRadiusResponse,
+  HistoryEvent,
   InspectShardResponse,
   NamespaceExecutorState,
   NamespaceLeader,
@@ -51,6 +53,10 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
     alive: view.alive,
     shardCount: String(view.assignedShards.length),
     totalLoad: view.totalLoad,
+    liveness: `EXECUTOR_LIVENESS_${view.liveness.toUpperCase() as "ALIVE" | "STALE" | "UNKNOWN"}`,
+    ...(view.unknownSinceMs === undefined
+      ? {}
+      : { unknownSince: toTimestamp(view.unknownSinceMs) }),
   };
 }
 
@@ -105,6 +111,12 @@ export function toNamespaceLeader(view: LeaderView): NamespaceLeader {
     instanceId: view.instanceId ?? "",
     term: String(view.term ?? 0),
     ...(view.sinceMs === undefined ? {} : { since: toTimestamp(view.sinceMs) }),
+    ...(view.unknownSinceMs === undefined
+      ? {}
+      : { unknownSince: toTimestamp(view.unknownSinceMs) }),
+    instanceName: view.instanceName ?? "",
+    grpcAddress: view.grpcAddress ?? "",
+    httpAddress: view.httpAddress ?? "",
   };
 }
 
@@ -185,5 +197,24 @@ export function toBlastRadiusResponse(view: BlastRadiusView): GetBlastRadiusResp
         ownerSetCombinations: view.overlap.combinations.toString(),
       }
       : {}),
+  };
+}
+
+/** A history event on the wire. */
+export function toHistoryEvent(event: HistoryEventView): HistoryEvent {
+  return {
+    id: event.id,
+    at: toTimestamp(event.atMs),
+    type: event.type,
+    executorId: event.executorId ?? "",
+    drainId: event.drainId ?? "",
+    shardKeys: [...(event.shardKeys ?? [])],
+    instanceId: event.instanceId ?? "",
+    term: String(event.term ?? 0),
+    moves: String(event.moves ?? 0),
+    movesByReason: Object.fromEntries(
+      Object.entries(event.movesByReason ?? {}).map(([k, n]) => [k, String(n)]),
+    ),
+    text: event.text,
   };
 }

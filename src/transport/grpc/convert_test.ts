@@ -34,6 +34,7 @@ Deno.test("toExecutorState prefixes enums and writes revisions as strings", () =
     drainedBy: ["id:e1"],
     heartbeatAgeMs: 250,
     alive: true,
+    liveness: "alive",
     totalLoad: 1.5,
   });
   assert.deepEqual(state, {
@@ -62,6 +63,7 @@ Deno.test("toExecutorState prefixes enums and writes revisions as strings", () =
     alive: true,
     shardCount: "2",
     totalLoad: 1.5,
+    liveness: "EXECUTOR_LIVENESS_ALIVE",
   });
   assert.notEqual(state.metadata, metadata, "metadata is copied");
 });
@@ -85,10 +87,21 @@ Deno.test("toNamespaceLeader leaves an unled namespace's instance empty", () => 
     namespace: "a",
     instanceId: "",
     term: "0",
+    instanceName: "",
+    grpcAddress: "",
+    httpAddress: "",
   });
   assert.deepEqual(
     toNamespaceLeader({ namespace: "a", instanceId: "i", term: 9, sinceMs: 1_000 }),
-    { namespace: "a", instanceId: "i", term: "9", since: { seconds: "1", nanos: 0 } },
+    {
+      namespace: "a",
+      instanceId: "i",
+      term: "9",
+      since: { seconds: "1", nanos: 0 },
+      instanceName: "",
+      grpcAddress: "",
+      httpAddress: "",
+    },
   );
 });
 

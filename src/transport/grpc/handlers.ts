@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { NotLeaderError } from "../../core/errors.ts";
+import { validateRequestId } from "../../service/operator_writes.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import { InvalidArgumentError } from "../../core/errors.ts";
 import {
@@ -21,6 +23,7 @@ import {
   toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
+  toHistoryEvent,
   toInspectShardResponse,
   toNamespaceLeader,
   toShardOwners,
@@ -111,12 +114,14 @@ export function routingHandlers(
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),
         validateShardKeys(req.shardKeys, limits),
+        { requestId: validateRequestId(req.requestId) },
       ),
     })),
     UndrainShards: unary(context, "UndrainShards", async (req) => ({
       undrainedShardKeys: await ops.undrainShards(
         validateNamespace(req.namespace),
         validateShardKeys(req.shardKeys, limits),
+        { requestId: validateRequestId(req.requestId) },
       ),
     })),
     GetDrainedShards: unary(context, "GetDrainedShards", (req) => {
@@ -124,18 +129,37 @@ export function routingHandlers(
       return { namespace, shardKeys: ops.drainedShards(namespace) };
     }),
     ForceResetNamespace: unary(context, "ForceResetNamespace", async (req) => ({
-      deletedKeys: String(await ops.forceReset(validateNamespace(req.namespace))),
+      deletedKeys: String(
+        await ops.forceReset(validateNamespace(req.namespace), {
+          requestId: validateRequestId(req.requestId),
+        }),
+      ),
     })),
     DrainExecutors: unary(context, "DrainExecutors", async (req) => {
       const namespace = validateNamespace(req.namespace);
       const target = drainTarget(req);
       const reason = validateReason(req.reason);
-      return { drain: toExecutorDrain(await drains.drain(namespace, target, reason)) };
+      const made = await drains.drain(namespace, target, reason, {
+        requestId: validateRequestId(req.requestId),
+        force: req.force === true,
+        dryRun: req.dryRun === true,
+      });
+      return {
+        drain: toExecutorDrain(made),
+        dryRun: made.dryRun,
+        plannedMoves: made.plannedMoves.map((m) => ({
+          shardKey: m.shardKey,
+          fromExecutorId: m.from,
+          toExecutorId: m.to,
+        })),
+      };
     }),
     UndrainExecutors: unary(context, "UndrainExecutors", async (req) => {
       const namespace = validateNamespace(req.namespace);
       const target = drainTarget(req);
-      const { removed, stillDrained } = await drains.undrain(namespace, target);
+      const { removed, stillDrained } = await drains.undrain(namespace, target, {
+        requestId: validateRequestId(req.requestId),
+      });
       return {
         ...(removed ? { removed: toExecutorDrain(removed) } : {}),
         stillDrainedExecutorIds: [...stillDrained],
@@ -148,22 +172,52 @@ export function routingHandlers(
     ListLeaders: unary(context, "ListLeaders", async () => ({
       leaders: (await manager.listLeaders()).map(toNamespaceLeader),
     })),
-    MoveShards: unary(context, "MoveShards", async (req, signal) => {
+    MoveShards: unary(context, "MoveShards", async (req, signal, metadata) => {
       const namespace = validateNamespace(req.namespace);
       const to = validateExecutorId(req.toExecutorId, "to_executor_id");
-      const { moved, unchanged } = await manager.cells.moveShards(
-        namespace,
-        validateShardKeys(req.shardKeys, limits),
-        to,
-        signal,
-      );
-      return {
-        namespace,
-        toExecutorId: to,
-        movedShardKeys: [...moved],
-        unchangedShardKeys: [...unchanged],
-      };
+      const requestId = validateRequestId(req.requestId);
+      try {
+        const { moved, unchanged, planned } = await manager.cells.moveShards(
+          namespace,
+          validateShardKeys(req.shardKeys, limits),
+          to,
+          signal,
+          { dryRun: req.dryRun === true, requestId },
+        );
+        return {
+          namespace,
+          toExecutorId: to,
+          movedShardKeys: [...moved],
+          unchangedShardKeys: [...unchanged],
+          dryRun: req.dryRun === true,
+          plannedMoves: planned.map((m) => ({
+            shardKey: m.shardKey,
+            fromExecutorId: m.from,
+            toExecutorId: m.to,
+          })),
+        };
+      } catch (error) {
+        // Any instance takes a move: one that does not lead forwards it to the leader.
+        const forwarded = error instanceof NotLeaderError
+          ? context.forwarder?.moveShards(req, metadata, signal)
+          : undefined;
+        if (forwarded === undefined) throw error;
+        return await forwarded;
+      }
     }, true),
+    ListNamespaceEvents: unary(context, "ListNamespaceEvents", async (req) => {
+      const namespace = validateNamespace(req.namespace);
+      manager.namespaces.get(namespace); // NOT_FOUND for an unknown namespace
+      const since = req.since
+        ? Number(req.since.seconds ?? 0) * 1000 + Math.floor((req.since.nanos ?? 0) / 1e6)
+        : undefined;
+      const events = await manager.history.read(namespace, {
+        ...(since === undefined ? {} : { sinceMs: since }),
+        ...(req.afterId ? { afterId: req.afterId } : {}),
+        ...(req.limit && req.limit > 0 ? { limit: req.limit } : {}),
+      });
+      return { namespace, events: events.map(toHistoryEvent) };
+    }),
     GetBlastRadius: unary(
       context,
       "GetBlastRadius",

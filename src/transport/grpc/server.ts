@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { LeaderForwarder } from "./leader_forwarder.ts";
 import * as grpc from "@grpc/grpc-js";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
@@ -36,6 +37,8 @@ export interface GrpcServer {
 export interface GrpcServerOptions {
   /** Transport security (see `server_credentials.ts`). @default {plaintext} */
   readonly credentials?: grpc.ServerCredentials;
+  /** Forward moves to the leader (plaintext). @default {true without `credentials`} */
+  readonly forwardToLeader?: boolean;
   /** Checks each call of the Shard Distributor services; health and reflection stay open. @default {every call allowed} */
   readonly authorizer?: Authorizer;
 }
@@ -60,7 +63,12 @@ export async function startGrpcServer(
     "grpc.max_receive_message_length": manager.limits.maxReceiveMessageBytes,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
-  const context = { logger, observer: manager.observer };
+  // Forwarding reaches the leader in plaintext, so only a plaintext server forwards;
+  // with TLS a non-leader answers FAILED_PRECONDITION naming the leader and its address.
+  const forwarder = (options.forwardToLeader ?? options.credentials === undefined)
+    ? new LeaderForwarder((namespace) => manager.leaderAddress(namespace))
+    : undefined;
+  const context = { logger, observer: manager.observer, ...(forwarder ? { forwarder } : {}) };
   const { authorizer } = options;
   const routing = routingHandlers(manager, context);
   const executor = executorHandlers(manager, context);
@@ -102,6 +110,7 @@ export async function startGrpcServer(
           server.forceShutdown();
           resolve();
         }, graceMs);
+        forwarder?.close();
         server.tryShutdown(() => {
           clearTimeout(timer);
           resolve();

@@ -9,6 +9,7 @@ import { status as Status } from "@grpc/grpc-js";
 import type { Logger } from "../../core/logger.ts";
 import type { ServiceObserver } from "../../core/observer.ts";
 import { decoded } from "./malformed.ts";
+import { ForwardedFailure, type LeaderForwarder } from "./leader_forwarder.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
@@ -19,6 +20,8 @@ export interface HandlerContext {
   readonly logger: Logger;
   /** Receives each call's method, status and duration. */
   readonly observer: ServiceObserver;
+  /** Forwards moves to the leader when this instance does not lead. @default {none} */
+  readonly forwarder?: LeaderForwarder;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -31,7 +34,7 @@ const NEVER_ABORTED = new AbortController().signal;
 export function unary<Req, Res>(
   context: HandlerContext,
   method: string,
-  fn: (request: Req, signal: AbortSignal) => Promise<Res> | Res,
+  fn: (request: Req, signal: AbortSignal, metadata: grpc.Metadata) => Promise<Res> | Res,
   cancellable = false,
 ): (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void {
   const { logger, observer } = context;
@@ -43,12 +46,22 @@ export function unary<Req, Res>(
       call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
       signal = aborted.signal;
     }
-    Promise.resolve().then(() => fn(decoded(call.request), signal)).then(
+    Promise.resolve().then(() => fn(decoded(call.request), signal, call.metadata)).then(
       (response) => {
         observer.rpc?.(method, "OK", performance.now() - started);
         callback(null, response);
       },
       (error) => {
+        if (error instanceof ForwardedFailure) {
+          // The leader's answer to a forwarded call goes back as it came.
+          observer.rpc?.(
+            method,
+            Status[error.code] ?? String(error.code),
+            performance.now() - started,
+          );
+          callback({ code: error.code, details: error.details, metadata: error.metadata });
+          return;
+        }
         if (isUnexpected(error)) logger.error("request failed", { method, error });
         const status = toGrpcError(error);
         observer.rpc?.(

@@ -226,6 +226,10 @@ export const contract: ContractJson = {
                         "GetNamespaceDefinition": {
                           "requestType": "GetNamespaceDefinitionRequest",
                           "responseType": "GetNamespaceDefinitionResponse"
+                        },
+                        "ListNamespaceEvents": {
+                          "requestType": "ListNamespaceEventsRequest",
+                          "responseType": "ListNamespaceEventsResponse"
                         }
                       }
                     },
@@ -443,7 +447,23 @@ export const contract: ContractJson = {
                         "totalLoad": {
                           "type": "double",
                           "id": 11
+                        },
+                        "liveness": {
+                          "type": "ExecutorLiveness",
+                          "id": 12
+                        },
+                        "unknownSince": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 13
                         }
+                      }
+                    },
+                    "ExecutorLiveness": {
+                      "values": {
+                        "EXECUTOR_LIVENESS_INVALID": 0,
+                        "EXECUTOR_LIVENESS_ALIVE": 1,
+                        "EXECUTOR_LIVENESS_STALE": 2,
+                        "EXECUTOR_LIVENESS_UNKNOWN": 3
                       }
                     },
                     "AssignedShardState": {
@@ -745,6 +765,10 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 2
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 3
                         }
                       }
                     },
@@ -767,6 +791,10 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 2
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 3
                         }
                       }
                     },
@@ -805,6 +833,10 @@ export const contract: ContractJson = {
                         "namespace": {
                           "type": "string",
                           "id": 1
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 2
                         }
                       }
                     },
@@ -834,6 +866,18 @@ export const contract: ContractJson = {
                         "reason": {
                           "type": "string",
                           "id": 4
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 5
+                        },
+                        "force": {
+                          "type": "bool",
+                          "id": 6
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 7
                         }
                       }
                     },
@@ -842,6 +886,31 @@ export const contract: ContractJson = {
                         "drain": {
                           "type": "ExecutorDrain",
                           "id": 1
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 2
+                        },
+                        "plannedMoves": {
+                          "rule": "repeated",
+                          "type": "PlannedMove",
+                          "id": 3
+                        }
+                      }
+                    },
+                    "PlannedMove": {
+                      "fields": {
+                        "shardKey": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "fromExecutorId": {
+                          "type": "string",
+                          "id": 2
+                        },
+                        "toExecutorId": {
+                          "type": "string",
+                          "id": 3
                         }
                       }
                     },
@@ -859,6 +928,10 @@ export const contract: ContractJson = {
                           "keyType": "string",
                           "type": "string",
                           "id": 3
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 4
                         }
                       }
                     },
@@ -955,6 +1028,22 @@ export const contract: ContractJson = {
                         "since": {
                           "type": "google.protobuf.Timestamp",
                           "id": 4
+                        },
+                        "unknownSince": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 5
+                        },
+                        "instanceName": {
+                          "type": "string",
+                          "id": 6
+                        },
+                        "grpcAddress": {
+                          "type": "string",
+                          "id": 7
+                        },
+                        "httpAddress": {
+                          "type": "string",
+                          "id": 8
                         }
                       }
                     },
@@ -972,6 +1061,14 @@ export const contract: ContractJson = {
                         "toExecutorId": {
                           "type": "string",
                           "id": 3
+                        },
+                        "requestId": {
+                          "type": "string",
+                          "id": 4
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 5
                         }
                       }
                     },
@@ -994,6 +1091,15 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 4
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 5
+                        },
+                        "plannedMoves": {
+                          "rule": "repeated",
+                          "type": "PlannedMove",
+                          "id": 6
                         }
                       }
                     },
@@ -1075,6 +1181,89 @@ export const contract: ContractJson = {
                         "ownerSetCombinations": {
                           "type": "string",
                           "id": 17
+                        }
+                      }
+                    },
+                    "ListNamespaceEventsRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "since": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 2
+                        },
+                        "afterId": {
+                          "type": "string",
+                          "id": 3
+                        },
+                        "limit": {
+                          "type": "int32",
+                          "id": 4
+                        }
+                      }
+                    },
+                    "ListNamespaceEventsResponse": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "events": {
+                          "rule": "repeated",
+                          "type": "HistoryEvent",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "HistoryEvent": {
+                      "fields": {
+                        "id": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "at": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 2
+                        },
+                        "type": {
+                          "type": "string",
+                          "id": 3
+                        },
+                        "executorId": {
+                          "type": "string",
+                          "id": 4
+                        },
+                        "drainId": {
+                          "type": "string",
+                          "id": 5
+                        },
+                        "shardKeys": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 6
+                        },
+                        "instanceId": {
+                          "type": "string",
+                          "id": 7
+                        },
+                        "term": {
+                          "type": "int64",
+                          "id": 8
+                        },
+                        "moves": {
+                          "type": "int64",
+                          "id": 9
+                        },
+                        "movesByReason": {
+                          "keyType": "string",
+                          "type": "int64",
+                          "id": 10
+                        },
+                        "text": {
+                          "type": "string",
+                          "id": 11
                         }
                       }
                     }

@@ -31,12 +31,15 @@ import type { GetShardOwnerRequest as _uber_cadence_sharddistributor_v1_GetShard
 import type { GetShardOwnerResponse as _uber_cadence_sharddistributor_v1_GetShardOwnerResponse, GetShardOwnerResponse__Output as _uber_cadence_sharddistributor_v1_GetShardOwnerResponse__Output } from './uber/cadence/sharddistributor/v1/GetShardOwnerResponse.ts';
 import type { HeartbeatRequest as _uber_cadence_sharddistributor_v1_HeartbeatRequest, HeartbeatRequest__Output as _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output } from './uber/cadence/sharddistributor/v1/HeartbeatRequest.ts';
 import type { HeartbeatResponse as _uber_cadence_sharddistributor_v1_HeartbeatResponse, HeartbeatResponse__Output as _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output } from './uber/cadence/sharddistributor/v1/HeartbeatResponse.ts';
+import type { HistoryEvent as _uber_cadence_sharddistributor_v1_HistoryEvent, HistoryEvent__Output as _uber_cadence_sharddistributor_v1_HistoryEvent__Output } from './uber/cadence/sharddistributor/v1/HistoryEvent.ts';
 import type { InspectShardRequest as _uber_cadence_sharddistributor_v1_InspectShardRequest, InspectShardRequest__Output as _uber_cadence_sharddistributor_v1_InspectShardRequest__Output } from './uber/cadence/sharddistributor/v1/InspectShardRequest.ts';
 import type { InspectShardResponse as _uber_cadence_sharddistributor_v1_InspectShardResponse, InspectShardResponse__Output as _uber_cadence_sharddistributor_v1_InspectShardResponse__Output } from './uber/cadence/sharddistributor/v1/InspectShardResponse.ts';
 import type { ListExecutorDrainsRequest as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, ListExecutorDrainsRequest__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output } from './uber/cadence/sharddistributor/v1/ListExecutorDrainsRequest.ts';
 import type { ListExecutorDrainsResponse as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, ListExecutorDrainsResponse__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output } from './uber/cadence/sharddistributor/v1/ListExecutorDrainsResponse.ts';
 import type { ListLeadersRequest as _uber_cadence_sharddistributor_v1_ListLeadersRequest, ListLeadersRequest__Output as _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output } from './uber/cadence/sharddistributor/v1/ListLeadersRequest.ts';
 import type { ListLeadersResponse as _uber_cadence_sharddistributor_v1_ListLeadersResponse, ListLeadersResponse__Output as _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output } from './uber/cadence/sharddistributor/v1/ListLeadersResponse.ts';
+import type { ListNamespaceEventsRequest as _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, ListNamespaceEventsRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest__Output } from './uber/cadence/sharddistributor/v1/ListNamespaceEventsRequest.ts';
+import type { ListNamespaceEventsResponse as _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse, ListNamespaceEventsResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output } from './uber/cadence/sharddistributor/v1/ListNamespaceEventsResponse.ts';
 import type { ListNamespacesRequest as _uber_cadence_sharddistributor_v1_ListNamespacesRequest, ListNamespacesRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output } from './uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts';
 import type { ListNamespacesResponse as _uber_cadence_sharddistributor_v1_ListNamespacesResponse, ListNamespacesResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output } from './uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts';
 import type { MoveShardsRequest as _uber_cadence_sharddistributor_v1_MoveShardsRequest, MoveShardsRequest__Output as _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output } from './uber/cadence/sharddistributor/v1/MoveShardsRequest.ts';
@@ -46,6 +49,7 @@ import type { NamespaceDefinition as _uber_cadence_sharddistributor_v1_Namespace
 import type { NamespaceExecutorState as _uber_cadence_sharddistributor_v1_NamespaceExecutorState, NamespaceExecutorState__Output as _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output } from './uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts';
 import type { NamespaceLeader as _uber_cadence_sharddistributor_v1_NamespaceLeader, NamespaceLeader__Output as _uber_cadence_sharddistributor_v1_NamespaceLeader__Output } from './uber/cadence/sharddistributor/v1/NamespaceLeader.ts';
 import type { NamespaceNotFoundError as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError, NamespaceNotFoundError__Output as _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output } from './uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts';
+import type { PlannedMove as _uber_cadence_sharddistributor_v1_PlannedMove, PlannedMove__Output as _uber_cadence_sharddistributor_v1_PlannedMove__Output } from './uber/cadence/sharddistributor/v1/PlannedMove.ts';
 import type { Shard as _uber_cadence_sharddistributor_v1_Shard, Shard__Output as _uber_cadence_sharddistributor_v1_Shard__Output } from './uber/cadence/sharddistributor/v1/Shard.ts';
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from './uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { ShardDistributorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorAPIClient, ShardDistributorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts';
@@ -91,6 +95,7 @@ export interface ProtoGrpcType {
           EphemeralShardLimitExceededError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError, _uber_cadence_sharddistributor_v1_EphemeralShardLimitExceededError__Output>
           ExecutorDrain: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorDrain, _uber_cadence_sharddistributor_v1_ExecutorDrain__Output>
           ExecutorInfo: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ExecutorInfo, _uber_cadence_sharddistributor_v1_ExecutorInfo__Output>
+          ExecutorLiveness: EnumTypeDefinition
           ExecutorStatus: EnumTypeDefinition
           ForceResetNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output>
           ForceResetNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>
@@ -108,12 +113,15 @@ export interface ProtoGrpcType {
           GetShardOwnerResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_GetShardOwnerResponse, _uber_cadence_sharddistributor_v1_GetShardOwnerResponse__Output>
           HeartbeatRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HeartbeatRequest, _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output>
           HeartbeatResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HeartbeatResponse, _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output>
+          HistoryEvent: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HistoryEvent, _uber_cadence_sharddistributor_v1_HistoryEvent__Output>
           InspectShardRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_InspectShardRequest, _uber_cadence_sharddistributor_v1_InspectShardRequest__Output>
           InspectShardResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_InspectShardResponse, _uber_cadence_sharddistributor_v1_InspectShardResponse__Output>
           ListExecutorDrainsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output>
           ListExecutorDrainsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>
           ListLeadersRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListLeadersRequest, _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output>
           ListLeadersResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListLeadersResponse, _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>
+          ListNamespaceEventsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest__Output>
+          ListNamespaceEventsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse, _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>
           ListNamespacesRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesRequest, _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output>
           ListNamespacesResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesResponse, _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>
           MigrationMode: EnumTypeDefinition
@@ -125,6 +133,7 @@ export interface ProtoGrpcType {
           NamespaceLeader: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceLeader, _uber_cadence_sharddistributor_v1_NamespaceLeader__Output>
           NamespaceNotFoundError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_NamespaceNotFoundError, _uber_cadence_sharddistributor_v1_NamespaceNotFoundError__Output>
           OwnershipMode: EnumTypeDefinition
+          PlannedMove: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_PlannedMove, _uber_cadence_sharddistributor_v1_PlannedMove__Output>
           Shard: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_Shard, _uber_cadence_sharddistributor_v1_Shard__Output>
           ShardAssignment: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardAssignment, _uber_cadence_sharddistributor_v1_ShardAssignment__Output>
           /**

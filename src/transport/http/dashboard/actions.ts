@@ -135,7 +135,14 @@ export async function runAction(
   }
   const { target: drainTarget, reason } = parseExecutorBody(body);
   if (action === "drain") {
-    const { drain, matched } = await backend.executorDrains.drain(namespace, drainTarget, reason);
+    // `force: true` in the body drains past the disruption budget, as --force does.
+    const force = asObject(body).force === true;
+    const { drain, matched } = await backend.executorDrains.drain(
+      namespace,
+      drainTarget,
+      reason,
+      { force },
+    );
     return { drain, matched };
   }
   const { removed, stillDrained } = await backend.executorDrains.undrain(namespace, drainTarget);

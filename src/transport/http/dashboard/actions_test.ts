@@ -72,7 +72,7 @@ Deno.test("actions call the service and shape its answers", async () => {
       drain: (ns, target: DrainTarget, reason = "") => {
         calls.push(["drain", ns, target, reason]);
         const drain = { ...target, id: "id:e1", reason, createdAtMs: 1 } as const;
-        return Promise.resolve({ drain, matched: ["e1"] });
+        return Promise.resolve({ drain, matched: ["e1"], dryRun: false, plannedMoves: [] });
       },
       undrain: (ns, target) => {
         calls.push(["undrainExecutor", ns, target]);

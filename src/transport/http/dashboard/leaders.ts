@@ -21,6 +21,17 @@ export interface LeaderInfo {
   readonly checkedAtMs?: number;
   /** Why the last lookup failed, when it did (the other fields are then the last known). */
   readonly error?: string;
+  /**
+   * Set while the serving instance cannot read its store: the leader shown is
+   * the last known, and this is the last good read (ms since epoch).
+   */
+  readonly unknownSinceMs?: number;
+  /** Stable name of the leading instance. */
+  readonly instanceName?: string;
+  /** gRPC address of the leading instance. */
+  readonly grpcAddress?: string;
+  /** HTTP address of the leading instance. */
+  readonly httpAddress?: string;
 }
 
 /** Options of {@linkcode LeaderCache}. */
@@ -100,6 +111,10 @@ export class LeaderCache {
       ...(known?.instanceId === undefined ? {} : { instanceId: known.instanceId }),
       ...(known?.term === undefined ? {} : { term: known.term }),
       ...(known?.sinceMs === undefined ? {} : { sinceMs: known.sinceMs }),
+      ...(known?.unknownSinceMs === undefined ? {} : { unknownSinceMs: known.unknownSinceMs }),
+      ...(known?.instanceName ? { instanceName: known.instanceName } : {}),
+      ...(known?.grpcAddress ? { grpcAddress: known.grpcAddress } : {}),
+      ...(known?.httpAddress ? { httpAddress: known.httpAddress } : {}),
       ...(answer === undefined ? {} : { checkedAtMs: answer.atMs }),
       ...(error === undefined ? {} : { error }),
     };

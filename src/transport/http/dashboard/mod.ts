@@ -122,6 +122,14 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
           await namespaceSnapshot(manager, route.namespace, { leaders, allowActions }),
           { headers: JSON_HEADERS },
         );
+      case "history": {
+        const ns = namespaceInfo(manager, route.namespace).name;
+        const since = Number(new URL(request.url).searchParams.get("sinceMs") ?? "0");
+        const events = await manager.history?.read(ns, {
+          ...(Number.isFinite(since) && since > 0 ? { sinceMs: since } : {}),
+        }) ?? [];
+        return Response.json({ namespace: ns, events }, { headers: JSON_HEADERS });
+      }
       case "events": {
         const ns = namespaceInfo(manager, route.namespace).name;
         const body = stateEvents(

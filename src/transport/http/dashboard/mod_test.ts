@@ -25,6 +25,7 @@ function fakeBackend() {
       drainedBy: [],
       heartbeatAgeMs: 10,
       alive: true,
+      liveness: "alive",
       totalLoad: 2,
     }],
     watchNamespace: (_ns, signal) => {
@@ -59,6 +60,8 @@ function fakeBackend() {
         Promise.resolve({
           drain: { ...target, id: `id:${target.executorId}`, reason, createdAtMs: 1 },
           matched: [],
+          dryRun: false,
+          plannedMoves: [],
         }) as ReturnType<DashboardBackend["executorDrains"]["drain"]>,
       undrain: () => Promise.reject(new InvalidArgumentError("executor_id", "bad")),
     },

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { TIMELINE_SCRIPT } from "./page_timeline_script.ts";
 import { DRAINED_COLOUR, loadBucket, loadPalette, UNOWNED_COLOUR } from "./colour.ts";
 import { ACTIONS_SCRIPT } from "./page_actions_script.ts";
 import { APP_SCRIPT } from "./page_app_script.ts";
@@ -41,7 +42,9 @@ export function pageScript(): string {
     TABLES_SCRIPT,
     APP_SCRIPT,
     ACTIONS_SCRIPT,
+    TIMELINE_SCRIPT,
     "loadNamespaces();",
+    "pollTimeline();",
     "})();",
   ].join("\n");
 }
@@ -115,6 +118,13 @@ const BODY = `
         </div>
       </div>
     </div>
+  </section>
+  <section>
+    <h2>Timeline <span class="note">last hour</span></h2>
+    <div id="timeline-chart" aria-label="Shards moved per minute"></div>
+    <p id="timeline-summary" class="note"></p>
+    <ol id="timeline-rows"></ol>
+    <p id="timeline-empty" class="note">No events in the last hour.</p>
   </section>
   <p id="actions-note" class="note">Drain and undrain are disabled on this instance; set
     <code>server.dashboardActions: true</code> in its configuration to allow them from this page.</p>

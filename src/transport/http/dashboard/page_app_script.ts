@@ -109,6 +109,7 @@ function select(name) {
   $("shard-find").value = "";
   clearView();
   connect();
+  pollTimeline();
 }
 
 function clearView() {
@@ -168,10 +169,15 @@ function renderSummary(s) {
   else if (!h.storeReachable) badge($("health"), "bad", "STORE UNREACHABLE" + (h.error ? ": " + h.error : ""));
   else badge($("health"), "bad", "CACHE NOT SYNCED");
   const l = s.leader;
-  const main = l.instanceId
-    ? make("strong", "mono", l.instanceId + (l.instanceId === s.instanceId ? " (this instance)" : ""))
+  const who = (l.instanceName ? l.instanceName + " " : "") + (l.instanceId || "");
+  const main = l.unknownSinceMs
+    ? make("strong", "warn-text", "UNKNOWN since " + formatTime(l.unknownSinceMs))
+    : l.instanceId
+    ? make("strong", "mono", who + (l.instanceId === s.instanceId ? " (this instance)" : ""))
     : make("strong", "bad-text", l.error ? "UNKNOWN" : "NO LEADER");
   const lines = [main];
+  if (l.unknownSinceMs && l.instanceId) lines.push(make("div", "sub mono", "last known: " + who));
+  if (l.grpcAddress) lines.push(make("div", "sub mono", "gRPC " + l.grpcAddress + (l.httpAddress ? ", HTTP " + l.httpAddress : "")));
   if (l.instanceId) {
     let since = "term " + l.term;
     if (l.sinceMs) since += ", since " + formatTime(l.sinceMs) + " (" + formatAge(s.generatedAtMs - l.sinceMs) + " ago)";
@@ -183,11 +189,20 @@ function renderSummary(s) {
   }
   $("leader").replaceChildren(...lines);
   const m = s.summary;
-  const stale = m.executors - m.alive;
+  const unknown = m.unknown || 0;
+  const stale = m.executors - m.alive - unknown;
   const drained = s.executors.filter((e) => e.drainedBy.length > 0).length;
+  const since = s.executors.find((e) => e.unknownSinceMs)?.unknownSinceMs;
   $("executor-summary").replaceChildren(
-    make("strong", "", m.alive + " / " + m.executors + " alive"),
-    make("div", stale ? "sub bad-text" : "sub", stale + " STALE, " + drained + " drained"),
+    unknown
+      ? make("strong", "warn-text", unknown + " / " + m.executors + " UNKNOWN")
+      : make("strong", "", m.alive + " / " + m.executors + " alive"),
+    make(
+      "div",
+      stale ? "sub bad-text" : "sub",
+      (unknown ? "store unreadable since " + (since ? formatTime(since) : "start") + "; " : "") +
+        stale + " STALE, " + drained + " drained",
+    ),
   );
   $("shard-summary").replaceChildren(
     make("strong", "", m.shards + " shards"),

@@ -25,6 +25,13 @@ h3 { font-size: 13px; margin: 0 0 4px; color: var(--dim); text-transform: upperc
 .card strong { font-size: 18px; }
 .sub { color: var(--dim); font-size: 13px; }
 .bad-text { color: #b91c1c; font-weight: 600; }
+.warn-text { color: #b45309; font-weight: 600; }
+#timeline-chart { display: flex; align-items: flex-end; gap: 2px; height: 50px; border-bottom: 1px solid var(--line); }
+.tl-bar { flex: 1; background: #2563eb; border-radius: 2px 2px 0 0; }
+.tl-zero { background: var(--line); }
+#timeline-rows { list-style: none; padding: 0; margin: 6px 0 0; max-height: 260px; overflow-y: auto; font-size: 13px; }
+#timeline-rows li { padding: 2px 0; border-bottom: 1px solid var(--line); }
+.tl-time { color: var(--dim); margin-right: 6px; }
 .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 700; border: 1px solid; white-space: nowrap; }
 .badge.ok { background: #dcfce7; color: #14532d; border-color: #16a34a; }

@@ -64,7 +64,9 @@ function updateExecutorRow(tr, e) {
   sm.item = e;
   sm.swatch.style.background = e.colour;
   badge(sm.status, STATUS_KIND[e.status] || "muted", e.status);
-  badge(sm.health, e.alive ? "ok" : "bad", e.alive ? "alive" : "STALE");
+  if (e.liveness === "unknown") {
+    badge(sm.health, "warn", "UNKNOWN since " + (e.unknownSinceMs ? formatTime(e.unknownSinceMs) : "start"));
+  } else badge(sm.health, e.alive ? "ok" : "bad", e.alive ? "alive" : "STALE");
   c.age.textContent = formatAge(e.heartbeatAgeMs);
   c.shards.textContent = String(e.shardCount);
   c.load.textContent = formatLoad(e.totalLoad);
@@ -75,7 +77,7 @@ function updateExecutorRow(tr, e) {
   const byId = e.drainedBy.includes("id:" + e.executorId);
   sm.button.textContent = byId ? "Undrain" : "Drain";
   sm.button.dataset.action = byId ? "undrain" : "drain";
-  tr.classList.toggle("row-bad", !e.alive);
+  tr.classList.toggle("row-bad", e.liveness === "stale" || (!e.liveness && !e.alive));
   tr.classList.toggle("row-drained", e.drainedBy.length > 0);
 }
 

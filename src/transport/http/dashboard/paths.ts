@@ -17,6 +17,7 @@ export type DashboardRoute =
   | { readonly kind: "namespaces" }
   | { readonly kind: "namespace"; readonly namespace: string }
   | { readonly kind: "events"; readonly namespace: string }
+  | { readonly kind: "history"; readonly namespace: string }
   | {
     readonly kind: "action";
     readonly namespace: string;
@@ -51,6 +52,7 @@ export function parseDashboardPath(pathname: string): DashboardRoute | undefined
   if (a === undefined) return { kind: "namespace", namespace };
   if (rest.length > 0) return undefined;
   if (a === "events" && b === undefined) return { kind: "events", namespace };
+  if (a === "history" && b === undefined) return { kind: "history", namespace };
   if ((a === "executors" || a === "shards") && (b === "drain" || b === "undrain")) {
     return { kind: "action", namespace, target: a, action: b };
   }

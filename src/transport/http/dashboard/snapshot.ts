@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { HistoryLog } from "../../../service/history_log.ts";
 import { NamespaceNotFoundError } from "../../../core/errors.ts";
 import type { ExecutorDrains } from "../../../service/executor_drains.ts";
 import type { HealthStatus } from "../../../service/health_monitor.ts";
@@ -39,6 +40,8 @@ export interface DashboardBackend extends ActionBackend {
   watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<NamespacePicture>;
   /** Who leads each namespace. */
   listLeaders(): Promise<LeaderView[]>;
+  /** The namespaces' history. @default {none: the timeline stays empty} */
+  readonly history?: Pick<HistoryLog, "read">;
 }
 
 /** The configured namespace called `name`; throws `NamespaceNotFoundError`. */

@@ -24,6 +24,10 @@ export interface ExecutorRow {
   readonly status: string;
   /** Heartbeats within the TTL. */
   readonly alive: boolean;
+  /** `alive`, `stale`, or `unknown` while the serving instance cannot read its store. */
+  readonly liveness: "alive" | "stale" | "unknown";
+  /** With liveness unknown: the instance's last good read of its store (ms since epoch). */
+  readonly unknownSinceMs?: number;
   /** Milliseconds since its heartbeat was last seen. */
   readonly heartbeatAgeMs: number;
   /** Sum of the loads it reported for its shards. */
@@ -72,6 +76,8 @@ export interface NamespaceSummary {
   readonly executors: number;
   /** Executors heartbeating within the TTL. */
   readonly alive: number;
+  /** Executors whose liveness is unknown (the serving instance cannot read its store). */
+  readonly unknown: number;
   /** Shards known (for a fixed namespace: its shard count). */
   readonly shards: number;
   /** Shards with an owner. */
@@ -183,6 +189,8 @@ export function buildDashboardState(
       executorId: e.executorId,
       status: e.status,
       alive: e.alive,
+      liveness: e.liveness,
+      ...(e.unknownSinceMs === undefined ? {} : { unknownSinceMs: e.unknownSinceMs }),
       heartbeatAgeMs: e.heartbeatAgeMs,
       totalLoad: e.totalLoad,
       shardCount: e.assignedShards.length,
@@ -207,6 +215,7 @@ export function buildDashboardState(
     summary: {
       executors: executors.length,
       alive: executors.filter((e) => e.alive).length,
+      unknown: executors.filter((e) => e.liveness === "unknown").length,
       shards: total,
       owned: ownerOf.size,
       drained: drained.size,

@@ -15,6 +15,7 @@ function executor(id: string, shards: [string, number][], extra = {}): ExecutorS
     drainedBy: [],
     heartbeatAgeMs: 120,
     alive: true,
+    liveness: "alive",
     totalLoad: shards.reduce((sum, [, load]) => sum + load, 0),
     ...extra,
   };
@@ -41,7 +42,12 @@ Deno.test("a fixed namespace maps every shard to its owner index, load and colou
   const state = buildDashboardState(input(FIXED, {
     executors: [
       executor("a", [["0", 1], ["2", 4]]),
-      executor("b", [["1", 2]], { alive: false, drainedBy: ["id:b"], status: "DRAINING" }),
+      executor("b", [["1", 2]], {
+        alive: false,
+        liveness: "stale",
+        drainedBy: ["id:b"],
+        status: "DRAINING",
+      }),
     ],
     drainedShards: ["5", "4"],
     version: 12,
@@ -55,6 +61,7 @@ Deno.test("a fixed namespace maps every shard to its owner index, load and colou
   assert.deepEqual(state.summary, {
     executors: 2,
     alive: 1,
+    unknown: 0,
     shards: 6,
     owned: 3,
     drained: 2,
@@ -68,6 +75,7 @@ Deno.test("a fixed namespace maps every shard to its owner index, load and colou
     executorId: "b",
     status: "DRAINING",
     alive: false,
+    liveness: "stale",
     heartbeatAgeMs: 120,
     totalLoad: 2,
     shardCount: 1,

@@ -23,6 +23,24 @@ export interface DrainExecutorsRequest {
    * Free text kept with the drain, for example a ticket number.
    */
   'reason'?: (string);
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId'?: (string);
+  /**
+   * Make the drain even when it breaks the disruption budget (it would leave
+   * a shard with no eligible owner, or drain more than the namespace's
+   * maxDrainedShare of its executors). Without it such a drain fails with
+   * FAILED_PRECONDITION.
+   */
+  'force'?: (boolean);
+  /**
+   * Only report what the drain would do (planned_moves); store nothing. The
+   * disruption budget is checked as for a real drain.
+   */
+  'dryRun'?: (boolean);
 }
 
 /**
@@ -46,4 +64,22 @@ export interface DrainExecutorsRequest__Output {
    * Free text kept with the drain, for example a ticket number.
    */
   'reason': (string);
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId': (string);
+  /**
+   * Make the drain even when it breaks the disruption budget (it would leave
+   * a shard with no eligible owner, or drain more than the namespace's
+   * maxDrainedShare of its executors). Without it such a drain fails with
+   * FAILED_PRECONDITION.
+   */
+  'force': (boolean);
+  /**
+   * Only report what the drain would do (planned_moves); store nothing. The
+   * disruption budget is checked as for a real drain.
+   */
+  'dryRun': (boolean);
 }

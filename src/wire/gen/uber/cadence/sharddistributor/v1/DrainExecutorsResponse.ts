@@ -2,6 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/service.proto
 
 import type { ExecutorDrain as _uber_cadence_sharddistributor_v1_ExecutorDrain, ExecutorDrain__Output as _uber_cadence_sharddistributor_v1_ExecutorDrain__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorDrain.ts';
+import type { PlannedMove as _uber_cadence_sharddistributor_v1_PlannedMove, PlannedMove__Output as _uber_cadence_sharddistributor_v1_PlannedMove__Output } from '../../../../uber/cadence/sharddistributor/v1/PlannedMove.ts';
 
 /**
  * The result of an executor drain.
@@ -9,8 +10,19 @@ import type { ExecutorDrain as _uber_cadence_sharddistributor_v1_ExecutorDrain, 
 export interface DrainExecutorsResponse {
   /**
    * The drain as stored (an existing identical drain is returned unchanged).
+   * With dry_run: the drain that would be stored.
    */
   'drain'?: (_uber_cadence_sharddistributor_v1_ExecutorDrain | null);
+  /**
+   * True when the request was a dry run and nothing was stored.
+   */
+  'dryRun'?: (boolean);
+  /**
+   * The shards the drain moves off the executors it matches now, with the
+   * executor each would move to by the namespace's placement; empty
+   * to_executor_id when no executor could take it.
+   */
+  'plannedMoves'?: (_uber_cadence_sharddistributor_v1_PlannedMove)[];
 }
 
 /**
@@ -19,6 +31,17 @@ export interface DrainExecutorsResponse {
 export interface DrainExecutorsResponse__Output {
   /**
    * The drain as stored (an existing identical drain is returned unchanged).
+   * With dry_run: the drain that would be stored.
    */
   'drain': (_uber_cadence_sharddistributor_v1_ExecutorDrain__Output | null);
+  /**
+   * True when the request was a dry run and nothing was stored.
+   */
+  'dryRun': (boolean);
+  /**
+   * The shards the drain moves off the executors it matches now, with the
+   * executor each would move to by the namespace's placement; empty
+   * to_executor_id when no executor could take it.
+   */
+  'plannedMoves': (_uber_cadence_sharddistributor_v1_PlannedMove__Output)[];
 }

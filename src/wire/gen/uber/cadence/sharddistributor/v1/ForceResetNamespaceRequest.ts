@@ -10,6 +10,12 @@ export interface ForceResetNamespaceRequest {
    * Namespace to reset.
    */
   'namespace'?: (string);
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId'?: (string);
 }
 
 /**
@@ -20,4 +26,10 @@ export interface ForceResetNamespaceRequest__Output {
    * Namespace to reset.
    */
   'namespace': (string);
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId': (string);
 }

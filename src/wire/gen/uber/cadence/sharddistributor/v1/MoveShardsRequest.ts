@@ -18,6 +18,16 @@ export interface MoveShardsRequest {
    * The cell (executor id) to move them to: known, ACTIVE, alive, not drained.
    */
   'toExecutorId'?: (string);
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId'?: (string);
+  /**
+   * Only report what the move would do (planned_moves); change nothing.
+   */
+  'dryRun'?: (boolean);
 }
 
 /**
@@ -36,4 +46,14 @@ export interface MoveShardsRequest__Output {
    * The cell (executor id) to move them to: known, ACTIVE, alive, not drained.
    */
   'toExecutorId': (string);
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId': (string);
+  /**
+   * Only report what the move would do (planned_moves); change nothing.
+   */
+  'dryRun': (boolean);
 }

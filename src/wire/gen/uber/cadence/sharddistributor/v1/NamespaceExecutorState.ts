@@ -4,6 +4,7 @@
 import type { ExecutorStatus as _uber_cadence_sharddistributor_v1_ExecutorStatus, ExecutorStatus__Output as _uber_cadence_sharddistributor_v1_ExecutorStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
 import type { AssignedShardState as _uber_cadence_sharddistributor_v1_AssignedShardState, AssignedShardState__Output as _uber_cadence_sharddistributor_v1_AssignedShardState__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignedShardState.ts';
+import type { ExecutorLiveness as _uber_cadence_sharddistributor_v1_ExecutorLiveness, ExecutorLiveness__Output as _uber_cadence_sharddistributor_v1_ExecutorLiveness__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorLiveness.ts';
 import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
 
 /**
@@ -54,6 +55,16 @@ export interface NamespaceExecutorState {
    * Sum of the loads it reported for its assigned shards.
    */
   'totalLoad'?: (number | string);
+  /**
+   * Whether it is alive as far as the serving instance can tell: UNKNOWN
+   * while the instance cannot read its store (alive is then false), STALE
+   * only on evidence (its heartbeats had stopped before the store was lost).
+   */
+  'liveness'?: (_uber_cadence_sharddistributor_v1_ExecutorLiveness);
+  /**
+   * With liveness UNKNOWN: the serving instance's last good read of its store.
+   */
+  'unknownSince'?: (_google_protobuf_Timestamp | null);
 }
 
 /**
@@ -104,4 +115,14 @@ export interface NamespaceExecutorState__Output {
    * Sum of the loads it reported for its assigned shards.
    */
   'totalLoad': (number);
+  /**
+   * Whether it is alive as far as the serving instance can tell: UNKNOWN
+   * while the instance cannot read its store (alive is then false), STALE
+   * only on evidence (its heartbeats had stopped before the store was lost).
+   */
+  'liveness': (_uber_cadence_sharddistributor_v1_ExecutorLiveness__Output);
+  /**
+   * With liveness UNKNOWN: the serving instance's last good read of its store.
+   */
+  'unknownSince': (_google_protobuf_Timestamp__Output | null);
 }

@@ -24,6 +24,24 @@ export interface NamespaceLeader {
    * When the leader's term began.
    */
   'since'?: (_google_protobuf_Timestamp | null);
+  /**
+   * Set while the serving instance cannot read its store: the leader shown is
+   * the last one it knew, and this is its last good read.
+   */
+  'unknownSince'?: (_google_protobuf_Timestamp | null);
+  /**
+   * Stable name of the leading instance (server.instanceName; by default its
+   * host name and gRPC port), unlike instance_id which changes on restart.
+   */
+  'instanceName'?: (string);
+  /**
+   * gRPC address of the leading instance, host:port, as it advertises it.
+   */
+  'grpcAddress'?: (string);
+  /**
+   * HTTP (dashboard and metrics) address of the leading instance, host:port.
+   */
+  'httpAddress'?: (string);
 }
 
 /**
@@ -46,4 +64,22 @@ export interface NamespaceLeader__Output {
    * When the leader's term began.
    */
   'since': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * Set while the serving instance cannot read its store: the leader shown is
+   * the last one it knew, and this is its last good read.
+   */
+  'unknownSince': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * Stable name of the leading instance (server.instanceName; by default its
+   * host name and gRPC port), unlike instance_id which changes on restart.
+   */
+  'instanceName': (string);
+  /**
+   * gRPC address of the leading instance, host:port, as it advertises it.
+   */
+  'grpcAddress': (string);
+  /**
+   * HTTP (dashboard and metrics) address of the leading instance, host:port.
+   */
+  'httpAddress': (string);
 }

@@ -31,6 +31,8 @@ import type { ListExecutorDrainsRequest as _uber_cadence_sharddistributor_v1_Lis
 import type { ListExecutorDrainsResponse as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, ListExecutorDrainsResponse__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListExecutorDrainsResponse.ts';
 import type { ListLeadersRequest as _uber_cadence_sharddistributor_v1_ListLeadersRequest, ListLeadersRequest__Output as _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListLeadersRequest.ts';
 import type { ListLeadersResponse as _uber_cadence_sharddistributor_v1_ListLeadersResponse, ListLeadersResponse__Output as _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListLeadersResponse.ts';
+import type { ListNamespaceEventsRequest as _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, ListNamespaceEventsRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespaceEventsRequest.ts';
+import type { ListNamespaceEventsResponse as _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse, ListNamespaceEventsResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespaceEventsResponse.ts';
 import type { ListNamespacesRequest as _uber_cadence_sharddistributor_v1_ListNamespacesRequest, ListNamespacesRequest__Output as _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespacesRequest.ts';
 import type { ListNamespacesResponse as _uber_cadence_sharddistributor_v1_ListNamespacesResponse, ListNamespacesResponse__Output as _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListNamespacesResponse.ts';
 import type { MoveShardsRequest as _uber_cadence_sharddistributor_v1_MoveShardsRequest, MoveShardsRequest__Output as _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/MoveShardsRequest.ts';
@@ -277,6 +279,23 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   listLeaders(argument: _uber_cadence_sharddistributor_v1_ListLeadersRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * The history of a namespace, oldest first: executors joined and lost,
+   * drains, leader changes and committed assignment changes with their moves.
+   */
+  ListNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  ListNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  ListNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  ListNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The history of a namespace, oldest first: executors joined and lost,
+   * drains, leader changes and committed assignment changes with their moves.
+   */
+  listNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  listNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  listNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  listNamespaceEvents(argument: _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Lists the configured namespaces.
    */
   ListNamespaces(argument: _uber_cadence_sharddistributor_v1_ListNamespacesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>): grpc.ClientUnaryCall;
@@ -458,6 +477,12 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   ListLeaders: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListLeadersRequest__Output, _uber_cadence_sharddistributor_v1_ListLeadersResponse>;
   
   /**
+   * The history of a namespace, oldest first: executors joined and lost,
+   * drains, leader changes and committed assignment changes with their moves.
+   */
+  ListNamespaceEvents: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse>;
+  
+  /**
    * Lists the configured namespaces.
    */
   ListNamespaces: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespacesResponse>;
@@ -509,6 +534,7 @@ export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   InspectShard: MethodDefinition<_uber_cadence_sharddistributor_v1_InspectShardRequest, _uber_cadence_sharddistributor_v1_InspectShardResponse, _uber_cadence_sharddistributor_v1_InspectShardRequest__Output, _uber_cadence_sharddistributor_v1_InspectShardResponse__Output>
   ListExecutorDrains: MethodDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>
   ListLeaders: MethodDefinition<_uber_cadence_sharddistributor_v1_ListLeadersRequest, _uber_cadence_sharddistributor_v1_ListLeadersResponse, _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output, _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>
+  ListNamespaceEvents: MethodDefinition<_uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse, _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>
   ListNamespaces: MethodDefinition<_uber_cadence_sharddistributor_v1_ListNamespacesRequest, _uber_cadence_sharddistributor_v1_ListNamespacesResponse, _uber_cadence_sharddistributor_v1_ListNamespacesRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespacesResponse__Output>
   MoveShards: MethodDefinition<_uber_cadence_sharddistributor_v1_MoveShardsRequest, _uber_cadence_sharddistributor_v1_MoveShardsResponse, _uber_cadence_sharddistributor_v1_MoveShardsRequest__Output, _uber_cadence_sharddistributor_v1_MoveShardsResponse__Output>
   UndrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>

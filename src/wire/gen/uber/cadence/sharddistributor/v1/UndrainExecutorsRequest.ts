@@ -19,6 +19,12 @@ export interface UndrainExecutorsRequest {
    * Remove the drain with exactly this selector.
    */
   'selector'?: ({[key: string]: string});
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId'?: (string);
 }
 
 /**
@@ -38,4 +44,10 @@ export interface UndrainExecutorsRequest__Output {
    * Remove the drain with exactly this selector.
    */
   'selector': ({[key: string]: string});
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId': (string);
 }

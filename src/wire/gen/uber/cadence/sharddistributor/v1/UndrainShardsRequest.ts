@@ -14,6 +14,12 @@ export interface UndrainShardsRequest {
    * Keys of the shards to undrain.
    */
   'shardKeys'?: (string)[];
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId'?: (string);
 }
 
 /**
@@ -28,4 +34,10 @@ export interface UndrainShardsRequest__Output {
    * Keys of the shards to undrain.
    */
   'shardKeys': (string)[];
+  /**
+   * Caller's id of this request (for example a UUID), at most 128
+   * characters. A request id already applied within the retention window is
+   * not applied again, so a caller may retry a call that timed out. Optional.
+   */
+  'requestId': (string);
 }

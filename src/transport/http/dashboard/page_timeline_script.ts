@@ -1,0 +1,72 @@
+/**
+ * The dashboard's timeline: the namespace's history of the last hour
+ * (`GET api/namespaces/<ns>/history`), polled every few seconds. A bar per
+ * minute shows how many shards moved; below it the events, newest first.
+ *
+ * @module
+ */
+
+/** Browser code of the timeline (plain JavaScript, joined into the page script). */
+export const TIMELINE_SCRIPT = String.raw`
+const TIMELINE_MS = 60 * 60 * 1000;
+const TIMELINE_POLL_MS = 5000;
+const timeline = { ns: "", events: [], timer: 0 };
+
+async function pollTimeline() {
+  clearTimeout(timeline.timer);
+  const ns = ui.ns;
+  if (ns) {
+    try {
+      const since = Date.now() - TIMELINE_MS;
+      const res = await fetch("api/namespaces/" + encodeURIComponent(ns) + "/history?sinceMs=" + since, { cache: "no-store" });
+      if (res.ok && ui.ns === ns) {
+        timeline.events = (await res.json()).events;
+        timeline.ns = ns;
+        renderTimeline();
+      }
+    } catch (e) {
+      // The next poll tries again; the connection badge tells about outages.
+    }
+  }
+  timeline.timer = setTimeout(pollTimeline, TIMELINE_POLL_MS);
+}
+
+const EVENT_KIND = {
+  executor_joined: "ok", executor_lost: "bad", executor_drained: "warn", executor_undrained: "ok",
+  shards_drained: "warn", shards_undrained: "ok", leader_changed: "muted", assignment_changed: "muted",
+};
+
+function renderTimeline() {
+  const now = Date.now();
+  const events = timeline.ns === ui.ns ? timeline.events : [];
+  const minutes = new Array(60).fill(0);
+  let moved = 0;
+  for (const e of events) {
+    if (e.type !== "assignment_changed") continue;
+    const slot = 59 - Math.floor((now - e.atMs) / 60000);
+    if (slot >= 0 && slot < 60) minutes[slot] += e.moves || 0;
+    moved += e.moves || 0;
+  }
+  const most = Math.max(1, ...minutes);
+  const bars = minutes.map((n, i) => {
+    const bar = make("div", n ? "tl-bar" : "tl-bar tl-zero");
+    bar.style.height = Math.max(2, Math.round((n / most) * 48)) + "px";
+    bar.title = (59 - i) + " min ago: " + n + " shards moved";
+    bar.dataset.moves = String(n);
+    return bar;
+  });
+  $("timeline-chart").replaceChildren(...bars);
+  $("timeline-summary").textContent = moved + " shards moved in " +
+    events.filter((e) => e.type === "assignment_changed").length + " changes in the last hour";
+  const rows = events.slice(-50).reverse().map((e) => {
+    const li = make("li", "");
+    li.dataset.type = e.type;
+    const kind = make("span", "badge");
+    badge(kind, EVENT_KIND[e.type] || "muted", e.type.replace("_", " "));
+    li.append(make("span", "mono tl-time", formatTime(e.atMs)), kind, make("span", "", " " + e.text));
+    return li;
+  });
+  $("timeline-rows").replaceChildren(...rows);
+  $("timeline-empty").hidden = rows.length > 0;
+}
+`;
