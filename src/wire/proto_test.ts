@@ -209,6 +209,8 @@ Deno.test("received messages have every field, with defaults for unset ones", as
         alive: false,
         shardCount: "0",
         totalLoad: 0,
+        liveness: "EXECUTOR_LIVENESS_INVALID",
+        unknownSince: null,
       }, {
         executorId: "exec-2",
         status: "EXECUTOR_STATUS_INVALID",
@@ -221,6 +223,8 @@ Deno.test("received messages have every field, with defaults for unset ones", as
         alive: false,
         shardCount: "0",
         totalLoad: 0,
+        liveness: "EXECUTOR_LIVENESS_INVALID",
+        unknownSince: null,
       }],
     });
   });
