@@ -12,11 +12,23 @@ import { NAMESPACE_NAME_PATTERN as NAME } from "../limits/request_limits.ts";
 import { checkCells, checkReplicas, MAX_KEY, MAX_REPLICAS } from "./namespace_checks.ts";
 
 const LEASE = duration("1s", { exclusive: true });
+const ANY_DURATION = duration("0s");
 
 /** An optional duration: absent stays absent (a plain `duration` always has a default). */
 const optionalLease = z.unknown().optional().transform((input, ctx): number | undefined => {
   if (input === undefined) return undefined;
   const parsed = LEASE.safeParse(input);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, input });
+  }
+  return z.NEVER;
+});
+
+/** An optional duration of 0 or more. */
+const optionalDuration = z.unknown().optional().transform((input, ctx): number | undefined => {
+  if (input === undefined) return undefined;
+  const parsed = ANY_DURATION.safeParse(input);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
     ctx.addIssue({ code: "custom", message: issue.message, input });
@@ -54,6 +66,9 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   shardNum: integer(1, 10_000_000).optional(),
   loadBalancer: z.enum(["naive", "greedy"]).optional(),
   maxMovesPerPass: integer(0).optional(),
+  settleWindow: optionalDuration,
+  minImprovement: z.number().min(0).max(1).optional(),
+  shardCooldown: optionalDuration,
   maxShards: integer(1, 100_000_000).optional(),
   ownership: z.enum(["available", "exclusive"]).default("available"),
   ownershipLease: optionalLease,
@@ -112,6 +127,9 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     name: n.name,
     loadBalancer: n.loadBalancer ?? "greedy",
     ...(n.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: n.maxMovesPerPass }),
+    ...(n.settleWindow === undefined ? {} : { settleWindowMs: n.settleWindow }),
+    ...(n.minImprovement === undefined ? {} : { minImprovement: n.minImprovement }),
+    ...(n.shardCooldown === undefined ? {} : { shardCooldownMs: n.shardCooldown }),
     ownership: n.ownership === "exclusive"
       ? {
         mode: "exclusive" as const,

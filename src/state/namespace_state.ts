@@ -233,6 +233,7 @@ export class NamespaceState implements NamespaceView {
       drained: this.#p.drained,
       requested: this.#p.requested,
       hidden: this.#p.hidden,
+      movedAt: this.#p.movedAt,
     };
   }
 
