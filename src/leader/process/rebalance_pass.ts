@@ -8,7 +8,13 @@
 import type { Clock } from "../../core/clock.ts";
 import type { Logger } from "../../core/logger.ts";
 import { isEmptyDelta } from "../../core/types.ts";
-import { type PlacementReport, planInput, planPass, type PlanPolicy } from "../../plan/mod.ts";
+import {
+  type MoveCounts,
+  type PlacementReport,
+  planInput,
+  planPass,
+  type PlanPolicy,
+} from "../../plan/mod.ts";
 import type { NamespaceCache } from "../../state/namespace_cache.ts";
 import type { Fence, Store } from "../../store/store.ts";
 import { describeReleases } from "./describe_change.ts";
@@ -27,6 +33,8 @@ export interface PassInfo {
   readonly durationMs: number;
   /** Replicated namespaces: what the placement achieved. */
   readonly placement?: PlacementReport;
+  /** Owner changes committed, by reason; absent when nothing was committed. */
+  readonly reasons?: MoveCounts;
 }
 
 /** What the passes of one term share. */
@@ -86,5 +94,6 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     changed,
     durationMs: clock.monotonic() - started,
     ...(plan.placement ? { placement: plan.placement } : {}),
+    ...(changed && plan.reasons ? { reasons: plan.reasons } : {}),
   });
 }
