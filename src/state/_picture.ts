@@ -33,6 +33,8 @@ export class Picture {
   readonly drained: Set<string> = new Set();
   readonly requested: Map<string, number> = new Map();
   readonly hidden: Map<string, number> = new Map();
+  /** Owner changes by the leaders' reasons, summed over the changes applied since this picture started. */
+  readonly moveCounts = { placement: 0, balance: 0, drain: 0, loss: 0 };
   /** Shard → monotonic time of its last move between executors (see NamespaceTables.movedAt). */
   readonly movedAt: Map<string, number> = new Map();
   leader: LeaderRecord | undefined;
@@ -116,6 +118,11 @@ export class Picture {
         return;
       case "assignment":
         this.#noteMoves(event.delta, now);
+        if (event.delta.moves) {
+          for (const key of ["placement", "balance", "drain", "loss"] as const) {
+            this.moveCounts[key] += event.delta.moves[key] ?? 0;
+          }
+        }
         this.seq = event.seq;
         this.assignment.apply(event.seq, event.delta, revision, this.#record);
         this.#hide(Object.entries(event.delta.hide ?? {}));

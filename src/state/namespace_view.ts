@@ -94,6 +94,11 @@ export interface NamespaceView {
    * a pass would see the same picture (time aside, see `livenessDeadline`).
    */
   readonly inputsVersion: number;
+  /**
+   * Owner changes by the leaders' reasons (placement, balance, drain, loss),
+   * summed over the changes this instance applied since it started following.
+   */
+  readonly moveCounts: Readonly<Record<"placement" | "balance" | "drain" | "loss", number>>;
   /** The leader's claim, if any. */
   readonly leader: LeaderRecord | undefined;
 

@@ -80,7 +80,11 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   if (changed) {
     const seq = state.seq + 1;
     const releases = describeReleases(state, plan.delta, clock.monotonic());
-    const delta = { ...plan.delta, atMs: clock.now() };
+    const delta = {
+      ...plan.delta,
+      ...(plan.reasons && hasMoves(plan.reasons) ? { moves: plan.reasons } : {}),
+      atMs: clock.now(),
+    };
     const revision = await commitChange(store, cache, fence, { seq, delta, plan });
     logChange(context.logger, seq, plan, releases);
     await cache.waitForRevision(revision, signal);
@@ -96,4 +100,8 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     ...(plan.placement ? { placement: plan.placement } : {}),
     ...(changed && plan.reasons ? { reasons: plan.reasons } : {}),
   });
+}
+
+function hasMoves(reasons: MoveCounts): boolean {
+  return reasons.placement + reasons.balance + reasons.drain + reasons.loss > 0;
 }
