@@ -197,10 +197,9 @@ function balanceQuality(): Figure[] {
     for (const minImprovement of [0, 0.1]) {
       let owners = input.owners;
       for (let pass = 0; pass < 1_000; pass++) {
-        const next = greedyLoadBalancer.plan({ ...input, owners }, {
-          maxMoves: shards / 100,
-          minImprovement,
-        });
+        // A plain object: code without the option (main before issue 15) ignores it.
+        const options = { maxMoves: shards / 100, minImprovement };
+        const next = greedyLoadBalancer.plan({ ...input, owners }, options);
         if (countMoves(owners, next) === 0) break;
         owners = next;
       }
