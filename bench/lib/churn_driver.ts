@@ -82,7 +82,7 @@ export class ChurnFleet {
     shards: number,
     quietMs: number,
     timeoutMs: number,
-  ): Promise<{ counts: ChurnCounts; allOwnedMs: number; minUnique: number }> {
+  ): Promise<{ counts: ChurnCounts; allOwnedMs: number; minUnique: number; elapsedMs: number }> {
     const started = performance.now();
     let allOwnedMs = NaN;
     let minUnique = Infinity;
@@ -97,7 +97,7 @@ export class ChurnFleet {
       if (now.gained !== last.gained || now.unique !== shards) quietSince = t;
       last = now;
       if (now.unique === shards && t - quietSince >= quietMs) {
-        return { counts: now, allOwnedMs, minUnique };
+        return { counts: now, allOwnedMs, minUnique, elapsedMs: t - started };
       }
       if (t - started > timeoutMs) {
         throw new Error(

@@ -47,7 +47,8 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     },
     {
       maxMoves: settling === undefined ? policy.maxMoves : 0,
-      ...(churn ? { minImprovement: churn.minImprovement } : {}),
+      // Hysteresis decides whether balancing starts, not where it stops.
+      ...(churn && !input.balancingUnfinished ? { minImprovement: churn.minImprovement } : {}),
     },
   );
   const reasons = noMoves();
@@ -91,6 +92,10 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   return {
     moves,
     reasons,
+    // Cut by the budget (at least half of it used: a shard moved twice in a pass counts once).
+    ...(policy.maxMoves > 0 && reasons.balance >= policy.maxMoves / 2
+      ? { balancingUnfinished: true }
+      : {}),
     ...cleanUp(input, policy.executorRetentionMs, delta, done),
     reliedOn: handovers?.reliedOn ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),

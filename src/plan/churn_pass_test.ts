@@ -205,3 +205,36 @@ Deno.test("churn rules: a replicated namespace completes owner sets but waits to
   assert.ok(settled.moves > 0);
   assert.equal(settled.reasons?.balance, settled.moves);
 });
+
+Deno.test("churn rules: hysteresis decides whether balancing starts, not where a budget-cut run stops", () => {
+  // 100 shards on 4 executors, one of them with loads 1.06, the rest 1: a 6% gap.
+  const owners = new Map<string, string>();
+  const reports: Record<string, Record<string, { status: "READY"; load: number }>> = {};
+  for (let i = 0; i < 100; i++) {
+    const owner = `e${i % 4}`;
+    owners.set(String(i), owner);
+    (reports[owner] ??= {})[String(i)] = { status: "READY", load: owner === "e0" ? 1.06 : 1 };
+  }
+  const members = Object.fromEntries(
+    Object.entries(reports).map(([id, r]) => [id, { reports: r }]),
+  );
+  const policy = churnPolicy(loadBalancerFor("greedy"), 100, RULES, 1);
+  const input = churnInput(100_000, members, owners);
+  assert.equal(planPass(input, policy).moves, 0, "below the 10% trigger");
+  const going = planPass({ ...input, balancingUnfinished: true }, policy);
+  assert.equal(going.moves, 1, "an unfinished run goes on");
+  assert.equal(going.balancingUnfinished, true, "and says it used its whole budget");
+  const big = churnInput(
+    100_000,
+    { a: {}, b: {} },
+    new Map(Array.from({ length: 10 }, (_, i) => [String(i), "a"])),
+  );
+  assert.equal(
+    planPass(big, churnPolicy(loadBalancerFor("greedy"), 10, RULES, 2)).balancingUnfinished,
+    true,
+  );
+  assert.equal(
+    planPass(big, churnPolicy(loadBalancerFor("greedy"), 10, RULES, 100)).balancingUnfinished,
+    undefined,
+  );
+});

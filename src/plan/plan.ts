@@ -32,6 +32,8 @@ export interface Plan {
   readonly moves: number;
   /** Owner changes (and, in an exclusive namespace, releases that start one) by reason. */
   readonly reasons?: MoveCounts;
+  /** Balancing used at least half its move budget: the next pass goes on past the hysteresis. */
+  readonly balancingUnfinished?: boolean;
   /** Executors to forget (stale past retention, owning nothing after the change). */
   readonly forget: readonly ExecutorAt[];
   /** Shard requests that are answered (assigned, drained or removed). */

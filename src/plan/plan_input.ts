@@ -57,6 +57,8 @@ export interface PlanInput {
   readonly cellMoves: ReadonlyMap<string, string>;
   /** Shard → monotonic time of its last move between executors (the shard cooldown); absent: none known. */
   readonly movedAt?: ReadonlyMap<string, number>;
+  /** The term's previous pass used at least half its balancing budget: balancing goes on past the hysteresis. */
+  readonly balancingUnfinished?: boolean;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -98,7 +100,10 @@ export function ownersOf(input: PlanInput, shard: string): readonly string[] {
 export function planInput(
   view: NamespaceView,
   now: number,
-  options: { readonly cellMoves?: ReadonlyMap<string, string> } = {},
+  options: {
+    readonly cellMoves?: ReadonlyMap<string, string>;
+    readonly balancingUnfinished?: boolean;
+  } = {},
 ): PlanInput {
   const executors = new Map<string, PlanExecutor>();
   for (const e of view.executors()) {
@@ -128,5 +133,6 @@ export function planInput(
     hidden: tables.hidden,
     cellMoves: options.cellMoves ?? NO_MOVES,
     movedAt: tables.movedAt,
+    ...(options.balancingUnfinished ? { balancingUnfinished: true } : {}),
   };
 }

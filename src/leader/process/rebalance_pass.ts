@@ -61,6 +61,8 @@ export interface PassContext {
   readonly logger: Logger;
   /** Called after each planned pass. */
   readonly onPass?: (info: PassInfo) => void;
+  /** What the term's passes carry from one to the next. */
+  readonly carry?: { balancingUnfinished: boolean };
 }
 
 /** Runs one pass; throws what the fenced writes throw (see fenced_commit.ts). */
@@ -72,7 +74,11 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const moves = context.cellMoves;
   const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
   if (gate.canSkip(state, started, inputsVersion)) return;
-  const input = planInput(state, started, moves ? { cellMoves: moves.pending } : {});
+  const carry = context.carry;
+  const input = planInput(state, started, {
+    ...(moves ? { cellMoves: moves.pending } : {}),
+    ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
+  });
   const plan = planPass(input, context.plan);
   wake.at(plan.wakeAtMs);
   if (plan.placement) context.placement.report(plan.placement);
@@ -90,6 +96,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     await cache.waitForRevision(revision, signal);
     await compactIfDue(store, cache, fence, seq);
   }
+  if (carry) carry.balancingUnfinished = changed && plan.balancingUnfinished === true;
   await cleanUpAfter(store, fence, plan);
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
   gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, started);
