@@ -36,7 +36,10 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   // shard within its cooldown, none for a gap below minImprovement.
   const churn = policy.churn;
   const settling = settlingUntil(input, eligible, churn);
-  const cooling = settling === undefined ? cooldowns(input, shards, churn) : undefined;
+  // Cooldowns stop chasing, never a newcomer's share: none while an executor is short.
+  const cooling = settling === undefined && !someoneShort(owners, eligible.length)
+    ? cooldowns(input, shards, churn)
+    : undefined;
   const planned = policy.balancer.plan(
     {
       shards,
@@ -100,4 +103,14 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     reliedOn: handovers?.reliedOn ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
   };
+}
+
+/** Whether an eligible executor holds fewer than half the mean number of shards. */
+function someoneShort(owners: Int32Array, executors: number): boolean {
+  if (executors < 2) return false;
+  const counts = new Int32Array(executors);
+  let owned = 0;
+  for (const owner of owners) if (owner >= 0) counts[owner]!++, owned++;
+  const half = owners.length / executors / 2;
+  return owned > 0 && counts.some((count) => count < half);
 }

@@ -55,20 +55,23 @@ Deno.test("churn rules: a lost executor's shards count as loss", () => {
 Deno.test("churn rules: a shard moved within the cooldown is not balanced, unless its owner drains", () => {
   for (const name of BALANCERS) {
     const policy = churnPolicy(loadBalancerFor(name), 12);
-    // a holds everything; every shard moved to a 10 s ago, except shard 11 70 s ago.
-    const owners = new Map(Array.from({ length: 12 }, (_, i) => [String(i), "a"]));
-    const movedAt = new Map(Array.from({ length: 12 }, (_, i) => [String(i), 90_000]));
-    movedAt.set("11", 30_000);
+    // a holds 8, b 4; a's shards moved to it 10 s ago, except shard 7 70 s ago.
+    const owners = new Map(Array.from({ length: 12 }, (_, i) => [String(i), i < 8 ? "a" : "b"]));
+    const movedAt = new Map(Array.from({ length: 8 }, (_, i) => [String(i), 90_000]));
+    movedAt.set("7", 30_000);
     const input = churnInput(100_000, { a: {}, b: {} }, owners, movedAt);
     const plan = planPass(input, policy);
-    assert.deepEqual(plan.delta.assign, { b: ["11"] }, name);
+    assert.deepEqual(plan.delta.assign, { b: ["7"] }, name);
     assert.equal(plan.wakeAtMs, 150_000, "a pass is due when the first cooldown ends");
     const drained = planPass(
       churnInput(100_000, { a: { status: "DRAINING" }, b: {} }, owners, movedAt),
       policy,
     );
-    assert.equal(drained.delta.assign.b?.length, 12, name);
-    assert.equal(drained.reasons?.drain, 12);
+    assert.equal(drained.delta.assign.b?.length, 8, name);
+    assert.equal(drained.reasons?.drain, 8);
+    // A newcomer short of half its share gets it even from shards in their cooldown.
+    const joined = planPass(churnInput(100_000, { a: {}, b: {}, c: {} }, owners, movedAt), policy);
+    assert.equal(joined.delta.assign.c?.length, 4, name);
   }
 });
 
