@@ -61,6 +61,7 @@ Deno.test("metrics expose RPCs, passes, namespace gauges and latencies", async (
     assert.equal(m.get('sm_grpc_requests_total{method="GetShardOwner",code="NOT_FOUND"}'), 1);
     assert.ok((m.get('sm_rebalance_passes_total{namespace="ns",changed="true"}') ?? 0) >= 1);
     assert.ok((m.get('sm_assignment_propagation_seconds_count{namespace="ns"}') ?? 0) >= 1);
+    assert.equal(m.get('sm_shard_moves_total{namespace="ns",reason="placement"}'), 6);
     assert.ok((m.get('sm_heartbeat_lag_max_seconds{namespace="ns"}') ?? 99) < 2);
     assert.ok((m.get("sm_process_resident_memory_bytes") ?? 0) > 0, "process metrics");
     assert.ok((m.get("sm_process_cpu_seconds_total") ?? 0) > 0);

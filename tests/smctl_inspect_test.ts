@@ -177,6 +177,7 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
     );
     assert.match(table.stdout, /^Executor drains: 0$/m);
     assert.match(table.stdout, /^Drained shards: none$/m);
+    assert.match(table.stdout, /^Shard moves: placement \d+, balance \d+, drain 0, loss 0 \(/m);
 
     const doc = json<Record<string, unknown>>(
       await fx.run(["-n", "ns", "namespace", "describe", "--json"]),
@@ -199,6 +200,9 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
     assert.equal((doc.executors as unknown[]).length, 3);
     assert.deepEqual(doc.executorDrains, []);
     assert.deepEqual(doc.drainedShards, []);
+    const moves = doc.shardMoves as Record<string, number>;
+    assert.ok(moves.placement! >= 12, `every shard was placed: ${JSON.stringify(moves)}`);
+    assert.equal(moves.drain, 0);
   });
 
   await t.step("not found exits 3, invalid argument exits 2, each with one line", async () => {

@@ -5,6 +5,7 @@
  */
 import type { Suite } from "../lib/result.ts";
 import { balanceQuality } from "./balance_quality.ts";
+import { churn } from "./churn.ts";
 import { executorsPerNamespace } from "./executors_per_namespace.ts";
 import { failover } from "./failover.ts";
 import { heartbeatIngestion } from "./heartbeat_ingestion.ts";
@@ -25,4 +26,5 @@ export const SUITES: readonly Suite[] = [
   heartbeatIngestion,
   balanceQuality,
   upstreamLimit,
+  churn,
 ];

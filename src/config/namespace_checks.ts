@@ -110,6 +110,9 @@ interface CellsFields {
   readonly pins?: Record<string, string> | undefined;
   readonly loadBalancer?: string | undefined;
   readonly maxMovesPerPass?: number | undefined;
+  readonly settleWindow?: number | undefined;
+  readonly minImprovement?: number | undefined;
+  readonly shardCooldown?: number | undefined;
   readonly ownership?: string | undefined;
 }
 
@@ -147,6 +150,11 @@ export function checkCells(namespace: CellsFields, ctx: z.RefinementCtx): void {
       namespace.maxMovesPerPass,
       "must be absent with mode: cells, which never balances (move tenants with smctl shard move)",
     );
+  }
+  for (const key of ["settleWindow", "minImprovement", "shardCooldown"] as const) {
+    if (namespace[key] !== undefined) {
+      issue(key, namespace[key], "must be absent with mode: cells, which never balances");
+    }
   }
   if (namespace.ownership === "exclusive") {
     issue(

@@ -12,6 +12,7 @@ import { NAMESPACE_NAME_PATTERN as NAME } from "../limits/request_limits.ts";
 import { checkCells, checkReplicas, MAX_KEY, MAX_REPLICAS } from "./namespace_checks.ts";
 
 const LEASE = duration("1s", { exclusive: true });
+const ANY_DURATION = duration("0s");
 
 /** An optional duration: absent stays absent (a plain `duration` always has a default). */
 const optionalLease = z.unknown().optional().transform((input, ctx): number | undefined => {
@@ -26,6 +27,16 @@ const optionalLease = z.unknown().optional().transform((input, ctx): number | un
 
 const shareError = (issue: { input: unknown }) =>
   `expected a share from 0 to 1 (0.5 is half the executors), got ${describeValue(issue.input)}`;
+/** An optional duration of 0 or more. */
+const optionalDuration = z.unknown().optional().transform((input, ctx): number | undefined => {
+  if (input === undefined) return undefined;
+  const parsed = ANY_DURATION.safeParse(input);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, input });
+  }
+  return z.NEVER;
+});
 
 /**
  * One entry of `shardDistribution.namespaces`, read into its kind (fixed,
@@ -57,6 +68,9 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   shardNum: integer(1, 10_000_000).optional(),
   loadBalancer: z.enum(["naive", "greedy"]).optional(),
   maxMovesPerPass: integer(0).optional(),
+  settleWindow: optionalDuration,
+  minImprovement: z.number().min(0).max(1).optional(),
+  shardCooldown: optionalDuration,
   maxShards: integer(1, 100_000_000).optional(),
   ownership: z.enum(["available", "exclusive"]).default("available"),
   ownershipLease: optionalLease,
@@ -120,6 +134,9 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     name: n.name,
     loadBalancer: n.loadBalancer ?? "greedy",
     ...(n.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: n.maxMovesPerPass }),
+    ...(n.settleWindow === undefined ? {} : { settleWindowMs: n.settleWindow }),
+    ...(n.minImprovement === undefined ? {} : { minImprovement: n.minImprovement }),
+    ...(n.shardCooldown === undefined ? {} : { shardCooldownMs: n.shardCooldown }),
     ownership: n.ownership === "exclusive"
       ? {
         mode: "exclusive" as const,

@@ -66,6 +66,22 @@ export interface ShardedNamespaceConfig {
    * `process.maxMovesPerPass`; 0 keeps shards where they are placed (sticky).
    */
   readonly maxMovesPerPass?: number;
+  /**
+   * While an eligible executor joined less than this long ago, balancing
+   * waits; unowned shards are placed at once (`settleWindow`; absent: 3s; 0: off).
+   */
+  readonly settleWindowMs?: number;
+  /**
+   * Load-aware balancing starts only for a gap between the most and least
+   * loaded executors above this share of the mean executor load
+   * (`minImprovement`; absent: 0.1; 0: off).
+   */
+  readonly minImprovement?: number;
+  /**
+   * A shard moved is not moved again by balancing for this long; moves off a
+   * lost or drained executor ignore it (`shardCooldown`; absent: 1m; 0: off).
+   */
+  readonly shardCooldownMs?: number;
   /** Single owners only (never with `replication`): available or exclusive. */
   readonly ownership: OwnershipConfig;
   /** Present exactly when `replicas` is above 1. */

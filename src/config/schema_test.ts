@@ -301,3 +301,31 @@ Deno.test("an exclusive namespace takes an ownership lease no shorter than heart
   ]);
   assert.equal(issues(minimal(ns({ ownership: "shared" }))).length, 1);
 });
+
+Deno.test("a namespace may set its churn rules; cells refuse them", () => {
+  const config = configSchema.parse(minimal({
+    namespaces: [{
+      name: "f",
+      type: "fixed",
+      shardNum: 4,
+      settleWindow: "5s",
+      minImprovement: 0.2,
+      shardCooldown: "0s",
+    }],
+  }));
+  const namespace = config.shardDistribution.namespaces[0];
+  assert.ok(namespace?.kind === "fixed");
+  assert.equal(namespace.settleWindowMs, 5_000);
+  assert.equal(namespace.minImprovement, 0.2);
+  assert.equal(namespace.shardCooldownMs, 0);
+  for (const bad of [{ settleWindow: "-1s" }, { minImprovement: 2 }, { shardCooldown: "x" }]) {
+    const result = configSchema.safeParse(minimal({
+      namespaces: [{ name: "f", type: "fixed", shardNum: 4, ...bad }],
+    }));
+    assert.equal(result.success, false, JSON.stringify(bad));
+  }
+  const cells = configSchema.safeParse(minimal({
+    namespaces: [{ name: "c", type: "ephemeral", mode: "cells", settleWindow: "1s" }],
+  }));
+  assert.match(cells.error?.issues[0]?.message ?? "", /never balances/);
+});

@@ -16,6 +16,8 @@ export interface PassObservation {
   readonly durationMs: number;
   /** Replicated namespaces (`replicas` above 1): what the owner-set planner achieved. */
   readonly placement?: PlacementObservation;
+  /** Owner changes the committed change made, by reason (absent: none committed). */
+  readonly reasons?: Readonly<Record<"placement" | "balance" | "drain" | "loss", number>>;
 }
 
 /** What a replicated or shuffle-sharded namespace's placement achieved in a pass. */

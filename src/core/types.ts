@@ -87,6 +87,11 @@ export interface AssignmentDelta {
   readonly hide?: Readonly<Record<string, number>>;
   /** When the leader committed it (ms since epoch, the leader's clock), when known. */
   readonly atMs?: number;
+  /**
+   * Owner changes it makes by the leader's reason (see `sm_shard_moves_total`),
+   * when the leader counted them; readers sum them up for operators.
+   */
+  readonly moves?: Readonly<Record<"placement" | "balance" | "drain" | "loss", number>>;
 }
 
 /** The leader's claim on a namespace in the main store: its fencing token. */

@@ -29,8 +29,19 @@ export function validateBalance(input: BalanceInput, options: BalanceOptions): v
       `Cannot plan: maxMoves must be a non-negative integer or Infinity, received ${maxMoves}`,
     );
   }
+  const { minImprovement = 0 } = options;
+  if (!(minImprovement >= 0 && minImprovement < Infinity)) {
+    throw new RangeError(
+      `Cannot plan: minImprovement must be a finite non-negative number, received ${minImprovement}`,
+    );
+  }
   const { shards, owners, loads, executors } = input;
   const n = shards.length;
+  if (input.pinned !== undefined && input.pinned.length !== n) {
+    throw new RangeError(
+      `Cannot plan: pinned (${input.pinned.length}) must have one entry per shard (${n})`,
+    );
+  }
   if (owners.length !== n || loads.length !== n) {
     throw new RangeError(
       `Cannot plan: owners (${owners.length}) and loads (${loads.length}) must have one entry per shard (${n})`,

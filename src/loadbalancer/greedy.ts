@@ -77,9 +77,10 @@ export const greedyLoadBalancer: LoadBalancer = {
     if (unowned > 0) assignUnowned(owners, loads, load, count, unowned);
     if (options.maxMoves > 0 && e > 1) {
       const uniform = loads.every((w) => w === 1);
-      new Rebalance(owners, loads, load, count).run(
+      new Rebalance(owners, loads, load, count, input.pinned).run(
         options.maxMoves,
         uniform ? 0 : BALANCE_TOLERANCE,
+        uniform ? 0 : options.minImprovement ?? 0,
       );
     }
     return owners;
@@ -123,9 +124,18 @@ class Rebalance {
   readonly #incoming: Int32Array;
   readonly #nextIncoming: Int32Array;
   #groups: OwnerGroups | undefined;
+  /** Shards that stay where they are (cooldown). */
+  readonly #pinned: Uint8Array | undefined;
 
-  constructor(owners: Int32Array, loads: Float64Array, load: Float64Array, count: Float64Array) {
+  constructor(
+    owners: Int32Array,
+    loads: Float64Array,
+    load: Float64Array,
+    count: Float64Array,
+    pinned: Uint8Array | undefined,
+  ) {
     const e = load.length;
+    this.#pinned = pinned;
     this.#owners = owners;
     this.#loads = loads;
     this.#load = load;
@@ -137,6 +147,7 @@ class Rebalance {
     for (let s = 0; s < owners.length; s++) {
       const weight = loads[s]!;
       const owner = owners[s]!;
+      if (pinned?.[s] === 1) continue;
       if (weight > epsilon && weight < lightest[owner]!) lightest[owner] = weight;
     }
     this.#lists = new Array(e);
@@ -144,12 +155,14 @@ class Rebalance {
     this.#nextIncoming = new Int32Array(owners.length);
   }
 
-  run(maxMoves: number, tolerance: number): void {
+  run(maxMoves: number, tolerance: number, minImprovement: number): void {
     const load = this.#load;
     const epsilon = this.#epsilon;
     let total = 0;
     for (let x = 0; x < load.length; x++) total += load[x]!;
     const enough = (total / load.length) * tolerance;
+    // Hysteresis: a gap this small never starts balancing (load noise).
+    const trigger = (total / load.length) * minImprovement;
     const donors = ExecutorHeap.of(load, this.#count, "max");
     const takers = ExecutorHeap.of(load, this.#count, "min");
     let moves = 0;
@@ -159,7 +172,7 @@ class Rebalance {
       const gap = load[from]! - load[to]!;
       // Every remaining donor has at most `from`'s load: nothing can improve,
       // or nothing needs to.
-      if (gap <= epsilon || gap <= enough) return;
+      if (gap <= epsilon || gap <= enough || (moves === 0 && gap <= trigger)) return;
       // A move exists iff some shard weighs in (epsilon, gap - epsilon); checking
       // the lightest one first avoids sorting the shards of executors that keep them.
       const p = this.#lists[from] !== undefined || this.#lightest[from]! < gap - epsilon
@@ -212,7 +225,9 @@ class Rebalance {
     if (built !== undefined) return built;
     const groups = this.#groups ??= groupByOwner(this.#owners, this.#load.length);
     const first = groups.start[executor]!;
-    const original = groups.members.subarray(first, groups.start[executor + 1]!);
+    const all = groups.members.subarray(first, groups.start[executor + 1]!);
+    const pinned = this.#pinned;
+    const original = pinned === undefined ? all : all.filter((s) => pinned[s] !== 1);
     let received = 0;
     for (let s = this.#incoming[executor]!; s >= 0; s = this.#nextIncoming[s]!) received++;
     const shards = new Int32Array(original.length + received);

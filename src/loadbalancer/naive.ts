@@ -47,7 +47,7 @@ export const naiveLoadBalancer: LoadBalancer = {
       else counts[owner]!++;
     }
     if (unowned > 0) assignUnowned(owners, counts);
-    if (options.maxMoves > 0) moveExtraShards(owners, counts, options.maxMoves);
+    if (options.maxMoves > 0) moveExtraShards(owners, counts, options.maxMoves, input.pinned);
     return owners;
   },
 };
@@ -63,7 +63,12 @@ function assignUnowned(owners: Int32Array, counts: Float64Array): void {
   }
 }
 
-function moveExtraShards(owners: Int32Array, counts: Float64Array, maxMoves: number): void {
+function moveExtraShards(
+  owners: Int32Array,
+  counts: Float64Array,
+  maxMoves: number,
+  pinned: Uint8Array | undefined,
+): void {
   const e = counts.length;
   let most = 0;
   let fewest = Infinity;
@@ -81,7 +86,16 @@ function moveExtraShards(owners: Int32Array, counts: Float64Array, maxMoves: num
   for (let moves = 0; moves < maxMoves; moves++) {
     const from = donors.peek();
     const to = takers.peek();
-    if (counts[from]! - counts[to]! < 2 || end[from]! === start[from]!) return;
+    // A pinned shard (cooldown) stays: skip it.
+    while (end[from]! > start[from]! && pinned?.[members[end[from]! - 1]!] === 1) end[from]!--;
+    if (counts[from]! - counts[to]! < 2) return;
+    if (end[from]! === start[from]!) {
+      // Everything movable already left this donor: balance among the others.
+      donors.remove(from);
+      if (donors.size === 0) return;
+      moves--;
+      continue;
+    }
     const shard = members[--end[from]!]!;
     owners[shard] = to;
     counts[from]!--;

@@ -32,6 +32,12 @@ export interface BalanceInput {
   readonly loads: Float64Array;
   /** Eligible executors (alive, ACTIVE, not drained), in a stable order. May be empty. */
   readonly executors: readonly string[];
+  /**
+   * Shards that balancing must not move (1), e.g. moved within the shard
+   * cooldown. Their load still counts on their owner; an unowned shard is
+   * placed whatever its entry. Absent: none.
+   */
+  readonly pinned?: Uint8Array;
 }
 
 /**
@@ -49,6 +55,15 @@ export interface BalanceInput {
 export interface BalanceOptions {
   /** Most balancing moves (moving an already-owned shard to another executor) per pass. Assigning unowned shards never counts against it. 0 forbids balancing moves; `Infinity` means no limit. */
   readonly maxMoves: number;
+  /**
+   * Hysteresis of the load-aware balancer: with unequal loads, balancing
+   * starts only when the most loaded executor that can give a shard away is
+   * above the least loaded one by more than this share of the mean executor
+   * load (once started, it balances as far as it would anyway). Noise in
+   * reported loads then moves nothing. Equal loads (balancing by count) and
+   * the count-based balancer ignore it. @default {0}
+   */
+  readonly minImprovement?: number;
 }
 
 /**

@@ -50,6 +50,7 @@ export class PrometheusMetrics implements ServiceObserver {
   #requestSeconds: prom.Histogram<"method">;
   #passes: prom.Counter<"namespace" | "changed">;
   #moves: prom.Counter<"namespace">;
+  #shardMoves: prom.Counter<"namespace" | "reason">;
   #passSeconds: prom.Histogram<"namespace">;
   #propagation: prom.Histogram<"namespace">;
   #handover: prom.Histogram<"namespace">;
@@ -116,6 +117,14 @@ export class PrometheusMetrics implements ServiceObserver {
       labelNames: ["namespace"],
       registers,
     });
+    this.#shardMoves = new prom.Counter({
+      name: "sm_shard_moves_total",
+      help: "Shards given a new owner by this instance's committed passes, by reason: " +
+        "placement (it had none), balance (its owner stays eligible), drain (its owner is " +
+        "draining or drained), loss (its owner is stale).",
+      labelNames: ["namespace", "reason"],
+      registers,
+    });
     this.#passSeconds = new prom.Histogram({
       name: "sm_rebalance_pass_duration_seconds",
       help: "Time a rebalance pass took: planning and the fenced commit.",
@@ -169,6 +178,9 @@ export class PrometheusMetrics implements ServiceObserver {
   pass(namespace: string, pass: PassObservation): void {
     this.#passes.inc({ namespace, changed: String(pass.changed) });
     if (pass.moves > 0) this.#moves.inc({ namespace }, pass.moves);
+    for (const [reason, count] of Object.entries(pass.reasons ?? {})) {
+      if (count > 0) this.#shardMoves.inc({ namespace, reason }, count);
+    }
     this.#passSeconds.observe({ namespace }, pass.durationMs / 1000);
     const placement = pass.placement;
     if (placement) {

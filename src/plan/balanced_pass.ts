@@ -7,6 +7,7 @@
  * @module
  */
 import type { AssignmentDelta } from "../core/types.ts";
+import { cooldowns, earliest, moveReason, noMoves, settlingUntil } from "./churn_rules.ts";
 import { Handovers } from "./handovers.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
@@ -31,10 +32,29 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     const load = owner === undefined ? undefined : input.executors.get(owner)?.reports[shard]?.load;
     loads[i] = load === undefined || !(load >= 0) ? NaN : load;
   }
+  // Churn rules: no balancing while executors are still joining, none of a
+  // shard within its cooldown, none for a gap below minImprovement.
+  const churn = policy.churn;
+  const settling = settlingUntil(input, eligible, churn);
+  // Cooldowns stop chasing, never a newcomer's share: none while an executor is short.
+  const cooling = settling === undefined && !someoneShort(owners, eligible.length)
+    ? cooldowns(input, shards, churn)
+    : undefined;
   const planned = policy.balancer.plan(
-    { shards, owners, loads, executors: eligible },
-    { maxMoves: policy.maxMoves },
+    {
+      shards,
+      owners,
+      loads,
+      executors: eligible,
+      ...(cooling?.pinned ? { pinned: cooling.pinned } : {}),
+    },
+    {
+      maxMoves: settling === undefined ? policy.maxMoves : 0,
+      // Hysteresis decides whether balancing starts, not where it stops.
+      ...(churn && !input.balancingUnfinished ? { minImprovement: churn.minImprovement } : {}),
+    },
   );
+  const reasons = noMoves();
 
   const assign: Record<string, string[]> = {};
   const unassign: string[] = [];
@@ -46,11 +66,18 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     const next = target >= 0 ? eligible[target] : undefined;
     if (handovers) {
       const step = handovers.step(shard, current, next);
-      if (step === "release") release.push(shard), moves++;
+      if (step === "release") {
+        release.push(shard), moves++;
+        reasons[moveReason(input, index, current)]++;
+      }
       if (step !== "move") continue;
     } else if (next === current) continue;
     if (next === undefined) unassign.push(shard);
-    else (assign[next] ??= []).push(shard);
+    else {
+      (assign[next] ??= []).push(shard);
+      // A released shard was counted when its release started the move.
+      if (!input.releasing.has(shard)) reasons[moveReason(input, index, current)]++;
+    }
     if ((owners[i] ?? -1) >= 0 && next !== undefined) moves++;
   }
   for (const shard of input.drained) {
@@ -64,11 +91,26 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   const delta: AssignmentDelta = release.length > 0
     ? { assign, unassign, remove, release }
     : { assign, unassign, remove };
-  const wakeAtMs = handovers?.wakeAtMs;
+  const wakeAtMs = earliest(handovers?.wakeAtMs, settling ?? cooling?.untilMs);
   return {
     moves,
+    reasons,
+    // Cut by the budget (at least half of it used: a shard moved twice in a pass counts once).
+    ...(policy.maxMoves > 0 && reasons.balance >= policy.maxMoves / 2
+      ? { balancingUnfinished: true }
+      : {}),
     ...cleanUp(input, policy.executorRetentionMs, delta, done),
     reliedOn: handovers?.reliedOn ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
   };
+}
+
+/** Whether an eligible executor holds fewer than half the mean number of shards. */
+function someoneShort(owners: Int32Array, executors: number): boolean {
+  if (executors < 2) return false;
+  const counts = new Int32Array(executors);
+  let owned = 0;
+  for (const owner of owners) if (owner >= 0) counts[owner]!++, owned++;
+  const half = owners.length / executors / 2;
+  return owned > 0 && counts.some((count) => count < half);
 }

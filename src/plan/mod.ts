@@ -10,6 +10,8 @@ export * from "./plan_input.ts";
 export * from "./plan_pass.ts";
 export * from "./plan_policy.ts";
 export type { PlacementReport } from "./placement_report.ts";
+export type { MoveCounts, MoveReason } from "./churn_rules.ts";
+export { noMoves } from "./churn_rules.ts";
 export { fixedShardKeys } from "./shard_universe.ts";
 export { replicationSeed } from "./replicated_pass.ts";
 export { leaseMarginMs } from "./handover_guard.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AssignmentDelta } from "../core/types.ts";
+import type { MoveCounts } from "./churn_rules.ts";
 import type { PlacementReport } from "./placement_report.ts";
 
 /** An executor as the pass saw it: a clean-up or commit holds only while its record is unchanged. */
@@ -29,6 +30,10 @@ export interface Plan {
   readonly delta: AssignmentDelta;
   /** Shards that changed owner from one live executor to another. */
   readonly moves: number;
+  /** Owner changes (and, in an exclusive namespace, releases that start one) by reason. */
+  readonly reasons?: MoveCounts;
+  /** Balancing used at least half its move budget: the next pass goes on past the hysteresis. */
+  readonly balancingUnfinished?: boolean;
   /** Executors to forget (stale past retention, owning nothing after the change). */
   readonly forget: readonly ExecutorAt[];
   /** Shard requests that are answered (assigned, drained or removed). */

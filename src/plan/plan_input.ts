@@ -23,6 +23,8 @@ export interface PlanExecutor {
   readonly seenAtMs: number;
   /** Store revision of its last recorded heartbeat. */
   readonly heartbeatRevision: number;
+  /** Monotonic time since which it has been alive and ACTIVE (joined the eligible set); absent: long ago. */
+  readonly activeSinceMs?: number;
   /** Exclusive namespaces: revision of the latest answer it had acted on. */
   readonly appliedRevision: number;
   /** Metadata (zones, selectors). */
@@ -53,6 +55,10 @@ export interface PlanInput {
   readonly hidden: ReadonlyMap<string, number>;
   /** Cells namespaces: operator moves not yet committed, tenant → target cell. */
   readonly cellMoves: ReadonlyMap<string, string>;
+  /** Shard → monotonic time of its last move between executors (the shard cooldown); absent: none known. */
+  readonly movedAt?: ReadonlyMap<string, number>;
+  /** The term's previous pass used at least half its balancing budget: balancing goes on past the hysteresis. */
+  readonly balancingUnfinished?: boolean;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -94,7 +100,10 @@ export function ownersOf(input: PlanInput, shard: string): readonly string[] {
 export function planInput(
   view: NamespaceView,
   now: number,
-  options: { readonly cellMoves?: ReadonlyMap<string, string> } = {},
+  options: {
+    readonly cellMoves?: ReadonlyMap<string, string>;
+    readonly balancingUnfinished?: boolean;
+  } = {},
 ): PlanInput {
   const executors = new Map<string, PlanExecutor>();
   for (const e of view.executors()) {
@@ -105,6 +114,7 @@ export function planInput(
       operatorDrained: view.isExecutorDrained(e),
       seenAtMs: e.seenAtMs,
       heartbeatRevision: e.heartbeatRevision,
+      ...(e.activeSinceMs === undefined ? {} : { activeSinceMs: e.activeSinceMs }),
       appliedRevision: e.appliedRevision ?? 0,
       metadata: e.metadata,
       reports: e.reports,
@@ -122,5 +132,7 @@ export function planInput(
     requested: tables.requested,
     hidden: tables.hidden,
     cellMoves: options.cellMoves ?? NO_MOVES,
+    movedAt: tables.movedAt,
+    ...(options.balancingUnfinished ? { balancingUnfinished: true } : {}),
   };
 }

@@ -6,6 +6,9 @@
  * @module
  */
 import type { LoadBalancer } from "../loadbalancer/mod.ts";
+import type { ChurnRules } from "./churn_rules.ts";
+
+export type { ChurnRules } from "./churn_rules.ts";
 
 /** Where a namespace's shard keys come from. */
 export type ShardUniverse =
@@ -34,6 +37,8 @@ export interface BalancedPolicy {
   readonly executorRetentionMs: number;
   /** Set for an exclusive namespace. */
   readonly exclusive?: ExclusivePlanning;
+  /** Settling window, hysteresis and shard cooldown; absent: none of them. */
+  readonly churn?: ChurnRules;
 }
 
 /** Owner sets of a replicated namespace, placed by the replica or shuffle planner. */
@@ -56,6 +61,8 @@ export interface ReplicatedPolicy {
   readonly maxMoves: number;
   /** Stale executors that own nothing are forgotten after this long unseen. */
   readonly executorRetentionMs: number;
+  /** The settling window (the placement planners have no cooldown or load hysteresis); absent: none. */
+  readonly churn?: ChurnRules;
 }
 
 /** Tenants of a cells namespace: sticky placement, never balanced. */

@@ -14,6 +14,7 @@ import {
   planShuffle,
   stableHash,
 } from "../placement/mod.ts";
+import { type MoveCounts, moveReason, noMoves, settlingUntil } from "./churn_rules.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { PlacementReport } from "./placement_report.ts";
 import type { Plan } from "./plan.ts";
@@ -125,7 +126,10 @@ function baseReport(plan: OwnerSetPlan): PlacementReport {
 export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): Plan {
   const eligible = eligibleExecutors(input);
   const { shards, done } = shardsToPlace(input, policy.universe);
-  const step = planOwnerSets(input, shards, eligible, policy);
+  // While executors are still joining, owner sets are completed but not rebalanced.
+  const settling = settlingUntil(input, eligible, policy.churn);
+  const maxMoves = settling === undefined ? policy.maxMoves : 0;
+  const step = planOwnerSets(input, shards, eligible, { ...policy, maxMoves });
   for (const shard of input.drained) if (input.owners.has(shard)) step.unassign.push(shard);
   const remove = [...done];
   const delta: AssignmentDelta = Object.keys(step.sets).length > 0
@@ -133,8 +137,33 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
     : { assign: step.assign, unassign: step.unassign, remove };
   return {
     moves: step.moves,
+    reasons: ownerSetReasons(input, eligible, step),
     ...cleanUp(input, policy.executorRetentionMs, delta, done),
     reliedOn: [],
     placement: step.report,
+    ...(settling === undefined ? {} : { wakeAtMs: settling }),
   };
+}
+
+/** Each owner a changed set gained, counted by why: the owner it replaced, or placement. */
+function ownerSetReasons(
+  input: PlanInput,
+  eligible: readonly string[],
+  step: OwnerSetStep,
+): MoveCounts {
+  const reasons = noMoves();
+  const eligibleSet = new Set(eligible);
+  for (const [primary, shards] of Object.entries(step.assign)) {
+    for (const shard of shards) {
+      const next = step.sets[shard] ?? [primary];
+      const before = ownersOf(input, shard);
+      const gone = before.filter((id) => !next.includes(id));
+      const added = next.filter((id) => !before.includes(id)).length;
+      for (const [i, id] of gone.entries()) {
+        if (i < added) reasons[moveReason(input, eligibleSet, id)]++;
+      }
+      reasons.placement += Math.max(0, added - gone.length);
+    }
+  }
+  return reasons;
 }

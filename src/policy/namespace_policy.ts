@@ -18,6 +18,13 @@ import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import { type PlanPolicy, replicationSeed, type ShardUniverse } from "../plan/mod.ts";
 import type { LivenessOptions } from "../state/namespace_state.ts";
 
+/** Default `settleWindow`: three heartbeat intervals of the SDK's default 1 s. */
+export const DEFAULT_SETTLE_WINDOW_MS = 3_000;
+/** Default `minImprovement`: a 10% gap of the mean executor load starts balancing. */
+export const DEFAULT_MIN_IMPROVEMENT = 0.1;
+/** Default `shardCooldown`: one minute, like upstream GREEDY. */
+export const DEFAULT_SHARD_COOLDOWN_MS = 60_000;
+
 /** A namespace's behaviour, decided once. */
 export interface NamespacePolicy {
   /** Namespace name. */
@@ -125,6 +132,11 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
     ? { kind: "fixed", shardNum: config.shardNum }
     : { kind: "ephemeral" };
   const maxMoves = config.maxMovesPerPass ?? process.maxMovesPerPass;
+  const churn = {
+    settleWindowMs: config.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS,
+    minImprovement: config.minImprovement ?? DEFAULT_MIN_IMPROVEMENT,
+    shardCooldownMs: config.shardCooldownMs ?? DEFAULT_SHARD_COOLDOWN_MS,
+  };
   const replication = config.replication;
   if (replication) {
     const maxOverlap = replication.placement === "shuffle" ? replication.maxOverlap : undefined;
@@ -143,6 +155,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
         seed: replicationSeed(config.name),
         maxMoves,
         executorRetentionMs,
+        churn,
       },
     };
   }
@@ -157,6 +170,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       balancer: loadBalancerFor(config.loadBalancer),
       maxMoves,
       executorRetentionMs,
+      churn,
       ...(leaseMs === undefined
         ? {}
         : { exclusive: { leaseMs, maxReliedOn: context.maxReliedOn } }),

@@ -311,6 +311,13 @@ export class ShardManager {
     return routing.namespaceState(this.namespaces.get(namespace).view, this.#time());
   }
 
+  /** A namespace's owner changes by reason, as this instance applied them since it started. */
+  getShardMoves(
+    namespace: string,
+  ): Readonly<Record<"placement" | "balance" | "drain" | "loss", number>> {
+    return { ...this.namespaces.get(namespace).view.moveCounts };
+  }
+
   /** One executor. */
   getExecutorState(namespace: string, executorId: string): routing.ExecutorStateView {
     return routing.executorState(this.namespaces.get(namespace).view, executorId, this.#time());

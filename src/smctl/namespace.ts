@@ -155,6 +155,7 @@ async function describe(ctx: Context): Promise<void> {
     executors,
     drains: drains.drains.map(drainModel),
     drainedShards: drained.shardKeys,
+    shardMoves: shardMoves(state.shardMoves),
   };
   ctx.output.result(
     {
@@ -164,6 +165,7 @@ async function describe(ctx: Context): Promise<void> {
       executors,
       executorDrains: description.drains,
       drainedShards: description.drainedShards,
+      shardMoves: description.shardMoves,
     },
     () => namespaceDescription(description, Date.now(), ctx.output.palette),
   );
@@ -199,4 +201,19 @@ async function forceReset(ctx: Context, yes: boolean): Promise<void> {
         count === 1 ? "key" : "keys"
       }.`,
   );
+}
+
+/** The answer's move counts as numbers (int64 fields arrive as strings or numbers). */
+function shardMoves(
+  raw:
+    | { placement?: unknown; balance?: unknown; drain?: unknown; loss?: unknown }
+    | null
+    | undefined,
+): Record<"placement" | "balance" | "drain" | "loss", number> {
+  return {
+    placement: Number(raw?.placement ?? 0),
+    balance: Number(raw?.balance ?? 0),
+    drain: Number(raw?.drain ?? 0),
+    loss: Number(raw?.loss ?? 0),
+  };
 }

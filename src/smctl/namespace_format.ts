@@ -100,6 +100,8 @@ export interface NamespaceDescription {
   readonly drains: readonly DrainModel[];
   /** Its drained shards. */
   readonly drainedShards: readonly string[];
+  /** Owner changes by reason, as the answering instance applied them since it started. */
+  readonly shardMoves?: Readonly<Record<"placement" | "balance" | "drain" | "loss", number>>;
 }
 
 /**
@@ -151,5 +153,13 @@ export function namespaceDescription(d: NamespaceDescription, now: number, paint
     ...(d.drains.length === 0 ? [] : [drainTable(d.drains, now, paint)]),
     "",
     `${paint.bold("Drained shards:")} ${drained}`,
+    ...(d.shardMoves
+      ? [
+        "",
+        `${
+          paint.bold("Shard moves:")
+        } placement ${d.shardMoves.placement}, balance ${d.shardMoves.balance}, drain ${d.shardMoves.drain}, loss ${d.shardMoves.loss} (since the answering instance started)`,
+      ]
+      : []),
   ].join("\n");
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { AssignmentDelta } from "../core/types.ts";
 import type { NamespaceEvent, NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 import { AssignmentTable } from "./assignment_table.ts";
 import { type ExecutorRecord, ExecutorTable, type LivenessOptions } from "./executor_table.ts";
@@ -32,6 +33,10 @@ export class Picture {
   readonly drained: Set<string> = new Set();
   readonly requested: Map<string, number> = new Map();
   readonly hidden: Map<string, number> = new Map();
+  /** Owner changes by the leaders' reasons, summed over the changes applied since this picture started. */
+  readonly moveCounts = { placement: 0, balance: 0, drain: 0, loss: 0 };
+  /** Shard → monotonic time of its last move between executors (see NamespaceTables.movedAt). */
+  readonly movedAt: Map<string, number> = new Map();
   leader: LeaderRecord | undefined;
   readonly viewLog: ViewLog = new ViewLog();
   #revisionInProgress = 0;
@@ -59,6 +64,7 @@ export class Picture {
     for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
     this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
     this.hidden.clear();
+    this.movedAt.clear();
     this.#hide(snapshot.hidden ?? []);
     this.viewLog.reset(snapshot.revision);
   }
@@ -111,6 +117,12 @@ export class Picture {
         out.rebalance = out.view = true;
         return;
       case "assignment":
+        this.#noteMoves(event.delta, now);
+        if (event.delta.moves) {
+          for (const key of ["placement", "balance", "drain", "loss"] as const) {
+            this.moveCounts[key] += event.delta.moves[key] ?? 0;
+          }
+        }
         this.seq = event.seq;
         this.assignment.apply(event.seq, event.delta, revision, this.#record);
         this.#hide(Object.entries(event.delta.hide ?? {}));
@@ -152,6 +164,11 @@ export class Picture {
       this.inputsVersion++;
     }
     const executor = known ?? this.#executor(event.executorId);
+    if (event.record.status !== "ACTIVE") delete executor.activeSinceMs;
+    else if (
+      executor.activeSinceMs === undefined || executor.status !== "ACTIVE" ||
+      !this.executors.isAlive(executor, now)
+    ) executor.activeSinceMs = now;
     executor.status = event.record.status;
     if (event.record.statusNumber === undefined) delete executor.statusNumber;
     else executor.statusNumber = event.record.statusNumber;
@@ -167,6 +184,19 @@ export class Picture {
     if (this.assignment.holdsReleasing(event.executorId)) {
       out.rebalance = true;
       this.inputsVersion++;
+    }
+  }
+
+  /** Notes when shards change owner from one executor to another. */
+  #noteMoves(delta: AssignmentDelta, now: number): void {
+    const owners = this.assignment.index.owners;
+    for (const shard of delta.unassign) this.movedAt.delete(shard);
+    for (const shard of delta.remove) this.movedAt.delete(shard);
+    for (const [executor, shards] of Object.entries(delta.assign)) {
+      for (const shard of shards) {
+        const before = owners.get(shard);
+        if (before !== undefined && before !== executor) this.movedAt.set(shard, now);
+      }
     }
   }
 

@@ -16,6 +16,7 @@ export interface ExecutorRecord extends ExecutorView {
   lastHeartbeatMs: number;
   seenAtMs: number;
   heartbeatRevision: number;
+  activeSinceMs?: number;
   appliedRevision?: number;
   metadata: Readonly<Record<string, string>>;
   reports: Readonly<Record<string, ShardReport>>;
@@ -84,6 +85,7 @@ export function loadedExecutor(
     lastHeartbeatMs,
     seenAtMs: ancient ? -Infinity : now,
     heartbeatRevision: e.heartbeatRevision,
+    ...(ancient || e.heartbeat?.status !== "ACTIVE" ? {} : { activeSinceMs: now }),
     appliedRevision: e.heartbeat?.appliedRevision ?? 0,
     metadata: e.metadata,
     reports: e.reports,

@@ -76,6 +76,11 @@ export class NamespaceState implements NamespaceView {
     return this.#p.inputsVersion;
   }
 
+  /** Owner changes by the leaders' reasons (see {@linkcode NamespaceView}). */
+  get moveCounts(): Readonly<Record<"placement" | "balance" | "drain" | "loss", number>> {
+    return this.#p.moveCounts;
+  }
+
   /** The leader's claim, if any. */
   get leader(): LeaderRecord | undefined {
     return this.#p.leader;
@@ -233,6 +238,7 @@ export class NamespaceState implements NamespaceView {
       drained: this.#p.drained,
       requested: this.#p.requested,
       hidden: this.#p.hidden,
+      movedAt: this.#p.movedAt,
     };
   }
 

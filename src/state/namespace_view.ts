@@ -24,6 +24,12 @@ export interface ExecutorView {
   readonly seenAtMs: number;
   /** Store revision of the last recorded heartbeat. */
   readonly heartbeatRevision: number;
+  /**
+   * Local monotonic time since which it has been alive and ACTIVE without a
+   * break (when it joined the eligible set), as this instance saw it; taken
+   * as the load time for an executor read from a snapshot. Absent: unknown.
+   */
+  readonly activeSinceMs?: number;
   /** Exclusive namespaces: revision of the latest answer it had acted on when it sent that heartbeat. */
   readonly appliedRevision?: number;
   /** Metadata, e.g. the address spectators route to. */
@@ -66,6 +72,12 @@ export interface NamespaceTables {
    * spectators' routing view → the heartbeat revision it judged.
    */
   readonly hidden: ReadonlyMap<string, number>;
+  /**
+   * Shard → local monotonic time it last changed owner from one executor to
+   * another, as this instance saw it (moves since the picture was loaded;
+   * placements of unowned shards are not moves).
+   */
+  readonly movedAt: ReadonlyMap<string, number>;
 }
 
 /** The questions asked of a namespace's picture. */
@@ -82,6 +94,11 @@ export interface NamespaceView {
    * a pass would see the same picture (time aside, see `livenessDeadline`).
    */
   readonly inputsVersion: number;
+  /**
+   * Owner changes by the leaders' reasons (placement, balance, drain, loss),
+   * summed over the changes this instance applied since it started following.
+   */
+  readonly moveCounts: Readonly<Record<"placement" | "balance" | "drain" | "loss", number>>;
   /** The leader's claim, if any. */
   readonly leader: LeaderRecord | undefined;
 

@@ -17,6 +17,8 @@ export interface SimExecutor {
   status: NonNullable<HeartbeatRequest["status"]>;
   /** Heartbeats answered. */
   beats: number;
+  /** Times an answer carried a shard the previous answer did not (placements seen by it). */
+  gained: number;
   /**
    * Stops heartbeating (as if it died). Resolves once no heartbeat of its is
    * in flight, so a client may then close without cutting a call short.
@@ -30,7 +32,7 @@ export interface RunExecutorsOptions {
   readonly intervalMs?: number;
   /** Metadata per executor. */
   readonly metadata?: (id: string) => Record<string, string>;
-  /** Which client each executor uses (to spread them over instances). */
+  /** Which client each executor uses (to spread them over instances); asked before every heartbeat. */
   readonly clientFor?: (index: number) => Clients;
 }
 
@@ -46,12 +48,12 @@ export function runExecutors(
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let inFlight: Promise<void> = Promise.resolve();
-    const client = options.clientFor?.(index) ?? clients;
     const executor: SimExecutor = {
       id,
       shards: [],
       status: "EXECUTOR_STATUS_ACTIVE",
       beats: 0,
+      gained: 0,
       stop() {
         stopped = true;
         clearTimeout(timer);
@@ -67,6 +69,7 @@ export function runExecutors(
         for (const shard of executor.shards) {
           reports[shard] = { status: "SHARD_STATUS_READY", shardLoad: 1 };
         }
+        const client = options.clientFor?.(index) ?? clients;
         const res = await heartbeat(client, {
           namespace,
           executorId: id,
@@ -75,7 +78,9 @@ export function runExecutors(
           metadata: options.metadata?.(id) ?? { address: `${id}.example:1234` },
         });
         if (!stopped) {
+          const had = new Set(executor.shards);
           executor.shards = Object.keys(res.shardAssignments);
+          for (const shard of executor.shards) if (!had.has(shard)) executor.gained++;
           executor.beats++;
         }
       } catch { /* the service may be restarting; try again next beat */ }

@@ -106,6 +106,7 @@ export async function runLeaderTerm(
     gate: new IdlePassGate(options.policy.executorRetentionMs),
     wake,
     placement: new PlacementLog(logger),
+    carry: { balancingUnfinished: false },
     clock,
     logger,
     ...(options.onPass ? { onPass: options.onPass } : {}),

@@ -7,7 +7,7 @@
  */
 import type { Logger } from "../../core/logger.ts";
 import type { AssignmentDelta } from "../../core/types.ts";
-import type { PlacementReport } from "../../plan/mod.ts";
+import type { MoveCounts, PlacementReport } from "../../plan/mod.ts";
 import type { Release } from "./describe_change.ts";
 
 /** Executors named one by one in a change's log lines; the rest are summed up. */
@@ -17,7 +17,12 @@ const RELEASES_LOGGED = 20;
 export function logChange(
   logger: Logger,
   seq: number,
-  plan: { delta: AssignmentDelta; moves: number; placement?: PlacementReport | undefined },
+  plan: {
+    delta: AssignmentDelta;
+    moves: number;
+    placement?: PlacementReport | undefined;
+    reasons?: MoveCounts | undefined;
+  },
   releases: readonly Release[],
 ): void {
   const assigned = Object.values(plan.delta.assign).reduce((n, shards) => n + shards.length, 0);
@@ -27,6 +32,14 @@ export function logChange(
     unassigned: plan.delta.unassign.length,
     removed: plan.delta.remove.length,
     moves: plan.moves,
+    ...(plan.reasons
+      ? {
+        placed: plan.reasons.placement,
+        balanced: plan.reasons.balance,
+        drainMoves: plan.reasons.drain,
+        lossMoves: plan.reasons.loss,
+      }
+      : {}),
     ...(plan.delta.hide ? { hiddenStale: Object.keys(plan.delta.hide).length } : {}),
     ...(plan.placement ? { ...plan.placement } : {}),
   });

@@ -9,7 +9,13 @@ import { assignmentNote, type HistoryNote, type MembershipTracker } from "./hist
 import type { Clock } from "../../core/clock.ts";
 import type { Logger } from "../../core/logger.ts";
 import { isEmptyDelta } from "../../core/types.ts";
-import { type PlacementReport, planInput, planPass, type PlanPolicy } from "../../plan/mod.ts";
+import {
+  type MoveCounts,
+  type PlacementReport,
+  planInput,
+  planPass,
+  type PlanPolicy,
+} from "../../plan/mod.ts";
 import type { NamespaceCache } from "../../state/namespace_cache.ts";
 import type { Fence, Store } from "../../store/store.ts";
 import { describeReleases } from "./describe_change.ts";
@@ -28,6 +34,8 @@ export interface PassInfo {
   readonly durationMs: number;
   /** Replicated namespaces: what the placement achieved. */
   readonly placement?: PlacementReport;
+  /** Owner changes committed, by reason; absent when nothing was committed. */
+  readonly reasons?: MoveCounts;
 }
 
 /** What the passes of one term share. */
@@ -59,6 +67,8 @@ export interface PassContext {
   readonly logger: Logger;
   /** Called after each planned pass. */
   readonly onPass?: (info: PassInfo) => void;
+  /** What the term's passes carry from one to the next. */
+  readonly carry?: { balancingUnfinished: boolean };
 }
 
 /** Runs one pass; throws what the fenced writes throw (see fenced_commit.ts). */
@@ -73,7 +83,11 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const moves = context.cellMoves;
   const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
   if (gate.canSkip(state, started, inputsVersion)) return;
-  const input = planInput(state, started, moves ? { cellMoves: moves.pending } : {});
+  const carry = context.carry;
+  const input = planInput(state, started, {
+    ...(moves ? { cellMoves: moves.pending } : {}),
+    ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
+  });
   const plan = planPass(input, context.plan);
   wake.at(plan.wakeAtMs);
   if (plan.placement) context.placement.report(plan.placement);
@@ -81,7 +95,11 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   if (changed) {
     const seq = state.seq + 1;
     const releases = describeReleases(state, plan.delta, clock.monotonic());
-    const delta = { ...plan.delta, atMs: clock.now() };
+    const delta = {
+      ...plan.delta,
+      ...(plan.reasons && hasMoves(plan.reasons) ? { moves: plan.reasons } : {}),
+      atMs: clock.now(),
+    };
     const note = context.history && assignmentNote(state, seq, fence.claim.term, delta, releases);
     const revision = await commitChange(store, cache, fence, { seq, delta, plan });
     logChange(context.logger, seq, plan, releases);
@@ -89,6 +107,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     await cache.waitForRevision(revision, signal);
     await compactIfDue(store, cache, fence, seq);
   }
+  if (carry) carry.balancingUnfinished = changed && plan.balancingUnfinished === true;
   await cleanUpAfter(store, fence, plan);
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
   gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, started);
@@ -97,5 +116,10 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     changed,
     durationMs: clock.monotonic() - started,
     ...(plan.placement ? { placement: plan.placement } : {}),
+    ...(changed && plan.reasons ? { reasons: plan.reasons } : {}),
   });
+}
+
+function hasMoves(reasons: MoveCounts): boolean {
+  return reasons.placement + reasons.balance + reasons.drain + reasons.loss > 0;
 }

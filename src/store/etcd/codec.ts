@@ -133,6 +133,7 @@ export function encodeDelta(delta: AssignmentDelta): string {
     ...release,
     ...sets,
     ...hide,
+    ...(delta.moves ? { m: delta.moves } : {}),
     t: delta.atMs,
   });
 }
@@ -147,7 +148,17 @@ export function decodeDelta(text: string): AssignmentDelta {
     s?: Record<string, string[]>;
     x?: Record<string, number>;
     t?: number;
+    m?: Record<"placement" | "balance" | "drain" | "loss", number>;
   };
+  const m = raw.m;
+  const moves = m && typeof m === "object"
+    ? {
+      placement: Number(m.placement) || 0,
+      balance: Number(m.balance) || 0,
+      drain: Number(m.drain) || 0,
+      loss: Number(m.loss) || 0,
+    }
+    : undefined;
   const delta = {
     assign: raw.a ?? {},
     unassign: raw.u ?? [],
@@ -155,6 +166,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     ...(raw.l?.length ? { release: raw.l } : {}),
     ...(raw.s && typeof raw.s === "object" ? { sets: raw.s } : {}),
     ...(raw.x && typeof raw.x === "object" ? { hide: raw.x } : {}),
+    ...(moves ? { moves } : {}),
   };
   return typeof raw.t === "number" ? { ...delta, atMs: raw.t } : delta;
 }

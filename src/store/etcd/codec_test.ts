@@ -159,3 +159,10 @@ Deno.test("splitParts never splits a character, keeps every part within the limi
 Deno.test("splitParts fills parts of ASCII text exactly to the limit", () => {
   assert.deepEqual(splitParts("abcdefghij", 4), ["abcd", "efgh", "ij"]);
 });
+
+Deno.test("a delta keeps the leader's move counts by reason", () => {
+  const moves = { placement: 1, balance: 2, drain: 3, loss: 0 };
+  const delta = { assign: { a: ["1"] }, unassign: [], remove: [], moves };
+  assert.deepEqual(decodeDelta(encodeDelta(delta)), delta);
+  assert.ok(!("moves" in decodeDelta(encodeDelta({ ...delta, moves: undefined! }))));
+});

@@ -93,7 +93,11 @@ export function routingHandlers(
     ),
     GetNamespaceState: unary(context, "GetNamespaceState", (req) => {
       const namespace = validateNamespace(req.namespace);
-      return { namespace, executors: manager.getNamespaceState(namespace).map(toExecutorState) };
+      return {
+        namespace,
+        executors: manager.getNamespaceState(namespace).map(toExecutorState),
+        shardMoves: manager.getShardMoves(namespace),
+      };
     }),
     GetExecutorState: unary(context, "GetExecutorState", (req) => {
       const namespace = validateNamespace(req.namespace);

@@ -396,6 +396,30 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "NamespaceExecutorState",
                           "id": 2
+                        },
+                        "shardMoves": {
+                          "type": "ShardMoveCounts",
+                          "id": 3
+                        }
+                      }
+                    },
+                    "ShardMoveCounts": {
+                      "fields": {
+                        "placement": {
+                          "type": "int64",
+                          "id": 1
+                        },
+                        "balance": {
+                          "type": "int64",
+                          "id": 2
+                        },
+                        "drain": {
+                          "type": "int64",
+                          "id": 3
+                        },
+                        "loss": {
+                          "type": "int64",
+                          "id": 4
                         }
                       }
                     },

@@ -55,6 +55,7 @@ import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignme
 import type { ShardDistributorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorAPIClient, ShardDistributorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorAPI.ts';
 import type { ShardDistributorExecutorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient, ShardDistributorExecutorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts';
 import type { ShardDrainedError as _uber_cadence_sharddistributor_v1_ShardDrainedError, ShardDrainedError__Output as _uber_cadence_sharddistributor_v1_ShardDrainedError__Output } from './uber/cadence/sharddistributor/v1/ShardDrainedError.ts';
+import type { ShardMoveCounts as _uber_cadence_sharddistributor_v1_ShardMoveCounts, ShardMoveCounts__Output as _uber_cadence_sharddistributor_v1_ShardMoveCounts__Output } from './uber/cadence/sharddistributor/v1/ShardMoveCounts.ts';
 import type { ShardNotFoundError as _uber_cadence_sharddistributor_v1_ShardNotFoundError, ShardNotFoundError__Output as _uber_cadence_sharddistributor_v1_ShardNotFoundError__Output } from './uber/cadence/sharddistributor/v1/ShardNotFoundError.ts';
 import type { ShardOwner as _uber_cadence_sharddistributor_v1_ShardOwner, ShardOwner__Output as _uber_cadence_sharddistributor_v1_ShardOwner__Output } from './uber/cadence/sharddistributor/v1/ShardOwner.ts';
 import type { ShardOwnerChange as _uber_cadence_sharddistributor_v1_ShardOwnerChange, ShardOwnerChange__Output as _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output } from './uber/cadence/sharddistributor/v1/ShardOwnerChange.ts';
@@ -145,6 +146,7 @@ export interface ProtoGrpcType {
            */
           ShardDistributorExecutorAPI: SubtypeConstructor<typeof grpc.Client, _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient> & { service: _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition }
           ShardDrainedError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardDrainedError, _uber_cadence_sharddistributor_v1_ShardDrainedError__Output>
+          ShardMoveCounts: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardMoveCounts, _uber_cadence_sharddistributor_v1_ShardMoveCounts__Output>
           ShardNotFoundError: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardNotFoundError, _uber_cadence_sharddistributor_v1_ShardNotFoundError__Output>
           ShardOwner: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardOwner, _uber_cadence_sharddistributor_v1_ShardOwner__Output>
           ShardOwnerChange: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardOwnerChange, _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output>

@@ -2,6 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/service.proto
 
 import type { NamespaceExecutorState as _uber_cadence_sharddistributor_v1_NamespaceExecutorState, NamespaceExecutorState__Output as _uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output } from '../../../../uber/cadence/sharddistributor/v1/NamespaceExecutorState.ts';
+import type { ShardMoveCounts as _uber_cadence_sharddistributor_v1_ShardMoveCounts, ShardMoveCounts__Output as _uber_cadence_sharddistributor_v1_ShardMoveCounts__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardMoveCounts.ts';
 
 /**
  * The full state of a namespace.
@@ -15,6 +16,11 @@ export interface GetNamespaceStateResponse {
    * Every known executor of the namespace.
    */
   'executors'?: (_uber_cadence_sharddistributor_v1_NamespaceExecutorState)[];
+  /**
+   * Owner changes the leaders' passes made, by reason, summed over the changes
+   * the serving instance applied since it started following the namespace.
+   */
+  'shardMoves'?: (_uber_cadence_sharddistributor_v1_ShardMoveCounts | null);
 }
 
 /**
@@ -29,4 +35,9 @@ export interface GetNamespaceStateResponse__Output {
    * Every known executor of the namespace.
    */
   'executors': (_uber_cadence_sharddistributor_v1_NamespaceExecutorState__Output)[];
+  /**
+   * Owner changes the leaders' passes made, by reason, summed over the changes
+   * the serving instance applied since it started following the namespace.
+   */
+  'shardMoves': (_uber_cadence_sharddistributor_v1_ShardMoveCounts__Output | null);
 }
