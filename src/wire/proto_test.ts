@@ -226,6 +226,7 @@ Deno.test("received messages have every field, with defaults for unset ones", as
         liveness: "EXECUTOR_LIVENESS_INVALID",
         unknownSince: null,
       }],
+      shardMoves: null,
     });
   });
 });

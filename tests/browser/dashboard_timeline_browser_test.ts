@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { type Browser, chromium } from "playwright-core";
 import { startEtcdCluster, uniquePrefix } from "../support/etcd.ts";
 import { connect } from "../support/grpc_clients.ts";
-import { runExecutors } from "../support/executors.ts";
+import { eventually, runExecutors } from "../support/executors.ts";
 import { startInProcess, testConfigYaml } from "../support/service.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -72,7 +72,13 @@ Deno.test({
       await page.locator("#leader", { hasText: "sm-east-1" }).waitFor();
       await page.locator("#leader", { hasText: `gRPC ${instance.server.address}` }).waitFor();
 
-      // An executor dies: the timeline keeps the loss and the moves.
+      // An executor dies: the timeline keeps the loss and the moves. (It must hold shards first:
+      // balancing waits for the settling window after the last join.)
+      await eventually(
+        () => executors.every((e) => e.shards.length > 0),
+        WAIT_MS,
+        "every executor holds shards",
+      );
       await executors[3]!.stop();
       await page.locator('#timeline-rows li[data-type="executor_lost"]', { hasText: "exec-d" })
         .waitFor();
