@@ -14,29 +14,26 @@ import { checkCells, checkReplicas, MAX_KEY, MAX_REPLICAS } from "./namespace_ch
 const LEASE = duration("1s", { exclusive: true });
 const ANY_DURATION = duration("0s");
 
-/** An optional duration: absent stays absent (a plain `duration` always has a default). */
-const optionalLease = z.unknown().optional().transform((input, ctx): number | undefined => {
-  if (input === undefined) return undefined;
-  const parsed = LEASE.safeParse(input);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    ctx.addIssue({ code: "custom", message: issue.message, input });
-  }
-  return z.NEVER;
-});
+/** An optional `base` duration: absent stays absent (a plain `duration` always has a default). */
+function optional(base: typeof LEASE) {
+  return z.unknown().optional().transform((input, ctx): number | undefined => {
+    if (input === undefined) return undefined;
+    const parsed = base.safeParse(input);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: "custom", message: issue.message, input });
+    }
+    return z.NEVER;
+  });
+}
+
+/** An optional lease of more than 1 s. */
+const optionalLease = optional(LEASE);
+/** An optional duration of 0 or more. */
+const optionalDuration = optional(ANY_DURATION);
 
 const shareError = (issue: { input: unknown }) =>
   `expected a share from 0 to 1 (0.5 is half the executors), got ${describeValue(issue.input)}`;
-/** An optional duration of 0 or more. */
-const optionalDuration = z.unknown().optional().transform((input, ctx): number | undefined => {
-  if (input === undefined) return undefined;
-  const parsed = ANY_DURATION.safeParse(input);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    ctx.addIssue({ code: "custom", message: issue.message, input });
-  }
-  return z.NEVER;
-});
 
 /**
  * One entry of `shardDistribution.namespaces`, read into its kind (fixed,
