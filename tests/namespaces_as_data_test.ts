@@ -53,7 +53,12 @@ Deno.test("namespaces as data: create through smctl, follow on every instance, u
       15_000,
       "the executors on both instances to get every shard",
     );
-    assert.ok(executors.every((e) => e.shards.length > 0), "both executors got shards");
+    // Balancing waits for the settling window after the last join (issue 15's churn rules).
+    await eventually(
+      () => executors.every((e) => e.shards.length > 0),
+      15_000,
+      "both executors to get shards",
+    );
 
     // ListNamespaces says where each definition comes from.
     const listed = await call<unknown, { namespaces: { name: string; source: string }[] }>(
