@@ -10,7 +10,7 @@ import { FencedError } from "../../src/core/errors.ts";
 import type { AssignmentDelta, HeartbeatRecord, LeaderClaim } from "../../src/core/types.ts";
 import type { NamespaceEvent, NamespaceEventBatch, Store } from "../../src/store/store.ts";
 import type { AssignmentImage, NamespaceSnapshot } from "../../src/store/store.ts";
-import { uniquePrefix } from "./etcd.ts";
+import { contractTest } from "./store_contract_test_fn.ts";
 import { definitionsContract } from "./store_contract_definitions.ts";
 
 /** Opens a store under `prefix`; `cleanup` closes it and anything opened with it. */
@@ -97,15 +97,7 @@ const sizes = (
 /** Registers the `Store` contract tests for the adapter `name`. */
 export function storeContract(name: string, open: OpenStore): void {
   definitionsContract(name, open);
-  const test = (title: string, fn: (store: Store) => Promise<void>) =>
-    Deno.test(`${name} store: ${title}`, async () => {
-      const { store, cleanup } = await open(uniquePrefix(title));
-      try {
-        await fn(store);
-      } finally {
-        await cleanup();
-      }
-    });
+  const test = contractTest(name, open);
 
   test("answers a ping", async (store) => {
     await store.ping();

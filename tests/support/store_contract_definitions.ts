@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import type { DefinitionBatch } from "../../src/store/mod.ts";
-import { uniquePrefix } from "./etcd.ts";
+import { contractTest } from "./store_contract_test_fn.ts";
 import type { OpenStore } from "./store_contract.ts";
 
 async function next(reader: ReadableStreamDefaultReader<DefinitionBatch>) {
@@ -27,19 +27,7 @@ async function next(reader: ReadableStreamDefaultReader<DefinitionBatch>) {
 
 /** Registers the definitions contract tests for the adapter `name`. */
 export function definitionsContract(name: string, open: OpenStore): void {
-  const test = (title: string, fn: Parameters<typeof run>[1]) =>
-    Deno.test(`${name} store: ${title}`, () => run(title, fn));
-  const run = async (
-    title: string,
-    fn: (store: Awaited<ReturnType<OpenStore>>["store"]) => Promise<void>,
-  ) => {
-    const { store, cleanup } = await open(uniquePrefix(title));
-    try {
-      await fn(store);
-    } finally {
-      await cleanup();
-    }
-  };
+  const test = contractTest(name, open);
   const spec = (shardNum: number) => ({ name: "orders", type: "fixed", shardNum });
 
   test("namespace definitions: create once, update at a revision, delete", async (store) => {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { ExecutorDrain } from "../../src/core/executor_drain.ts";
-import { uniquePrefix } from "./etcd.ts";
+import { contractTest } from "./store_contract_test_fn.ts";
 import type { OpenStore } from "./store_contract.ts";
 import type { Store } from "../../src/store/store.ts";
 
@@ -19,15 +19,7 @@ const drain = (executorId: string): ExecutorDrain => ({
 
 /** Registers the operator-write contract tests for the adapter `name`. */
 export function operatorWriteContract(name: string, open: OpenStore): void {
-  const test = (title: string, fn: (store: Store) => Promise<void>) =>
-    Deno.test(`${name} store: ${title}`, async () => {
-      const { store, cleanup } = await open(uniquePrefix(title));
-      try {
-        await fn(store);
-      } finally {
-        await cleanup();
-      }
-    });
+  const test = contractTest(name, open);
 
   test("applies an operator write with a request id once", async (store) => {
     const write = { type: "shard_drains", shardKeys: ["1"], drained: true } as const;
