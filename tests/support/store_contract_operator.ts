@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import type { ExecutorDrain } from "../../src/core/executor_drain.ts";
 import { contractTest } from "./store_contract_test_fn.ts";
 import type { OpenStore } from "./store_contract.ts";
-import type { Store } from "../../src/store/store.ts";
 
 const drain = (executorId: string): ExecutorDrain => ({
   executorId,
