@@ -3,7 +3,7 @@
  * pipeline and the health monitor they share, and the API the transport
  * calls. Any instance answers any call; only the leader of a namespace
  * rebalances it. Everything about one namespace lives in its
- * {@linkcode NamespaceRuntime}, built once from its policy.
+ * `NamespaceRuntime`, built once from its policy (runtime_builder.ts).
  *
  * @module
  */
@@ -16,8 +16,6 @@ import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
 import type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 export type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
-import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
-import { namespacePolicy } from "../policy/namespace_policy.ts";
 import * as routing from "../routing/mod.ts";
 import type { DefinitionSource, LeaderStore, Store } from "../store/mod.ts";
 import { Advertisement } from "./advertisement.ts";
@@ -32,6 +30,8 @@ import { HealthMonitor } from "./health_monitor.ts";
 import { HistoryLog } from "./history_log.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
+import { runtimeBuilder } from "./runtime_builder.ts";
+import { listLeaders } from "./leader_list.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 
 /** Options of {@linkcode ShardManager}. */
@@ -51,9 +51,6 @@ export interface ShardManagerOptions {
   /** Receives observations for metrics. @default {noopObserver} */
   readonly observer?: ServiceObserver;
 }
-
-/** Longest a new leader term waits for this instance's listeners to be bound, ms. */
-const ADVERTISE_WAIT_MS = 2_000;
 
 /** One Shard Manager instance. */
 export class ShardManager {
@@ -110,38 +107,19 @@ export class ShardManager {
       () => this.namespaces.all().every((ns) => ns.cache.synced),
       { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok) },
     );
-    const build = (config: NamespaceConfig) => {
-      const policy = namespacePolicy(config, {
-        process,
-        limits: this.limits,
-        maxReliedOn: options.store.limits.maxUnchangedExecutors,
-      });
-      return new NamespaceRuntime(
-        policy,
-        {
-          store: options.store,
-          leaderStore: options.leaderStore,
-          instanceId: this.instanceId,
-          election: {
-            // The embedded leader store has no leases; the value is then unused.
-            electionTtlMs: sd.leaderStore?.storageParams.electionTtlMs ?? 5_000,
-            leaderPeriodMs: sd.election.leaderPeriodMs,
-            maxRandomDelayMs: sd.election.maxRandomDelayMs,
-            failedElectionCooldownMs: sd.election.failedElectionCooldownMs,
-          },
-          clock,
-          logger: options.logger,
-          observer: this.observer,
-          // Also wait briefly for the listeners' addresses, so the claim says where we are.
-          beforeTerm: async () => {
-            await this.health.probe();
-            await this.#advertisement.waitFor(ADVERTISE_WAIT_MS);
-          },
-          advertised: () => this.#advertisement.get(),
-          history: (note) => void this.history.record(policy.name, note),
-        },
-      );
-    };
+    const build = runtimeBuilder({
+      config: options.config,
+      store: options.store,
+      leaderStore: options.leaderStore,
+      instanceId: this.instanceId,
+      limits: this.limits,
+      clock,
+      logger: options.logger,
+      observer: this.observer,
+      health: this.health,
+      advertisement: this.#advertisement,
+      history: this.history,
+    });
     this.catalog = new NamespaceCatalog({
       definitions: options.store.definitions,
       registry: this.namespaces,
@@ -327,43 +305,14 @@ export class ShardManager {
    * Who leads each namespace now, sorted by namespace: the election's winner
    * (from the leader store), with the start of its term from its claim.
    */
-  async listLeaders(): Promise<routing.LeaderView[]> {
-    const runtimes = this.namespaces.names().map((name) => this.namespaces.get(name));
-    const lost = this.storeLostSince();
-    if (lost !== undefined) {
-      // The store cannot be read: say who led at the last good read, and since when unknown.
-      return runtimes.map(({ name, view }) => {
-        const claim = view.leader?.claim;
-        return {
-          namespace: name,
-          unknownSinceMs: lost.wallMs,
-          ...(claim
-            ? { instanceId: claim.instanceId, term: claim.term, sinceMs: claim.sinceMs }
-            : {}),
-          ...(claim?.instanceName ? { instanceName: claim.instanceName } : {}),
-          ...(claim?.grpcAddress ? { grpcAddress: claim.grpcAddress } : {}),
-          ...(claim?.httpAddress ? { httpAddress: claim.httpAddress } : {}),
-        };
-      });
-    }
-    return await Promise.all(runtimes.map(async ({ name, view }) => {
-      const elected = await this.#options.leaderStore.leader(name);
-      if (!elected) return { namespace: name };
-      const claim = view.leader?.claim;
-      const current = claim?.term === elected.term && claim.instanceId === elected.instanceId
-        ? claim
-        : undefined;
-      const where = elected.instanceId === this.instanceId ? this.#advertisement.get() : current;
-      return {
-        namespace: name,
-        instanceId: elected.instanceId,
-        term: elected.term,
-        ...(current === undefined ? {} : { sinceMs: current.sinceMs }),
-        ...(where?.instanceName ? { instanceName: where.instanceName } : {}),
-        ...(where?.grpcAddress ? { grpcAddress: where.grpcAddress } : {}),
-        ...(where?.httpAddress ? { httpAddress: where.httpAddress } : {}),
-      };
-    }));
+  listLeaders(): Promise<routing.LeaderView[]> {
+    return listLeaders({
+      runtimes: this.namespaces.names().map((name) => this.namespaces.get(name)),
+      leaderStore: this.#options.leaderStore,
+      instanceId: this.instanceId,
+      advertised: this.#advertisement.get(),
+      storeLostSince: this.storeLostSince(),
+    });
   }
 
   /** Aggregates of a namespace, for metrics. */
