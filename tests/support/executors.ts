@@ -91,16 +91,17 @@ export function runExecutors(
   });
 }
 
-/** Polls `check` until it returns true or `timeoutMs` passes; returns the elapsed ms. */
+/** Polls `check` until it returns true or `timeoutMs` passes; returns the elapsed ms. `what` (or what it returns) names the condition in the timeout error. */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
   timeoutMs: number,
-  what = "condition",
+  what: string | (() => string) = "condition",
 ): Promise<number> {
   const start = performance.now();
   while (!(await check())) {
     if (performance.now() - start > timeoutMs) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+      const described = typeof what === "function" ? what() : what;
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${described}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }
