@@ -43,6 +43,10 @@ export interface ShardsRun {
   readonly heartbeatP99Ms: number;
   readonly lagS: number;
   readonly stale: number;
+  /** Held → the last pass of the report wave, s; heartbeat p99 (ms) and largest lag (s) meanwhile. */
+  readonly waveS: number;
+  readonly waveHeartbeatP99Ms: number;
+  readonly waveLagS: number;
   /** Times the instance stopped leading during the whole run. */
   readonly leadershipLosses: number;
   /** Profiled runs only: RSS after a forced full GC, live memory by allocation site. */
@@ -106,6 +110,18 @@ async function measure(
   const service = cluster.services[0]!;
   let losses = 0;
   service.onLog((line) => line.msg === "stopped leading namespace" && losses++);
+  const logFile = await Deno.open(`${ctx.artifacts}/shards-service-${service.pid}.jsonl`, {
+    create: true,
+    append: true,
+  });
+  const encoder = new TextEncoder();
+  const unlisten = service.onLog((line) =>
+    logFile.writeSync(encoder.encode(JSON.stringify(line.fields) + "\n"))
+  );
+  ctx.scope.defer(() => {
+    unlisten();
+    logFile.close();
+  });
   const control = await Control.start(ctx.scope, service.address);
   const log = ctx.scope.adopt(new CommitLog(cluster.endpoint, storePrefix(cluster.yaml), "bench"));
   await log.ready;
@@ -161,7 +177,7 @@ async function measure(
     "held",
     250,
   ).then(() => heldS = (performance.now() - lifted) / 1000, () => {});
-  await sleep(intervalMs + 1_000); // executors report their shards once
+  const wave = await reportWave(service, fleet, intervalMs);
   const memory = await memoryOf(service.pid);
   const memoryMetrics = await scrape(service.httpAddress);
   const steady = await steadyWindow(service, fleet, ctx.quick ? 3_000 : 20_000);
@@ -180,10 +196,43 @@ async function measure(
     heapUsedMiB: mib("sm_process_heap_bytes", { state: "used" }),
     heapTotalMiB: mib("sm_process_heap_bytes", { state: "allocated" }),
     externalMiB: mib("sm_process_external_memory_bytes"),
+    ...wave,
     ...steady,
     leadershipLosses: losses,
     ...(afterGc ? { rssAfterGcMiB: afterGc.rss / 2 ** 20 } : {}),
     ...(heapSites ? { heapSites } : {}),
+  };
+}
+
+/**
+ * From "held" until the namespace is quiet: each executor's next heartbeat
+ * reports its new shards (a changed report, written and followed, and an input
+ * of the next pass), then nothing changes. Quiet: no rebalance pass planned
+ * for two heartbeat intervals, and at least one interval after "held" (every
+ * executor has reported by then unless its heartbeats are late).
+ */
+async function reportWave(service: ServiceProcess, fleet: Fleet, intervalMs: number) {
+  const ns = { namespace: "bench" };
+  const passes = async () =>
+    sumMetric(await scrape(service.httpAddress), "sm_rebalance_passes_total", ns);
+  await fleet.status(); // starts a fresh latency window
+  const started = performance.now();
+  let last = await passes();
+  let lastChange = started;
+  let lagS = 0;
+  while (performance.now() - started < 120_000) {
+    await sleep(1_000);
+    const now = performance.now();
+    const count = await passes();
+    lagS = Math.max(lagS, await metric(service, "sm_heartbeat_lag_max_seconds", ns));
+    if (count !== last) [last, lastChange] = [count, now];
+    if (now - started >= intervalMs && now - lastChange >= 2 * intervalMs) break;
+  }
+  // Quiet since lastChange: the wave ended with the last pass.
+  return {
+    waveS: (lastChange - started) / 1000,
+    waveHeartbeatP99Ms: (await fleet.status()).p99Ms,
+    waveLagS: lagS,
   };
 }
 

@@ -8,6 +8,7 @@
  */
 import type { AssignmentDelta } from "../core/types.ts";
 import { cooldowns, earliest, moveReason, noMoves, settlingUntil } from "./churn_rules.ts";
+import { clampToCapacity } from "./capacity_clamp.ts";
 import { Handovers } from "./handovers.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
@@ -54,6 +55,9 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       ...(churn && !input.balancingUnfinished ? { minImprovement: churn.minImprovement } : {}),
     },
   );
+  if (policy.maxShardsPerExecutor !== undefined) {
+    clampToCapacity(planned, owners, eligible.length, policy.maxShardsPerExecutor);
+  }
   const reasons = noMoves();
 
   const assign: Record<string, string[]> = {};

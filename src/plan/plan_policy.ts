@@ -39,6 +39,11 @@ export interface BalancedPolicy {
   readonly exclusive?: ExclusivePlanning;
   /** Settling window, hysteresis and shard cooldown; absent: none of them. */
   readonly churn?: ChurnRules;
+  /**
+   * Most shards a pass gives one executor (`limits.maxShardReportsPerHeartbeat`:
+   * it must be able to report them all); absent: no cap. See capacity_clamp.ts.
+   */
+  readonly maxShardsPerExecutor?: number;
 }
 
 /** Owner sets of a replicated namespace, placed by the replica or shuffle planner. */

@@ -64,7 +64,9 @@ export interface PolicyContext {
   /** `shardDistribution.process`. */
   readonly process: ProcessConfig;
   /** `limits`. */
-  readonly limits: Pick<LimitsConfig, "maxEphemeralShards">;
+  readonly limits:
+    & Pick<LimitsConfig, "maxEphemeralShards">
+    & Partial<Pick<LimitsConfig, "maxShardReportsPerHeartbeat">>;
   /** Most executors one commit may rely on having expired (the main store's bound). */
   readonly maxReliedOn: number;
 }
@@ -171,6 +173,9 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       maxMoves,
       executorRetentionMs,
       churn,
+      ...(context.limits.maxShardReportsPerHeartbeat === undefined
+        ? {}
+        : { maxShardsPerExecutor: context.limits.maxShardReportsPerHeartbeat }),
       ...(leaseMs === undefined
         ? {}
         : { exclusive: { leaseMs, maxReliedOn: context.maxReliedOn } }),

@@ -6,8 +6,11 @@
 
 /** Options of {@linkcode ThrottleStream}. */
 export interface ThrottleOptions {
-  /** Least time between two outputs, in ms. */
-  readonly cooldownMs: number;
+  /**
+   * Least time between two outputs, in ms; a function is asked each time a
+   * chunk arrives (a cooldown that adapts to what the reader does).
+   */
+  readonly cooldownMs: number | (() => number);
   /** Time source, for tests. @default {performance.now} */
   readonly now?: () => number;
 }
@@ -29,8 +32,12 @@ export interface ThrottleOptions {
 export class ThrottleStream<T> extends TransformStream<T, T> {
   /** Builds the stage with a cooldown. */
   constructor(options: ThrottleOptions) {
-    const { cooldownMs } = options;
-    if (!(cooldownMs >= 0)) throw new RangeError(`Cooldown must be >= 0, got ${cooldownMs}`);
+    const cooldownOf = typeof options.cooldownMs === "function"
+      ? options.cooldownMs
+      : () => options.cooldownMs as number;
+    const fixed = cooldownOf();
+    if (!(fixed >= 0)) throw new RangeError(`Cooldown must be >= 0, got ${fixed}`);
+    const cooldown = () => Math.max(0, cooldownOf()) || 0;
     const now = options.now ?? (() => performance.now());
     let last = -Infinity;
     let pending: { value: T } | undefined;
@@ -47,7 +54,7 @@ export class ThrottleStream<T> extends TransformStream<T, T> {
     super(
       {
         transform(chunk, controller) {
-          const wait = last + cooldownMs - now();
+          const wait = last + cooldown() - now();
           if (wait <= 0 && timer === undefined) return emit(controller, chunk);
           pending = { value: chunk };
           timer ??= setTimeout(() => {

@@ -3,7 +3,7 @@ import FakeTimers from "@sinonjs/fake-timers";
 import { ThrottleStream } from "./throttle_stream.ts";
 
 /** A throttle on fake time, with a writer, and every output recorded with its time. */
-function setup(cooldownMs: number) {
+function setup(cooldownMs: number | (() => number)) {
   const clock = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout"] });
   const throttle = new ThrottleStream<number>({ cooldownMs, now: () => clock.now });
   const writer = throttle.writable.getWriter();
@@ -97,4 +97,21 @@ Deno.test("throttle lets at most one chunk wait while the reader is busy", async
 Deno.test("throttle rejects a negative cooldown", () => {
   assert.throws(() => new ThrottleStream({ cooldownMs: -1 }), /Cooldown must be >= 0, got -1/);
   assert.throws(() => new ThrottleStream({ cooldownMs: NaN }), RangeError);
+});
+
+Deno.test("throttle asks a cooldown function at each chunk: a longer cooldown holds the next chunk longer", async () => {
+  let cooldown = 100;
+  const { clock, writer, out } = setup(() => cooldown);
+  try {
+    await writer.write(1);
+    await clock.tickAsync(0);
+    cooldown = 400;
+    await writer.write(2);
+    await clock.tickAsync(150);
+    assert.deepEqual(out.map((o) => o.value), [1], "still cooling down after 150 ms");
+    await clock.tickAsync(300);
+    assert.deepEqual(out, [{ value: 1, at: 0 }, { value: 2, at: 400 }]);
+  } finally {
+    clock.uninstall();
+  }
 });

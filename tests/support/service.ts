@@ -29,6 +29,8 @@ export interface TestConfigOptions {
   readonly storageParams?: Record<string, unknown>;
   /** A top-level `security` section. @default {undefined} none */
   readonly security?: Record<string, unknown>;
+  /** `limits` settings. */
+  readonly limits?: Record<string, unknown>;
 }
 
 /** A YAML configuration for tests, with quick timings. */
@@ -77,7 +79,9 @@ server:
   httpAddress: 127.0.0.1:0
 log:
   level: warn
-${options.security ? `security: ${JSON.stringify(options.security)}\n` : ""}`;
+${options.security ? `security: ${JSON.stringify(options.security)}\n` : ""}${
+    options.limits ? `limits: ${JSON.stringify(options.limits)}\n` : ""
+  }`;
 }
 
 /** Starts an instance inside the test process. */
