@@ -4,7 +4,7 @@
  *
  * ```
  * cache.triggers ─┐
- * ticker(period) ─┼─ mergeStreams ─ ThrottleStream(cooldown) ─ pass sink
+ * ticker(period) ─┼─ mergeStreams ─ ThrottleStream(PassSpacing) ─ pass sink
  * WakeTimer ──────┘     (rebalance_pass.ts: gate → planInput → planPass → fenced_commit.ts)
  * ```
  *
@@ -24,6 +24,7 @@ import { ThrottleStream } from "../../streams/throttle_stream.ts";
 import { ticker } from "../../streams/ticker.ts";
 import { HeardFromError } from "./fenced_commit.ts";
 import { IdlePassGate } from "./idle_pass_gate.ts";
+import { PassSpacing } from "./pass_spacing.ts";
 import { PlacementLog } from "./pass_log.ts";
 import { type PassContext, type PassInfo, runRebalancePass } from "./rebalance_pass.ts";
 import { WakeTimer } from "./wake_timer.ts";
@@ -91,12 +92,13 @@ export async function runLeaderTerm(
   });
   const stop = new AbortController();
   const term = AbortSignal.any([signal, stop.signal]);
+  const passSpacing = new PassSpacing(options.policy.cooldownMs);
   const wake = new WakeTimer(term, clock);
   const triggers = mergeStreams(
     cache.triggers.changes(term, 0),
     ticker(options.policy.periodMs, term),
     wake.readable,
-  ).pipeThrough(new ThrottleStream({ cooldownMs: options.policy.cooldownMs }));
+  ).pipeThrough(new ThrottleStream({ cooldownMs: () => passSpacing.cooldownMs() }));
   const context: PassContext = {
     cache,
     store,
@@ -109,7 +111,10 @@ export async function runLeaderTerm(
     carry: { balancingUnfinished: false },
     clock,
     logger,
-    ...(options.onPass ? { onPass: options.onPass } : {}),
+    onPass: (info) => {
+      passSpacing.planned(info.durationMs);
+      options.onPass?.(info);
+    },
     ...(options.history
       ? { history: { note: options.history, membership: new MembershipTracker() } }
       : {}),
