@@ -10,6 +10,7 @@ import { startCluster } from "../lib/cluster.ts";
 import { Fleet, ownershipProblem } from "../lib/fleet.ts";
 import { cpuSecondsOf, memoryOf } from "../lib/proc.ts";
 import { etcdWrites, scrape, sumMetric } from "../lib/prom.ts";
+import { untilQuiet } from "../lib/quiet.ts";
 import {
   type Figure,
   fullOnly,
@@ -106,12 +107,26 @@ async function step(
     return fail(`not placed within ${(60_000 + 4 * intervalMs) / 1000} s: ${lastProblem}`);
   }
   const convergeS = (performance.now() - started) / 1000;
-  ctx.progress(`${executors} executors placed after ${convergeS.toFixed(1)} s; steady window`);
+  ctx.progress(`${executors} executors placed after ${convergeS.toFixed(1)} s; settling`);
+  // Balancing waits for the settling window and goes on for some passes: the
+  // steady window starts once no pass has been planned for a heartbeat interval.
+  let evenS = NaN;
+  const settled = untilQuiet(service, "bench", { quietMs: intervalMs, maxMs: 90_000 });
+  let waiting = true;
+  void settled.finally(() => waiting = false);
+  while (waiting) {
+    if (Number.isNaN(evenS) && (await check()).even) {
+      evenS = (performance.now() - started) / 1000;
+    }
+    await sleep(2_000);
+  }
+  const quiet = await settled;
+  if (!quiet.quiet) ctx.progress(`${executors} executors: passes still planned after 90 s`);
+  ctx.progress(`${executors} executors: steady window`);
   await fleet.status(); // resets the latency window
   const cpu = cpuSecondsOf(service.pid);
   const writes = await etcdWrites(cluster.endpoint);
   const windowStart = performance.now();
-  let evenS = NaN;
   while (performance.now() - windowStart < 2 * intervalMs) {
     if (Number.isNaN(evenS) && (await check()).even) {
       evenS = (performance.now() - started) / 1000;
@@ -207,7 +222,9 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "to one instance), period 1 s, maxMovesPerPass = the shard count (balancing is not " +
       "what this step measures).",
       "A step passes when, within 60 s + 4 intervals, the executors' own views (their last " +
-      "heartbeat answers) hold every shard exactly once; and then, over two more intervals, " +
+      "heartbeat answers) hold every shard exactly once; and then, once no rebalance pass has " +
+      "been planned for one interval (balancing after the settling window has ended; at most " +
+      "90 s), over two more intervals, " +
       "no heartbeat fails, heartbeat p99 latency stays under 1 s, no executor goes a TTL " +
       "without a successful heartbeat, the service reports no stale executor, and the views " +
       "still hold every shard exactly once. " +

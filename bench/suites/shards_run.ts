@@ -15,6 +15,7 @@ import type { SuiteContext } from "../lib/result.ts";
 import type { ServiceProcess } from "../lib/service.ts";
 import { sleep, waitUntil } from "../lib/wait.ts";
 import { Control } from "../lib/control.ts";
+import { untilQuiet } from "../lib/quiet.ts";
 
 const SELECTOR = { bench: "hold" };
 
@@ -212,27 +213,16 @@ async function measure(
  * executor has reported by then unless its heartbeats are late).
  */
 async function reportWave(service: ServiceProcess, fleet: Fleet, intervalMs: number) {
-  const ns = { namespace: "bench" };
-  const passes = async () =>
-    sumMetric(await scrape(service.httpAddress), "sm_rebalance_passes_total", ns);
   await fleet.status(); // starts a fresh latency window
-  const started = performance.now();
-  let last = await passes();
-  let lastChange = started;
-  let lagS = 0;
-  while (performance.now() - started < 120_000) {
-    await sleep(1_000);
-    const now = performance.now();
-    const count = await passes();
-    lagS = Math.max(lagS, await metric(service, "sm_heartbeat_lag_max_seconds", ns));
-    if (count !== last) [last, lastChange] = [count, now];
-    if (now - started >= intervalMs && now - lastChange >= 2 * intervalMs) break;
-  }
-  // Quiet since lastChange: the wave ended with the last pass.
+  const wave = await untilQuiet(service, "bench", {
+    quietMs: 2 * intervalMs,
+    minMs: intervalMs,
+    maxMs: 120_000,
+  });
   return {
-    waveS: (lastChange - started) / 1000,
+    waveS: wave.lastPassMs / 1000,
     waveHeartbeatP99Ms: (await fleet.status()).p99Ms,
-    waveLagS: lagS,
+    waveLagS: wave.lagS,
   };
 }
 

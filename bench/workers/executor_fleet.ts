@@ -67,7 +67,8 @@ const started = performance.now();
 const rawHeartbeat: Method = {
   ...heartbeatMethod,
   requestSerialize: (bytes: unknown) => bytes as Buffer,
-  responseDeserialize: (bytes: Buffer) => bytes,
+  // A copy: the message buffer may be a view of one the transport reuses.
+  responseDeserialize: (bytes: Buffer) => Buffer.from(bytes),
 };
 
 function encodeRequest(id: string, reports: Sim["reports"]): Buffer {
