@@ -112,7 +112,8 @@ export async function runLeaderTerm(
     clock,
     logger,
     onPass: (info) => {
-      passSpacing.planned(info.durationMs);
+      // Planning time only: waiting for the store (an outage, say) keeps nothing busy.
+      passSpacing.planned(info.planMs ?? 0);
       options.onPass?.(info);
     },
     ...(options.history

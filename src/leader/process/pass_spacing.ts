@@ -4,7 +4,7 @@
  * pass takes about half a second, and while executors report their new shards
  * after a placement, every few reports would start another. So the least time
  * between two passes is the namespace's cooldown or, when longer, a multiple
- * of the last planned pass's duration, which keeps planning to at most
+ * of the last pass's planning time, which keeps planning to at most
  * {@linkcode PLANNING_SHARE} of the thread's time. At ordinary sizes (passes of
  * milliseconds) the cooldown decides; a pass after quiet time starts at once.
  *
@@ -25,7 +25,9 @@ export class PassSpacing {
   }
 
   /**
-   * Notes that a planned pass took `durationMs` (plan and commit).
+   * Notes that a pass spent `durationMs` planning (not the commit: waiting
+   * for the store keeps the thread free, and a slow store must not space
+   * passes out).
    *
    * @example
    * ```ts

@@ -32,6 +32,8 @@ export interface PassInfo {
   readonly changed: boolean;
   /** Time from planning to the last write. */
   readonly durationMs: number;
+  /** Of which planning (building the input and planning: the thread is busy). */
+  readonly planMs?: number;
   /** Replicated namespaces: what the placement achieved. */
   readonly placement?: PlacementReport;
   /** Owner changes committed, by reason; absent when nothing was committed. */
@@ -89,6 +91,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
   });
   const plan = planPass(input, context.plan);
+  const planMs = clock.monotonic() - started;
   wake.at(plan.wakeAtMs);
   if (plan.placement) context.placement.report(plan.placement);
   const changed = !isEmptyDelta(plan.delta);
@@ -115,6 +118,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     moves: plan.moves,
     changed,
     durationMs: clock.monotonic() - started,
+    planMs,
     ...(plan.placement ? { placement: plan.placement } : {}),
     ...(changed && plan.reasons ? { reasons: plan.reasons } : {}),
   });
