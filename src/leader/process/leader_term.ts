@@ -113,7 +113,7 @@ export async function runLeaderTerm(
     logger,
     onPass: (info) => {
       // Planning time only: waiting for the store (an outage, say) keeps nothing busy.
-      passSpacing.planned(info.planMs ?? 0);
+      passSpacing.planned(info.planMs);
       options.onPass?.(info);
     },
     ...(options.history

@@ -17,7 +17,7 @@ export const PLANNING_SHARE = 0.25;
 /** The cooldown between passes, adapted to how long passes take. */
 export class PassSpacing {
   readonly #cooldownMs: number;
-  #lastPassMs = 0;
+  #lastPlanMs = 0;
 
   /** `cooldownMs`: the namespace's least time between passes. */
   constructor(cooldownMs: number) {
@@ -25,7 +25,7 @@ export class PassSpacing {
   }
 
   /**
-   * Notes that a pass spent `durationMs` planning (not the commit: waiting
+   * Notes that a pass spent `planMs` planning (not the commit: waiting
    * for the store keeps the thread free, and a slow store must not space
    * passes out).
    *
@@ -41,12 +41,12 @@ export class PassSpacing {
    * assert.equal(spacing.cooldownMs(), 2_400); // a 600 ms pass: 4 × 600 ms apart
    * ```
    */
-  planned(durationMs: number): void {
-    this.#lastPassMs = durationMs >= 0 ? durationMs : 0;
+  planned(planMs: number): void {
+    this.#lastPlanMs = planMs >= 0 ? planMs : 0;
   }
 
   /** Least time from the start of one pass to the start of the next, ms. */
   cooldownMs(): number {
-    return Math.max(this.#cooldownMs, this.#lastPassMs / PLANNING_SHARE);
+    return Math.max(this.#cooldownMs, this.#lastPlanMs / PLANNING_SHARE);
   }
 }

@@ -33,7 +33,7 @@ export interface PassInfo {
   /** Time from planning to the last write. */
   readonly durationMs: number;
   /** Of which planning (building the input and planning: the thread is busy). */
-  readonly planMs?: number;
+  readonly planMs: number;
   /** Replicated namespaces: what the placement achieved. */
   readonly placement?: PlacementReport;
   /** Owner changes committed, by reason; absent when nothing was committed. */
