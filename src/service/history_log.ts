@@ -20,10 +20,26 @@ import type { HistoryQuery, HistoryStore } from "../store/history_store.ts";
 /** Appends between trims of one namespace's log. */
 const TRIM_EVERY = 50;
 
+/** Most events written in one append (one etcd transaction holds at most 128 operations). */
+const MAX_BATCH = 100;
+
+/** Most events waiting to be written per namespace; past it, new ones are dropped. */
+const MAX_QUEUED = 1_000;
+
 /** Most events one read returns. */
 export const MAX_HISTORY_READ = 1_000;
 
-/** A namespace history, recorded by this instance. */
+interface Queued {
+  readonly event: HistoryEvent;
+  readonly done: () => void;
+}
+
+/**
+ * A namespace history, recorded by this instance. Writes are serial per
+ * namespace, and events recorded while one is in flight go into the next in
+ * one append: a burst of events (thousands of executors joining) costs a few
+ * store requests, not one each.
+ */
 export class HistoryLog {
   #store: HistoryStore;
   #clock: Clock;
@@ -32,6 +48,7 @@ export class HistoryLog {
   #retention: HistoryRetention;
   #counter = 0;
   #sinceTrim = new Map<string, number>();
+  #queues = new Map<string, Queued[]>();
 
   /** Writes to `store`; `writer` (this instance) makes ids unique across instances. */
   constructor(
@@ -58,9 +75,21 @@ export class HistoryLog {
       atMs,
       id: historyEventId(atMs, this.#writer, this.#counter++ % 1_000_000),
     };
-    return this.#append(namespace, stored).catch((error) =>
-      this.#logger.warn("history event not recorded", { namespace, type: event.type, error })
-    );
+    let queue = this.#queues.get(namespace);
+    if (queue && queue.length >= MAX_QUEUED) {
+      this.#logger.warn("history event not recorded", {
+        namespace,
+        type: event.type,
+        error: `${MAX_QUEUED} events are already waiting to be written`,
+      });
+      return Promise.resolve();
+    }
+    const written = Promise.withResolvers<void>();
+    const idle = queue === undefined;
+    if (!queue) this.#queues.set(namespace, queue = []);
+    queue.push({ event: stored, done: written.resolve });
+    if (idle) void this.#drain(namespace, queue);
+    return written.promise;
   }
 
   /** Events of `namespace` matching `query` (at most {@linkcode MAX_HISTORY_READ}). */
@@ -71,16 +100,40 @@ export class HistoryLog {
     });
   }
 
-  async #append(namespace: string, event: HistoryEvent): Promise<void> {
-    await this.#store.appendHistory(namespace, [event]);
-    const count = (this.#sinceTrim.get(namespace) ?? 0) + 1;
+  /** Writes `queue` in batches until it is empty, then forgets it. */
+  async #drain(namespace: string, queue: Queued[]): Promise<void> {
+    // Let the caller's burst (one pass's notes) gather first.
+    await Promise.resolve();
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        await this.#append(namespace, batch.map((q) => q.event));
+      } catch (error) {
+        this.#logger.warn("history event not recorded", {
+          namespace,
+          type: batch.length === 1 ? batch[0]!.event.type : `${batch.length} events`,
+          error,
+        });
+      }
+      for (const q of batch) q.done();
+    }
+    this.#queues.delete(namespace);
+  }
+
+  async #append(namespace: string, events: readonly HistoryEvent[]): Promise<void> {
+    await this.#store.appendHistory(namespace, events);
+    const before = this.#sinceTrim.get(namespace) ?? 0;
+    const count = before + events.length;
     this.#sinceTrim.set(namespace, count % TRIM_EVERY);
-    if (count % TRIM_EVERY === 1) {
+    if (before !== 0 && count < TRIM_EVERY) return;
+    try {
       await this.#store.trimHistory(
         namespace,
         this.#clock.now() - this.#retention.maxAgeMs,
         this.#retention.maxEvents,
       );
+    } catch (error) {
+      this.#logger.warn("history not trimmed; retried after more events", { namespace, error });
     }
   }
 }

@@ -13,6 +13,37 @@ import type { Release } from "./describe_change.ts";
 /** An event to record; the recorder adds the time. */
 export type HistoryNote = Omit<HistoryEventInput, "atMs">;
 
+/**
+ * Past this many executors joining (or lost) between two passes, one note
+ * tells of them all: a fleet of thousands coming up would otherwise flood
+ * the history (and push older events out of its retention).
+ */
+export const MAX_NAMED = 10;
+
+/** Executors named in a note about many. */
+const NAMED_IN_SUMMARY = 5;
+
+function someOf(ids: readonly string[]): string {
+  const named = ids.slice(0, NAMED_IN_SUMMARY).join(", ");
+  return `${named} and ${(ids.length - NAMED_IN_SUMMARY).toLocaleString("en-US")} more`;
+}
+
+function joinedMany(ids: readonly string[]): HistoryNote {
+  const n = ids.length.toLocaleString("en-US");
+  return { type: "executor_joined", text: `${n} executors joined: ${someOf(ids)}` };
+}
+
+function lostMany(state: NamespaceView, ids: readonly string[]): HistoryNote {
+  let owned = 0;
+  for (const id of ids) owned += state.shardsOf(id).size;
+  const n = ids.length.toLocaleString("en-US");
+  return {
+    type: "executor_lost",
+    text: `${n} executors lost or left (they held ${owned.toLocaleString("en-US")} shards): ` +
+      someOf(ids),
+  };
+}
+
 /** Follows the live executors from pass to pass and notes who joined and who was lost. */
 export class MembershipTracker {
   #alive: Set<string> | undefined;
@@ -24,22 +55,27 @@ export class MembershipTracker {
     const before = this.#alive;
     this.#alive = alive;
     if (before === undefined) return []; // the first pass of a term only learns the picture
+    const joined = [...alive].filter((id) => !before.has(id)).sort();
+    const lost = [...before].filter((id) => !alive.has(id)).sort();
     const notes: HistoryNote[] = [];
-    for (const id of [...alive].sort()) {
-      if (!before.has(id)) {
+    if (joined.length > MAX_NAMED) notes.push(joinedMany(joined));
+    else {
+      for (const id of joined) {
         notes.push({ type: "executor_joined", executorId: id, text: `executor ${id} joined` });
       }
     }
-    for (const id of [...before].sort()) {
-      if (alive.has(id)) continue;
-      const owned = state.shardsOf(id).size;
-      notes.push({
-        type: "executor_lost",
-        executorId: id,
-        text: state.executor(id)
-          ? `executor ${id} lost (no heartbeat within the TTL; it held ${owned} shards)`
-          : `executor ${id} left`,
-      });
+    if (lost.length > MAX_NAMED) notes.push(lostMany(state, lost));
+    else {
+      for (const id of lost) {
+        const owned = state.shardsOf(id).size;
+        notes.push({
+          type: "executor_lost",
+          executorId: id,
+          text: state.executor(id)
+            ? `executor ${id} lost (no heartbeat within the TTL; it held ${owned} shards)`
+            : `executor ${id} left`,
+        });
+      }
     }
     return notes;
   }
