@@ -291,15 +291,14 @@ export class EtcdStore implements Store {
     return pruneOperatorRequests(this.#client, this.#prefix, namespace, retention);
   }
 
-  /** Reads one key of the namespace root range (count only) to check etcd answers. */
+  /**
+   * Reads one key (linearizably, as every read) to check etcd answers. A
+   * single key: a range over the whole prefix makes etcd count every key in
+   * it, even with `limit` (230 ms to 1 s per probe at 20,000 executors).
+   */
   async ping(): Promise<void> {
     try {
-      await this.#client.kv.range({
-        key: Buffer.from(`${this.#prefix}/`),
-        range_end: Buffer.from(prefixEnd(`${this.#prefix}/`)),
-        count_only: true,
-        limit: 1,
-      });
+      await this.#client.kv.range({ key: Buffer.from(`${this.#prefix}/ping`), keys_only: true });
     } catch (cause) {
       throw new StoreUnavailableError(`etcd read failed: ${errorText(cause)}`, { cause });
     }
