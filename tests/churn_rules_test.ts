@@ -1,6 +1,6 @@
 /**
  * Planned operations move each shard once, against real etcd and gRPC: the
- * settling window while an executor joins, a rolling replacement of
+ * settling window while an executor joins, the cold-start wait, a rolling replacement of
  * executors, and a rolling restart of every service instance. Placements are
  * counted from the executors' own heartbeat answers.
  */
@@ -51,6 +51,49 @@ Deno.test("churn: a joining executor gets no shards by balancing until the settl
     assert.equal(gained(executors) - before, 20);
     await sleep(1_500);
     assert.equal(gained(executors) - before, 20, "nothing moves again");
+  } finally {
+    await Promise.all(executors.map((e) => e.stop()));
+    clients.close();
+    await instance.stop();
+  }
+});
+
+Deno.test("churn: with coldStartWait a cold start places each shard once, on the fleet that arrived", async () => {
+  await using etcd = await startEtcd();
+  const instance = await startInProcess(testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("churn-cold"),
+    namespaces: [{
+      name: "ns",
+      type: "fixed",
+      shardNum: 30,
+      settleWindow: "1500ms",
+      coldStartWait: "20s",
+    }],
+  }));
+  const clients = connect(instance.server.address);
+  const executors: SimExecutor[] = [];
+  try {
+    // Three executors come up 500 ms apart, as a deployment brings them up.
+    for (const id of ["a", "b", "c"]) {
+      executors.push(...runExecutors(clients, "ns", [id], { intervalMs: 200 }));
+      await eventually(() => executors.at(-1)!.beats > 0, 2_000, `${id} up`);
+      await sleep(500);
+    }
+    const lastJoined = performance.now() - 500;
+    assert.equal(owned(executors), 0, "nothing is placed while the fleet still grows");
+    await eventually(
+      () => executors.every((e) => e.shards.length === 10),
+      10_000,
+      "10 shards each",
+    );
+    assert.ok(
+      performance.now() - lastJoined >= 900,
+      "placed once the window after the last join ended",
+    );
+    assert.equal(gained(executors), 30, "each shard placed once");
+    await sleep(2_000);
+    assert.equal(gained(executors), 30, "and not moved afterwards");
   } finally {
     await Promise.all(executors.map((e) => e.stop()));
     clients.close();

@@ -111,6 +111,7 @@ interface CellsFields {
   readonly loadBalancer?: string | undefined;
   readonly maxMovesPerPass?: number | undefined;
   readonly settleWindow?: number | undefined;
+  readonly coldStartWait?: number | undefined;
   readonly minImprovement?: number | undefined;
   readonly shardCooldown?: number | undefined;
   readonly ownership?: string | undefined;
@@ -151,7 +152,14 @@ export function checkCells(namespace: CellsFields, ctx: z.RefinementCtx): void {
       "must be absent with mode: cells, which never balances (move tenants with smctl shard move)",
     );
   }
-  for (const key of ["settleWindow", "minImprovement", "shardCooldown"] as const) {
+  for (
+    const key of [
+      "settleWindow",
+      "coldStartWait",
+      "minImprovement",
+      "shardCooldown",
+    ] as const
+  ) {
     if (namespace[key] !== undefined) {
       issue(key, namespace[key], "must be absent with mode: cells, which never balances");
     }

@@ -101,6 +101,7 @@ export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
       : {}),
     ...(replication ? {} : { loadBalancer: config.loadBalancer }),
     ...(config.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: config.maxMovesPerPass }),
+    ...churnSpec(config),
     ...(config.ownership.mode === "exclusive"
       ? {
         ownership: "exclusive",
@@ -117,6 +118,18 @@ export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
         ...(replication.placement === "shuffle" ? { maxOverlap: replication.maxOverlap } : {}),
       }
       : {}),
+  };
+}
+
+/** The churn rules `config` sets, as written in a definition. */
+function churnSpec(config: Exclude<NamespaceConfig, { kind: "cells" }>): NamespaceSpec {
+  const duration = (key: string, ms: number | undefined) =>
+    ms === undefined ? {} : { [key]: formatDuration(ms) };
+  return {
+    ...duration("settleWindow", config.settleWindowMs),
+    ...duration("coldStartWait", config.coldStartWaitMs),
+    ...(config.minImprovement === undefined ? {} : { minImprovement: config.minImprovement }),
+    ...duration("shardCooldown", config.shardCooldownMs),
   };
 }
 

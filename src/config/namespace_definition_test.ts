@@ -14,6 +14,15 @@ const EXAMPLES = [
   { name: "d", type: "fixed", shardNum: 6, replicas: 2, zoneKey: "rack" },
   { name: "e", type: "fixed", shardNum: 6, replicas: 3, placement: "shuffle", maxOverlap: 1 },
   { name: "f", type: "ephemeral", mode: "cells", pins: { t1: "cell-a" } },
+  {
+    name: "g",
+    type: "fixed",
+    shardNum: 6,
+    settleWindow: "5s",
+    coldStartWait: "30s",
+    minImprovement: 0.2,
+    shardCooldown: "0s",
+  },
 ];
 
 Deno.test("a namespace spec written out from its configuration reads back into the same configuration", () => {

@@ -66,6 +66,7 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   loadBalancer: z.enum(["naive", "greedy"]).optional(),
   maxMovesPerPass: integer(0).optional(),
   settleWindow: optionalDuration,
+  coldStartWait: optionalDuration,
   minImprovement: z.number().min(0).max(1).optional(),
   shardCooldown: optionalDuration,
   maxShards: integer(1, 100_000_000).optional(),
@@ -132,6 +133,7 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     loadBalancer: n.loadBalancer ?? "greedy",
     ...(n.maxMovesPerPass === undefined ? {} : { maxMovesPerPass: n.maxMovesPerPass }),
     ...(n.settleWindow === undefined ? {} : { settleWindowMs: n.settleWindow }),
+    ...(n.coldStartWait === undefined ? {} : { coldStartWaitMs: n.coldStartWait }),
     ...(n.minImprovement === undefined ? {} : { minImprovement: n.minImprovement }),
     ...(n.shardCooldown === undefined ? {} : { shardCooldownMs: n.shardCooldown }),
     ownership: n.ownership === "exclusive"

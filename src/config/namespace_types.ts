@@ -72,6 +72,13 @@ export interface ShardedNamespaceConfig {
    */
   readonly settleWindowMs?: number;
   /**
+   * When no shard has a live owner (a cold start, or the whole fleet lost),
+   * placement waits until the executors have stopped joining for the
+   * settling window, but at most this long after the first one joined
+   * (`coldStartWait`; absent or 0: off, shards are placed at once).
+   */
+  readonly coldStartWaitMs?: number;
+  /**
    * Load-aware balancing starts only for a gap between the most and least
    * loaded executors above this share of the mean executor load
    * (`minImprovement`; absent: 0.1; 0: off).

@@ -311,6 +311,7 @@ Deno.test("a namespace may set its churn rules; cells refuse them", () => {
       settleWindow: "5s",
       minImprovement: 0.2,
       shardCooldown: "0s",
+      coldStartWait: "30s",
     }],
   }));
   const namespace = config.shardDistribution.namespaces[0];
@@ -318,7 +319,11 @@ Deno.test("a namespace may set its churn rules; cells refuse them", () => {
   assert.equal(namespace.settleWindowMs, 5_000);
   assert.equal(namespace.minImprovement, 0.2);
   assert.equal(namespace.shardCooldownMs, 0);
-  for (const bad of [{ settleWindow: "-1s" }, { minImprovement: 2 }, { shardCooldown: "x" }]) {
+  assert.equal(namespace.coldStartWaitMs, 30_000);
+  const bads = [{ settleWindow: "-1s" }, { minImprovement: 2 }, { shardCooldown: "x" }, {
+    coldStartWait: "soon",
+  }];
+  for (const bad of bads) {
     const result = configSchema.safeParse(minimal({
       namespaces: [{ name: "f", type: "fixed", shardNum: 4, ...bad }],
     }));
@@ -328,4 +333,13 @@ Deno.test("a namespace may set its churn rules; cells refuse them", () => {
     namespaces: [{ name: "c", type: "ephemeral", mode: "cells", settleWindow: "1s" }],
   }));
   assert.match(cells.error?.issues[0]?.message ?? "", /never balances/);
+  const coldCells = configSchema.safeParse(minimal({
+    namespaces: [{ name: "c", type: "ephemeral", mode: "cells", coldStartWait: "1s" }],
+  }));
+  assert.deepEqual(coldCells.error?.issues[0]?.path, [
+    "shardDistribution",
+    "namespaces",
+    0,
+    "coldStartWait",
+  ]);
 });

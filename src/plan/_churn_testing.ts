@@ -11,7 +11,7 @@ import type { ChurnRules } from "./churn_rules.ts";
 import type { Plan } from "./plan.ts";
 import type { PlanExecutor, PlanInput } from "./plan_input.ts";
 import { planPass } from "./plan_pass.ts";
-import type { BalancedPolicy } from "./plan_policy.ts";
+import type { BalancedPolicy, ReplicatedPolicy } from "./plan_policy.ts";
 
 /** An executor of a test input. */
 export interface TestMember {
@@ -89,6 +89,21 @@ export function churnPolicy(
     maxMoves,
     executorRetentionMs: 600_000,
     ...(churn === "none" ? {} : { churn }),
+  };
+}
+
+/** A replicated policy of 12 fixed shards, 2 owners each, with `churn`. */
+export function replicatedChurnPolicy(churn: ChurnRules = RULES): ReplicatedPolicy {
+  return {
+    kind: "replicated",
+    universe: { kind: "fixed", shardNum: 12 },
+    replicas: 2,
+    placement: "balanced",
+    zoneKey: "zone",
+    seed: 1,
+    maxMoves: 100,
+    executorRetentionMs: 600_000,
+    churn,
   };
 }
 

@@ -7,7 +7,15 @@
  * @module
  */
 import type { AssignmentDelta } from "../core/types.ts";
-import { cooldowns, earliest, moveReason, noMoves, settlingUntil } from "./churn_rules.ts";
+import {
+  coldStartUntil,
+  cooldowns,
+  earliest,
+  moveReason,
+  noMoves,
+  settlingUntil,
+  someShardRuns,
+} from "./churn_rules.ts";
 import { clampToCapacity } from "./capacity_clamp.ts";
 import { Handovers } from "./handovers.ts";
 import { cleanUp } from "./pass_cleanup.ts";
@@ -41,7 +49,9 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   const cooling = settling === undefined && !someoneShort(owners, eligible.length)
     ? cooldowns(input, shards, churn)
     : undefined;
-  const planned = policy.balancer.plan(
+  // A cold start (nothing runs anywhere) may wait for the fleet to arrive.
+  const holding = coldStartUntil(input, eligible, churn, () => someShardRuns(input));
+  const planned = holding !== undefined ? owners.slice() : policy.balancer.plan(
     {
       shards,
       owners,
@@ -95,7 +105,7 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   const delta: AssignmentDelta = release.length > 0
     ? { assign, unassign, remove, release }
     : { assign, unassign, remove };
-  const wakeAtMs = earliest(handovers?.wakeAtMs, settling ?? cooling?.untilMs);
+  const wakeAtMs = earliest(handovers?.wakeAtMs, holding ?? settling ?? cooling?.untilMs);
   return {
     moves,
     reasons,

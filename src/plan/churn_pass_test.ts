@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
-import { churnInput, churnPolicy, RULES, TestFleet } from "./_churn_testing.ts";
+import {
+  churnInput,
+  churnPolicy,
+  replicatedChurnPolicy,
+  RULES,
+  TestFleet,
+} from "./_churn_testing.ts";
 import { planPass } from "./plan_pass.ts";
-import type { ReplicatedPolicy } from "./plan_policy.ts";
 
 const BALANCERS = ["naive", "greedy"] as const;
 
@@ -170,17 +175,7 @@ Deno.test("churn rules: an exclusive namespace releases nothing while executors 
 });
 
 Deno.test("churn rules: a replicated namespace completes owner sets but waits to rebalance", () => {
-  const policy: ReplicatedPolicy = {
-    kind: "replicated",
-    universe: { kind: "fixed", shardNum: 12 },
-    replicas: 2,
-    placement: "balanced",
-    zoneKey: "zone",
-    seed: 1,
-    maxMoves: 100,
-    executorRetentionMs: 600_000,
-    churn: RULES,
-  };
+  const policy = replicatedChurnPolicy();
   const first = planPass(churnInput(10_000, { a: {}, b: {} }, new Map()), policy);
   assert.equal(first.reasons?.placement, 24);
   const owners = new Map<string, string>();

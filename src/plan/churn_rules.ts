@@ -15,6 +15,12 @@ export interface ChurnRules {
    * waits (unowned shards are still placed at once). 0: off.
    */
   readonly settleWindowMs: number;
+  /**
+   * When no shard has a live owner, placement waits for the settling window
+   * too, but at most this long after the first eligible executor joined.
+   * Absent or 0: off (unowned shards are placed at once).
+   */
+  readonly coldStartWaitMs?: number;
   /** Balancing starts only for a load gap above this share of the mean executor load. */
   readonly minImprovement: number;
   /** A shard moved less than this long ago is not moved by balancing. 0: off. */
@@ -63,6 +69,53 @@ export function settlingUntil(
   }
   const until = last + rules.settleWindowMs;
   return until > input.now ? until : undefined;
+}
+
+/**
+ * Until when a cold start holds placement back, if it does at `input.now`:
+ * only when `rules` ask for a cold-start wait and no shard has a live owner
+ * (`owned()` false: asked only then; a draining executor is live), while executors are still joining (the settling window),
+ * and never past the first eligible executor's join plus the wait.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { coldStartUntil } from "./churn_rules.ts";
+ *
+ * const executors = new Map([["a", { activeSinceMs: 0 }], ["b", { activeSinceMs: 900 }]]);
+ * const rules = { settleWindowMs: 300, coldStartWaitMs: 1_100, minImprovement: 0, shardCooldownMs: 0 };
+ * const input = { now: 1_000, executors };
+ * assert.equal(coldStartUntil(input, ["a", "b"], rules, () => false), 1_100); // b still settling; the wait ends first
+ * assert.equal(coldStartUntil(input, ["a", "b"], rules, () => true), undefined); // something runs: no wait
+ * assert.equal(coldStartUntil({ ...input, now: 1_200 }, ["a", "b"], rules, () => false), undefined);
+ * ```
+ */
+export function coldStartUntil(
+  input: Parameters<typeof settlingUntil>[0],
+  eligible: readonly string[],
+  rules: ChurnRules | undefined,
+  owned: () => boolean,
+): number | undefined {
+  const wait = rules?.coldStartWaitMs ?? 0;
+  if (wait <= 0 || eligible.length === 0) return undefined;
+  const settled = settlingUntil(input, eligible, rules);
+  if (settled === undefined || owned()) return undefined;
+  let first = Infinity;
+  for (const id of eligible) {
+    const since = input.executors.get(id)?.activeSinceMs;
+    if (since === undefined) return undefined; // joined before anyone can tell: not a cold start
+    if (since < first) first = since;
+  }
+  const until = Math.min(settled, first + wait);
+  return until > input.now ? until : undefined;
+}
+
+/** Whether some shard's owner (or one of its owners) is alive: something runs. */
+export function someShardRuns(input: Pick<PlanInput, "executors" | "byExecutor">): boolean {
+  for (const [id, shards] of input.byExecutor) {
+    if (shards.size > 0 && input.executors.get(id)?.alive) return true;
+  }
+  return false;
 }
 
 /** The shards (by index in `shards`) within their cooldown, and when the first one ends. */

@@ -14,7 +14,14 @@ import {
   planShuffle,
   stableHash,
 } from "../placement/mod.ts";
-import { type MoveCounts, moveReason, noMoves, settlingUntil } from "./churn_rules.ts";
+import {
+  coldStartUntil,
+  type MoveCounts,
+  moveReason,
+  noMoves,
+  settlingUntil,
+  someShardRuns,
+} from "./churn_rules.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { PlacementReport } from "./placement_report.ts";
 import type { Plan } from "./plan.ts";
@@ -129,9 +136,13 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
   // While executors are still joining, owner sets are completed but not rebalanced.
   const settling = settlingUntil(input, eligible, policy.churn);
   const maxMoves = settling === undefined ? policy.maxMoves : 0;
-  const step = planOwnerSets(input, shards, eligible, { ...policy, maxMoves });
+  const holding = coldStartUntil(input, eligible, policy.churn, () => someShardRuns(input));
+  const step = holding === undefined
+    ? planOwnerSets(input, shards, eligible, { ...policy, maxMoves })
+    : heldStep(policy.replicas, shards.length);
   for (const shard of input.drained) if (input.owners.has(shard)) step.unassign.push(shard);
   const remove = [...done];
+  const wakeAtMs = holding ?? settling;
   const delta: AssignmentDelta = Object.keys(step.sets).length > 0
     ? { assign: step.assign, unassign: step.unassign, remove, sets: step.sets }
     : { assign: step.assign, unassign: step.unassign, remove };
@@ -141,8 +152,14 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
     ...cleanUp(input, policy.executorRetentionMs, delta, done),
     reliedOn: [],
     placement: step.report,
-    ...(settling === undefined ? {} : { wakeAtMs: settling }),
+    ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
   };
+}
+
+/** A cold start that waits: nothing placed, every shard short. */
+function heldStep(replicas: number, shards: number): OwnerSetStep {
+  const report = { replicas, shortShards: shards, zoneSpreadViolations: 0 };
+  return { assign: {}, unassign: [], sets: {}, moves: 0, report };
 }
 
 /** Each owner a changed set gained, counted by why: the owner it replaced, or placement. */

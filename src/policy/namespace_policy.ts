@@ -136,6 +136,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
   const maxMoves = config.maxMovesPerPass ?? process.maxMovesPerPass;
   const churn = {
     settleWindowMs: config.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS,
+    coldStartWaitMs: config.coldStartWaitMs ?? 0,
     minImprovement: config.minImprovement ?? DEFAULT_MIN_IMPROVEMENT,
     shardCooldownMs: config.shardCooldownMs ?? DEFAULT_SHARD_COOLDOWN_MS,
   };
