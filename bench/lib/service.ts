@@ -7,6 +7,7 @@
  * @module
  */
 import { readLines, Tail } from "./lines.ts";
+import type { Scope } from "./scope.ts";
 import { signalChild, spawnDeno, stopChild } from "./spawn.ts";
 
 /** The service's entry point; `BENCH_SERVICE_MAIN` may name another checkout's (for A/B runs). */
@@ -167,4 +168,21 @@ export async function startService(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Appends `service`'s log lines (JSON, one per line) to `path` until `scope` closes. */
+export async function logToFile(
+  scope: Scope,
+  service: ServiceProcess,
+  path: string,
+): Promise<void> {
+  const file = await Deno.open(path, { create: true, append: true });
+  const encoder = new TextEncoder();
+  const unlisten = service.onLog((line) =>
+    file.writeSync(encoder.encode(JSON.stringify(line.fields) + "\n"))
+  );
+  scope.defer(() => {
+    unlisten();
+    file.close();
+  });
 }

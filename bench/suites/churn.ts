@@ -38,18 +38,28 @@ const ratio = (label: string, samples: number[], goal?: number): Figure => ({
   ...(goal === undefined ? {} : { target: { op: "<=", value: goal, text: `≤ ${goal}` } }),
 });
 
-async function cluster(scope: Scope, instances: number) {
+/** The cold-start wait of the runs that opt in to it. */
+const COLD_START_WAIT = "30s";
+
+async function cluster(scope: Scope, instances: number, namespace: Record<string, string> = {}) {
   return await startCluster(scope, {
-    namespaces: [{ name: NAMESPACE, type: "fixed", shardNum: SHARDS }],
+    namespaces: [{ name: NAMESPACE, type: "fixed", shardNum: SHARDS, ...namespace }],
     instances,
   });
 }
 
-async function coldStart(ctx: SuiteContext, executors: number, overS: number): Promise<Figure[]> {
+/** A cold start; `wait` sets the namespace's `coldStartWait`. */
+async function coldStart(
+  ctx: SuiteContext,
+  executors: number,
+  overS: number,
+  wait?: string,
+): Promise<Figure[]> {
   await using scope = new Scope();
-  const c = await cluster(scope, 1);
+  const c = await cluster(scope, 1, wait === undefined ? {} : { coldStartWait: wait });
   const fleet = await ChurnFleet.start(scope, c.services.map((s) => s.address), NAMESPACE);
-  ctx.progress(`cold start: ${executors} executors over ${overS} s`);
+  const waiting = wait === undefined ? "" : `, coldStartWait ${wait}`;
+  ctx.progress(`cold start: ${executors} executors over ${overS} s${waiting}`);
   const started = performance.now();
   await fleet.join(ids("e", executors), overS * 1_000);
   // The quiet period that ends a scenario starts once the last executor has joined.
@@ -65,7 +75,7 @@ async function coldStart(ctx: SuiteContext, executors: number, overS: number): P
   const allOwnedMs = Number.isNaN(allOwnedAt)
     ? performance.now() - started - settled.elapsedMs + settled.allOwnedMs
     : allOwnedAt;
-  const name = `cold start, ${executors} executors joining over ${overS} s`;
+  const name = `cold start, ${executors} executors joining over ${overS} s${waiting}`;
   return [
     ratio(`${name}: placements per shard`, [counts.gained / SHARDS], 1.1),
     {
@@ -248,6 +258,9 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
     : [[200, 5], [200, 10], [1_000, 5], [1_000, 10]];
   const figures: Figure[] = [];
   for (const [executors, overS] of colds) figures.push(...await coldStart(ctx, executors, overS));
+  for (const [executors, overS] of ctx.quick ? colds.slice(0, 1) : colds) {
+    figures.push(...await coldStart(ctx, executors, overS, COLD_START_WAIT));
+  }
   figures.push(...await fleetScenarios(ctx));
   figures.push(...balanceQuality());
   return {
@@ -263,6 +276,9 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "Rolling replacement: the new executor starts, 1.5 s later the old one reports DRAINING, " +
       "and leaves once its answers are empty. Restart: each instance gets SIGTERM and starts " +
       "again on the same address; executors fail over to another instance meanwhile.",
+      `Cold starts run twice: with the defaults (unowned shards placed at once), and with ` +
+      `\`coldStartWait: ${COLD_START_WAIT}\` (placement waits until no executor has joined for ` +
+      "the settling window, 3 s by default).",
       "Scale-out: 20 executors join over 1 s (least needed: 20 × ⌊10,000 / 220⌋). Scale-in: 20 " +
       "drain together (least needed: the shards they held).",
     ],

@@ -11,6 +11,7 @@ import { Fleet, ownershipProblem } from "../lib/fleet.ts";
 import { cpuSecondsOf, memoryOf } from "../lib/proc.ts";
 import { etcdWrites, scrape, sumMetric } from "../lib/prom.ts";
 import { untilQuiet } from "../lib/quiet.ts";
+import { logToFile } from "../lib/service.ts";
 import {
   type Figure,
   fullOnly,
@@ -28,10 +29,13 @@ export const executorsPerNamespace: Suite = {
 };
 
 const SHARDS_PER_EXECUTOR = 10;
+/** The namespace's `coldStartWait` (docs/architecture.md, "Planned operations"). */
+const COLD_START_WAIT = "60s";
 /** Heartbeats are healthy when their p99 latency stays under this. */
 const HEALTHY_P99_MS = 1_000;
 
-interface Step {
+/** What one step measured. */
+export interface Step {
   readonly executors: number;
   readonly passed: boolean;
   readonly why: string;
@@ -44,15 +48,27 @@ interface Step {
   readonly moves: number;
 }
 
-async function step(
-  ctx: SuiteContext,
+/** Diagnostics of one step. */
+export interface StepOptions {
+  /** Profile the instance's CPU into this directory (written when it stops, at the end). */
+  readonly cpuProfDir?: string;
+  /** Append the instance's log lines (JSON) to this file. */
+  readonly logPath?: string;
+}
+
+/** One step of the ramp: `executors` executors on a fresh etcd and instance. */
+export async function step(
+  ctx: Pick<SuiteContext, "scope" | "progress">,
   executors: number,
   intervalMs: number,
   ttlMs: number,
+  options: StepOptions = {},
 ): Promise<Step> {
   const shardNum = SHARDS_PER_EXECUTOR * executors;
   const cluster = await startCluster(ctx.scope, {
-    namespaces: [{ name: "bench", type: "fixed", shardNum }],
+    ...(options.cpuProfDir ? { cpuProfDir: options.cpuProfDir } : {}),
+    // The fleet comes up at once, as a deployment brings it up: placement waits for it.
+    namespaces: [{ name: "bench", type: "fixed", shardNum, coldStartWait: COLD_START_WAIT }],
     process: {
       heartbeatTTL: `${ttlMs / 1000}s`,
       period: "1s",
@@ -60,6 +76,7 @@ async function step(
     },
   });
   const service = cluster.services[0]!;
+  if (options.logPath) await logToFile(ctx.scope, service, options.logPath);
   const started = performance.now();
   const fleet = await Fleet.start(ctx.scope, {
     addresses: [service.address],
@@ -220,7 +237,11 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
         sizes.at(-1)! / (intervalMs / 1000)
       } heartbeats/s ` +
       "to one instance), period 1 s, maxMovesPerPass = the shard count (balancing is not " +
-      "what this step measures).",
+      `what this step measures), coldStartWait ${COLD_START_WAIT}: the shards are placed once ` +
+      "the fleet has stopped growing for the settling window (3 s). Without it the first " +
+      "executors get every shard (up to 10,000 each), report them, and hand them on in one " +
+      "balancing pass once the fleet is stable: at 20,000 executors that cascade cost the " +
+      "instance its leadership (see bench/limits.md).",
       "A step passes when, within 60 s + 4 intervals, the executors' own views (their last " +
       "heartbeat answers) hold every shard exactly once; and then, once no rebalance pass has " +
       "been planned for one interval (balancing after the settling window has ended; at most " +

@@ -12,7 +12,7 @@ import { HeapSampler, type HeapSite } from "../lib/heap_profile.ts";
 import { cpuSecondsOf, memoryOf } from "../lib/proc.ts";
 import { scrape, sumMetric } from "../lib/prom.ts";
 import type { SuiteContext } from "../lib/result.ts";
-import type { ServiceProcess } from "../lib/service.ts";
+import { logToFile, type ServiceProcess } from "../lib/service.ts";
 import { sleep, waitUntil } from "../lib/wait.ts";
 import { Control } from "../lib/control.ts";
 import { untilQuiet } from "../lib/quiet.ts";
@@ -111,18 +111,7 @@ async function measure(
   const service = cluster.services[0]!;
   let losses = 0;
   service.onLog((line) => line.msg === "stopped leading namespace" && losses++);
-  const logFile = await Deno.open(`${ctx.artifacts}/shards-service-${service.pid}.jsonl`, {
-    create: true,
-    append: true,
-  });
-  const encoder = new TextEncoder();
-  const unlisten = service.onLog((line) =>
-    logFile.writeSync(encoder.encode(JSON.stringify(line.fields) + "\n"))
-  );
-  ctx.scope.defer(() => {
-    unlisten();
-    logFile.close();
-  });
+  await logToFile(ctx.scope, service, `${ctx.artifacts}/shards-service-${service.pid}.jsonl`);
   const control = await Control.start(ctx.scope, service.address);
   const log = ctx.scope.adopt(new CommitLog(cluster.endpoint, storePrefix(cluster.yaml), "bench"));
   await log.ready;
