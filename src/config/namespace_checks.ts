@@ -103,6 +103,9 @@ export function checkReplicas(namespace: ReplicaFields, ctx: z.RefinementCtx): v
   }
 }
 
+/** The churn rules, which mean nothing in a namespace that never balances. */
+const CHURN_KEYS = ["settleWindow", "coldStartWait", "minImprovement", "shardCooldown"] as const;
+
 /** The fields {@linkcode checkCells} reads. */
 interface CellsFields {
   readonly type: string;
@@ -152,14 +155,7 @@ export function checkCells(namespace: CellsFields, ctx: z.RefinementCtx): void {
       "must be absent with mode: cells, which never balances (move tenants with smctl shard move)",
     );
   }
-  for (
-    const key of [
-      "settleWindow",
-      "coldStartWait",
-      "minImprovement",
-      "shardCooldown",
-    ] as const
-  ) {
+  for (const key of CHURN_KEYS) {
     if (namespace[key] !== undefined) {
       issue(key, namespace[key], "must be absent with mode: cells, which never balances");
     }

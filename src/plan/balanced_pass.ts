@@ -50,7 +50,13 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     ? cooldowns(input, shards, churn)
     : undefined;
   // A cold start (nothing runs anywhere) may wait for the fleet to arrive.
-  const holding = coldStartUntil(input, eligible, churn, () => someShardRuns(input));
+  const holding = coldStartUntil(
+    input,
+    eligible,
+    churn,
+    settling,
+    () => someShardRuns(input),
+  );
   const planned = holding !== undefined ? owners.slice() : policy.balancer.plan(
     {
       shards,

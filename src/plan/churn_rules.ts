@@ -72,10 +72,12 @@ export function settlingUntil(
 }
 
 /**
- * Until when a cold start holds placement back, if it does at `input.now`:
- * only when `rules` ask for a cold-start wait and no shard has a live owner
- * (`owned()` false: asked only then; a draining executor is live), while executors are still joining (the settling window),
- * and never past the first eligible executor's join plus the wait.
+ * Until when a cold start holds placement back, if it does at `input.now`.
+ * Only when `rules` ask for a cold-start wait, executors are still joining
+ * (`settling`: the end of the settling window, from {@linkcode settlingUntil})
+ * and no shard has a live owner (`owned()`, asked only then; a draining
+ * executor is live); and never past the first eligible executor's join plus
+ * the wait.
  *
  * @example
  * ```ts
@@ -85,28 +87,28 @@ export function settlingUntil(
  * const executors = new Map([["a", { activeSinceMs: 0 }], ["b", { activeSinceMs: 900 }]]);
  * const rules = { settleWindowMs: 300, coldStartWaitMs: 1_100, minImprovement: 0, shardCooldownMs: 0 };
  * const input = { now: 1_000, executors };
- * assert.equal(coldStartUntil(input, ["a", "b"], rules, () => false), 1_100); // b still settling; the wait ends first
- * assert.equal(coldStartUntil(input, ["a", "b"], rules, () => true), undefined); // something runs: no wait
- * assert.equal(coldStartUntil({ ...input, now: 1_200 }, ["a", "b"], rules, () => false), undefined);
+ * // b settles until 1,200, but the wait ends first.
+ * assert.equal(coldStartUntil(input, ["a", "b"], rules, 1_200, () => false), 1_100);
+ * assert.equal(coldStartUntil(input, ["a", "b"], rules, 1_200, () => true), undefined); // something runs
+ * assert.equal(coldStartUntil(input, ["a", "b"], rules, undefined, () => false), undefined); // settled
  * ```
  */
 export function coldStartUntil(
   input: Parameters<typeof settlingUntil>[0],
   eligible: readonly string[],
   rules: ChurnRules | undefined,
+  settling: number | undefined,
   owned: () => boolean,
 ): number | undefined {
   const wait = rules?.coldStartWaitMs ?? 0;
-  if (wait <= 0 || eligible.length === 0) return undefined;
-  const settled = settlingUntil(input, eligible, rules);
-  if (settled === undefined || owned()) return undefined;
+  if (wait <= 0 || settling === undefined || owned()) return undefined;
   let first = Infinity;
   for (const id of eligible) {
     const since = input.executors.get(id)?.activeSinceMs;
     if (since === undefined) return undefined; // joined before anyone can tell: not a cold start
     if (since < first) first = since;
   }
-  const until = Math.min(settled, first + wait);
+  const until = Math.min(settling, first + wait);
   return until > input.now ? until : undefined;
 }
 

@@ -136,7 +136,13 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
   // While executors are still joining, owner sets are completed but not rebalanced.
   const settling = settlingUntil(input, eligible, policy.churn);
   const maxMoves = settling === undefined ? policy.maxMoves : 0;
-  const holding = coldStartUntil(input, eligible, policy.churn, () => someShardRuns(input));
+  const holding = coldStartUntil(
+    input,
+    eligible,
+    policy.churn,
+    settling,
+    () => someShardRuns(input),
+  );
   const step = holding === undefined
     ? planOwnerSets(input, shards, eligible, { ...policy, maxMoves })
     : heldStep(policy.replicas, shards.length);

@@ -84,11 +84,12 @@ export class HistoryLog {
       });
       return Promise.resolve();
     }
+    if (!queue) {
+      this.#queues.set(namespace, queue = []);
+      void this.#drain(namespace, queue);
+    }
     const written = Promise.withResolvers<void>();
-    const idle = queue === undefined;
-    if (!queue) this.#queues.set(namespace, queue = []);
     queue.push({ event: stored, done: written.resolve });
-    if (idle) void this.#drain(namespace, queue);
     return written.promise;
   }
 
@@ -122,10 +123,10 @@ export class HistoryLog {
 
   async #append(namespace: string, events: readonly HistoryEvent[]): Promise<void> {
     await this.#store.appendHistory(namespace, events);
-    const before = this.#sinceTrim.get(namespace) ?? 0;
-    const count = before + events.length;
-    this.#sinceTrim.set(namespace, count % TRIM_EVERY);
-    if (before !== 0 && count < TRIM_EVERY) return;
+    // Events since the last trim; the first append of an instance trims.
+    const count = (this.#sinceTrim.get(namespace) ?? TRIM_EVERY) + events.length;
+    this.#sinceTrim.set(namespace, count < TRIM_EVERY ? count : 0);
+    if (count < TRIM_EVERY) return;
     try {
       await this.#store.trimHistory(
         namespace,
