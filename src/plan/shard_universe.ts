@@ -3,13 +3,15 @@
  *
  * @module
  */
+import { indexKeys } from "../core/index_keys.ts";
 import type { PlanInput } from "./plan_input.ts";
 import type { ShardUniverse } from "./plan_policy.ts";
 
 const fixedKeys = new Map<number, readonly string[]>();
 
 /**
- * The shard keys "0".."n-1" of a fixed namespace, built once per size.
+ * The shard keys "0".."n-1" of a fixed namespace, built once per size, as
+ * the process's shared strings (`core/index_keys.ts`).
  *
  * @example
  * ```ts
@@ -23,7 +25,7 @@ const fixedKeys = new Map<number, readonly string[]>();
 export function fixedShardKeys(n: number): readonly string[] {
   let keys = fixedKeys.get(n);
   if (!keys) {
-    keys = Array.from({ length: n }, (_, i) => String(i));
+    keys = indexKeys(n);
     fixedKeys.clear();
     fixedKeys.set(n, keys);
   }

@@ -14,6 +14,7 @@ import type {
 } from "../../core/types.ts";
 import type { AssignmentImage } from "../store.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
+import { parseIndexJson } from "./index_json.ts";
 
 /** Largest part written in one request, leaving room for keys and the rest of a transaction. */
 export const MAX_PART_BYTES = 1024 * 1024;
@@ -69,14 +70,21 @@ export function decodeReports(text: string): Record<string, ShardReport> {
 
 /** Distinct reports shared at most; past it, new ones are not kept (loads vary too much). */
 const SHARED_REPORTS_LIMIT = 4_096;
-const sharedReports = new Map<string, ShardReport>();
+// Keyed by status, then by load as a number: a key string made per report would be
+// looked up in V8's string table, which numeric shard keys make slow (core/index_keys.ts).
+const sharedReports = new Map<ShardStatus, Map<number, ShardReport>>();
+let sharedCount = 0;
 
 function sharedReport(status: ShardStatus, load: number): ShardReport {
-  const id = `${status}:${load}`;
-  let report = sharedReports.get(id);
+  let byLoad = sharedReports.get(status);
+  let report = byLoad?.get(load);
   if (report) return report;
   report = Object.freeze({ status, load });
-  if (sharedReports.size < SHARED_REPORTS_LIMIT) sharedReports.set(id, report);
+  if (sharedCount < SHARED_REPORTS_LIMIT) {
+    if (!byLoad) sharedReports.set(status, byLoad = new Map());
+    byLoad.set(load, report);
+    sharedCount++;
+  }
   return report;
 }
 
@@ -140,7 +148,7 @@ export function encodeDelta(delta: AssignmentDelta): string {
 
 /** Decodes an assignment delta. */
 export function decodeDelta(text: string): AssignmentDelta {
-  const raw = JSON.parse(text) as {
+  const raw = parseIndexJson(text) as {
     a?: Record<string, string[]>;
     u?: string[];
     r?: string[];
@@ -218,7 +226,7 @@ export function decodeOwners(
   },
   fallbackRevision: number,
 ): void {
-  const raw = JSON.parse(text) as Record<string, unknown>;
+  const raw = parseIndexJson(text) as Record<string, unknown>;
   if (raw.v !== 2) {
     for (const [executor, shards] of Object.entries(raw as Record<string, string[]>)) {
       for (const shard of shards) {
