@@ -6,8 +6,17 @@
  * @module
  */
 import { scrape, sumMetric } from "./prom.ts";
-import type { ServiceProcess } from "./service.ts";
+import type { LogLine, ServiceProcess } from "./service.ts";
 import { sleep } from "./wait.ts";
+
+/** Reasons a term ends that are not a loss: the leader period's handover, a shutdown. */
+const PLANNED_TERM_ENDS = new Set(["leader period over", "The service is shutting down"]);
+
+/** Whether a service log line tells of leadership lost (not handed over, not shut down). */
+export function isLeadershipLoss(line: LogLine): boolean {
+  return line.msg === "stopped leading namespace" &&
+    !PLANNED_TERM_ENDS.has(String(line.fields.reason));
+}
 
 /** Whether `service` leads `namespace` now (`sm_namespace_leader`). */
 export async function leads(service: ServiceProcess, namespace: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import { type Cluster, startCluster, storePrefix } from "../lib/cluster.ts";
 import type { ServiceProcess } from "../lib/service.ts";
 import { CommitLog } from "../lib/commit_log.ts";
 import { Fleet } from "../lib/fleet.ts";
+import { isLeadershipLoss } from "../lib/leaders.ts";
 import { cpuSecondsOf } from "../lib/proc.ts";
 import {
   type Figure,
@@ -105,7 +106,7 @@ async function setup(ctx: SuiteContext, streams: number, processes: number): Pro
   const connecting = performance.now();
   let lost = 0;
   service.onLog((line) => {
-    if (line.msg === "stopped leading namespace") lost++;
+    if (isLeadershipLoss(line)) lost++;
   });
   const crowd = await Spectators.start(ctx.scope, processes, {
     address: service.address,

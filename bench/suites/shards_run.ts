@@ -9,6 +9,7 @@ import { type Cluster, startCluster, storePrefix } from "../lib/cluster.ts";
 import { CommitLog } from "../lib/commit_log.ts";
 import { Fleet, ownershipProblem } from "../lib/fleet.ts";
 import { HeapSampler, type HeapSite } from "../lib/heap_profile.ts";
+import { isLeadershipLoss } from "../lib/leaders.ts";
 import { cpuSecondsOf, memoryOf } from "../lib/proc.ts";
 import { scrape, sumMetric } from "../lib/prom.ts";
 import type { SuiteContext } from "../lib/result.ts";
@@ -110,7 +111,7 @@ async function measure(
 ): Promise<ShardsRun> {
   const service = cluster.services[0]!;
   let losses = 0;
-  service.onLog((line) => line.msg === "stopped leading namespace" && losses++);
+  service.onLog((line) => isLeadershipLoss(line) && losses++);
   await logToFile(ctx.scope, service, `${ctx.artifacts}/shards-service-${service.pid}.jsonl`);
   const control = await Control.start(ctx.scope, service.address);
   const log = ctx.scope.adopt(new CommitLog(cluster.endpoint, storePrefix(cluster.yaml), "bench"));

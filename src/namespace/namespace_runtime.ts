@@ -20,9 +20,11 @@
 import type { HistoryNote } from "../leader/process/history_notes.ts";
 import type { AdvertisedInstance } from "../core/types.ts";
 import type { Clock } from "../core/clock.ts";
+import { indexKeys } from "../core/index_keys.ts";
 import type { Logger } from "../core/logger.ts";
 import type { ServiceObserver } from "../core/observer.ts";
 import { runElectionLoop } from "../leader/election/election_loop.ts";
+import { IdlePassGate } from "../leader/process/idle_pass_gate.ts";
 import { runLeaderTerm } from "../leader/process/leader_term.ts";
 import type { NamespacePolicy } from "../policy/namespace_policy.ts";
 import { type RoutedNamespace, ShardRequester, WatchFanout } from "../routing/mod.ts";
@@ -84,6 +86,8 @@ export class NamespaceRuntime implements RoutedNamespace {
   readonly cellMoves: PendingCellMoves = new PendingCellMoves();
   readonly #options: NamespaceRuntimeOptions;
   #leading = false;
+  /** Skips idle passes, across this instance's terms (a re-won term plans nothing new). */
+  readonly #gate: IdlePassGate;
   #loop: Promise<void> | undefined;
   #lifetime: AbortSignal = new AbortController().signal;
 
@@ -91,6 +95,10 @@ export class NamespaceRuntime implements RoutedNamespace {
   constructor(policy: NamespacePolicy, options: NamespaceRuntimeOptions) {
     this.policy = policy;
     this.#options = options;
+    // The shard keys this namespace's records will name, built before any is read, so
+    // that reading them reuses these strings (see core/index_keys.ts).
+    if (policy.shardNum > 0) indexKeys(policy.shardNum);
+    this.#gate = new IdlePassGate(policy.executorRetentionMs);
     this.cache = new NamespaceCache(options.store, policy.name, {
       ...policy.liveness,
       clock: options.clock,
@@ -177,6 +185,7 @@ export class NamespaceRuntime implements RoutedNamespace {
             logger,
             clock,
             onPass: (pass) => observer.pass?.(policy.name, pass),
+            gate: this.#gate,
           });
         } finally {
           this.#leading = false;

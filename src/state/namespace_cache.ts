@@ -5,12 +5,16 @@
  * @module
  */
 import { type Clock, sleep, systemClock } from "../core/clock.ts";
+import { TurnTaker } from "../core/event_loop_turn.ts";
 import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import type { NamespaceEventBatch, Store } from "../store/store.ts";
 import { HandoverTracker } from "./handover_tracker.ts";
 import { VersionSignal } from "../streams/version_signal.ts";
 import { type LivenessOptions, NamespaceState } from "./namespace_state.ts";
+
+/** Longest run of applying watched changes before timers and sockets get a turn, ms. */
+const APPLY_SLICE_MS = 50;
 
 /** Options of {@linkcode NamespaceCache}. */
 export interface NamespaceCacheOptions extends LivenessOptions {
@@ -82,6 +86,7 @@ export class NamespaceCache {
         backoff = 100;
         this.#bumpAll();
         const feed = this.#store.watchNamespace(this.state.namespace, snapshot.revision, signal);
+        const turns = new TurnTaker(APPLY_SLICE_MS);
         for await (const batch of feed) {
           const change = this.state.apply(batch, this.#clock.monotonic());
           this.#observe(batch);
@@ -94,6 +99,9 @@ export class NamespaceCache {
             });
             break;
           }
+          // A large change (a placement of a million shards) takes the thread for a while:
+          // let timers (lease keep-alives) and sockets have it before the next batch.
+          await turns.takeIfDue();
         }
       } catch (error) {
         if (signal.aborted) break;

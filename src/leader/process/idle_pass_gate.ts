@@ -8,6 +8,11 @@
  * planning again would give the same empty answer, at O(shards) cost (about
  * 350 ms at 1,000,000 shards).
  *
+ * One gate serves all of an instance's terms for a namespace (the namespace
+ * runtime keeps it): a leader claim is not an input of a pass, so when the
+ * same instance wins again (every `leaderPeriod`, say) its first pass is
+ * skipped as well when nothing changed since its last idle one.
+ *
  * @module
  */
 import type { ExecutorView, NamespaceView } from "../../state/namespace_view.ts";
@@ -35,6 +40,11 @@ export class IdlePassGate {
   /** `retentionMs`: how long a stale executor is kept (the pass forgets it after). */
   constructor(retentionMs: number) {
     this.#retentionMs = retentionMs;
+  }
+
+  /** When the last idle pass asked to be run again, if it did (a new term's wake timer is set from it). */
+  get wakeAtMs(): number | undefined {
+    return this.#state && Number.isFinite(this.#wakeAtMs) ? this.#wakeAtMs : undefined;
   }
 
   /**

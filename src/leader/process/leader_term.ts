@@ -57,6 +57,11 @@ export interface LeaderTermOptions {
   readonly clock?: Clock;
   /** Called after each planned pass; idle passes skipped by the gate are not. */
   readonly onPass?: (info: PassInfo) => void;
+  /**
+   * The gate that skips idle passes, kept by the caller across this
+   * instance's terms (see idle_pass_gate.ts). @default {one for this term}
+   */
+  readonly gate?: IdlePassGate;
 }
 
 /**
@@ -105,7 +110,7 @@ export async function runLeaderTerm(
     fence,
     plan: options.policy.plan,
     ...(options.cellMoves ? { cellMoves: options.cellMoves } : {}),
-    gate: new IdlePassGate(options.policy.executorRetentionMs),
+    gate: options.gate ?? new IdlePassGate(options.policy.executorRetentionMs),
     wake,
     placement: new PlacementLog(logger),
     carry: { balancingUnfinished: false },
@@ -136,5 +141,8 @@ export async function runLeaderTerm(
   });
   await triggers.pipeTo(sink, { signal: term }).catch(() => {});
   wake.cancel();
-  logger.info("stopped leading namespace");
+  // Why: "leader period over" (a planned handover), a lost lease, a fenced write,
+  // a shutdown, or the namespace's definition changing.
+  const reason = term.reason instanceof Error ? term.reason.message : String(term.reason);
+  logger.info("stopped leading namespace", { reason });
 }

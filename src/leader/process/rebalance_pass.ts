@@ -7,6 +7,7 @@
  */
 import { assignmentNote, type HistoryNote, type MembershipTracker } from "./history_notes.ts";
 import type { Clock } from "../../core/clock.ts";
+import { nextTurn } from "../../core/event_loop_turn.ts";
 import type { Logger } from "../../core/logger.ts";
 import { isEmptyDelta } from "../../core/types.ts";
 import {
@@ -76,6 +77,10 @@ export interface PassContext {
 /** Runs one pass; throws what the fenced writes throw (see fenced_commit.ts). */
 export async function runRebalancePass(context: PassContext, signal: AbortSignal): Promise<void> {
   const { cache, store, fence, clock, gate, wake } = context;
+  // Whatever woke this pass (a large change applied, say) may have held the thread: let
+  // timers and sockets have it first, lease keep-alives among them.
+  await nextTurn();
+  if (signal.aborted) return;
   const started = clock.monotonic();
   const state = cache.state;
   if (!cache.synced) return;
@@ -84,7 +89,11 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   }
   const moves = context.cellMoves;
   const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
-  if (gate.canSkip(state, started, inputsVersion)) return;
+  if (gate.canSkip(state, started, inputsVersion)) {
+    // The gate may have been set in an earlier term: this term's timer must know the wake time.
+    wake.at(gate.wakeAtMs);
+    return;
+  }
   const carry = context.carry;
   const input = planInput(state, started, {
     ...(moves ? { cellMoves: moves.pending } : {}),

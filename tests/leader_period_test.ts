@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { connect } from "./support/grpc_clients.ts";
+import { eventually, runExecutors } from "./support/executors.ts";
+import { startProcess, testConfigYaml } from "./support/service.ts";
+
+/** Planned passes of namespace "ns", from the instance's metrics. */
+async function passes(httpAddress: string): Promise<number> {
+  const text = await (await fetch(`http://${httpAddress}/metrics`)).text();
+  let n = 0;
+  for (const m of text.matchAll(/^sm_rebalance_passes_total\{namespace="ns",[^}]*\} (\S+)$/gm)) {
+    n += Number(m[1]);
+  }
+  return n;
+}
+
+const terms = (logs: string) => logs.match(/"msg":"leading namespace"/g)?.length ?? 0;
+
+Deno.test("a term re-won at the end of a leader period plans nothing when nothing changed", async () => {
+  await using etcd = await startEtcd();
+  await using instance = await startProcess(
+    testConfigYaml({
+      endpoints: etcd.endpoints,
+      prefix: uniquePrefix("leader-period"),
+      namespaces: [{ name: "ns", type: "fixed", shardNum: 6 }],
+      election: { leaderPeriod: "1500ms", maxRandomDelay: "100ms" },
+    }),
+    "instance-1",
+  );
+  const executors = runExecutors(connect(instance.address), "ns", ["a", "b"], { intervalMs: 200 });
+  try {
+    await eventually(() => executors.every((e) => e.shards.length === 3), 10_000, "a partition");
+    // Settled: a period of idle passes, then two more terms.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const before = await passes(instance.httpAddress);
+    const termsBefore = terms(instance.logs());
+    await eventually(() => terms(instance.logs()) >= termsBefore + 2, 10_000, "two more terms");
+    assert.equal(await passes(instance.httpAddress), before, "no pass planned by the new terms");
+    assert.match(
+      instance.logs(),
+      /"msg":"stopped leading namespace".*"reason":"leader period over"/,
+    );
+    // And a change is still planned in a re-won term: an executor leaves.
+    await executors[1]!.stop();
+    await eventually(() => executors[0]!.shards.length === 6, 15_000, "a's shards after b left");
+  } finally {
+    await Promise.all(executors.map((e) => e.stop()));
+  }
+});
