@@ -40,6 +40,7 @@ import {
   type WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
 import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
+import { writeHeartbeatResponse } from "./heartbeat_response_writer.ts";
 import { serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
@@ -270,7 +271,7 @@ export function executorHandlers(
       const { namespace } = req; // validated with the rest of the heartbeat, by the service
       const answer = await manager.heartbeat(rawHeartbeat(req));
       const key = `${namespace}\u0000${req.executorId}`;
-      const encode = () => serialize(toHeartbeatResponse(answer));
+      const encode = () => writeHeartbeatResponse(answer) ?? serialize(toHeartbeatResponse(answer));
       const bytes = answer.stamp === undefined
         ? encode()
         : answers.bytesOf(key, answer.stamp, encode);
@@ -321,7 +322,8 @@ function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
   };
 }
 
-function toHeartbeatResponse(answer: HeartbeatAnswer): HeartbeatResponse {
+/** The generic form of a heartbeat answer (heartbeat_response_writer.ts writes most answers without it). */
+export function toHeartbeatResponse(answer: HeartbeatAnswer): HeartbeatResponse {
   const shardAssignments: Record<string, ShardAssignment> = {};
   for (const { shardKey, fencingToken, releasing } of answer.shards()) {
     shardAssignments[shardKey] = {
