@@ -15,6 +15,7 @@
  */
 import { indexKeys } from "../../src/core/index_keys.ts";
 import { decodeDelta, encodeDelta } from "../../src/store/etcd/codec.ts";
+import { median } from "../lib/stats.ts";
 
 const MODES = ["fresh process", "Map of fresh numeric keys held", "Map of the shared keys held"];
 const shards = Number(Deno.args[0] ?? 1_000_000);
@@ -46,7 +47,7 @@ for (let i = 0; i < shards; i++) (assign[`executor-${i % 1000}`] ??= []).push(St
 const text = encodeDelta({ assign, unassign: [], remove: [] });
 const kept: unknown[] = [];
 
-function median(run: () => unknown): number {
+function medianMs(run: () => unknown): number {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const started = performance.now();
@@ -54,7 +55,7 @@ function median(run: () => unknown): number {
     times.push(performance.now() - started);
     kept.length = 0;
   }
-  return Math.round(times.sort((a, b) => a - b)[2]!);
+  return Math.round(median(times));
 }
 
 function intoMap(byExecutor: Readonly<Record<string, readonly string[]>>): Map<string, string> {
@@ -72,9 +73,9 @@ if (mode === MODES[1]) { for (let i = 0; i < shards; i++) state.set(String(i), i
 if (mode === MODES[2]) { for (const key of indexKeys(shards)) state.set(key, 1); }
 console.log(JSON.stringify({
   mode,
-  jsonParseMs: median(() => JSON.parse(text)),
-  jsonParseIntoMapMs: median(() =>
+  jsonParseMs: medianMs(() => JSON.parse(text)),
+  jsonParseIntoMapMs: medianMs(() =>
     intoMap((JSON.parse(text) as { a: Record<string, string[]> }).a)
   ),
-  decodeDeltaIntoMapMs: median(() => intoMap(decodeDelta(text).assign)),
+  decodeDeltaIntoMapMs: medianMs(() => intoMap(decodeDelta(text).assign)),
 }));

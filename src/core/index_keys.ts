@@ -16,10 +16,13 @@
  */
 
 let keys: string[] = [];
+/** The last shorter prefix handed out, so that asking again gives the same array. */
+let prefix: readonly string[] = [];
 
 /**
- * The shared keys "0".."n-1" (the array is shared too: never modify it).
- * Building them makes {@linkcode indexKey} return them.
+ * The shared keys "0".."n-1" (the array is shared too: never modify it; the
+ * same array for the same `n` until another `n` is asked for). Building them
+ * makes {@linkcode indexKey} return them.
  *
  * @example
  * ```ts
@@ -27,6 +30,7 @@ let keys: string[] = [];
  * import { indexKeys } from "./index_keys.ts";
  *
  * assert.deepEqual(indexKeys(3), ["0", "1", "2"]);
+ * assert.equal(indexKeys(3), indexKeys(3));
  * ```
  */
 export function indexKeys(n: number): readonly string[] {
@@ -36,7 +40,9 @@ export function indexKeys(n: number): readonly string[] {
     for (let i = grown.length; i < n; i++) grown.push(String(i));
     keys = grown;
   }
-  return keys.length === n ? keys : keys.slice(0, n);
+  if (keys.length === n) return keys;
+  if (prefix.length !== n) prefix = keys.slice(0, n);
+  return prefix;
 }
 
 /**

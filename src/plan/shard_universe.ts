@@ -7,11 +7,9 @@ import { indexKeys } from "../core/index_keys.ts";
 import type { PlanInput } from "./plan_input.ts";
 import type { ShardUniverse } from "./plan_policy.ts";
 
-const fixedKeys = new Map<number, readonly string[]>();
-
 /**
- * The shard keys "0".."n-1" of a fixed namespace, built once per size, as
- * the process's shared strings (`core/index_keys.ts`).
+ * The shard keys "0".."n-1" of a fixed namespace: the process's shared
+ * strings, built once (`core/index_keys.ts`).
  *
  * @example
  * ```ts
@@ -23,13 +21,7 @@ const fixedKeys = new Map<number, readonly string[]>();
  * ```
  */
 export function fixedShardKeys(n: number): readonly string[] {
-  let keys = fixedKeys.get(n);
-  if (!keys) {
-    keys = indexKeys(n);
-    fixedKeys.clear();
-    fixedKeys.set(n, keys);
-  }
-  return keys;
+  return indexKeys(n);
 }
 
 /** Every shard key of the namespace: all of a fixed one, the owned and asked-for of an ephemeral one. */

@@ -18,6 +18,7 @@ import {
   validateShardKeys,
 } from "../../limits/validate_request.ts";
 import type { HeartbeatAnswer, RawHeartbeat, ShardManager } from "../../service/mod.ts";
+import type { OwnedShard } from "../../service/heartbeat_answers.ts";
 import {
   enumValue,
   toBlastRadiusResponse,
@@ -271,7 +272,11 @@ export function executorHandlers(
       const { namespace } = req; // validated with the rest of the heartbeat, by the service
       const answer = await manager.heartbeat(rawHeartbeat(req));
       const key = `${namespace}\u0000${req.executorId}`;
-      const encode = () => writeHeartbeatResponse(answer) ?? serialize(toHeartbeatResponse(answer));
+      const encode = () => {
+        const shards = answer.shards(); // sorted and built on each call: once here
+        return writeHeartbeatResponse(shards, answer.exclusive) ??
+          serialize(toHeartbeatResponse(shards, answer.exclusive));
+      };
       const bytes = answer.stamp === undefined
         ? encode()
         : answers.bytesOf(key, answer.stamp, encode);
@@ -322,20 +327,26 @@ function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
   };
 }
 
-/** The generic form of a heartbeat answer (heartbeat_response_writer.ts writes most answers without it). */
-export function toHeartbeatResponse(answer: HeartbeatAnswer): HeartbeatResponse {
+/**
+ * The generic form of a heartbeat answer's `shards` and `exclusive`
+ * (heartbeat_response_writer.ts writes most answers without it).
+ */
+export function toHeartbeatResponse(
+  shards: readonly OwnedShard[],
+  exclusive?: HeartbeatAnswer["exclusive"],
+): HeartbeatResponse {
   const shardAssignments: Record<string, ShardAssignment> = {};
-  for (const { shardKey, fencingToken, releasing } of answer.shards()) {
+  for (const { shardKey, fencingToken, releasing } of shards) {
     shardAssignments[shardKey] = {
       status: releasing ? "ASSIGNMENT_STATUS_RELEASING" : "ASSIGNMENT_STATUS_READY",
       fencingToken: String(fencingToken),
     };
   }
-  const ownership = answer.exclusive
+  const ownership = exclusive
     ? {
       ownershipMode: "OWNERSHIP_MODE_EXCLUSIVE" as const,
-      ownershipLeaseMs: String(answer.exclusive.leaseMs),
-      revision: String(answer.exclusive.revision),
+      ownershipLeaseMs: String(exclusive.leaseMs),
+      revision: String(exclusive.revision),
     }
     : { ownershipMode: "OWNERSHIP_MODE_AVAILABLE" as const };
   return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED", ...ownership };

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { HeartbeatAnswer } from "../../service/heartbeat_answers.ts";
+import type { HeartbeatAnswer, OwnedShard } from "../../service/heartbeat_answers.ts";
 
 const READY = 1;
 const RELEASING = 2;
@@ -27,7 +27,8 @@ const AVAILABLE = 1;
 const EXCLUSIVE = 2;
 
 /**
- * The wire bytes of `answer`'s `HeartbeatResponse`, or `undefined` when a
+ * The wire bytes of the `HeartbeatResponse` of an answer's `shards` (sorted,
+ * as `HeartbeatAnswer.shards()` gives them) and `exclusive`, or `undefined` when a
  * number in it is not a whole number in 0..2^53 or a shard key is not ASCII
  * (the generic encoder then decides).
  *
@@ -36,16 +37,15 @@ const EXCLUSIVE = 2;
  * import assert from "node:assert/strict";
  * import { writeHeartbeatResponse } from "./heartbeat_response_writer.ts";
  *
- * const bytes = writeHeartbeatResponse({
- *   stamp: 1,
- *   shards: () => [{ shardKey: "7", fencingToken: 300 }],
- * });
+ * const bytes = writeHeartbeatResponse([{ shardKey: "7", fencingToken: 300 }]);
  * // shard_assignments {"7": {READY, 300}}, migration_mode ONBOARDED, ownership_mode AVAILABLE
  * assert.deepEqual([...bytes!], [10, 10, 10, 1, 55, 18, 5, 8, 1, 16, 172, 2, 16, 4, 24, 1]);
  * ```
  */
-export function writeHeartbeatResponse(answer: HeartbeatAnswer): Uint8Array | undefined {
-  const shards = answer.shards();
+export function writeHeartbeatResponse(
+  shards: readonly OwnedShard[],
+  exclusive?: HeartbeatAnswer["exclusive"],
+): Uint8Array | undefined {
   let size = 0;
   for (let i = 0; i < shards.length; i++) {
     const { shardKey, fencingToken } = shards[i]!;
@@ -53,7 +53,6 @@ export function writeHeartbeatResponse(answer: HeartbeatAnswer): Uint8Array | un
     const entry = entrySize(shardKey.length, fencingToken);
     size += 1 + varintSize(entry) + entry;
   }
-  const exclusive = answer.exclusive;
   if (exclusive && !(isWireNumber(exclusive.leaseMs) && isWireNumber(exclusive.revision))) {
     return undefined;
   }
