@@ -11,9 +11,12 @@ import { WorkerProcess } from "./worker_process.ts";
 /** Spectators in several processes. */
 export class Spectators {
   readonly #workers: WorkerProcess[];
+  /** For every stream, ms from opening it to its first message (a whole picture), decoded. */
+  readonly firstPictureMs: readonly number[];
 
-  private constructor(workers: WorkerProcess[]) {
+  private constructor(workers: WorkerProcess[], firstPictureMs: number[]) {
     this.#workers = workers;
+    this.firstPictureMs = firstPictureMs;
   }
 
   /**
@@ -44,8 +47,8 @@ export class Spectators {
         WorkerProcess.start("spectator_fleet.ts", { ...options, streams }, `spectators-${p}`),
       );
     });
-    await Promise.all(workers.map((w) => w.next("ready", timeoutMs)));
-    return new Spectators(workers);
+    const ready = await Promise.all(workers.map((w) => w.next("ready", timeoutMs)));
+    return new Spectators(workers, ready.flatMap((r) => r.firstMs as number[]));
   }
 
   /** Process ids. */

@@ -10,7 +10,7 @@ import type { ServiceProcess } from "../lib/service.ts";
 import { CommitLog } from "../lib/commit_log.ts";
 import { Fleet } from "../lib/fleet.ts";
 import { isLeadershipLoss } from "../lib/leaders.ts";
-import { cpuSecondsOf } from "../lib/proc.ts";
+import { cpuSecondsOf, memoryOf } from "../lib/proc.ts";
 import {
   type Figure,
   fullOnly,
@@ -54,6 +54,8 @@ interface Setup {
   readonly deltas: NamespaceWatch;
   readonly snapshots: NamespaceWatch;
   readonly firstSnapshotsS: number;
+  /** Service RSS growth from opening the spectators' streams, per stream once idle, KiB. */
+  readonly rssPerStreamKiB: number;
   /** Times the instance stopped leading the namespace so far. */
   lostLeadership: number;
 }
@@ -103,6 +105,7 @@ async function setup(ctx: SuiteContext, streams: number, processes: number): Pro
   });
   await waitUntil(async () => (await fleet.status()).held === SHARDS, 60_000, "placement", 250);
   ctx.progress(`${streams} spectators over ${processes} processes: first snapshots`);
+  const rssBefore = (await memoryOf(service.pid)).rss;
   const connecting = performance.now();
   let lost = 0;
   service.onLog((line) => {
@@ -116,6 +119,8 @@ async function setup(ctx: SuiteContext, streams: number, processes: number): Pro
     acceptDeltas: true,
   });
   const firstSnapshotsS = (performance.now() - connecting) / 1000;
+  await sleep(2_000); // the streams idle; buffers of the first snapshots are freed
+  const rssPerStreamKiB = ((await memoryOf(service.pid)).rss - rssBefore) / streams / 1024;
   const control = await Control.start(ctx.scope, service.address);
   const deltas = new NamespaceWatch(service.address, "bench", true);
   const snapshots = new NamespaceWatch(service.address, "bench", false);
@@ -133,6 +138,7 @@ async function setup(ctx: SuiteContext, streams: number, processes: number): Pro
     deltas,
     snapshots,
     firstSnapshotsS,
+    rssPerStreamKiB,
     get lostLeadership() {
       return lost;
     },
@@ -147,6 +153,7 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
   const results: Batch[] = [];
   const crashes: string[] = [];
   const firsts: number[] = [];
+  const perStream: number[] = [];
   const deltaBytes: number[] = [];
   const snapshotBytes: number[] = [];
   let lostLeadership = 0;
@@ -162,6 +169,7 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
     if (env === undefined) {
       env = await setup(ctx, streams, processes);
       firsts.push(env.firstSnapshotsS);
+      perStream.push(env.rssPerStreamKiB);
     }
     const label = `batch ${results.length + 1}/${batches}`;
     try {
@@ -236,6 +244,10 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       `Connecting: all ${streams} spectators had their first snapshot ` +
       `${firsts.map((f) => f.toFixed(1)).join(", ")} s after they started (per setup); the ` +
       `instance stopped leading the namespace ${lostLeadership} time(s) in all (electionTTL 5 s).`,
+      `Memory per idle watch stream: the service's RSS grew by ` +
+      `${perStream.map((k) => k.toFixed(1)).join(", ")} KiB per stream (per setup) from before ` +
+      `the ${streams} streams opened to 2 s after the last had its first snapshot (RSS, so ` +
+      "freed buffers the allocator kept count too: an upper bound).",
       `The service used ${results.map((r) => r.cores.toFixed(2)).join(", ")} cores while ` +
       `moves ran (per batch); ${missing} spectator-moves did not arrive within 10 s.`,
       `Deltas cost ${median(deltaBytes)} B per one-shard move against ` +

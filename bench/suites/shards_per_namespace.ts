@@ -92,6 +92,13 @@ function figuresOf(ctx: SuiteContext, runs: ShardsRun[], intervalMs: number): Fi
       samples: pick("lagS"),
     },
     { label: "steady: stale executors at its end", unit: "", samples: pick("stale") },
+    {
+      label: "a new spectator's first whole picture (stream opened → decoded)",
+      unit: "s",
+      digits: 2,
+      samples: pick("spectatorFirstS"),
+      ...fullOnly(ctx, { op: "<", value: 2, text: "< 2 s" }),
+    },
   ];
 }
 
@@ -171,6 +178,9 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "CPU from `/proc`, its passes and their mean duration from `sm_rebalance_passes_total` " +
       "and `sm_rebalance_pass_duration_seconds`, the executors' heartbeat p99, the largest " +
       "`sm_heartbeat_lag_max_seconds` seen (polled every 2 s) and `sm_executors{state=stale}`.",
+      "Spectator: after the steady window, one raw `WatchNamespaceState` stream (with " +
+      "`accept_deltas`) opens in a worker process; the clock runs from opening it to its " +
+      "first message (the whole picture) received and decoded by protobufjs in that process.",
       "Profiled run (full mode only, not among the samples): `--cpu-prof` and the V8 sampling " +
       "heap profiler over `--inspect`.",
       "The simulated executors encode a request once per shard set and decode an answer only " +

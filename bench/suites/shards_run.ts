@@ -17,6 +17,7 @@ import { logToFile, type ServiceProcess } from "../lib/service.ts";
 import { sleep, waitUntil } from "../lib/wait.ts";
 import { Control } from "../lib/control.ts";
 import { untilQuiet } from "../lib/quiet.ts";
+import { Spectators } from "../lib/spectators.ts";
 
 const SELECTOR = { bench: "hold" };
 
@@ -49,6 +50,8 @@ export interface ShardsRun {
   readonly waveS: number;
   readonly waveHeartbeatP99Ms: number;
   readonly waveLagS: number;
+  /** After the steady window: a new spectator's stream opened → its first whole picture decoded, s. */
+  readonly spectatorFirstS: number;
   /** Times the instance stopped leading during the whole run. */
   readonly leadershipLosses: number;
   /** Profiled runs only: RSS after a forced full GC, live memory by allocation site. */
@@ -174,6 +177,7 @@ async function measure(
   const steady = await steadyWindow(service, fleet, ctx.quick ? 3_000 : 20_000);
   const heapSites = await sampler?.stop();
   const afterGc = sampler ? await memoryOf(service.pid) : undefined;
+  const spectatorFirstS = await firstPicture(ctx, service);
   if (profile.cpuProfDir) await service.stop("SIGTERM");
   const mib = (name: string, labels?: Record<string, string>) =>
     sumMetric(memoryMetrics, name, labels) / 2 ** 20;
@@ -189,6 +193,7 @@ async function measure(
     externalMiB: mib("sm_process_external_memory_bytes"),
     ...wave,
     ...steady,
+    spectatorFirstS,
     leadershipLosses: losses,
     ...(afterGc ? { rssAfterGcMiB: afterGc.rss / 2 ** 20 } : {}),
     ...(heapSites ? { heapSites } : {}),
@@ -246,4 +251,16 @@ async function steadyWindow(service: ServiceProcess, fleet: Fleet, ms: number) {
     lagS,
     stale: await metric(service, "sm_executors", { ...ns, state: "stale" }),
   };
+}
+
+/** One spectator connects: stream opened → the whole picture received and decoded, s. */
+async function firstPicture(ctx: SuiteContext, service: ServiceProcess): Promise<number> {
+  const spectator = await Spectators.start(ctx.scope, 1, {
+    address: service.address,
+    namespace: "bench",
+    streams: 1,
+    channels: 1,
+    acceptDeltas: true,
+  }, 60_000);
+  return spectator.firstPictureMs[0]! / 1000;
 }

@@ -11,7 +11,8 @@
  * - `{type:"bytes"}` → `{type:"bytes", snapshots, deltas}`: payload sizes of
  *   all messages received so far, by kind.
  *
- * Emits `{type:"ready"}` once every stream has its first snapshot.
+ * Emits `{type:"ready", firstMs}` once every stream has its first snapshot;
+ * `firstMs[i]`: ms from opening stream `i` to its first message, decoded.
  *
  * @module
  */
@@ -45,12 +46,14 @@ const clients = Array.from({ length: options.channels }, () => openClient(option
 const snapshotBytes: number[] = [];
 const deltaBytes: number[] = [];
 const streams: Stream[] = [];
+const firstMs: number[] = [];
 let pending: { revision: number; check: () => void } | undefined;
 let ready = 0;
 
 function open(index: number): void {
   const stream: Stream = { revision: 0, history: [] };
   streams.push(stream);
+  const openedAt = preciseNow();
   let size = 0;
   const deserialize = (buffer: Buffer) => {
     size = buffer.length;
@@ -67,7 +70,10 @@ function open(index: number): void {
   call.on("data", (message: WatchNamespaceStateResponse__Output) => {
     const at = preciseNow();
     const revision = Number(message.revision);
-    if (stream.revision === 0 && ++ready === options.streams) emit({ type: "ready" });
+    if (stream.revision === 0) {
+      firstMs[index] = at - openedAt;
+      if (++ready === options.streams) emit({ type: "ready", firstMs });
+    }
     (message.isDelta ? deltaBytes : snapshotBytes).push(size);
     stream.revision = revision;
     stream.history.push([revision, at]);

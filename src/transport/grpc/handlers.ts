@@ -42,6 +42,7 @@ import {
 } from "../../wire/proto.ts";
 import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
 import { writeHeartbeatResponse } from "./heartbeat_response_writer.ts";
+import { writeWatchDelta, writeWatchPicture } from "./watch_message_writer.ts";
 import { serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
@@ -66,10 +67,12 @@ export function routingHandlers(
   const { logger } = context;
   const ops = manager.operations;
   const drains = manager.executorDrains;
-  // Subscribers at the same point share one view: encode it once for all of them.
+  // Subscribers at the same point share one view: encode it once for all of them,
+  // straight to bytes unless it holds what the direct writers leave to protobufjs.
   const serialize = shardDistributorService.WatchNamespaceState.responseSerialize;
   const watchBytes = new EncodedOnce((view: Parameters<typeof toWatchResponse>[0]) =>
-    serialize(toWatchResponse(view))
+    (view.kind === "delta" ? writeWatchDelta(view) : writeWatchPicture(view)) ??
+      serialize(toWatchResponse(view))
   );
   const { limits } = manager;
   const shardKey = (key: string) => validateShardKey(key, "shard_key", limits);

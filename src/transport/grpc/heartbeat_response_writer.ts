@@ -19,6 +19,7 @@
  * @module
  */
 import type { HeartbeatAnswer, OwnedShard } from "../../service/heartbeat_answers.ts";
+import { ByteWriter, delimitedSize, isWireNumber, varintSize } from "./wire_bytes.ts";
 
 const READY = 1;
 const RELEASING = 2;
@@ -49,9 +50,8 @@ export function writeHeartbeatResponse(
   let size = 0;
   for (let i = 0; i < shards.length; i++) {
     const { shardKey, fencingToken } = shards[i]!;
-    if (!isWireNumber(fencingToken) || !isAscii(shardKey)) return undefined;
-    const entry = entrySize(shardKey.length, fencingToken);
-    size += 1 + varintSize(entry) + entry;
+    if (!isWireNumber(fencingToken)) return undefined;
+    size += delimitedSize(entrySize(shardKey.length, fencingToken));
   }
   if (exclusive && !(isWireNumber(exclusive.leaseMs) && isWireNumber(exclusive.revision))) {
     return undefined;
@@ -59,51 +59,31 @@ export function writeHeartbeatResponse(
   size += 4; // migration_mode and ownership_mode: a tag and a one-byte value each
   if (exclusive) size += 2 + varintSize(exclusive.leaseMs) + varintSize(exclusive.revision);
 
-  const out = new Uint8Array(size);
-  let at = 0;
-  const varint = (value: number) => {
-    while (value > 127) {
-      out[at++] = (value % 128) | 128;
-      value = Math.floor(value / 128);
-    }
-    out[at++] = value;
-  };
+  const w = new ByteWriter(size);
   for (let i = 0; i < shards.length; i++) {
     const { shardKey: key, fencingToken, releasing } = shards[i]!;
-    out[at++] = 0x0a; // field 1, length-delimited: one map entry
-    varint(entrySize(key.length, fencingToken));
-    out[at++] = 0x0a; // entry key: ASCII, one byte per character
-    varint(key.length);
-    for (let c = 0; c < key.length; c++) out[at++] = key.charCodeAt(c);
-    out[at++] = 0x12; // entry value: ShardAssignment
-    out[at++] = valueSize(fencingToken);
-    out[at++] = 0x08; // status
-    out[at++] = releasing ? RELEASING : READY;
-    out[at++] = 0x10; // fencing_token
-    varint(fencingToken);
+    w.byte(0x0a); // field 1, length-delimited: one map entry
+    w.varint(entrySize(key.length, fencingToken));
+    w.byte(0x0a); // entry key: ASCII, one byte per character
+    w.ascii(key);
+    w.byte(0x12); // entry value: ShardAssignment
+    w.byte(valueSize(fencingToken));
+    w.byte(0x08); // status
+    w.byte(releasing ? RELEASING : READY);
+    w.byte(0x10); // fencing_token
+    w.varint(fencingToken);
   }
-  out[at++] = 0x10; // migration_mode
-  out[at++] = ONBOARDED;
-  out[at++] = 0x18; // ownership_mode
-  out[at++] = exclusive ? EXCLUSIVE : AVAILABLE;
+  w.byte(0x10); // migration_mode
+  w.byte(ONBOARDED);
+  w.byte(0x18); // ownership_mode
+  w.byte(exclusive ? EXCLUSIVE : AVAILABLE);
   if (exclusive) {
-    out[at++] = 0x20; // ownership_lease_ms
-    varint(exclusive.leaseMs);
-    out[at++] = 0x28; // revision
-    varint(exclusive.revision);
+    w.byte(0x20); // ownership_lease_ms
+    w.varint(exclusive.leaseMs);
+    w.byte(0x28); // revision
+    w.varint(exclusive.revision);
   }
-  return out;
-}
-
-function isWireNumber(n: number): boolean {
-  return Number.isSafeInteger(n) && n >= 0;
-}
-
-function isAscii(key: string): boolean {
-  for (let i = 0; i < key.length; i++) {
-    if (key.charCodeAt(i) > 127) return false;
-  }
-  return true;
+  return w.finish();
 }
 
 function valueSize(fencingToken: number): number {
@@ -111,14 +91,5 @@ function valueSize(fencingToken: number): number {
 }
 
 function entrySize(keyBytes: number, fencingToken: number): number {
-  return 1 + varintSize(keyBytes) + keyBytes + 2 + valueSize(fencingToken);
-}
-
-function varintSize(value: number): number {
-  let n = 1;
-  while (value > 127) {
-    value = Math.floor(value / 128);
-    n++;
-  }
-  return n;
+  return delimitedSize(keyBytes) + 2 + valueSize(fencingToken);
 }
