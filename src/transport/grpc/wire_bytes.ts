@@ -2,9 +2,8 @@
  * The few protobuf primitives the direct writers need (heartbeat answers,
  * watch messages): varint sizes and a writer over a buffer sized beforehand,
  * which writes strings one byte per character and notices any that is not
- * ASCII. Each writer returns
- * `undefined` for a message these do not cover, and its caller takes
- * protobufjs's generic path.
+ * ASCII. Each writer returns `undefined` for a message these do not cover,
+ * and its caller takes protobufjs's generic path.
  *
  * @module
  */
