@@ -9,6 +9,7 @@
  */
 import { stringify as toYaml } from "yaml";
 import { colourWanted, type Palette, palette } from "./colour.ts";
+import { parseJson } from "../core/parse_json.ts";
 
 /** The `-o` formats. */
 export const OUTPUT_FORMATS = ["table", "wide", "json", "yaml"] as const;
@@ -136,7 +137,7 @@ export class Output {
 
 /** What JSON.stringify would make of `value` (dates as strings, no undefined), for YAML. */
 function plain(value: unknown): unknown {
-  return value === undefined ? null : JSON.parse(JSON.stringify(value));
+  return value === undefined ? null : parseJson(JSON.stringify(value));
 }
 
 function writeAll(sink: Sink, text: string): void {

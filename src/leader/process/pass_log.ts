@@ -9,6 +9,7 @@ import type { Logger } from "../../core/logger.ts";
 import type { AssignmentDelta } from "../../core/types.ts";
 import type { MoveCounts, PlacementReport } from "../../plan/mod.ts";
 import type { Release } from "./describe_change.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 /** Executors named one by one in a change's log lines; the rest are summed up. */
 const RELEASES_LOGGED = 20;
@@ -84,7 +85,7 @@ export class PlacementLog {
   report(report: PlacementReport): void {
     const key = JSON.stringify(report);
     if (key === this.#last) return;
-    const hadProblem = this.#last !== "" && problem(JSON.parse(this.#last) as PlacementReport);
+    const hadProblem = this.#last !== "" && problem(parseJson(this.#last) as PlacementReport);
     this.#last = key;
     if (problem(report)) {
       this.#logger.warn("owner sets fall short of the placement asked for", { ...report });

@@ -14,6 +14,7 @@ import type {
   NamespaceDefinitions,
   StoredDefinition,
 } from "../namespace_definitions.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 const FILE = "definitions.json";
 
@@ -52,7 +53,7 @@ export class EmbeddedDefinitions implements NamespaceDefinitions {
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
-    for (const definition of text ? JSON.parse(text) as StoredDefinition[] : []) {
+    for (const definition of text ? parseJson(text) as StoredDefinition[] : []) {
       store.#definitions.set(definition.name, definition);
     }
     return store;

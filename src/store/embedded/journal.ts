@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import type { NamespaceEvent } from "../store.ts";
 import { type ModelImage, NamespaceModel } from "./namespace_model.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 /** One journal line. */
 export type JournalRecord =
@@ -175,7 +176,7 @@ async function recover(dir: string): Promise<Recovered & { lines: number }> {
   let revision = 0;
   const snapshot = await readText(join(dir, "snapshot.json"));
   if (snapshot !== undefined) {
-    const parsed = JSON.parse(snapshot) as {
+    const parsed = parseJson(snapshot) as {
       version: number;
       revision: number;
       namespaces: Record<string, ModelImage>;
@@ -194,7 +195,7 @@ async function recover(dir: string): Promise<Recovered & { lines: number }> {
     if (line === "") continue;
     let record: JournalRecord;
     try {
-      record = JSON.parse(line);
+      record = parseJson(line) as JournalRecord;
     } catch {
       break; // a line cut short by a crash: everything after it is lost too
     }

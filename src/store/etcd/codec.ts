@@ -15,6 +15,7 @@ import type {
 import type { AssignmentImage } from "../store.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import { parseIndexJson } from "./index_json.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 /** Largest part written in one request, leaving room for keys and the rest of a transaction. */
 export const MAX_PART_BYTES = 1024 * 1024;
@@ -34,7 +35,7 @@ export function encodeHeartbeat(record: HeartbeatRecord): string {
  * new shards, and the executor keeps its own until it is stale.
  */
 export function decodeHeartbeat(text: string): HeartbeatRecord {
-  const raw = JSON.parse(text) as { status?: string; sn?: number; ts?: number; ar?: number };
+  const raw = parseJson(text) as { status?: string; sn?: number; ts?: number; ar?: number };
   const status = (STATUSES.has(raw.status ?? "") ? raw.status : "UNKNOWN") as ExecutorStatus;
   const applied = Number(raw.ar ?? 0);
   const number = status === "UNKNOWN" && Number.isInteger(raw.sn) ? { statusNumber: raw.sn! } : {};
@@ -59,7 +60,7 @@ export function encodeReports(reports: Readonly<Record<string, ShardReport>>): s
  * shards one object per report was about 100 MiB of the service's heap.
  */
 export function decodeReports(text: string): Record<string, ShardReport> {
-  const raw = JSON.parse(text) as Record<string, [ShardStatus, number]>;
+  const raw = parseJson(text) as Record<string, [ShardStatus, number]>;
   const out: Record<string, ShardReport> = {};
   for (const key in raw) {
     const [status, load] = raw[key]!;
@@ -95,7 +96,7 @@ export function encodeExecutorDrain(drain: ExecutorDrain): string {
 
 /** Decodes an executor drain; undefined when the value is not one. */
 export function decodeExecutorDrain(text: string): ExecutorDrain | undefined {
-  const raw = JSON.parse(text) as Record<string, unknown>;
+  const raw = parseJson(text) as Record<string, unknown>;
   const id = String(raw.id ?? "");
   const reason = String(raw.reason ?? "");
   const createdAtMs = Number(raw.createdAtMs ?? 0);
@@ -117,7 +118,7 @@ export function encodeClaim(claim: LeaderClaim): string {
 
 /** Decodes a leader claim. */
 export function decodeClaim(text: string): LeaderClaim {
-  const raw = JSON.parse(text) as LeaderClaim;
+  const raw = parseJson(text) as LeaderClaim;
   const text_ = (value: unknown) => typeof value === "string" && value !== "";
   return {
     term: Number(raw.term),
@@ -292,7 +293,7 @@ export function encodePartsPointer(parts: number, seq?: number): string {
 /** Reads a parts pointer, or undefined when the value is stored inline. */
 export function decodePartsPointer(text: string): { parts: number; seq?: number } | undefined {
   if (!text.startsWith('{"parts":') && !text.startsWith('{"seq":')) return undefined;
-  const raw = JSON.parse(text) as { parts?: number; seq?: number };
+  const raw = parseJson(text) as { parts?: number; seq?: number };
   if (typeof raw.parts !== "number") return undefined;
   return raw.seq === undefined ? { parts: raw.parts } : { parts: raw.parts, seq: raw.seq };
 }

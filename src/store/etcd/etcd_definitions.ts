@@ -16,11 +16,12 @@ import type {
   StoredDefinition,
 } from "../namespace_definitions.ts";
 import { absent, del, errorText, modIs, put, txn } from "./txn.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 /** Decodes one stored value; undefined when it is not a definition. */
 function decode(name: string, value: string, revision: number): StoredDefinition | undefined {
   try {
-    const parsed = JSON.parse(value) as { source?: unknown; spec?: unknown };
+    const parsed = parseJson(value) as { source?: unknown; spec?: unknown };
     const source = parsed.source === "file" ? "file" : parsed.source === "api" ? "api" : undefined;
     if (!source || typeof parsed.spec !== "object" || parsed.spec === null) return undefined;
     return { name, source, spec: parsed.spec as Record<string, unknown>, revision };

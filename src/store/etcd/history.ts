@@ -12,6 +12,7 @@ import type { HistoryEvent } from "../../core/history_event.ts";
 import type { HistoryQuery } from "../history_store.ts";
 import { prefixEnd } from "./keys.ts";
 import { del, errorText, put, writeAll } from "./txn.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 /** `<prefix>/history/<ns>/`. */
 export function historyPrefix(prefix: string, namespace: string): string {
@@ -58,7 +59,7 @@ export async function readHistory(
   const events: HistoryEvent[] = [];
   for (const kv of kvs) {
     try {
-      events.push(JSON.parse(kv.value.toString()) as HistoryEvent);
+      events.push(parseJson(kv.value.toString()) as HistoryEvent);
     } catch {
       // A damaged entry is skipped; the log is advisory.
     }

@@ -12,11 +12,14 @@
  * {@linkcode indexKey}'s string. An element is recognised by what surrounds
  * it: a quote right after `[` or `,` opens a string (inside a JSON string a
  * quote is always escaped), and one followed by `,` or `]` closes an element
- * (an object key is followed by `:`).
+ * (an object key is followed by `:`). The text is then read by
+ * {@linkcode parseJson}, which works around a key misread of the runtime's
+ * `JSON.parse`.
  *
  * @module
  */
 import { indexKey } from "../../core/index_keys.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 // Up to 15 digits: every such integer is safe, so String(Number(s)) === s.
 const QUOTED_INDEX = /(?<=[[,])"(0|[1-9][0-9]{0,14})"(?=[,\]])/g;
@@ -35,7 +38,7 @@ const QUOTED_INDEX = /(?<=[[,])"(0|[1-9][0-9]{0,14})"(?=[,\]])/g;
  * ```
  */
 export function parseIndexJson(text: string): unknown {
-  const parsed: unknown = JSON.parse(text.replace(QUOTED_INDEX, "$1"));
+  const parsed: unknown = parseJson(text.replace(QUOTED_INDEX, "$1"));
   restoreStrings(parsed);
   return parsed;
 }

@@ -22,6 +22,7 @@ import { Buffer } from "node:buffer";
 import { errorText } from "./txn.ts";
 import { StoreUnavailableError } from "../../core/errors.ts";
 import { decodeLeaderValue } from "./leader_value.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 interface MutableExecutor {
   heartbeat?: HeartbeatRecord;
@@ -75,8 +76,9 @@ export function decodeNamespace(
         if (parsed.part === "heartbeat") {
           executor.heartbeat = decodeHeartbeat(value);
           executor.heartbeatRevision = rev;
-        } else if (parsed.part === "metadata") executor.metadata = JSON.parse(value);
-        else executor.reports = decodeReports(value);
+        } else if (parsed.part === "metadata") {
+          executor.metadata = parseJson(value) as Record<string, string>;
+        } else executor.reports = decodeReports(value);
         break;
       }
       case "log":

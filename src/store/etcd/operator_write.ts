@@ -18,6 +18,7 @@ import type {
 import { encodeExecutorDrain } from "./codec.ts";
 import { type NamespaceKeys, operatorRequestsPrefix, prefixEnd } from "./keys.ts";
 import { absent, del, errorText, get, MAX_TXN_OPS, put, txn, writeAll } from "./txn.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 function opsOf(
   prefix: string,
@@ -120,7 +121,7 @@ export async function pruneOperatorRequests(
 
 function recordedAt(value: Buffer): number {
   try {
-    const atMs = (JSON.parse(value.toString()) as { atMs?: unknown }).atMs;
+    const atMs = (parseJson(value.toString()) as { atMs?: unknown }).atMs;
     return typeof atMs === "number" ? atMs : 0;
   } catch {
     return 0;

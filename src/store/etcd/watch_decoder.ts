@@ -18,6 +18,7 @@ import {
 } from "./codec.ts";
 import { type NamespaceKeys, parseKey, prefixEnd } from "./keys.ts";
 import { decodeLeaderValue } from "./leader_value.ts";
+import { parseJson } from "../../core/parse_json.ts";
 
 /** The raw events of one store revision. */
 export interface RevisionEvents {
@@ -129,7 +130,11 @@ export class EventDecoder {
           };
         }
         if (parsed.part === "metadata") {
-          return { type: "metadata", executorId: parsed.executorId, metadata: JSON.parse(value) };
+          return {
+            type: "metadata",
+            executorId: parsed.executorId,
+            metadata: parseJson(value) as Record<string, string>,
+          };
         }
         return { type: "reports", executorId: parsed.executorId, reports: decodeReports(value) };
       case "parts":

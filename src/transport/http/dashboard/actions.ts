@@ -11,6 +11,7 @@ import { InvalidArgumentError } from "../../../core/errors.ts";
 import type { ExecutorDrains } from "../../../service/executor_drains.ts";
 import type { NamespaceOperations } from "../../../service/namespace_operations.ts";
 import type { ActionKind, ActionTarget } from "./paths.ts";
+import { parseJson } from "../../../core/parse_json.ts";
 
 /** Largest action body accepted, in bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -98,7 +99,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new InvalidArgumentError("body", `is ${bytes.length} bytes; at most ${MAX_BODY_BYTES}`);
   }
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return parseJson(new TextDecoder().decode(bytes));
   } catch (error) {
     throw new InvalidArgumentError("body", `is not JSON: ${(error as Error).message}`);
   }
