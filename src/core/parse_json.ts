@@ -2,12 +2,13 @@
  * `JSON.parse` that reads object keys right on the pinned runtime.
  *
  * Deno 2.9.3's V8 can read a key written with an escape at its end as a key
- * seen before that ends in a backslash: after any object with the key `a\`
- * (text `"a\\"`) was parsed, `JSON.parse('{"a\\"":1}')` may give the key `a\`
- * instead of `a"`, and the same goes for `"a\n"`, `"a\u0041"` and so on
- * (found by the property test of `store/etcd/index_json.ts`; reproduced alone
- * in two lines). Executor ids, shard keys and metadata keys are chosen by
- * users, so a stored record could be read back under another executor's id.
+ * seen before, in the same place of an object, that ends in a backslash: once
+ * `{"x":1,"a\\":2}` (the key `a\`) was parsed, `{"x":1,"a\"":2}` may come back
+ * with the key `a\` instead of `a"`, and the same goes for `"a\n"`,
+ * `"a\u0041"` and so on (found by the property test of
+ * `store/etcd/index_json.ts`; `bench/tools/json_key_probe.ts` reproduces it).
+ * Executor ids, shard keys and metadata keys are chosen by users, so a stored
+ * record could be read back under another executor's id.
  * Only a text with a backslash can hold an escape, so every other text goes to
  * `JSON.parse` unchanged and a text with one is read by the small parser
  * below, which builds the same value.
@@ -24,8 +25,8 @@
  * import assert from "node:assert/strict";
  * import { parseJson } from "./parse_json.ts";
  *
- * JSON.parse('{"a\\\\":1}'); // a key ending in a backslash seen first
- * assert.deepEqual(Object.keys(parseJson('{"a\\"":1}') as object), ['a"']);
+ * JSON.parse('{"x":1,"a\\\\":2}'); // a key ending in a backslash seen first
+ * assert.deepEqual(Object.keys(parseJson('{"x":1,"a\\"":2}') as object), ["x", 'a"']);
  * ```
  */
 export function parseJson(text: string): unknown {

@@ -9,7 +9,6 @@
  */
 import { stringify as toYaml } from "yaml";
 import { colourWanted, type Palette, palette } from "./colour.ts";
-import { parseJson } from "../core/parse_json.ts";
 
 /** The `-o` formats. */
 export const OUTPUT_FORMATS = ["table", "wide", "json", "yaml"] as const;
@@ -135,9 +134,36 @@ export class Output {
   }
 }
 
-/** What JSON.stringify would make of `value` (dates as strings, no undefined), for YAML. */
-function plain(value: unknown): unknown {
-  return value === undefined ? null : parseJson(JSON.stringify(value));
+/**
+ * What JSON.stringify would make of `value` (dates as strings, no undefined, no
+ * functions), for YAML. Built directly: a `JSON.parse` of the text could misread
+ * an executor id with an escape (see src/core/parse_json.ts).
+ */
+export function plain(value: unknown): unknown {
+  return jsonValue(value) ?? null;
+}
+
+function jsonValue(value: unknown): unknown {
+  if (typeof (value as { toJSON?: unknown } | null)?.toJSON === "function") {
+    value = (value as { toJSON(): unknown }).toJSON();
+  }
+  if (typeof value === "number") return Number.isFinite(value) ? value + 0 : null; // -0 + 0 is 0
+  if (typeof value === "string" || typeof value === "boolean" || value === null) return value;
+  if (typeof value !== "object") return undefined; // undefined, functions, symbols
+  if (Array.isArray(value)) return value.map((item) => jsonValue(item) ?? null);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const json = jsonValue(item);
+    if (json !== undefined) {
+      Object.defineProperty(out, key, {
+        value: json,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return out;
 }
 
 function writeAll(sink: Sink, text: string): void {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Output, type Sink } from "./output.ts";
+import { Output, plain, type Sink } from "./output.ts";
 
 function sink(terminal: boolean, chunk = Infinity): Sink & { text(): string } {
   const parts: Uint8Array[] = [];
@@ -63,4 +63,23 @@ Deno.test("-o yaml prints one YAML document, -o wide asks for the wide table", a
   stream.record({ n: 1 });
   stream.record({ n: 2 });
   assert.equal(records.text(), "---\nn: 1\n---\nn: 2\n");
+});
+
+Deno.test("plain gives what JSON.stringify writes, escaped executor ids kept", () => {
+  const at = new Date(Date.UTC(2026, 11, 3));
+  const values: unknown[] = [
+    undefined,
+    null,
+    NaN,
+    "x",
+    [1, undefined, () => 1, Infinity, [at]],
+    { a: undefined, f: () => 1, d: at, n: -0, nested: { "a\\": 1, 'a"': { s: Symbol("s") } } },
+    JSON.parse('{"__proto__":{"p":1}}'),
+  ];
+  for (const value of values) {
+    assert.deepEqual(plain(value), JSON.parse(JSON.stringify(value ?? null)));
+  }
+  // Read back right where JSON.parse, after a key `a\`, can give `a\` again.
+  assert.deepEqual(plain({ x: 1, "a\\": 1 }), { x: 1, "a\\": 1 });
+  assert.deepEqual(Object.keys(plain({ x: 1, 'a"': 1 }) as object), ["x", 'a"']);
 });
