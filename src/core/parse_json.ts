@@ -105,32 +105,13 @@ class Reader {
 
   array(): unknown[] {
     const items: unknown[] = [];
-    this.at++;
-    this.space();
-    if (this.text[this.at] === "]") {
-      this.at++;
-      return items;
-    }
-    for (;;) {
-      this.space();
-      items.push(this.value());
-      this.space();
-      const c = this.text[this.at++];
-      if (c === "]") return items;
-      if (c !== ",") this.fail("expected ',' or ']'", this.at - 1);
-    }
+    this.list("]", () => items.push(this.value()));
+    return items;
   }
 
   object(): Record<string, unknown> {
     const object: Record<string, unknown> = {};
-    this.at++;
-    this.space();
-    if (this.text[this.at] === "}") {
-      this.at++;
-      return object;
-    }
-    for (;;) {
-      this.space();
+    this.list("}", () => {
       if (this.text[this.at] !== '"') this.fail("expected a key");
       const key = this.string();
       this.expect(":");
@@ -145,10 +126,25 @@ class Reader {
           configurable: true,
         });
       } else object[key] = value;
+    });
+    return object;
+  }
+
+  /** Reads the items of an array or object, `item` each, up to `close`. */
+  list(close: "]" | "}", item: () => void): void {
+    this.at++;
+    this.space();
+    if (this.text[this.at] === close) {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      this.space();
+      item();
       this.space();
       const c = this.text[this.at++];
-      if (c === "}") return object;
-      if (c !== ",") this.fail("expected ',' or '}'", this.at - 1);
+      if (c === close) return;
+      if (c !== ",") this.fail(`expected ',' or '${close}'`, this.at - 1);
     }
   }
 

@@ -9,7 +9,6 @@ import type { Logger } from "../../core/logger.ts";
 import type { AssignmentDelta } from "../../core/types.ts";
 import type { MoveCounts, PlacementReport } from "../../plan/mod.ts";
 import type { Release } from "./describe_change.ts";
-import { parseJson } from "../../core/parse_json.ts";
 
 /** Executors named one by one in a change's log lines; the rest are summed up. */
 const RELEASES_LOGGED = 20;
@@ -75,6 +74,7 @@ export function logChange(
 export class PlacementLog {
   #logger: Pick<Logger, "warn" | "info">;
   #last = "";
+  #lastHadProblem = false;
 
   /** Logs to `logger`. */
   constructor(logger: Pick<Logger, "warn" | "info">) {
@@ -85,9 +85,10 @@ export class PlacementLog {
   report(report: PlacementReport): void {
     const key = JSON.stringify(report);
     if (key === this.#last) return;
-    const hadProblem = this.#last !== "" && problem(parseJson(this.#last) as PlacementReport);
+    const hadProblem = this.#lastHadProblem;
     this.#last = key;
-    if (problem(report)) {
+    this.#lastHadProblem = problem(report);
+    if (this.#lastHadProblem) {
       this.#logger.warn("owner sets fall short of the placement asked for", { ...report });
     } else if (hadProblem) {
       this.#logger.info("owner sets meet the placement asked for", { ...report });
