@@ -26,6 +26,7 @@ import { parseArgs } from "node:util";
 import { startInstance, StartupError } from "./app.ts";
 import { ConfigError, loadConfig } from "./config/mod.ts";
 import { jsonLogger } from "./core/logger.ts";
+import { heapGrowthProblem, processV8FlagSources } from "./heap_growth.ts";
 
 const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT]
                      [--http-address HOST:PORT] [--instance-id ID] [--data-dir DIR]
@@ -96,6 +97,8 @@ async function main(): Promise<number> {
     throw error;
   }
   const logger = jsonLogger(config.log.level);
+  const heapProblem = heapGrowthProblem(processV8FlagSources());
+  if (heapProblem) logger.warn(heapProblem);
   let instance;
   try {
     instance = await startInstance(config, logger, {

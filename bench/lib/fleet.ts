@@ -123,6 +123,36 @@ export class Fleet {
     return owners;
   }
 
+  /**
+   * Stops the heartbeats of the executors `ids`, as if they were lost; from
+   * now on {@linkcode Fleet.gains} counts the shards the others are given.
+   */
+  async silence(ids: readonly string[]): Promise<number> {
+    const parts = await Promise.all(
+      this.#workers.map((w) => w.request({ type: "silence", ids }, "silenced")),
+    );
+    return parts.reduce((n, p) => n + Number(p.count), 0);
+  }
+
+  /**
+   * Shards the executors' answers added since the last
+   * {@linkcode Fleet.silence}, and when (wall clock, ms) the first and the
+   * last such answer arrived; NaN when none did.
+   */
+  async gains(): Promise<{ shards: number; firstAtMs: number; lastAtMs: number }> {
+    const parts = await Promise.all(
+      this.#workers.map((w) => w.request({ type: "gains" }, "gains")),
+    );
+    const times = (k: string) => parts.map((p) => p[k]).filter((t) => typeof t === "number");
+    const first = times("firstAtMs") as number[];
+    const last = times("lastAtMs") as number[];
+    return {
+      shards: parts.reduce((n, p) => n + Number(p.shards), 0),
+      firstAtMs: first.length === 0 ? NaN : Math.min(...first),
+      lastAtMs: last.length === 0 ? NaN : Math.max(...last),
+    };
+  }
+
   /** Stops every heartbeat (the processes stay up). */
   async stopBeating(): Promise<void> {
     await Promise.all(this.#workers.map((w) => w.request({ type: "stop" }, "stopped")));

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { HEAP_GROWTH_V8_FLAG } from "../../src/heap_growth.ts";
 import { readLines, Tail } from "./lines.ts";
 import type { Scope } from "./scope.ts";
 import { signalChild, spawnDeno, stopChild } from "./spawn.ts";
@@ -88,6 +89,10 @@ export async function startService(
     ? []
     : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`];
   if (options.inspectPort !== undefined) flags.push(`--inspect=127.0.0.1:${options.inspectPort}`);
+  // As every launcher of the service passes it; BENCH_SERVICE_V8_FLAGS replaces it
+  // (`--heap-growing-percent=0` measures V8's own choice).
+  const v8 = Deno.env.get("BENCH_SERVICE_V8_FLAGS") ?? HEAP_GROWTH_V8_FLAG;
+  if (v8) flags.push(`--v8-flags=${v8}`);
   const args = ["--config", configPath, "--instance-id", options.instanceId];
   if (options.grpcAddress !== undefined) args.push("--grpc-address", options.grpcAddress);
   const child = spawnDeno(MAIN, args, {

@@ -25,8 +25,16 @@ export const shardsPerNamespace: Suite = {
   run,
 };
 
+/** The steady window at the end of the first full run that follows RSS, ms. */
+const LONG_WINDOW_MS = 600_000;
+
 function figuresOf(ctx: SuiteContext, runs: ShardsRun[], intervalMs: number): Figure[] {
-  const pick = (k: keyof ShardsRun) => runs.map((r) => r[k] as number);
+  const pick = (k: keyof ShardsRun) =>
+    runs.map((r) => r[k]).filter((v): v is number => typeof v === "number");
+  const growth = runs.filter((r) => r.rssLongEndMiB !== undefined).map((r) =>
+    r.rssLongEndMiB! - r.rssLongStartMiB!
+  );
+  const longStart = pick("rssLongStartMiB");
   return [
     {
       label: "drain lifted → every shard owned, served by the instance",
@@ -54,6 +62,11 @@ function figuresOf(ctx: SuiteContext, runs: ShardsRun[], intervalMs: number): Fi
       unit: "MiB",
       samples: pick("rssMiB"),
       ...fullOnly(ctx, { op: "<", value: 512, text: "< 512 MiB" }),
+    },
+    {
+      label: "service RSS at the end of the steady window",
+      unit: "MiB",
+      samples: pick("rssSteadyEndMiB"),
     },
     { label: "service peak RSS (VmHWM)", unit: "MiB", samples: pick("peakMiB") },
     { label: "V8 heap used at the RSS reading", unit: "MiB", samples: pick("heapUsedMiB") },
@@ -99,6 +112,45 @@ function figuresOf(ctx: SuiteContext, runs: ShardsRun[], intervalMs: number): Fi
       samples: pick("spectatorFirstS"),
       ...fullOnly(ctx, { op: "<", value: 2, text: "< 2 s" }),
     },
+    {
+      label: "one executor lost: its pass's planning",
+      unit: "ms",
+      samples: pick("lossPlanMs"),
+    },
+    { label: "one executor lost: its pass's commit", unit: "ms", samples: pick("lossCommitMs") },
+    {
+      label: "one executor lost: pass start → first executor answered with a moved shard",
+      unit: "ms",
+      samples: pick("lossFirstAnsweredMs"),
+      ...fullOnly(ctx, { op: "<", value: 1_000, text: "< 1 s" }),
+    },
+    {
+      label: "one executor lost: pass start → every moved shard held",
+      unit: "ms",
+      samples: pick("lossAllHeldMs"),
+    },
+    ...(growth.length === 0 ? [] : [
+      {
+        label: `RSS at the start of a ${LONG_WINDOW_MS / 60_000}-minute steady window`,
+        unit: "MiB",
+        samples: longStart,
+      },
+      {
+        label: `RSS growth over ${LONG_WINDOW_MS / 60_000} minutes (end − start; largest − start)`,
+        unit: "MiB",
+        samples: growth,
+        ...fullOnly(ctx, {
+          op: "<" as const,
+          value: 0.05 * (longStart[0] ?? 0),
+          text: "no growth (< 5% of the start)",
+        }),
+      },
+      {
+        label: `RSS, largest over the ${LONG_WINDOW_MS / 60_000} minutes`,
+        unit: "MiB",
+        samples: pick("rssLongMaxMiB"),
+      },
+    ]),
   ];
 }
 
@@ -113,7 +165,9 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
   for (let attempt = 1; results.length < runs && attempt <= runs + 2; attempt++) {
     ctx.progress(`run ${results.length + 1}/${runs}: ${shards} shards over ${executors} executors`);
     try {
-      results.push(await shardsRun(ctx, shards, executors, intervalMs));
+      // The first full run ends with a long window that follows RSS.
+      const longWindowMs = !ctx.quick && results.length === 0 ? LONG_WINDOW_MS : 0;
+      results.push(await shardsRun(ctx, shards, executors, intervalMs, { longWindowMs }));
     } catch (error) {
       if (!(error instanceof InstanceCrashedError)) throw error;
       crashes.push(`Attempt ${attempt}: ${error.message}`);
@@ -173,7 +227,7 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "with the last rebalance pass before two heartbeat intervals without one; its heartbeat " +
       "p99 and largest lag are taken over it.",
       "RSS: `VmRSS` and `VmHWM` of the service process in `/proc/<pid>/status`, after the " +
-      "report wave.",
+      "report wave, and `VmRSS` again at the end of the steady window.",
       "Steady window: the next 20 s (3 s in a quick run), executors heartbeating, nothing to change: the service's " +
       "CPU from `/proc`, its passes and their mean duration from `sm_rebalance_passes_total` " +
       "and `sm_rebalance_pass_duration_seconds`, the executors' heartbeat p99, the largest " +
@@ -181,6 +235,14 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "Spectator: after the steady window, one raw `WatchNamespaceState` stream (with " +
       "`accept_deltas`) opens in a worker process; the clock runs from opening it to its " +
       "first message (the whole picture) received and decoded by protobufjs in that process.",
+      "One executor lost: then one executor stops heartbeating. After the heartbeat TTL the " +
+      "leader's pass moves its shards; the pass's start is its \"assignment committed\" log " +
+      "line's time less the `planMs` and `commitMs` it logs, and the executors' worker " +
+      "processes time the first and the last heartbeat answer that gives one of them a moved " +
+      "shard (one machine, one wall clock).",
+      `Memory over time (first full run only): after that, ${LONG_WINDOW_MS / 60_000} more ` +
+      "minutes of steady state with RSS read every 10 s; growth is the last reading less the " +
+      "first.",
       "Profiled run (full mode only, not among the samples): `--cpu-prof` and the V8 sampling " +
       "heap profiler over `--inspect`.",
       "The simulated executors encode a request once per shard set and decode an answer only " +

@@ -18,6 +18,7 @@ import { sleep, waitUntil } from "../lib/wait.ts";
 import { Control } from "../lib/control.ts";
 import { untilQuiet } from "../lib/quiet.ts";
 import { Spectators } from "../lib/spectators.ts";
+import { loseOneExecutor, memoryOverTime } from "./shards_loss.ts";
 
 const SELECTOR = { bench: "hold" };
 
@@ -34,6 +35,8 @@ export interface ShardsRun {
   /** RSS and peak RSS, MiB. */
   readonly rssMiB: number;
   readonly peakMiB: number;
+  /** RSS at the end of the steady window, MiB. */
+  readonly rssSteadyEndMiB: number;
   /** V8 heap used and committed, external memory, MiB. */
   readonly heapUsedMiB: number;
   readonly heapTotalMiB: number;
@@ -54,6 +57,16 @@ export interface ShardsRun {
   readonly spectatorFirstS: number;
   /** Times the instance stopped leading during the whole run. */
   readonly leadershipLosses: number;
+  /** After the spectator: one executor lost, and the pass that moves its shards (LossFigures). */
+  readonly lossPlanMs: number;
+  readonly lossCommitMs: number;
+  readonly lossFirstAnsweredMs: number;
+  readonly lossAllHeldMs: number;
+  /** Runs with a long window only: RSS over it (MemoryOverTime). */
+  readonly rssLongStartMiB?: number;
+  readonly rssLongEndMiB?: number;
+  readonly rssLongMaxMiB?: number;
+  readonly longWindowS?: number;
   /** Profiled runs only: RSS after a forced full GC, live memory by allocation site. */
   readonly rssAfterGcMiB?: number;
   readonly heapSites?: HeapSite[];
@@ -65,6 +78,13 @@ export interface ProfileOptions {
   readonly cpuProfDir?: string;
   /** Sample the heap over `--inspect` on this port. */
   readonly inspectPort?: number;
+  /** Follow RSS for this long at the end of the run, ms. @default {0} */
+  readonly longWindowMs?: number;
+}
+
+/** The namespace's heartbeat TTL: six heartbeat intervals. */
+function ttlMs(intervalMs: number): number {
+  return 6 * intervalMs;
 }
 
 async function metric(service: ServiceProcess, name: string, labels = {}): Promise<number> {
@@ -90,10 +110,11 @@ export async function shardsRun(
   intervalMs: number,
   profile: ProfileOptions = {},
 ): Promise<ShardsRun> {
+  const { longWindowMs: _, ...clusterProfile } = profile;
   const cluster = await startCluster(ctx.scope, {
     namespaces: [{ name: "bench", type: "fixed", shardNum: shards }],
-    process: { heartbeatTTL: `${(6 * intervalMs) / 1000}s`, period: "1s" },
-    ...profile,
+    process: { heartbeatTTL: `${ttlMs(intervalMs) / 1000}s`, period: "1s" },
+    ...clusterProfile,
   });
   const service = cluster.services[0]!;
   try {
@@ -178,6 +199,14 @@ async function measure(
   const heapSites = await sampler?.stop();
   const afterGc = sampler ? await memoryOf(service.pid) : undefined;
   const spectatorFirstS = await firstPicture(ctx, service);
+  const loss = await loseOneExecutor(
+    service,
+    fleet,
+    "executor-0",
+    shards / executors,
+    ttlMs(intervalMs) + 60_000,
+  );
+  const long = profile.longWindowMs ? await memoryOverTime(service, profile.longWindowMs) : {};
   if (profile.cpuProfDir) await service.stop("SIGTERM");
   const mib = (name: string, labels?: Record<string, string>) =>
     sumMetric(memoryMetrics, name, labels) / 2 ** 20;
@@ -194,6 +223,8 @@ async function measure(
     ...wave,
     ...steady,
     spectatorFirstS,
+    ...loss,
+    ...long,
     leadershipLosses: losses,
     ...(afterGc ? { rssAfterGcMiB: afterGc.rss / 2 ** 20 } : {}),
     ...(heapSites ? { heapSites } : {}),
@@ -243,7 +274,9 @@ async function steadyWindow(service: ServiceProcess, fleet: Fleet, ms: number) {
   }
   const after = await read();
   const elapsed = (performance.now() - started) / 1000;
+  const memory = await memoryOf(service.pid);
   return {
+    rssSteadyEndMiB: memory.rss / 2 ** 20,
     steadyCores: (after.cpu - before.cpu) / elapsed,
     passesPerS: (after.passes - before.passes) / elapsed,
     passMs: ((after.seconds - before.seconds) / Math.max(1, after.count - before.count)) * 1000,

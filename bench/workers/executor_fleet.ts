@@ -17,6 +17,12 @@
  *   without a successful heartbeat.
  * - `{type:"dump"}` → `{type:"dump", owners: {executorId: shardKeys[]}}`.
  * - `{type:"stop"}` → `{type:"stopped"}`: no more heartbeats.
+ * - `{type:"silence", ids}` → `{type:"silenced", count}`: those executors (of
+ *   this process) stop heartbeating, as if lost; from then on the others'
+ *   gains are counted.
+ * - `{type:"gains"}` → `{type:"gains", shards, firstAtMs, lastAtMs}`: shards
+ *   the other executors' answers added since the last silence, and when (wall
+ *   clock, ms) the first and the last such answer arrived (null if none).
  *
  * @module
  */
@@ -93,6 +99,8 @@ let beats = 0;
 let errors = 0;
 let firstError: string | null = null;
 let latencies: number[] = [];
+/** Shards gained since the last silence, and when the first and last gain arrived (wall clock). */
+let gains: { shards: number; firstAtMs: number | null; lastAtMs: number | null } | undefined;
 
 /** One heartbeat; on failure it tries once more through the next connection (another instance). */
 async function send(sim: Sim, index: number): Promise<Buffer> {
@@ -112,6 +120,12 @@ function take(sim: Sim, bytes: Buffer): void {
   const answer = heartbeatMethod.responseDeserialize(bytes) as HeartbeatResponse__Output;
   const keys = Object.keys(answer.shardAssignments);
   if (keys.length !== sim.shards.length || keys.some((k) => !(k in sim.reports))) {
+    const gained = keys.filter((k) => !(k in sim.reports)).length;
+    if (gains && gained > 0) {
+      gains.shards += gained;
+      gains.lastAtMs = Date.now();
+      gains.firstAtMs ??= gains.lastAtMs;
+    }
     sim.shards = keys;
     sim.reports = {};
     for (const key of keys) sim.reports[key] = { status: "SHARD_STATUS_READY", shardLoad: 1 };
@@ -119,8 +133,10 @@ function take(sim: Sim, bytes: Buffer): void {
   }
 }
 
+const silenced = new Set<string>();
+
 async function beat(sim: Sim, index: number): Promise<void> {
-  if (stopped) return;
+  if (stopped || silenced.has(sim.id)) return;
   const sent = performance.now();
   try {
     const answer = await send(sim, index);
@@ -133,7 +149,7 @@ async function beat(sim: Sim, index: number): Promise<void> {
     errors++;
     firstError ??= error instanceof Error ? error.message : String(error);
   }
-  if (!stopped) {
+  if (!stopped && !silenced.has(sim.id)) {
     sim.timer = setTimeout(
       () => beat(sim, index),
       options.intervalMs * (0.9 + 0.2 * Math.random()),
@@ -173,6 +189,22 @@ serveCommands((command) => {
     }
     case "dump":
       emit({ type: "dump", owners: Object.fromEntries(sims.map((s) => [s.id, s.shards])) });
+      return;
+    case "silence": {
+      const ids = new Set(command.ids as string[]);
+      let count = 0;
+      for (const sim of sims) {
+        if (!ids.has(sim.id)) continue;
+        silenced.add(sim.id);
+        clearTimeout(sim.timer);
+        count++;
+      }
+      gains = { shards: 0, firstAtMs: null, lastAtMs: null };
+      emit({ type: "silenced", count });
+      return;
+    }
+    case "gains":
+      emit({ type: "gains", ...(gains ?? { shards: 0, firstAtMs: null, lastAtMs: null }) });
       return;
     case "stop":
       stopped = true;

@@ -68,7 +68,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const config = `${dir}/config.yaml`;
   await Deno.writeTextFile(config, configYaml(options, `${dir}/data`));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN.pathname, "--config", config],
+    args: ["run", "-A", "--v8-flags=--heap-growing-percent=50", MAIN.pathname, "--config", config],
     cwd: REPO.pathname,
     stdin: "null",
     stdout: "null",

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { HEAP_GROWTH_V8_FLAG } from "../../src/heap_growth.ts";
 import { type EtcdCluster, startEtcdCluster } from "../support/etcd.ts";
 import { denoBinary } from "../support/deno_bin.ts";
 import { freePorts } from "../support/ports.ts";
@@ -102,6 +103,7 @@ export class ChaosCluster {
           denoBinary(),
           "run",
           "-A",
+          `--v8-flags=${HEAP_GROWTH_V8_FLAG}`,
           MAIN,
           "--config",
           path,

@@ -7,6 +7,7 @@
 import { type RunningInstance, startInstance } from "../../src/app.ts";
 import { parseConfig } from "../../src/config/mod.ts";
 import { jsonLogger, silentLogger } from "../../src/core/logger.ts";
+import { HEAP_GROWTH_V8_FLAG } from "../../src/heap_growth.ts";
 import { denoBinary } from "./deno_bin.ts";
 
 /** Knobs of a test configuration. */
@@ -119,7 +120,16 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
   const configPath = `${dir}/config.yaml`;
   await Deno.writeTextFile(configPath, yaml.replace("level: warn", "level: info"));
   const child = new Deno.Command(denoBinary(), {
-    args: ["run", "-A", MAIN, "--config", configPath, "--instance-id", instanceId],
+    args: [
+      "run",
+      "-A",
+      `--v8-flags=${HEAP_GROWTH_V8_FLAG}`,
+      MAIN,
+      "--config",
+      configPath,
+      "--instance-id",
+      instanceId,
+    ],
     stdout: "null",
     stderr: "piped",
     stdin: "null",

@@ -13,7 +13,16 @@ import type { Release } from "./describe_change.ts";
 /** Executors named one by one in a change's log lines; the rest are summed up. */
 const RELEASES_LOGGED = 20;
 
-/** Logs committed change `seq`: counts, then up to 20 executors that released shards. */
+/** How long a committed pass took: planning, then the fenced write until the store acknowledged it. */
+export interface PassTimes {
+  readonly planMs: number;
+  readonly commitMs: number;
+}
+
+/**
+ * Logs committed change `seq`: counts and how long the pass took, then up to
+ * 20 executors that released shards.
+ */
 export function logChange(
   logger: Logger,
   seq: number,
@@ -24,10 +33,12 @@ export function logChange(
     reasons?: MoveCounts | undefined;
   },
   releases: readonly Release[],
+  times?: PassTimes,
 ): void {
   const assigned = Object.values(plan.delta.assign).reduce((n, shards) => n + shards.length, 0);
   logger.info("assignment committed", {
     seq,
+    ...(times ? { planMs: Math.round(times.planMs), commitMs: Math.round(times.commitMs) } : {}),
     assigned,
     unassigned: plan.delta.unassign.length,
     removed: plan.delta.remove.length,

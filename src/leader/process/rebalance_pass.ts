@@ -113,8 +113,12 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       atMs: clock.now(),
     };
     const note = context.history && assignmentNote(state, seq, fence.claim.term, delta, releases);
+    const committing = clock.monotonic();
     const revision = await commitChange(store, cache, fence, { seq, delta, plan });
-    logChange(context.logger, seq, plan, releases);
+    logChange(context.logger, seq, plan, releases, {
+      planMs,
+      commitMs: clock.monotonic() - committing,
+    });
     if (note) context.history?.note(note);
     await cache.waitForRevision(revision, signal);
     await compactIfDue(store, cache, fence, seq);
