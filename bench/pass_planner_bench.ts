@@ -10,10 +10,15 @@
  * executor stale, its shards re-placed), "executor joins" (one new, empty
  * executor), "initial" (every shard unowned).
  *
+ * The picture keeps its owners as the service keeps a fixed namespace's, by
+ * shard number (state/fixed_owner_index.ts); the rows marked "owners in maps"
+ * keep them in string-keyed maps, as before, for comparison in the same run.
+ *
  * Run: `deno bench -A bench/pass_planner_bench.ts`
  *
  * @module
  */
+import { indexKeys } from "../src/core/index_keys.ts";
 import { seededRandom, zipfLoads } from "../src/loadbalancer/_fixtures.ts";
 import { greedyLoadBalancer } from "../src/loadbalancer/mod.ts";
 import { type BalancedPolicy, planInput, planPass } from "../src/plan/mod.ts";
@@ -43,7 +48,8 @@ const POLICY: Omit<BalancedPolicy, "universe"> = {
 };
 
 /** A namespace picture as a leader's cache would hold it, loaded at monotonic time 0. */
-function stateFor(size: Size, scenario: Scenario): NamespaceState {
+function stateFor(size: Size, scenario: Scenario, maps: boolean): NamespaceState {
+  const keys = indexKeys(size.shards);
   const loads = zipfLoads(size.shards, 1, seededRandom(42));
   const owned = scenario === "initial" ? 0 : size.shards;
   const holders = scenario === "executor joins" ? size.executors - 1 : size.executors;
@@ -54,8 +60,8 @@ function stateFor(size: Size, scenario: Scenario): NamespaceState {
   );
   for (let s = 0; s < owned; s++) {
     const e = s % holders;
-    owners.set(String(s), `executor-${e}`);
-    reports[e]![String(s)] = { status: "READY", load: loads[s]! };
+    owners.set(keys[s]!, `executor-${e}`);
+    reports[e]![keys[s]!] = { status: "READY", load: loads[s]! };
   }
   const executors = new Map<string, StoredExecutor>();
   for (let e = 0; e < size.executors; e++) {
@@ -69,7 +75,10 @@ function stateFor(size: Size, scenario: Scenario): NamespaceState {
       reports: reports[e]!,
     });
   }
-  const state = new NamespaceState("bench", { heartbeatTtlMs: TTL });
+  const state = new NamespaceState(
+    "bench",
+    maps ? { heartbeatTtlMs: TTL } : { heartbeatTtlMs: TTL, shardNum: size.shards },
+  );
   state.load(
     {
       revision: 100_000,
@@ -92,22 +101,28 @@ const built = new Map<string, NamespaceState>();
 
 for (const size of SIZES) {
   for (const scenario of SCENARIOS) {
-    const key = `${size.label} ${scenario}`;
-    Deno.bench({
-      name: `planPass ${key}`,
-      group: size.label,
-      ...(size.shards >= 1_000_000 ? { n: 10, warmup: 2 } : {}),
-      fn(b) {
-        let state = built.get(key);
-        if (state === undefined) {
-          built.clear();
-          built.set(key, state = stateFor(size, scenario));
-        }
-        b.start();
-        const universe = { kind: "fixed", shardNum: size.shards } as const;
-        planPass(planInput(state, 1_000), { ...POLICY, universe });
-        b.end();
-      },
-    });
+    for (const maps of [false, true]) {
+      benchPass(size, scenario, maps);
+    }
   }
+}
+
+function benchPass(size: Size, scenario: Scenario, maps: boolean): void {
+  const key = `${size.label} ${scenario}${maps ? " (owners in maps)" : ""}`;
+  Deno.bench({
+    name: `planPass ${key}`,
+    group: size.label,
+    ...(size.shards >= 1_000_000 ? { n: 10, warmup: 2 } : {}),
+    fn(b) {
+      let state = built.get(key);
+      if (state === undefined) {
+        built.clear();
+        built.set(key, state = stateFor(size, scenario, maps));
+      }
+      b.start();
+      const universe = { kind: "fixed", shardNum: size.shards } as const;
+      planPass(planInput(state, 1_000), { ...POLICY, universe });
+      b.end();
+    },
+  });
 }

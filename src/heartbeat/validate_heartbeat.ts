@@ -4,6 +4,7 @@
  * @module
  */
 import { InvalidArgumentError, NamespaceNotFoundError } from "../core/errors.ts";
+import { sharedReport } from "../core/shared_reports.ts";
 import type { ExecutorStatus, ShardReport } from "../core/types.ts";
 import {
   DEFAULT_REQUEST_LIMITS,
@@ -191,19 +192,27 @@ function validateReports(
   }
   checkReportsSize(reportKeys);
   const reports: Record<string, ShardReport> = {};
-  for (const [key, report] of Object.entries(raw)) {
-    const field = `shard_status_reports[${JSON.stringify(key.slice(0, 64))}]`;
-    validateShardKey(key, field, limits);
+  // A thousand reports a heartbeat: the field's name is written only for an error.
+  const field = (key: string) => `shard_status_reports[${JSON.stringify(key.slice(0, 64))}]`;
+  // A key of at most maxShardKeyLength / 3 UTF-16 units cannot exceed the limit in UTF-8.
+  const shortKey = Math.floor(limits.maxShardKeyLength / 3);
+  for (const key of reportKeys) {
+    const report = raw[key]!;
+    if (key.length === 0 || key.length > shortKey) validateShardKey(key, field(key), limits);
     // A shard status this server does not know is taken as READY: the shard keeps running.
-    const shardStatus =
-      enumValue(report.status, "SHARD_STATUS_", SHARD_STATUSES, `${field}.status`) ?? "READY";
+    const shardStatus = report.status === "SHARD_STATUS_READY"
+      ? "READY"
+      : report.status === "SHARD_STATUS_DONE"
+      ? "DONE"
+      : enumValue(report.status, "SHARD_STATUS_", SHARD_STATUSES, `${field(key)}.status`) ??
+        "READY";
     if (!Number.isFinite(report.load) || report.load < 0) {
       throw new InvalidArgumentError(
-        `${field}.shard_load`,
+        `${field(key)}.shard_load`,
         `must be a finite number >= 0, got ${report.load}`,
       );
     }
-    reports[key] = { status: shardStatus, load: report.load };
+    reports[key] = sharedReport(shardStatus, report.load);
   }
   return reports;
 }

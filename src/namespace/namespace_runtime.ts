@@ -101,6 +101,7 @@ export class NamespaceRuntime implements RoutedNamespace {
     this.#gate = new IdlePassGate(policy.executorRetentionMs);
     this.cache = new NamespaceCache(options.store, policy.name, {
       ...policy.liveness,
+      ...(policy.shardNum > 0 ? { shardNum: policy.shardNum } : {}),
       clock: options.clock,
       logger: options.logger,
       observer: options.observer,

@@ -22,24 +22,26 @@ import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
 import type { BalancedPolicy } from "./plan_policy.ts";
+import { currentOwners } from "./current_owners.ts";
 import { eligibleExecutors, shardsToPlace } from "./shard_universe.ts";
 
 /** Plans a pass of a namespace with `policy.kind` `balanced`. */
 export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan {
   const eligible = eligibleExecutors(input);
   const index = new Map(eligible.map((id, i) => [id, i]));
-  const { shards, done } = shardsToPlace(input, policy.universe);
+  const { shards, numbers, done } = shardsToPlace(input, policy.universe);
+  const current = currentOwners(input, shards, numbers, index);
   const handovers = policy.exclusive ? new Handovers(input, policy.exclusive) : undefined;
   const guard = handovers?.guard;
   const owners = new Int32Array(shards.length);
   const loads = new Float64Array(shards.length);
-  for (const [i, shard] of shards.entries()) {
-    const owner = input.owners.get(shard);
-    owners[i] = owner === undefined ? -1 : index.get(owner) ?? -1;
+  for (let i = 0; i < shards.length; i++) {
+    const shard = shards[i]!;
+    owners[i] = current.eligibleAt(i);
+    loads[i] = current.loadAt(i);
     // A confirmed release is placed afresh (perhaps on its old owner again).
-    if (guard && owner !== undefined && guard.confirmedStopped(shard, owner)) owners[i] = -1;
-    const load = owner === undefined ? undefined : input.executors.get(owner)?.reports[shard]?.load;
-    loads[i] = load === undefined || !(load >= 0) ? NaN : load;
+    const owner = guard && current.at(i);
+    if (owner && guard.confirmedStopped(shard, owner)) owners[i] = -1;
   }
   // Churn rules: no balancing while executors are still joining, none of a
   // shard within its cooldown, none for a gap below minImprovement.
@@ -80,23 +82,26 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   const unassign: string[] = [];
   const release: string[] = [];
   let moves = 0;
-  for (const [i, shard] of shards.entries()) {
+  for (let i = 0; i < shards.length; i++) {
     const target = planned[i] ?? -1;
-    const current = input.owners.get(shard);
+    // Unchanged and nothing to hand over: the common case, decided without strings.
+    if (!handovers && target >= 0 && target === owners[i]) continue;
+    const shard = shards[i]!;
+    const owner = current.at(i);
     const next = target >= 0 ? eligible[target] : undefined;
     if (handovers) {
-      const step = handovers.step(shard, current, next);
+      const step = handovers.step(shard, owner, next);
       if (step === "release") {
         release.push(shard), moves++;
-        reasons[moveReason(input, index, current)]++;
+        reasons[moveReason(input, index, owner)]++;
       }
       if (step !== "move") continue;
-    } else if (next === current) continue;
+    } else if (next === owner) continue;
     if (next === undefined) unassign.push(shard);
     else {
       (assign[next] ??= []).push(shard);
       // A released shard was counted when its release started the move.
-      if (!input.releasing.has(shard)) reasons[moveReason(input, index, current)]++;
+      if (!input.releasing.has(shard)) reasons[moveReason(input, index, owner)]++;
     }
     if ((owners[i] ?? -1) >= 0 && next !== undefined) moves++;
   }

@@ -8,6 +8,7 @@
  */
 import type { ExecutorStatus, ShardReport } from "../core/types.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
+import type { CompactOwners } from "../state/owner_index.ts";
 
 /** An executor as a pass sees it. */
 export interface PlanExecutor {
@@ -59,6 +60,11 @@ export interface PlanInput {
   readonly movedAt?: ReadonlyMap<string, number>;
   /** The term's previous pass used at least half its balancing budget: balancing goes on past the hysteresis. */
   readonly balancingUnfinished?: boolean;
+  /**
+   * A fixed namespace's owners by shard number (the same owners as `owners`,
+   * read without a lookup by key); absent for other namespaces.
+   */
+  readonly compact?: CompactOwners;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -134,5 +140,6 @@ export function planInput(
     cellMoves: options.cellMoves ?? NO_MOVES,
     movedAt: tables.movedAt,
     ...(options.balancingUnfinished ? { balancingUnfinished: true } : {}),
+    ...(tables.compact ? { compact: tables.compact } : {}),
   };
 }

@@ -41,7 +41,8 @@ export function finishedShards(input: PlanInput): Set<string> {
 }
 
 /**
- * Shards that stay where they are, out of the planner's reach: those owned by
+ * Shards that stay where they are, out of the planner's reach (undefined when
+ * there are none): those owned by
  * a live executor whose status this server does not know (`UNKNOWN`) and that
  * no operator drain holds. Such an executor gets nothing new (it is not
  * eligible) but keeps what it has until it is stale, the most conservative
@@ -49,12 +50,12 @@ export function finishedShards(input: PlanInput): Set<string> {
  * whole owner set of such a shard is kept. A shard already releasing is not
  * kept, so that its handover can finish.
  */
-export function keptShards(input: PlanInput): (shard: string) => boolean {
+export function keptShards(input: PlanInput): ((shard: string) => boolean) | undefined {
   const holders = new Set<string>();
   for (const e of input.executors.values()) {
     if (e.status === "UNKNOWN" && e.alive && !e.operatorDrained) holders.add(e.executorId);
   }
-  if (holders.size === 0) return () => false;
+  if (holders.size === 0) return undefined;
   return (shard) => {
     if (input.releasing.has(shard)) return false;
     const set = input.ownerSets.get(shard);
@@ -64,20 +65,42 @@ export function keptShards(input: PlanInput): (shard: string) => boolean {
   };
 }
 
+/** The shards a pass places. */
+export interface ShardsToPlace {
+  /** Their keys (never modify: it may be the process's shared keys). */
+  readonly shards: readonly string[];
+  /** A fixed namespace's: the number of each (`shards[i]` is shard `numbers[i]`). */
+  readonly numbers?: Int32Array;
+  /** The finished shards (ephemeral namespaces only). */
+  readonly done: Set<string>;
+}
+
 /**
  * The shards a pass must place (drained, finished and kept ones left out)
- * and the finished ones (ephemeral namespaces only).
+ * and the finished ones (ephemeral namespaces only). With nothing left out,
+ * a fixed namespace's list is the shared keys themselves.
  */
-export function shardsToPlace(
-  input: PlanInput,
-  universe: ShardUniverse,
-): { readonly shards: string[]; readonly done: Set<string> } {
+export function shardsToPlace(input: PlanInput, universe: ShardUniverse): ShardsToPlace {
   const done = universe.kind === "ephemeral" ? finishedShards(input) : new Set<string>();
   const kept = keptShards(input);
-  const shards = universeKeys(input, universe).filter((s) =>
-    !input.drained.has(s) && !done.has(s) && !kept(s)
-  );
-  return { shards, done };
+  const out = (s: string) => input.drained.has(s) || done.has(s) || kept?.(s) === true;
+  if (universe.kind !== "fixed") {
+    return { shards: universeKeys(input, universe).filter((s) => !out(s)), done };
+  }
+  const keys = fixedShardKeys(universe.shardNum);
+  if (input.drained.size === 0 && kept === undefined) {
+    const numbers = new Int32Array(keys.length);
+    for (let i = 0; i < numbers.length; i++) numbers[i] = i;
+    return { shards: keys, numbers, done };
+  }
+  const shards: string[] = [];
+  const numbers: number[] = [];
+  for (const [i, key] of keys.entries()) {
+    if (out(key)) continue;
+    shards.push(key);
+    numbers.push(i);
+  }
+  return { shards, numbers: Int32Array.from(numbers), done };
 }
 
 /** Executors that may take shards: ACTIVE, alive, not drained by an operator; sorted by id. */

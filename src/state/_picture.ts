@@ -9,6 +9,8 @@
 import type { AssignmentDelta } from "../core/types.ts";
 import type { NamespaceEvent, NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 import { AssignmentTable } from "./assignment_table.ts";
+import { FixedOwnerIndex } from "./fixed_owner_index.ts";
+import { OwnerIndex } from "./owner_index.ts";
 import { type ExecutorRecord, ExecutorTable, type LivenessOptions } from "./executor_table.ts";
 import type { LeaderRecord } from "./namespace_view.ts";
 import { type ViewChange, ViewLog } from "./view_log.ts";
@@ -29,7 +31,7 @@ export class Picture {
   seq = 0;
   inputsVersion = 0;
   readonly executors: ExecutorTable;
-  readonly assignment: AssignmentTable = new AssignmentTable();
+  readonly assignment: AssignmentTable;
   readonly drained: Set<string> = new Set();
   readonly requested: Map<string, number> = new Map();
   readonly hidden: Map<string, number> = new Map();
@@ -46,9 +48,15 @@ export class Picture {
     this.#viewTouched = true;
   };
 
-  /** An empty picture judging liveness with `liveness`. */
-  constructor(liveness: LivenessOptions) {
+  /**
+   * An empty picture judging liveness with `liveness`; a fixed namespace's
+   * owners are kept by shard number (`shardNum`, see fixed_owner_index.ts).
+   */
+  constructor(liveness: LivenessOptions, shardNum?: number) {
     this.executors = new ExecutorTable(liveness);
+    this.assignment = new AssignmentTable(
+      shardNum === undefined ? new OwnerIndex() : new FixedOwnerIndex(shardNum),
+    );
   }
 
   /** Replaces everything with `snapshot` (see `NamespaceState.load`). */

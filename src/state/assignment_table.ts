@@ -9,7 +9,7 @@
 import { applyReleases } from "../core/assignment.ts";
 import type { AssignmentDelta } from "../core/types.ts";
 import type { NamespaceSnapshot } from "../store/store.ts";
-import { OwnerIndex } from "./owner_index.ts";
+import { OwnerIndex, type OwnerTable } from "./owner_index.ts";
 import type { ViewChange } from "./view_log.ts";
 
 /** Commit times of revisions no shard holds any more are dropped this often (in changes). */
@@ -34,11 +34,16 @@ const PRUNE_TIMES_EVERY = 256;
  */
 export class AssignmentTable {
   /** Shard ↔ owner indexes. */
-  readonly index: OwnerIndex = new OwnerIndex();
+  readonly index: OwnerTable;
   /** Store revision → commit time of changes still held by a shard. */
   readonly times: Map<number, number> = new Map();
   /** Releasing shards → revision of the change that released them. */
   readonly releasing: Map<string, number> = new Map();
+
+  /** An empty table over `index` (default: maps, any shard keys). */
+  constructor(index: OwnerTable = new OwnerIndex()) {
+    this.index = index;
+  }
 
   /** When `shard` got its current owner (ms since epoch), if known. */
   assignedAtMs(shard: string): number | undefined {

@@ -11,13 +11,13 @@ import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import type { NamespaceEventBatch, Store } from "../store/store.ts";
 import { HandoverTracker } from "./handover_tracker.ts";
 import { VersionSignal } from "../streams/version_signal.ts";
-import { type LivenessOptions, NamespaceState } from "./namespace_state.ts";
+import { NamespaceState, type NamespaceStateOptions } from "./namespace_state.ts";
 
 /** Longest run of applying watched changes before timers and sockets get a turn, ms. */
 const APPLY_SLICE_MS = 50;
 
 /** Options of {@linkcode NamespaceCache}. */
-export interface NamespaceCacheOptions extends LivenessOptions {
+export interface NamespaceCacheOptions extends NamespaceStateOptions {
   /** The time source. @default {systemClock} */
   readonly clock?: Clock;
   /** Where to log. */

@@ -26,6 +26,15 @@ export type {
   NamespaceView,
 } from "./namespace_view.ts";
 
+/** How a namespace's picture judges liveness and keeps its owners. */
+export interface NamespaceStateOptions extends LivenessOptions {
+  /**
+   * A fixed namespace's shard count: its owners are then kept by shard number
+   * in typed arrays (state/fixed_owner_index.ts). Absent: in maps, any keys.
+   */
+  readonly shardNum?: number;
+}
+
 /**
  * The picture of a namespace. Its fields are private: readers use the
  * {@linkcode NamespaceView} it implements, and it changes only through
@@ -56,9 +65,9 @@ export class NamespaceState implements NamespaceView {
   readonly #p: Picture;
 
   /** An empty picture of `namespace`. */
-  constructor(namespace: string, liveness: LivenessOptions) {
+  constructor(namespace: string, options: NamespaceStateOptions) {
     this.namespace = namespace;
-    this.#p = new Picture(liveness);
+    this.#p = new Picture(options, options.shardNum);
   }
 
   /** Store revision applied so far. */
@@ -239,6 +248,7 @@ export class NamespaceState implements NamespaceView {
       requested: this.#p.requested,
       hidden: this.#p.hidden,
       movedAt: this.#p.movedAt,
+      compact: index.compact(),
     };
   }
 

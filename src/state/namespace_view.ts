@@ -8,6 +8,7 @@
  */
 import type { ExecutorDrain } from "../core/executor_drain.ts";
 import type { ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
+import type { CompactOwners } from "./owner_index.ts";
 import type { ViewChange } from "./view_log.ts";
 
 /** What the service knows about an executor. */
@@ -78,6 +79,8 @@ export interface NamespaceTables {
    * placements of unowned shards are not moves).
    */
   readonly movedAt: ReadonlyMap<string, number>;
+  /** A fixed namespace's owners by shard number, for planners' fast paths (see CompactOwners). */
+  readonly compact: CompactOwners | undefined;
 }
 
 /** The questions asked of a namespace's picture. */

@@ -10,6 +10,60 @@
 const EMPTY: ReadonlySet<string> = new Set();
 
 /**
+ * The compact part of a fixed namespace's owners, for planners' fast paths:
+ * read-only, valid until the next change, never kept. Shards whose owner is
+ * not here (`ownerSlots[i] === -1`) may still be owned through the general
+ * collections (several owners); {@linkcode CompactOwners.complete} says when
+ * none is.
+ */
+export interface CompactOwners {
+  /** The namespace's shard count: shard `i` is key `keys[i]`. */
+  readonly shardNum: number;
+  /** The shared keys "0".."n-1". */
+  readonly keys: readonly string[];
+  /** Shard number → its owner's slot, -1 when none is kept here. */
+  readonly ownerSlots: Int32Array;
+  /** Slot → executor id (undefined for a free slot). */
+  readonly slotIds: readonly (string | undefined)[];
+  /** Executor id → its slot, -1 when it owns nothing here. */
+  slotOf(executorId: string): number;
+  /** True when every owned shard is here: no other keys, no owner sets. */
+  readonly complete: boolean;
+}
+
+/**
+ * Who owns which shard, as the assignment table reads and writes it. Two
+ * implementations: {@linkcode OwnerIndex} (maps, any shard keys) and
+ * `FixedOwnerIndex` (typed arrays by shard number, for fixed namespaces).
+ */
+export interface OwnerTable {
+  /** Shard → owner (the primary, first of the set, of a shard with several owners). */
+  readonly owners: ReadonlyMap<string, string>;
+  /** Shard → full owner set (primary first) of the shards with more than one owner. */
+  readonly ownerSets: ReadonlyMap<string, readonly string[]>;
+  /** Owner → its shards (a shard with several owners is listed under each). */
+  readonly byExecutor: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Shard → revision of the change that gave it its owner or owner set: its fencing token. */
+  readonly assignedRevisions: ReadonlyMap<string, number>;
+  /** Forgets every owner; every executor's stamp changes. */
+  clear(): void;
+  /** A number that changes whenever the shards of `executorId` or their tokens change, and never comes back. */
+  stampOf(executorId: string): number;
+  /** The owners of `shard`, primary first (empty when it has none). */
+  ownersOf(shard: string): readonly string[];
+  /** Shards owned by `executorId` (alone or as one of several owners). */
+  shardsOf(executorId: string): ReadonlySet<string>;
+  /** Gives `shard` the one owner `owner` at `revision`. */
+  setOwner(shard: string, owner: string, revision: number): void;
+  /** Gives `shard` the owners `set` (primary first, distinct, at least one) at `revision`. */
+  set(shard: string, set: readonly string[], revision: number): void;
+  /** Takes every owner from `shard`. */
+  delete(shard: string): void;
+  /** A fixed namespace's arrays, for planners' fast paths; undefined for maps. */
+  compact(): CompactOwners | undefined;
+}
+
+/**
  * The owner maps of a namespace picture. Single-owner shards touch only
  * `owners`, `byExecutor` and `assignedRevisions`; `ownerSets` holds the sets
  * of shards with more than one owner and stays empty otherwise.
@@ -25,7 +79,7 @@ const EMPTY: ReadonlySet<string> = new Set();
  * assert.ok(index.shardsOf("b").has("0"));
  * ```
  */
-export class OwnerIndex {
+export class OwnerIndex implements OwnerTable {
   /** Shard → owner (the primary, first of the set, of a shard with several owners). */
   readonly owners: Map<string, string> = new Map();
   /** Shard → full owner set (primary first) of the shards with more than one owner. */
@@ -41,6 +95,11 @@ export class OwnerIndex {
   #stamps = new Map<string, number>();
   #stamp = 0;
   #clearedStamp = 0;
+
+  /** None: maps have no arrays to offer. */
+  compact(): undefined {
+    return undefined;
+  }
 
   /** Forgets every owner; every executor's stamp changes. */
   clear(): void {

@@ -16,6 +16,7 @@ import type { AssignmentImage } from "../store.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import { parseIndexJson } from "./index_json.ts";
 import { parseJson } from "../../core/parse_json.ts";
+import { sharedReport } from "../../core/shared_reports.ts";
 
 /** Largest part written in one request, leaving room for keys and the rest of a transaction. */
 export const MAX_PART_BYTES = 1024 * 1024;
@@ -54,11 +55,7 @@ export function encodeReports(reports: Readonly<Record<string, ShardReport>>): s
   return JSON.stringify(out);
 }
 
-/**
- * Decodes shard reports. Reports are immutable and most are alike (READY with
- * the same load), so equal reports share one frozen object: at 1,000,000
- * shards one object per report was about 100 MiB of the service's heap.
- */
+/** Decodes shard reports; equal reports share one frozen object (core/shared_reports.ts). */
 export function decodeReports(text: string): Record<string, ShardReport> {
   const raw = parseJson(text) as Record<string, [ShardStatus, number]>;
   const out: Record<string, ShardReport> = {};
@@ -67,26 +64,6 @@ export function decodeReports(text: string): Record<string, ShardReport> {
     out[key] = sharedReport(status, load);
   }
   return out;
-}
-
-/** Distinct reports shared at most; past it, new ones are not kept (loads vary too much). */
-const SHARED_REPORTS_LIMIT = 4_096;
-// Keyed by status, then by load as a number: a key string made per report would be
-// looked up in V8's string table, which numeric shard keys make slow (core/index_keys.ts).
-const sharedReports = new Map<ShardStatus, Map<number, ShardReport>>();
-let sharedCount = 0;
-
-function sharedReport(status: ShardStatus, load: number): ShardReport {
-  let byLoad = sharedReports.get(status);
-  let report = byLoad?.get(load);
-  if (report) return report;
-  report = Object.freeze({ status, load });
-  if (sharedCount < SHARED_REPORTS_LIMIT) {
-    if (!byLoad) sharedReports.set(status, byLoad = new Map());
-    byLoad.set(load, report);
-    sharedCount++;
-  }
-  return report;
 }
 
 /** Encodes an executor drain. */

@@ -49,6 +49,7 @@ import { decoded } from "./malformed.ts";
 import { namespaceHandlers } from "./namespace_handlers.ts";
 import { type HandlerContext, unary } from "./unary_handler.ts";
 import { splitReportsOf } from "./heartbeat_split.ts";
+import { readReportEntries } from "./report_entries_reader.ts";
 
 export type { HandlerContext } from "./unary_handler.ts";
 
@@ -299,6 +300,9 @@ function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
   const split = splitReportsOf(req);
   let reports: RawHeartbeat["reports"] | undefined;
   const decode = () => {
+    // Most changed reports are read straight from their bytes; the rest as protobufjs decodes them.
+    const direct = split && readReportEntries(split.bytes);
+    if (direct) return direct;
     let wire: ReportsOnWire = req.shardStatusReports;
     if (split) {
       try {

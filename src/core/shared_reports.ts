@@ -1,0 +1,45 @@
+/**
+ * One frozen object per distinct shard report. Reports are immutable and most
+ * are alike (READY with the same load), so equal ones share an object: at
+ * 1,000,000 shards one object per report was about 100 MiB of the service's
+ * heap. Shared by the heartbeat's validation and the store's decoding.
+ *
+ * @module
+ */
+import type { ShardReport, ShardStatus } from "./types.ts";
+
+/** Distinct reports shared at most; past it, new ones are not kept (loads vary too much). */
+const SHARED_REPORTS_LIMIT = 4_096;
+// Keyed by status, then by load as a number: a key string made per report would be
+// looked up in V8's string table, which numeric shard keys make slow (core/index_keys.ts).
+const sharedReports = new Map<ShardStatus, Map<number, ShardReport>>();
+let sharedCount = 0;
+
+/**
+ * The shared report of `status` and `load` (a new frozen one past the limit,
+ * and for a load of -0, which a map cannot tell from 0).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sharedReport } from "./shared_reports.ts";
+ *
+ * assert.equal(sharedReport("READY", 1), sharedReport("READY", 1));
+ * assert.notEqual(sharedReport("READY", 1), sharedReport("DONE", 1));
+ * assert.ok(Object.isFrozen(sharedReport("READY", 2)));
+ * assert.ok(Object.is(sharedReport("READY", -0).load, -0));
+ * ```
+ */
+export function sharedReport(status: ShardStatus, load: number): ShardReport {
+  if (Object.is(load, -0)) return Object.freeze({ status, load });
+  let byLoad = sharedReports.get(status);
+  let report = byLoad?.get(load);
+  if (report) return report;
+  report = Object.freeze({ status, load });
+  if (sharedCount < SHARED_REPORTS_LIMIT) {
+    if (!byLoad) sharedReports.set(status, byLoad = new Map());
+    byLoad.set(load, report);
+    sharedCount++;
+  }
+  return report;
+}
