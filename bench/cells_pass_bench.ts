@@ -29,7 +29,7 @@ function stateFor(cells: number, placed: number, requested: number): NamespaceSt
       heartbeat: { status: "ACTIVE", timestampMs: WALL },
       heartbeatRevision: 10 + c,
       metadata: {},
-      reports: {},
+      reports: new Map(),
     });
   }
   const state = new NamespaceState("bench", { heartbeatTtlMs: 10_000 });

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { reportsFrom } from "../src/core/shared_reports.ts";
 import { indexKeys } from "../src/core/index_keys.ts";
 import { seededRandom, zipfLoads } from "../src/loadbalancer/_fixtures.ts";
 import { greedyLoadBalancer } from "../src/loadbalancer/mod.ts";
@@ -72,7 +73,7 @@ function stateFor(size: Size, scenario: Scenario, maps: boolean): NamespaceState
       heartbeat: { status: "ACTIVE", timestampMs: lost ? 0 : WALL },
       heartbeatRevision: 10 + e,
       metadata: { address: `${id}:8080` },
-      reports: reports[e]!,
+      reports: reportsFrom(reports[e]!),
     });
   }
   const state = new NamespaceState(

@@ -151,7 +151,7 @@ function tenantsState(placed: readonly (readonly string[])[] | undefined): Names
       heartbeat: { status: "ACTIVE", timestampMs: WALL },
       heartbeatRevision: 1,
       metadata: e.metadata ?? {},
-      reports: {},
+      reports: new Map(),
     });
   }
   const keys = makeShards(TENANTS);

@@ -6,7 +6,35 @@
  *
  * @module
  */
-import type { ShardReport, ShardStatus } from "./types.ts";
+import type { ShardReport, ShardReports, ShardStatus } from "./types.ts";
+
+/** No reports: the reports of an executor that has sent none (never modify it). */
+export const NO_REPORTS: ShardReports = new Map();
+
+/**
+ * Reports from their plain-object form (as JSON holds them), equal ones
+ * shared; reports already in a map are returned as they are.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reportsFrom } from "./shared_reports.ts";
+ *
+ * const reports = reportsFrom({ "3": { status: "READY", load: 1 } });
+ * assert.equal(reports.get("3")?.load, 1);
+ * assert.deepEqual(Object.fromEntries(reports), { "3": { status: "READY", load: 1 } });
+ * ```
+ */
+export function reportsFrom(
+  record: Readonly<Record<string, ShardReport>> | ShardReports,
+): ShardReports {
+  if (record instanceof Map) return record;
+  const reports = new Map<string, ShardReport>();
+  for (const [key, { status, load }] of Object.entries(record as Record<string, ShardReport>)) {
+    reports.set(key, sharedReport(status, load));
+  }
+  return reports;
+}
 
 /** Distinct reports shared at most; past it, new ones are not kept (loads vary too much). */
 const SHARED_REPORTS_LIMIT = 4_096;

@@ -27,6 +27,15 @@ export interface ShardReport {
   readonly load: number;
 }
 
+/**
+ * An executor's reports by shard key. A map, not a plain object: most keys
+ * are shard numbers, which a plain object keeps as integer indices and turns
+ * back into strings each time its keys are listed (~0.2 ms for 1,000 reports
+ * in a process holding 1,000,000 shard keys), while a map hands back the
+ * strings it holds.
+ */
+export type ShardReports = ReadonlyMap<string, ShardReport>;
+
 /** The liveness part of an executor's record, written on (coalesced) heartbeats. */
 export interface HeartbeatRecord {
   /** Status the executor reported. */
@@ -51,7 +60,7 @@ export interface ExecutorWrite {
   /** Replacement metadata, only when it changed. */
   readonly metadata?: Readonly<Record<string, string>>;
   /** Replacement shard reports, only when they changed. */
-  readonly reports?: Readonly<Record<string, ShardReport>>;
+  readonly reports?: ShardReports;
 }
 
 /**

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Clock } from "../core/clock.ts";
+import { NO_REPORTS } from "../core/shared_reports.ts";
 import type { ExecutorWrite } from "../core/types.ts";
 import type { IngestNamespace, KnownExecutor, NamespaceLookup } from "./submission.ts";
 import type { RawHeartbeat } from "./validate_heartbeat.ts";
@@ -86,7 +87,7 @@ export class MemoryExecutorStore {
           status: w.heartbeat.status,
           seenAtMs: this.#clock.monotonic(),
           metadata: w.metadata ?? before?.metadata ?? {},
-          reports: w.reports ?? before?.reports ?? {},
+          reports: w.reports ?? before?.reports ?? NO_REPORTS,
         });
       }
       return revision;
@@ -123,7 +124,7 @@ export function rawHeartbeat(executorId: string, over: Partial<RawHeartbeat> = {
     namespace: "ns",
     executorId,
     status: "EXECUTOR_STATUS_ACTIVE",
-    reports: {},
+    reports: NO_REPORTS,
     metadata: {},
     ...over,
   };

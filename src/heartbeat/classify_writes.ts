@@ -73,7 +73,7 @@ export interface ClassifyOptions {
  *
  * const renewals = { add() {}, drop() {}, failure: undefined };
  * const submission: Submission = {
- *   heartbeat: { namespace: "ns", executorId: "e1", status: "ACTIVE", reports: {}, metadata: {} },
+ *   heartbeat: { namespace: "ns", executorId: "e1", status: "ACTIVE", reports: new Map(), metadata: {} },
  *   namespace: { executor: () => undefined, recordEvery: false },
  *   resolve: () => {},
  *   reject: () => {},
@@ -112,10 +112,10 @@ export function classifyWrites(
  *
  * const added: string[] = [];
  * const renewals = { add: (_: string, w: { executorId: string }) => added.push(w.executorId), drop() {}, failure: undefined };
- * const known = { status: "ACTIVE" as const, seenAtMs: 0, metadata: {}, reports: {} };
+ * const known = { status: "ACTIVE" as const, seenAtMs: 0, metadata: {}, reports: new Map() };
  * let resolved = false;
  * const round = classifyBatch([{
- *   heartbeat: { namespace: "ns", executorId: "e1", status: "ACTIVE", reports: {}, metadata: {} },
+ *   heartbeat: { namespace: "ns", executorId: "e1", status: "ACTIVE", reports: new Map(), metadata: {} },
  *   namespace: { executor: () => known, recordEvery: false },
  *   resolve: () => resolved = true,
  *   reject: () => {},

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { reportsFrom } from "../core/shared_reports.ts";
 import { StoreUnavailableError } from "../core/errors.ts";
 import { fakeClock } from "../core/fake_clock.ts";
 import type { ExecutorWrite } from "../core/types.ts";
@@ -23,7 +24,12 @@ class RecordingRenewals implements Renewals {
   }
 }
 
-const recent: KnownExecutor = { status: "ACTIVE", seenAtMs: NOW - 10, metadata: {}, reports: {} };
+const recent: KnownExecutor = {
+  status: "ACTIVE",
+  seenAtMs: NOW - 10,
+  metadata: {},
+  reports: new Map(),
+};
 const due: KnownExecutor = { ...recent, seenAtMs: NOW - 5_000 };
 
 function namespaceOf(known: Record<string, KnownExecutor>, recordEvery = false): IngestNamespace {
@@ -36,7 +42,7 @@ function submission(
   outcomes: unknown[] = [],
 ): Submission {
   return {
-    heartbeat: { namespace: "ns", status: "ACTIVE", reports: {}, metadata: {}, ...over },
+    heartbeat: { namespace: "ns", status: "ACTIVE", reports: new Map(), metadata: {}, ...over },
     namespace,
     resolve: (revision) => outcomes.push(revision ?? "resolved"),
     reject: (error) => outcomes.push(error),
@@ -113,7 +119,7 @@ Deno.test("classify refuses renewals while the store is unreachable, with the la
 
 Deno.test("classify writes every heartbeat of an exclusive namespace in full, reports included", () => {
   const renewals = new RecordingRenewals();
-  const reports = { "3": { status: "READY" as const, load: 2 } };
+  const reports = reportsFrom({ "3": { status: "READY" as const, load: 2 } });
   const round = classifyBatch([
     submission(namespaceOf({ e1: { ...recent, reports } }, true), { executorId: "e1", reports }),
   ], { renewals, clock });

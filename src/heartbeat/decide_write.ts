@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ExecutorWrite, ShardReport } from "../core/types.ts";
+import type { ExecutorWrite, ShardReports } from "../core/types.ts";
 import type { KnownExecutor } from "./submission.ts";
 import type { Heartbeat } from "./validate_heartbeat.ts";
 
@@ -27,14 +27,14 @@ function sameRecord(
 
 /** True when reports differ in their set of shards, a status, or a load beyond the tolerance. */
 export function reportsDiffer(
-  stored: Readonly<Record<string, ShardReport>>,
-  fresh: Readonly<Record<string, ShardReport>>,
+  stored: ShardReports,
+  fresh: ShardReports,
 ): boolean {
   if (stored === fresh) return false;
-  const keys = Object.keys(fresh);
-  if (keys.length !== Object.keys(stored).length) return true;
-  for (const key of keys) {
-    const a = stored[key], b = fresh[key]!;
+  if (fresh.size !== stored.size) return true;
+  for (const [key, b] of fresh) {
+    const a = stored.get(key);
+    if (a === b) continue;
     if (!a || a.status !== b.status) return true;
     const scale = Math.max(Math.abs(a.load), Math.abs(b.load));
     if (scale > 0 && Math.abs(a.load - b.load) > LOAD_TOLERANCE * scale) return true;
@@ -54,7 +54,7 @@ export function reportsDiffer(
  * import assert from "node:assert/strict";
  * import { decideWrite } from "./decide_write.ts";
  *
- * const hb = { namespace: "ns", executorId: "e1", status: "ACTIVE", metadata: {}, reports: {} } as const;
+ * const hb = { namespace: "ns", executorId: "e1", status: "ACTIVE", metadata: {}, reports: new Map() } as const;
  * assert.deepEqual(decideWrite(undefined, hb, { wallNow: 5 }).heartbeat, {
  *   status: "ACTIVE",
  *   timestampMs: 5,

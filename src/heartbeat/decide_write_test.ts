@@ -1,3 +1,4 @@
+import { reportsFrom } from "../core/shared_reports.ts";
 import assert from "node:assert/strict";
 import type { ExecutorView } from "../state/namespace_state.ts";
 import { classifyWrite, decideWrite, LOAD_TOLERANCE, reportsDiffer } from "./decide_write.ts";
@@ -11,7 +12,7 @@ function heartbeat(over: Partial<Heartbeat> = {}): Heartbeat {
     executorId: "e1",
     status: "ACTIVE",
     metadata: { addr: "a:1" },
-    reports: { "0": { status: "READY", load: 100 } },
+    reports: reportsFrom({ "0": { status: "READY", load: 100 } }),
     ...over,
   };
 }
@@ -24,7 +25,7 @@ function known(over: Partial<ExecutorView> = {}): ExecutorView {
     seenAtMs: 9_990, // recent
     heartbeatRevision: 5,
     metadata: { addr: "a:1" },
-    reports: { "0": { status: "READY", load: 100 } },
+    reports: reportsFrom({ "0": { status: "READY", load: 100 } }),
     ...over,
   };
 }
@@ -64,25 +65,42 @@ Deno.test("decide write writes changed metadata but not unchanged reports", () =
 
 Deno.test("decide write ignores load changes within 5% and writes larger ones", () => {
   assert.equal(LOAD_TOLERANCE, 0.05);
-  const small = heartbeat({ reports: { "0": { status: "READY", load: 104 } } });
+  const small = heartbeat({ reports: reportsFrom({ "0": { status: "READY", load: 104 } }) });
   assert.equal(decideWrite(known(), small, timing).reports, undefined);
-  const large = heartbeat({ reports: { "0": { status: "READY", load: 106 } } });
+  const large = heartbeat({ reports: reportsFrom({ "0": { status: "READY", load: 106 } }) });
   const write = decideWrite(known(), large, timing);
   assert.deepEqual(write?.reports, large.reports);
   assert.equal(write?.metadata, undefined);
 });
 
 Deno.test("reports differ on a new or missing shard, a status change, or a load beyond 5%", () => {
-  const base = { a: { status: "READY", load: 100 }, b: { status: "READY", load: 0 } } as const;
-  assert.equal(reportsDiffer(base, { ...base }), false);
-  assert.equal(reportsDiffer(base, { a: base.a }), true, "b is gone");
-  assert.equal(reportsDiffer(base, { ...base, c: base.a }), true, "c is new");
-  assert.equal(reportsDiffer(base, { a: base.a, c: base.b }), true, "same size, other key");
-  assert.equal(reportsDiffer(base, { ...base, b: { status: "DONE", load: 0 } }), true);
-  assert.equal(reportsDiffer(base, { ...base, a: { status: "READY", load: 95 } }), false);
-  assert.equal(reportsDiffer(base, { ...base, a: { status: "READY", load: 94 } }), true);
-  assert.equal(reportsDiffer(base, { ...base, b: { status: "READY", load: 0.001 } }), true);
-  assert.equal(reportsDiffer({}, {}), false);
+  const plain = { a: { status: "READY", load: 100 }, b: { status: "READY", load: 0 } } as const;
+  const base = reportsFrom(plain);
+  assert.equal(reportsDiffer(base, reportsFrom({ ...plain })), false);
+  assert.equal(reportsDiffer(base, reportsFrom({ a: plain.a })), true, "b is gone");
+  assert.equal(reportsDiffer(base, reportsFrom({ ...plain, c: plain.a })), true, "c is new");
+  assert.equal(
+    reportsDiffer(base, reportsFrom({ a: plain.a, c: plain.b })),
+    true,
+    "same size, other key",
+  );
+  assert.equal(
+    reportsDiffer(base, reportsFrom({ ...plain, b: { status: "DONE", load: 0 } })),
+    true,
+  );
+  assert.equal(
+    reportsDiffer(base, reportsFrom({ ...plain, a: { status: "READY", load: 95 } })),
+    false,
+  );
+  assert.equal(
+    reportsDiffer(base, reportsFrom({ ...plain, a: { status: "READY", load: 94 } })),
+    true,
+  );
+  assert.equal(
+    reportsDiffer(base, reportsFrom({ ...plain, b: { status: "READY", load: 0.001 } })),
+    true,
+  );
+  assert.equal(reportsDiffer(reportsFrom({}), reportsFrom({})), false);
 });
 
 Deno.test("classify write marks only unchanged renewals as refresh-only", () => {

@@ -3,6 +3,7 @@
 // change, and skipping that work never skips a change.
 import assert from "node:assert/strict";
 import { InvalidArgumentError } from "../core/errors.ts";
+import { reportsFrom } from "../core/shared_reports.ts";
 import { fakeClock } from "../core/fake_clock.ts";
 import { silentLogger } from "../core/logger.ts";
 import { MemoryExecutorStore, rawHeartbeat } from "./_testing.ts";
@@ -30,9 +31,11 @@ function setup(exclusive: string[] = []) {
       return reports;
     },
   });
-  /** The reports of every write that carried reports, in order. */
+  /** The reports of every write that carried reports, in order, as plain objects. */
   const written = () =>
-    store.calls.flatMap((c) => c.writes.flatMap((w) => w.reports ? [w.reports] : []));
+    store.calls.flatMap((c) =>
+      c.writes.flatMap((w) => w.reports ? [Object.fromEntries(w.reports)] : [])
+    );
   return { time, store, ingest, beat, reads: () => reads, written };
 }
 
@@ -102,7 +105,7 @@ Deno.test("when another write changed the record, equal bytes are compared with 
   await store.writeExecutors("ns", [{
     executorId: "e1",
     heartbeat: { status: "ACTIVE", timestampMs: 0 },
-    reports: { "1": { status: "READY", load: 5 } },
+    reports: reportsFrom({ "1": { status: "READY", load: 5 } }),
   }]);
   await ingest.submit(beat([1], ready(1)));
   assert.deepEqual(written().at(-1), { "1": { status: "READY", load: 1 } }, "set back");

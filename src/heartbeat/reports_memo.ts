@@ -10,10 +10,10 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import type { ShardReport } from "../core/types.ts";
+import type { ShardReports } from "../core/types.ts";
 
 /** Validated reports, as the pipeline and the namespace cache hold them. */
-export type Reports = Readonly<Record<string, ShardReport>>;
+export type Reports = ShardReports;
 
 interface Entry {
   readonly bytes: Uint8Array;
@@ -49,7 +49,7 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * import { ReportsMemo } from "./reports_memo.ts";
  *
  * const memo = new ReportsMemo();
- * const reports = { "1": { status: "READY", load: 1 } } as const;
+ * const reports = new Map([["1", { status: "READY", load: 1 }]] as const);
  * memo.remember("ns", "e1", Uint8Array.of(1, 2), reports);
  * assert.equal(memo.lookup("ns", "e1", Uint8Array.of(1, 2)), reports);
  * assert.equal(memo.lookup("ns", "e1", Uint8Array.of(1, 3)), undefined);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { reportsFrom } from "../core/shared_reports.ts";
 import { ReportsMemo, sameBytes } from "./reports_memo.ts";
 
-const ready = (load: number) => ({ "1": { status: "READY", load } }) as const;
+const ready = (load: number) => reportsFrom({ "1": { status: "READY", load } });
 
 Deno.test("ReportsMemo answers only for the same executor and exactly the same bytes", () => {
   const memo = new ReportsMemo();

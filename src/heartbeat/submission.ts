@@ -6,7 +6,7 @@
  * @module
  */
 import { StoreUnavailableError } from "../core/errors.ts";
-import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import type { ExecutorStatus, ShardReports } from "../core/types.ts";
 import type { Heartbeat, RawHeartbeat } from "./validate_heartbeat.ts";
 
 /**
@@ -24,7 +24,7 @@ export interface KnownExecutor {
   /** Recorded metadata. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Recorded shard reports. */
-  readonly reports: Readonly<Record<string, ShardReport>>;
+  readonly reports: ShardReports;
 }
 
 /** A namespace as ingestion sees it. */

@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, NamespaceNotFoundError } from "../core/errors.ts";
 import { sharedReport } from "../core/shared_reports.ts";
-import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import type { ExecutorStatus, ShardReport, ShardReports } from "../core/types.ts";
 import {
   DEFAULT_REQUEST_LIMITS,
   MAX_REPORTS_BYTES,
@@ -22,6 +22,15 @@ import {
 
 export { validateExecutorId, validateShardKey } from "../limits/validate_request.ts";
 
+/** One shard's report as received: a status name or enum number, and a load. */
+export interface RawReport {
+  readonly status: string | number;
+  readonly load: number;
+}
+
+/** A heartbeat's reports as received. */
+export type RawReports = ReadonlyMap<string, RawReport> | Readonly<Record<string, RawReport>>;
+
 /**
  * A heartbeat as received, before validation. Statuses are enum names, or
  * numbers for values the contract does not name (proto3 enums are open, and
@@ -34,10 +43,8 @@ export interface RawHeartbeat {
   readonly executorId: string;
   /** Status name, e.g. `EXECUTOR_STATUS_ACTIVE` or `ACTIVE`, or an enum number. */
   readonly status: string | number;
-  /** Per-shard reports. */
-  readonly reports: Readonly<
-    Record<string, { readonly status: string | number; readonly load: number }>
-  >;
+  /** Per-shard reports, by shard key: a map (the direct reader's) or a plain object. */
+  readonly reports: RawReports;
   /**
    * The reports as encoded on the wire, when the transport kept them: equal
    * bytes mean equal reports, so ingestion may reuse what it made of the same
@@ -61,7 +68,7 @@ export interface Heartbeat {
   /** For an `UNKNOWN` status: the enum number sent. */
   readonly statusNumber?: number;
   /** Per-shard reports. */
-  readonly reports: Readonly<Record<string, ShardReport>>;
+  readonly reports: ShardReports;
   /** Executor metadata. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Revision of the latest answer the executor acted on (exclusive namespaces; absent when 0). */
@@ -114,7 +121,7 @@ export interface ValidateHeartbeatOptions {
    * The reports, already validated: `raw.reports` is then neither read nor
    * checked (ingestion passes what it made of the same `reportsBytes` before).
    */
-  readonly reports?: Readonly<Record<string, ShardReport>>;
+  readonly reports?: ShardReports;
 }
 
 /**
@@ -139,7 +146,7 @@ export interface ValidateHeartbeatOptions {
  * });
  * assert.equal(newer.status, "UNKNOWN");
  * assert.equal(newer.statusNumber, 7);
- * assert.equal(newer.reports.s?.status, "READY");
+ * assert.equal(newer.reports.get("s")?.status, "READY");
  * assert.throws(
  *   () => validateHeartbeat({ ...hb, namespace: "" }),
  *   /Invalid namespace: must not be empty/,
@@ -178,26 +185,24 @@ export function validateHeartbeat(
 }
 
 /** Checks a heartbeat's reports against `limits`; returns them with status names. */
-function validateReports(
-  raw: RawHeartbeat["reports"],
-  limits: RequestLimits,
-): Record<string, ShardReport> {
-  const reportKeys = Object.keys(raw);
-  if (reportKeys.length > limits.maxShardReportsPerHeartbeat) {
+function validateReports(raw: RawReports, limits: RequestLimits): ShardReports {
+  const entries = raw instanceof Map
+    ? [...(raw as ReadonlyMap<string, RawReport>).entries()]
+    : Object.entries(raw as Readonly<Record<string, RawReport>>);
+  if (entries.length > limits.maxShardReportsPerHeartbeat) {
     throw new InvalidArgumentError(
       "shard_status_reports",
-      `has ${reportKeys.length} reports; at most ${limits.maxShardReportsPerHeartbeat} are ` +
+      `has ${entries.length} reports; at most ${limits.maxShardReportsPerHeartbeat} are ` +
         `allowed (limits.maxShardReportsPerHeartbeat)`,
     );
   }
-  checkReportsSize(reportKeys);
-  const reports: Record<string, ShardReport> = {};
+  checkReportsSize(entries);
+  const reports = new Map<string, ShardReport>();
   // A thousand reports a heartbeat: the field's name is written only for an error.
   const field = (key: string) => `shard_status_reports[${JSON.stringify(key.slice(0, 64))}]`;
   // A key of at most maxShardKeyLength / 3 UTF-16 units cannot exceed the limit in UTF-8.
   const shortKey = Math.floor(limits.maxShardKeyLength / 3);
-  for (const key of reportKeys) {
-    const report = raw[key]!;
+  for (const [key, report] of entries) {
     if (key.length === 0 || key.length > shortKey) validateShardKey(key, field(key), limits);
     // A shard status this server does not know is taken as READY: the shard keeps running.
     const shardStatus = report.status === "SHARD_STATUS_READY"
@@ -212,7 +217,7 @@ function validateReports(
         `must be a finite number >= 0, got ${report.load}`,
       );
     }
-    reports[key] = sharedReport(shardStatus, report.load);
+    reports.set(key, sharedReport(shardStatus, report.load));
   }
   return reports;
 }
@@ -221,19 +226,23 @@ function validateReports(
 const REPORT_OVERHEAD_BYTES = 32;
 
 /** Keeps the stored reports under `MAX_REPORTS_BYTES`; exact only when close to it. */
-function checkReportsSize(keys: readonly string[]): void {
+function checkReportsSize(entries: readonly (readonly [string, unknown])[]): void {
   let chars = 0;
-  for (const key of keys) chars += key.length;
+  for (const [key] of entries) chars += key.length;
   // JSON escaping writes at most 6 bytes per UTF-16 unit: usually no need to encode.
-  if (chars * 6 + keys.length * REPORT_OVERHEAD_BYTES <= MAX_REPORTS_BYTES) return;
+  if (chars * 6 + entries.length * REPORT_OVERHEAD_BYTES <= MAX_REPORTS_BYTES) return;
   let bytes = 0;
-  for (const key of keys) bytes += jsonBytes(key) + REPORT_OVERHEAD_BYTES;
+  let longest = 0;
+  for (const [key] of entries) {
+    bytes += jsonBytes(key) + REPORT_OVERHEAD_BYTES;
+    longest = Math.max(longest, key.length);
+  }
   if (bytes > MAX_REPORTS_BYTES) {
     throw new InvalidArgumentError(
       "shard_status_reports",
       `is about ${bytes} bytes as stored; at most ${MAX_REPORTS_BYTES} are allowed ` +
-        `(${keys.length} reports, the longest key ${Math.max(...keys.map((k) => k.length))} ` +
-        `characters, e.g. ${preview(keys[0] ?? "", 32)})`,
+        `(${entries.length} reports, the longest key ${longest} ` +
+        `characters, e.g. ${preview(entries[0]?.[0] ?? "", 32)})`,
     );
   }
 }

@@ -104,7 +104,7 @@ Deno.test("validateHeartbeat accepts every well-formed heartbeat and keeps its c
     fc.property(raw, (input) => {
       const hb = validateHeartbeat(input);
       assert.deepEqual(Object.entries(hb.metadata), Object.entries(input.metadata));
-      assert.deepEqual(Object.keys(hb.reports).sort(), Object.keys(input.reports).sort());
+      assert.deepEqual([...hb.reports.keys()].sort(), Object.keys(input.reports).sort());
       assert.equal(hb.executorId, input.executorId);
     }),
     params,

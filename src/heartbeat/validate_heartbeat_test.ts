@@ -46,7 +46,7 @@ Deno.test("validate heartbeat accepts a well-formed heartbeat and copies it", ()
     executorId: "exec-1",
     status: "ACTIVE",
     metadata,
-    reports: { "7": { status: "READY", load: 2.5 }, x: { status: "DONE", load: 0 } },
+    reports: new Map([["7", { status: "READY", load: 2.5 }], ["x", { status: "DONE", load: 0 }]]),
   });
   assert.notEqual(hb.metadata, metadata);
 });
@@ -97,7 +97,7 @@ Deno.test("validate heartbeat takes enum numbers it does not know: executor UNKN
   const reports = validateHeartbeat(raw({
     reports: { a: { status: 3, load: 1 }, b: { status: 2, load: 1 }, c: { status: 99, load: 0 } },
   })).reports;
-  assert.deepEqual(reports, {
+  assert.deepEqual(Object.fromEntries(reports), {
     a: { status: "READY", load: 1 },
     b: { status: "DONE", load: 1 },
     c: { status: "READY", load: 0 },

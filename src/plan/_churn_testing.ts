@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import { reportsFrom } from "../core/shared_reports.ts";
+import type { ExecutorStatus, ShardReport, ShardReports } from "../core/types.ts";
 import type { LoadBalancer } from "../loadbalancer/mod.ts";
 import type { ChurnRules } from "./churn_rules.ts";
 import type { Plan } from "./plan.ts";
@@ -22,7 +23,7 @@ export interface TestMember {
   /** When it joined the eligible set; default long ago (0). */
   readonly since?: number;
   /** Load reports. */
-  readonly reports?: Readonly<Record<string, ShardReport>>;
+  readonly reports?: ShardReports | Readonly<Record<string, ShardReport>>;
 }
 
 /** The churn rules of the tests: 3 s window, 10% hysteresis, 60 s cooldown. */
@@ -51,7 +52,7 @@ export function churnInput(
       activeSinceMs: m.since ?? 0,
       appliedRevision: 0,
       metadata: {},
-      reports: m.reports ?? {},
+      reports: reportsFrom(m.reports ?? {}),
     });
   }
   const byExecutor = new Map<string, Set<string>>();

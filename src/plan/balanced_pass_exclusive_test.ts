@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { reportsFrom } from "../core/shared_reports.ts";
 import type { ShardReport } from "../core/types.ts";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
@@ -46,7 +47,7 @@ function stateOf(picture: Picture): NamespaceState {
       },
       heartbeatRevision: e.revision,
       metadata: {},
-      reports,
+      reports: reportsFrom(reports),
     });
   }
   state.load(

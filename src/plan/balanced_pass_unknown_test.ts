@@ -27,7 +27,7 @@ function stateOf(
       },
       heartbeatRevision: 20,
       metadata: {},
-      reports: {},
+      reports: new Map(),
     });
   }
   state.load(

@@ -33,7 +33,7 @@ function stateOf(picture: Picture): NamespaceState {
       },
       heartbeatRevision: 20,
       metadata: {},
-      reports: Object.fromEntries(done.map(([t]) => [t, { status: "DONE", load: 0 }])),
+      reports: new Map(done.map(([t]) => [t, { status: "DONE", load: 0 }])),
     });
   }
   const drains = new Map<string, ExecutorDrain>(

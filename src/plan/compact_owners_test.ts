@@ -77,7 +77,7 @@ const event: fc.Arbitrary<NamespaceEvent> = fc.oneof(
     }).map(({ id, loads, done }) => ({
       type: "reports" as const,
       executorId: id,
-      reports: Object.fromEntries(
+      reports: new Map(
         Object.entries(loads).map((
           [shard, load],
         ) => [shard, { status: done ? "DONE" as const : "READY" as const, load }]),

@@ -8,7 +8,7 @@
  * @module
  */
 import { numberedReports } from "../core/numbered_reports.ts";
-import type { ShardReport } from "../core/types.ts";
+import type { ShardReports } from "../core/types.ts";
 import type { PlanInput } from "./plan_input.ts";
 
 /** The owners of a pass's shards by position in its list. */
@@ -53,7 +53,7 @@ export function currentOwners(
     numbers.length === shards.length;
   const { ids, slots } = compact ? fromCompact(input, shards, numbers) : fromMap(input, shards);
   const eligibleOf = new Int32Array(ids.length).fill(-1);
-  const reportsOf: (Readonly<Record<string, ShardReport>> | undefined)[] = [];
+  const reportsOf: (ShardReports | undefined)[] = [];
   for (const [slot, id] of ids.entries()) {
     if (id === undefined) continue;
     eligibleOf[slot] = eligible.get(id) ?? -1;
@@ -72,7 +72,7 @@ export function currentOwners(
     loadAt: (i) => {
       if (loads) return loads[i]!;
       const slot = slots[i]!;
-      const load = slot >= 0 ? reportsOf[slot]?.[shards[i]!]?.load : undefined;
+      const load = slot >= 0 ? reportsOf[slot]?.get(shards[i]!)?.load : undefined;
       return load === undefined || !(load >= 0) ? NaN : load;
     },
   };
@@ -86,7 +86,7 @@ export function currentOwners(
 function loadsByNumber(
   numbers: Int32Array,
   slots: Int32Array,
-  reportsOf: readonly (Readonly<Record<string, ShardReport>> | undefined)[],
+  reportsOf: readonly (ShardReports | undefined)[],
 ): Float64Array {
   const loads = new Float64Array(numbers.length).fill(NaN);
   // Where each shard number sits in the pass's list (the list is usually all of them, in order).

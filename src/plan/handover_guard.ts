@@ -76,7 +76,7 @@ export class HandoverGuard {
     const executor = this.#input.executors.get(owner);
     if (released === undefined || executor === undefined) return false;
     return executor.appliedRevision >= released && executor.heartbeatRevision > released &&
-      !(shard in executor.reports);
+      !executor.reports.has(shard);
   }
 
   /** True when `shard` may leave `owner` now. */
@@ -94,7 +94,7 @@ export class HandoverGuard {
     if (this.#reporters) return this.#reporters;
     const index = new Map<string, string[]>();
     for (const executor of this.#input.executors.values()) {
-      for (const shard of Object.keys(executor.reports)) {
+      for (const shard of executor.reports.keys()) {
         const list = index.get(shard);
         if (list) list.push(executor.executorId);
         else index.set(shard, [executor.executorId]);

@@ -72,7 +72,7 @@ export class Handovers {
 
   #wait(shard: string, target: string): HandoverStep {
     for (const [id, executor] of this.#input.executors) {
-      if (id !== target && shard in executor.reports) this.#wake(this.guard.expiresAt(id));
+      if (id !== target && executor.reports.has(shard)) this.#wake(this.guard.expiresAt(id));
     }
     return "wait";
   }

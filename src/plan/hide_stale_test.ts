@@ -15,7 +15,7 @@ function stateOf(ids: string[], owners: Record<string, string>, hidden?: Map<str
     heartbeat: { status: "ACTIVE", timestampMs: WALL },
     heartbeatRevision: 20 + i,
     metadata: {},
-    reports: {},
+    reports: new Map(),
   }]));
   state.load(
     {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import type { ExecutorStatus, ShardReports } from "../core/types.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { CompactOwners } from "../state/owner_index.ts";
 
@@ -31,7 +31,7 @@ export interface PlanExecutor {
   /** Metadata (zones, selectors). */
   readonly metadata: Readonly<Record<string, string>>;
   /** Latest shard reports (loads, DONE). */
-  readonly reports: Readonly<Record<string, ShardReport>>;
+  readonly reports: ShardReports;
 }
 
 /** Everything one pass reads. */

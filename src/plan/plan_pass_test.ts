@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { reportsFrom } from "../core/shared_reports.ts";
 import { isEmptyDelta, type ShardReport } from "../core/types.ts";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
@@ -33,7 +34,7 @@ function stateOf(picture: Picture): NamespaceState {
       },
       heartbeatRevision: id.length + 20,
       metadata: {},
-      reports: picture.reports?.[id] ?? {},
+      reports: reportsFrom(picture.reports?.[id] ?? {}),
     });
   }
   state.load(

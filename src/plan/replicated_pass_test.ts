@@ -21,7 +21,7 @@ function stateOf(
       heartbeat: { status: "ACTIVE", timestampMs: stale.includes(id) ? 0 : WALL },
       heartbeatRevision: 5,
       metadata: { az: zone },
-      reports: {},
+      reports: new Map(),
     });
   }
   const owners = new Map<string, string>();

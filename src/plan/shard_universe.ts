@@ -35,7 +35,7 @@ export function universeKeys(input: PlanInput, universe: ShardUniverse): readonl
 export function finishedShards(input: PlanInput): Set<string> {
   const done = new Set<string>();
   for (const [shard, owner] of input.owners) {
-    if (input.executors.get(owner)?.reports[shard]?.status === "DONE") done.add(shard);
+    if (input.executors.get(owner)?.reports.get(shard)?.status === "DONE") done.add(shard);
   }
   return done;
 }

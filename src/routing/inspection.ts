@@ -23,7 +23,7 @@ export function inspectShard(runtime: RoutedNamespace, key: string): ShardInspec
   if (state.isDrained(key)) throw new ShardDrainedError(state.namespace, key);
   const owner = state.ownerOf(key);
   if (owner !== undefined) {
-    const report = state.executor(owner)?.reports[key];
+    const report = state.executor(owner)?.reports.get(key);
     const assignedAtMs = state.assignedAtMs(key);
     return {
       ...ownerView(state, owner, key),
@@ -96,7 +96,7 @@ export function executorState(
   const liveness = livenessOf(state, e, time);
   let totalLoad = 0;
   const assignedShards = shards.map((shardKey) => {
-    const load = e.reports[shardKey]?.load ?? 0;
+    const load = e.reports.get(shardKey)?.load ?? 0;
     totalLoad += load;
     const assignedAtMs = state.assignedAtMs(shardKey);
     return {

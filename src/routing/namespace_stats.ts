@@ -131,7 +131,7 @@ function totalLoad(
   const cached = loadSums.get(reports);
   if (cached?.stamp === stamp && cached.executorId === executorId) return cached.load;
   let load = 0;
-  for (const shard of state.shardsOf(executorId)) load += reports[shard]?.load ?? 0;
+  for (const shard of state.shardsOf(executorId)) load += reports.get(shard)?.load ?? 0;
   loadSums.set(reports, { executorId, stamp, load });
   return load;
 }

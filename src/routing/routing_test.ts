@@ -36,7 +36,7 @@ function executor(id: string, timestampMs = WALL): StoredExecutor {
     heartbeat: { status: "ACTIVE", timestampMs },
     heartbeatRevision: 2,
     metadata: { addr: `${id}:7000` },
-    reports: {},
+    reports: new Map(),
   };
 }
 

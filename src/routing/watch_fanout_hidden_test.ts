@@ -22,7 +22,7 @@ function setup(hidden?: Map<string, number>) {
     heartbeat: { status: "ACTIVE" as const, timestampMs: Date.now() },
     heartbeatRevision: 1,
     metadata: { addr: id },
-    reports: {},
+    reports: new Map(),
   });
   cache.state.load(
     {

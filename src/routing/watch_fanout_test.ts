@@ -20,7 +20,7 @@ function cacheWith(owners: [string, string][]): NamespaceCache {
     heartbeat: { status: "ACTIVE" as const, timestampMs: Date.now() },
     heartbeatRevision: 1,
     metadata: { addr: id },
-    reports: {},
+    reports: new Map(),
   });
   cache.state.load(
     {

@@ -291,7 +291,7 @@ export class NamespaceAdmin {
       for (const executor of view.executors()) {
         if (!view.isAlive(executor, clock.monotonic())) continue;
         if (executor.lastHeartbeatMs <= unownedSince) return [...keys];
-        for (const key of Object.keys(executor.reports)) reported.add(key);
+        for (const key of executor.reports.keys()) reported.add(key);
       }
       return keys.filter((key) => reported.has(key));
     };

@@ -114,7 +114,12 @@ export class Picture {
         return;
       }
       case "reports":
-        if (Object.values(event.reports).some((r) => r.status === "DONE")) out.rebalance = true;
+        for (const report of event.reports.values()) {
+          if (report.status === "DONE") {
+            out.rebalance = true;
+            break;
+          }
+        }
         this.#executor(event.executorId).reports = event.reports;
         return;
       case "executor_removed":

@@ -6,7 +6,8 @@
  * @module
  */
 import type { ExecutorDrain } from "../core/executor_drain.ts";
-import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import { reportsFrom } from "../core/shared_reports.ts";
+import type { ExecutorStatus, ShardReport, ShardReports } from "../core/types.ts";
 import type { NamespaceEvent } from "../store/store.ts";
 import type { NamespaceState } from "./namespace_state.ts";
 
@@ -27,7 +28,7 @@ export interface TestExecutor {
   /** Metadata. */
   readonly metadata?: Readonly<Record<string, string>>;
   /** Shard reports. */
-  readonly reports?: Readonly<Record<string, ShardReport>>;
+  readonly reports?: ShardReports | Readonly<Record<string, ShardReport>>;
 }
 
 /** Applies `events` as one batch at the state's next revision (or `revision`), seen at `now`. */
@@ -59,7 +60,7 @@ export function putExecutor(state: NamespaceState, executor: TestExecutor): void
     });
   }
   events.push({ type: "metadata", executorId, metadata: executor.metadata ?? {} });
-  events.push({ type: "reports", executorId, reports: executor.reports ?? {} });
+  events.push({ type: "reports", executorId, reports: reportsFrom(executor.reports ?? {}) });
   applyEvents(state, events, Number.isFinite(seenAtMs) ? seenAtMs : 0, executor.revision);
 }
 

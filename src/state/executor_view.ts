@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { ExecutorStatus, ShardReport } from "../core/types.ts";
+import { NO_REPORTS } from "../core/shared_reports.ts";
+import type { ExecutorStatus, ShardReports } from "../core/types.ts";
 import type { StoredExecutor } from "../store/store.ts";
 import type { ExecutorView } from "./namespace_view.ts";
 
@@ -19,7 +20,7 @@ export interface ExecutorRecord extends ExecutorView {
   activeSinceMs?: number;
   appliedRevision?: number;
   metadata: Readonly<Record<string, string>>;
-  reports: Readonly<Record<string, ShardReport>>;
+  reports: ShardReports;
 }
 
 /**
@@ -43,7 +44,7 @@ export function newExecutor(executorId: string): ExecutorRecord {
     heartbeatRevision: 0,
     appliedRevision: 0,
     metadata: {},
-    reports: {},
+    reports: NO_REPORTS,
   };
 }
 
@@ -63,7 +64,7 @@ export function newExecutor(executorId: string): ExecutorRecord {
  *   heartbeat: { status: "ACTIVE", timestampMs: 1_000 },
  *   heartbeatRevision: 3,
  *   metadata: {},
- *   reports: {},
+ *   reports: new Map(),
  * } as const;
  * assert.equal(loadedExecutor(stored, 50, 2_000, { heartbeatTtlMs: 2_000 }).seenAtMs, 50);
  * assert.equal(loadedExecutor(stored, 50, 99_000, { heartbeatTtlMs: 2_000 }).seenAtMs, -Infinity);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AssignmentDelta, ShardReport } from "../core/types.ts";
+import type { AssignmentDelta, ShardReports } from "../core/types.ts";
 
 /** Shards awaiting their new owner's READY report, kept at most. */
 export const PENDING_LIMIT = 100_000;
@@ -48,14 +48,14 @@ export class HandoverTracker {
   /** Notes an executor's reports at wall time `nowMs`; returns the handover latencies completed. */
   reported(
     executorId: string,
-    reports: Readonly<Record<string, ShardReport>>,
+    reports: ShardReports,
     nowMs: number,
   ): number[] {
     const pending = this.#byExecutor.get(executorId);
     if (!pending) return [];
     const done: number[] = [];
     for (const [shard, atMs] of pending) {
-      if (reports[shard]?.status !== "READY") continue;
+      if (reports.get(shard)?.status !== "READY") continue;
       this.#forget(shard);
       done.push(Math.max(0, nowMs - atMs));
     }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { reportsFrom } from "../core/shared_reports.ts";
 import { HandoverTracker } from "./handover_tracker.ts";
 
 const READY = { status: "READY", load: 1 } as const;
@@ -6,10 +7,17 @@ const READY = { status: "READY", load: 1 } as const;
 Deno.test("a handover ends when the new owner reports the shard READY", () => {
   const tracker = new HandoverTracker();
   tracker.assigned({ assign: { e1: ["a", "b"] }, unassign: [], remove: [], atMs: 1_000 });
-  assert.deepEqual(tracker.reported("e2", { a: READY }, 1_100), [], "not the new owner");
-  assert.deepEqual(tracker.reported("e1", { a: { status: "DONE", load: 0 } }, 1_100), []);
-  assert.deepEqual(tracker.reported("e1", { a: READY, b: READY }, 1_250), [250, 250]);
-  assert.deepEqual(tracker.reported("e1", { a: READY }, 1_300), [], "measured once");
+  assert.deepEqual(
+    tracker.reported("e2", reportsFrom({ a: READY }), 1_100),
+    [],
+    "not the new owner",
+  );
+  assert.deepEqual(
+    tracker.reported("e1", reportsFrom({ a: { status: "DONE", load: 0 } }), 1_100),
+    [],
+  );
+  assert.deepEqual(tracker.reported("e1", reportsFrom({ a: READY, b: READY }), 1_250), [250, 250]);
+  assert.deepEqual(tracker.reported("e1", reportsFrom({ a: READY }), 1_300), [], "measured once");
   assert.equal(tracker.size, 0);
 });
 

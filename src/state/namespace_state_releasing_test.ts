@@ -12,7 +12,7 @@ function snapshot(over: Partial<NamespaceSnapshot> = {}): NamespaceSnapshot {
       heartbeat: { status: "ACTIVE", timestampMs: WALL - 30_000 },
       heartbeatRevision: 3,
       metadata: {},
-      reports: {},
+      reports: new Map(),
     }]]),
     assignmentSeq: 1,
     owners: new Map([["0", "a"], ["1", "a"]]),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { reportsFrom } from "../core/shared_reports.ts";
 import type { NamespaceEvent, NamespaceSnapshot, StoredExecutor } from "../store/store.ts";
 import { NamespaceState } from "./namespace_state.ts";
 
@@ -11,7 +12,7 @@ function executor(id: string, timestampMs = WALL, status = "ACTIVE" as const): S
     heartbeat: { status, timestampMs },
     heartbeatRevision: 3,
     metadata: { addr: `${id}:1` },
-    reports: {},
+    reports: new Map(),
   };
 }
 
@@ -165,13 +166,23 @@ Deno.test("namespace state drained and requested events update their sets", () =
 
 Deno.test("namespace state reports rebalance only when a shard is DONE", () => {
   const state = loaded();
-  const ready = { type: "reports", executorId: "a", reports: { x: { status: "READY", load: 1 } } };
+  const ready = {
+    type: "reports",
+    executorId: "a",
+    reports: reportsFrom({ x: { status: "READY", load: 1 } }),
+  };
   assert.equal(
     state.apply({ revision: 11, events: [ready as NamespaceEvent] }, 0).rebalance,
     false,
   );
-  assert.deepEqual(state.executor("a")!.reports, { x: { status: "READY", load: 1 } });
-  const done = { type: "reports", executorId: "a", reports: { x: { status: "DONE", load: 0 } } };
+  assert.deepEqual(Object.fromEntries(state.executor("a")!.reports), {
+    x: { status: "READY", load: 1 },
+  });
+  const done = {
+    type: "reports",
+    executorId: "a",
+    reports: reportsFrom({ x: { status: "DONE", load: 0 } }),
+  };
   assert.equal(state.apply({ revision: 12, events: [done as NamespaceEvent] }, 0).rebalance, true);
 });
 

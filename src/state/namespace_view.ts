@@ -7,7 +7,7 @@
  * @module
  */
 import type { ExecutorDrain } from "../core/executor_drain.ts";
-import type { ExecutorStatus, LeaderClaim, ShardReport } from "../core/types.ts";
+import type { ExecutorStatus, LeaderClaim, ShardReports } from "../core/types.ts";
 import type { CompactOwners } from "./owner_index.ts";
 import type { ViewChange } from "./view_log.ts";
 
@@ -36,7 +36,7 @@ export interface ExecutorView {
   /** Metadata, e.g. the address spectators route to. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Latest shard reports. */
-  readonly reports: Readonly<Record<string, ShardReport>>;
+  readonly reports: ShardReports;
 }
 
 /** The leader's claim as the cache last saw it, with its store revision. */

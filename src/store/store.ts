@@ -9,7 +9,7 @@ import type {
   ExecutorWrite,
   HeartbeatRecord,
   LeaderClaim,
-  ShardReport,
+  ShardReports,
 } from "../core/types.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
 import type { NamespaceDefinitions } from "./namespace_definitions.ts";
@@ -32,7 +32,7 @@ export interface StoredExecutor {
   /** Latest metadata. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Latest shard reports. */
-  readonly reports: Readonly<Record<string, ShardReport>>;
+  readonly reports: ShardReports;
 }
 
 /** A namespace's whole persisted state, read at one store revision. */
@@ -83,7 +83,7 @@ export type NamespaceEvent =
   | {
     readonly type: "reports";
     readonly executorId: string;
-    readonly reports: Readonly<Record<string, ShardReport>>;
+    readonly reports: ShardReports;
   }
   | { readonly type: "executor_removed"; readonly executorId: string }
   | { readonly type: "assignment"; readonly seq: number; readonly delta: AssignmentDelta }

@@ -1,3 +1,4 @@
+import { reportsFrom } from "../../src/core/shared_reports.ts";
 /**
  * The contract of the `Store` port, as a suite that every adapter runs:
  * `storeContract("etcd", open)` registers one `Deno.test` per behaviour, each
@@ -111,16 +112,16 @@ export function storeContract(name: string, open: OpenStore): void {
 
   test("writes executors and loads them with the heartbeat revision", async (store) => {
     const [metadata, draining] = [{ zone: "z1" }, { status: "DRAINING", timestampMs: 7 }] as const;
-    const reports = {
+    const reports = reportsFrom({
       s1: { status: "READY", load: 1.5 },
       s2: { status: "DONE", load: 0 },
-    } as const;
+    });
     const stored = (executorId: string, heartbeat: HeartbeatRecord, rev: number, full = false) => ({
       executorId,
       heartbeat,
       heartbeatRevision: rev,
       metadata: full ? metadata : {},
-      reports: full ? reports : {},
+      reports: full ? reports : new Map(),
     });
     // A status this server does not know is kept with the number the executor sent.
     const unknown = { status: "UNKNOWN", statusNumber: 7, timestampMs: 8 } as const;
@@ -271,7 +272,11 @@ export function storeContract(name: string, open: OpenStore): void {
     const fence = await store.claimLeadership("ns", claim(1));
     const rev1 = await store.writeExecutors("ns", [
       { executorId: "e1", heartbeat: HEARTBEAT, metadata: { a: "1" } },
-      { executorId: "e2", heartbeat: HEARTBEAT, reports: { s: { status: "READY", load: 1 } } },
+      {
+        executorId: "e2",
+        heartbeat: HEARTBEAT,
+        reports: reportsFrom({ s: { status: "READY", load: 1 } }),
+      },
     ]);
     const rev2 = await store.writeExecutors("ns", [{ executorId: "e2", heartbeat: HEARTBEAT }]);
     const req1 = await store.requestShards("ns", ["x", "y", "z"]);
@@ -314,7 +319,8 @@ export function storeContract(name: string, open: OpenStore): void {
       expectBatch(feed, revision, ...events);
     const drained = (shardKey: string, drained: boolean) =>
       ({ type: "drained", shardKey, drained }) as const;
-    const [metadata, reports] = [{ zone: "z" }, { s: { status: "READY", load: 2 } }] as const;
+    const metadata = { zone: "z" } as const;
+    const reports = reportsFrom({ s: { status: "READY", load: 2 } });
     try {
       const rev1 = await store.writeExecutors("ns", [
         { executorId: "e1", heartbeat: HEARTBEAT, metadata, reports },

@@ -1,3 +1,4 @@
+import { reportsFrom } from "../../core/shared_reports.ts";
 import assert from "node:assert/strict";
 import { NamespaceState } from "../../state/namespace_state.ts";
 import { IdlePassGate } from "./idle_pass_gate.ts";
@@ -68,7 +69,11 @@ Deno.test("IdlePassGate ignores refreshes of live executors but not other change
   assert.equal(gate.canSkip(state, 300), true, "a refresh changes nothing a pass reads");
   state.apply({
     revision: 4,
-    events: [{ type: "reports", executorId: "a", reports: { "0": { status: "READY", load: 3 } } }],
+    events: [{
+      type: "reports",
+      executorId: "a",
+      reports: reportsFrom({ "0": { status: "READY", load: 3 } }),
+    }],
   }, 300);
   assert.equal(gate.canSkip(state, 400), false, "new loads may call for a move");
   gate.passed(state, idle(state), 400);

@@ -16,6 +16,12 @@ import { join } from "node:path";
 import type { NamespaceEvent } from "../store.ts";
 import { type ModelImage, NamespaceModel } from "./namespace_model.ts";
 import { parseJson } from "../../core/parse_json.ts";
+import { reportsFrom } from "../../core/shared_reports.ts";
+
+/** JSON.stringify's replacer: a map (an executor's reports) is written as a plain object. */
+function plainMaps(_key: string, value: unknown): unknown {
+  return value instanceof Map ? Object.fromEntries(value) : value;
+}
 
 /** One journal line. */
 export type JournalRecord =
@@ -87,7 +93,8 @@ export class Journal {
   append(record: JournalRecord): Promise<void> {
     this.#lines++;
     return new Promise((resolve, reject) => {
-      this.#pending.push({ line: JSON.stringify(record) + "\n", waiter: { resolve, reject } });
+      const line = JSON.stringify(record, plainMaps) + "\n";
+      this.#pending.push({ line, waiter: { resolve, reject } });
       this.#kick();
     });
   }
@@ -101,7 +108,7 @@ export class Journal {
   compact(revision: number, models: ReadonlyMap<string, NamespaceModel>): Promise<void> {
     const namespaces: Record<string, ModelImage> = {};
     for (const [ns, model] of models) if (!model.empty) namespaces[ns] = model.image();
-    const text = JSON.stringify({ version: SNAPSHOT_VERSION, revision, namespaces });
+    const text = JSON.stringify({ version: SNAPSHOT_VERSION, revision, namespaces }, plainMaps);
     const covered = this.#pending.splice(0).map((p) => p.waiter);
     this.#lines = 0;
     return new Promise((resolve, reject) => {
@@ -208,7 +215,13 @@ async function recover(dir: string): Promise<Recovered & { lines: number }> {
     }
     let model = models.get(record.ns);
     if (!model) models.set(record.ns, model = new NamespaceModel());
-    for (const event of record.e) model.apply(event, record.r);
+    for (const event of record.e) {
+      // Reports are written as a plain object (plainMaps) and read back as a map.
+      model.apply(
+        event.type === "reports" ? { ...event, reports: reportsFrom(event.reports) } : event,
+        record.r,
+      );
+    }
   }
   return { revision, models, lines };
 }

@@ -5,16 +5,17 @@
  *
  * @module
  */
+import { NO_REPORTS, reportsFrom } from "../../core/shared_reports.ts";
 import { applyDelta, applyReleases } from "../../core/assignment.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
-import type { HeartbeatRecord, LeaderClaim, ShardReport } from "../../core/types.ts";
+import type { HeartbeatRecord, LeaderClaim, ShardReports } from "../../core/types.ts";
 import type { NamespaceEvent, NamespaceSnapshot, StoredExecutor } from "../store.ts";
 
 interface ModelExecutor {
   heartbeat?: HeartbeatRecord;
   heartbeatRevision: number;
   metadata: Readonly<Record<string, string>>;
-  reports: Readonly<Record<string, ShardReport>>;
+  reports: ShardReports;
 }
 
 /** The plain-data form of a model, as written in the embedded store's snapshot file. */
@@ -189,7 +190,10 @@ export class NamespaceModel {
   /** A model from plain data. */
   static from(image: ModelImage): NamespaceModel {
     const model = new NamespaceModel();
-    for (const [id, e] of image.executors) model.executors.set(id, e);
+    for (const [id, e] of image.executors) {
+      // Written as a plain object (journal.ts); an executor's reports are a map.
+      model.executors.set(id, { ...e, reports: reportsFrom(e.reports) });
+    }
     model.seq = image.seq;
     for (const [shard, executor, revision] of image.owners) {
       model.owners.set(shard, executor);
@@ -208,7 +212,7 @@ export class NamespaceModel {
 
   #executor(id: string): ModelExecutor {
     let e = this.executors.get(id);
-    if (!e) this.executors.set(id, e = { heartbeatRevision: 0, metadata: {}, reports: {} });
+    if (!e) this.executors.set(id, e = { heartbeatRevision: 0, metadata: {}, reports: NO_REPORTS });
     return e;
   }
 }

@@ -9,14 +9,11 @@ import type {
   ExecutorStatus,
   HeartbeatRecord,
   LeaderClaim,
-  ShardReport,
-  ShardStatus,
 } from "../../core/types.ts";
 import type { AssignmentImage } from "../store.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import { parseIndexJson } from "./index_json.ts";
 import { parseJson } from "../../core/parse_json.ts";
-import { sharedReport } from "../../core/shared_reports.ts";
 
 /** Largest part written in one request, leaving room for keys and the rest of a transaction. */
 export const MAX_PART_BYTES = 1024 * 1024;
@@ -48,23 +45,7 @@ export function decodeHeartbeat(text: string): HeartbeatRecord {
   };
 }
 
-/** Encodes shard reports compactly as `{"shard":["READY",load]}`. */
-export function encodeReports(reports: Readonly<Record<string, ShardReport>>): string {
-  const out: Record<string, [ShardStatus, number]> = {};
-  for (const [key, report] of Object.entries(reports)) out[key] = [report.status, report.load];
-  return JSON.stringify(out);
-}
-
-/** Decodes shard reports; equal reports share one frozen object (core/shared_reports.ts). */
-export function decodeReports(text: string): Record<string, ShardReport> {
-  const raw = parseJson(text) as Record<string, [ShardStatus, number]>;
-  const out: Record<string, ShardReport> = {};
-  for (const key in raw) {
-    const [status, load] = raw[key]!;
-    out[key] = sharedReport(status, load);
-  }
-  return out;
-}
+export { decodeReports, encodeReports } from "./reports_json.ts";
 
 /** Encodes an executor drain. */
 export function encodeExecutorDrain(drain: ExecutorDrain): string {

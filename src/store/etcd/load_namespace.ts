@@ -3,9 +3,10 @@
  *
  * @module
  */
+import { NO_REPORTS } from "../../core/shared_reports.ts";
 import type { Etcd3, IKeyValue } from "etcd3";
 import { applyDelta, applyReleases } from "../../core/assignment.ts";
-import type { HeartbeatRecord, ShardReport } from "../../core/types.ts";
+import type { HeartbeatRecord, ShardReports } from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { NamespaceSnapshot, StoredExecutor } from "../store.ts";
 import {
@@ -28,7 +29,7 @@ interface MutableExecutor {
   heartbeat?: HeartbeatRecord;
   heartbeatRevision: number;
   metadata: Record<string, string>;
-  reports: Record<string, ShardReport>;
+  reports: ShardReports;
 }
 
 /** Reads every key of the namespace in one request, so the result is consistent. */
@@ -71,7 +72,7 @@ export function decodeNamespace(
     switch (parsed.kind) {
       case "executor": {
         const executor = executors.get(parsed.executorId) ??
-          { heartbeatRevision: 0, metadata: {}, reports: {} };
+          { heartbeatRevision: 0, metadata: {}, reports: NO_REPORTS };
         executors.set(parsed.executorId, executor);
         if (parsed.part === "heartbeat") {
           executor.heartbeat = decodeHeartbeat(value);

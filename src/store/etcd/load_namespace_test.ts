@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { reportsFrom } from "../../core/shared_reports.ts";
 import { Buffer } from "node:buffer";
 import type { IKeyValue } from "etcd3";
 import {
@@ -107,7 +108,7 @@ Deno.test("decode namespace reads executors, drained shards, requests and the le
     heartbeat: { status: "ACTIVE", timestampMs: 100 },
     heartbeatRevision: 30,
     metadata: { addr: "a:1" },
-    reports: { "0": { status: "READY", load: 2 }, "1": { status: "DONE", load: 0 } },
+    reports: reportsFrom({ "0": { status: "READY", load: 2 }, "1": { status: "DONE", load: 0 } }),
   });
   assert.deepEqual(snap.executors.get("pod/b")?.heartbeat, { status: "DRAINING", timestampMs: 90 });
   assert.equal(snap.executors.get("pod/b")?.heartbeatRevision, 29);

@@ -106,14 +106,14 @@ class Cursor {
  * const value = [0x08, 1, 0x11, ...load];
  * const entry = [0x0a, 1, 0x37, 0x12, value.length, ...value];
  * const reports = readReportEntries(Uint8Array.from([0x22, entry.length, ...entry]));
- * assert.deepEqual(reports, { "7": { status: "SHARD_STATUS_READY", load: 0.5 } });
+ * assert.deepEqual(reports, new Map([["7", { status: "SHARD_STATUS_READY", load: 0.5 }]]));
  * assert.equal(readReportEntries(Uint8Array.of(0x22, 9, 0x0a)), undefined); // truncated
  * ```
  */
-export function readReportEntries(bytes: Uint8Array): Record<string, WireReport> | undefined {
+export function readReportEntries(bytes: Uint8Array): Map<string, WireReport> | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const c = new Cursor(bytes, bytes.length);
-  const out: Record<string, WireReport> = {};
+  const out = new Map<string, WireReport>();
   while (c.at < bytes.length) {
     if (c.varint() !== 0x22) return undefined; // field 4, length-delimited
     const length = c.varint();
@@ -143,7 +143,7 @@ export function readReportEntries(bytes: Uint8Array): Record<string, WireReport>
     }
     // An entry without a value decodes to null in protobufjs: left to it.
     if (entry.at !== end || value === undefined) return undefined;
-    out[key] = value;
+    out.set(key, value);
     c.at = end;
   }
   return out;

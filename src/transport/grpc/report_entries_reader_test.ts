@@ -23,10 +23,13 @@ function generic(entries: Uint8Array): Record<string, { status: unknown; load: u
 }
 
 /** Equal as values, -0 and NaN included (deepEqual takes -0 for 0). */
-function assertSameReports(actual: object, expected: object): void {
-  assert.deepEqual(Object.keys(actual), Object.keys(expected));
+function assertSameReports(
+  actual: ReadonlyMap<string, { status: unknown; load: unknown }>,
+  expected: Record<string, { status: unknown; load: unknown }>,
+): void {
+  assert.deepEqual([...actual.keys()].sort(), Object.keys(expected).sort());
   for (const [key, value] of Object.entries(expected)) {
-    const mine = (actual as Record<string, { status: unknown; load: unknown }>)[key]!;
+    const mine = actual.get(key)!;
     assert.equal(mine.status, value.status, key);
     assert.ok(Object.is(mine.load, value.load), `${key}: ${mine.load} vs ${value.load}`);
   }
@@ -72,10 +75,9 @@ Deno.test("shard-number keys and known statuses read as protobufjs names them", 
     shardStatusReports: { "2": { status: 1, shardLoad: 1 }, "0": { status: 2, shardLoad: 0 } },
   });
   const direct = readReportEntries(splitReportsOf(split.requestDeserialize(bytes))!.bytes)!;
-  const keys = Object.keys(direct);
-  assert.ok(keys.includes(zero!) && keys.includes(two!));
-  assert.equal(direct["2"]?.status, "SHARD_STATUS_READY");
-  assert.equal(direct["0"]?.status, "SHARD_STATUS_DONE");
+  assert.deepEqual([...direct.keys()].sort(), [zero, two]);
+  assert.equal(direct.get("2")?.status, "SHARD_STATUS_READY");
+  assert.equal(direct.get("0")?.status, "SHARD_STATUS_DONE");
 });
 
 /** A length-delimited field. */

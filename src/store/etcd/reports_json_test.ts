@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import type { ShardReport } from "../../core/types.ts";
+import { decodeReports, encodeReports } from "./reports_json.ts";
+
+const keyArb = fc.oneof(
+  fc.nat({ max: 5_000 }).map(String),
+  fc.constantFrom("0", "007", "-1", "1e3", "", "a/b", 'q"uote', "back\\slash", "\u0001", "\ud800"),
+  fc.string(),
+  fc.string({ unit: "grapheme" }),
+);
+const reportArb: fc.Arbitrary<ShardReport> = fc.record({
+  status: fc.constantFrom("READY", "DONE"),
+  load: fc.oneof(
+    fc.double({ min: 0, max: 1e300, noNaN: true }),
+    fc.constantFrom(0, -0, 1, 0.1, 1e-7, 2 ** 53, 123456789012345),
+  ),
+});
+const reportsArb = fc.array(fc.tuple(keyArb, reportArb), { maxLength: 30 }).map((entries) =>
+  new Map(entries)
+);
+
+/** What the previous encoder wrote: JSON.stringify of a plain object of [status, load]. */
+function previousText(reports: ReadonlyMap<string, ShardReport>): string {
+  const out: Record<string, [string, number]> = {};
+  for (const [key, report] of reports) out[key] = [report.status, report.load];
+  return JSON.stringify(out);
+}
+
+const plain = (reports: ReadonlyMap<string, ShardReport>) =>
+  JSON.parse(JSON.stringify(Object.fromEntries(reports)));
+
+Deno.test("stored reports read back as written, and as JSON.parse reads the same text", () => {
+  fc.assert(
+    fc.property(reportsArb, (reports) => {
+      const text = encodeReports(reports);
+      assert.deepEqual(JSON.parse(text), JSON.parse(previousText(reports)), "the same JSON value");
+      const read = decodeReports(text);
+      assert.deepEqual([...read.keys()].sort(), [...reports.keys()].sort());
+      assert.deepEqual(plain(read), plain(reports));
+    }),
+    { numRuns: 1_000 },
+  );
+});
+
+Deno.test("texts the previous encoder wrote read the same", () => {
+  fc.assert(
+    fc.property(reportsArb, (reports) => {
+      assert.deepEqual(plain(decodeReports(previousText(reports))), plain(reports));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("texts not written this way are read by the JSON parser", () => {
+  const cases: [string, Record<string, ShardReport>][] = [
+    ['{ "1" : ["READY", 2] }', { "1": { status: "READY", load: 2 } }],
+    ['{"1":["READY",2.5e1],"2":["DONE",0]}', {
+      "1": { status: "READY", load: 25 },
+      "2": { status: "DONE", load: 0 },
+    }],
+    ['{"a\\"b":["READY",1]}', { 'a"b': { status: "READY", load: 1 } }],
+    ['{"1":["READY",1],"1":["DONE",0]}', { "1": { status: "DONE", load: 0 } }],
+    ["{}", {}],
+  ];
+  for (const [text, expected] of cases) {
+    assert.deepEqual(Object.fromEntries(decodeReports(text)), expected, text);
+  }
+  assert.throws(() => decodeReports('{"1":["READY",1]'), SyntaxError);
+  assert.throws(() => decodeReports("[1]x"), SyntaxError);
+});
