@@ -70,6 +70,41 @@ export function sumMetric(
 }
 
 /**
+ * The upper bound of the bucket holding quantile `q` of the observations a
+ * histogram gained between `before` and `after` (samples of its `_bucket`
+ * series with `labels`); NaN when it gained none, Infinity past the last bound.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { histogramQuantile, parseMetrics } from "./prom.ts";
+ *
+ * const at = (a: number, b: number, c: number) =>
+ *   parseMetrics(`h_bucket{le="0.1"} ${a}\nh_bucket{le="1"} ${b}\nh_bucket{le="+Inf"} ${c}\n`);
+ * assert.equal(histogramQuantile(at(0, 0, 0), at(90, 99, 100), "h", {}, 0.99), 1);
+ * assert.equal(histogramQuantile(at(0, 0, 0), at(100, 100, 100), "h", {}, 0.99), 0.1);
+ * ```
+ */
+export function histogramQuantile(
+  before: readonly Sample[],
+  after: readonly Sample[],
+  name: string,
+  labels: Readonly<Record<string, string>>,
+  q: number,
+): number {
+  const gained = (le: string) =>
+    sumMetric(after, `${name}_bucket`, { ...labels, le }) -
+    sumMetric(before, `${name}_bucket`, { ...labels, le });
+  const bounds = [
+    ...new Set(after.filter((s) => s.name === `${name}_bucket`).map((s) => s.labels.le!)),
+  ].sort((a, b) => Number(a) - Number(b));
+  const total = gained("+Inf");
+  if (!(total > 0)) return NaN;
+  for (const le of bounds) if (gained(le) >= q * total) return Number(le);
+  return Infinity;
+}
+
+/**
  * GETs `http://<hostPort>/metrics` and parses it.
  *
  * @example

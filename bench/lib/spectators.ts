@@ -13,10 +13,17 @@ export class Spectators {
   readonly #workers: WorkerProcess[];
   /** For every stream, ms from opening it to its first message (a whole picture), decoded. */
   readonly firstPictureMs: readonly number[];
+  /** For every stream, ms from opening it to the last byte of that message, before decoding it. */
+  readonly firstReceivedMs: readonly number[];
 
-  private constructor(workers: WorkerProcess[], firstPictureMs: number[]) {
+  private constructor(
+    workers: WorkerProcess[],
+    firstPictureMs: number[],
+    firstReceivedMs: number[],
+  ) {
     this.#workers = workers;
     this.firstPictureMs = firstPictureMs;
+    this.firstReceivedMs = firstReceivedMs;
   }
 
   /**
@@ -48,7 +55,11 @@ export class Spectators {
       );
     });
     const ready = await Promise.all(workers.map((w) => w.next("ready", timeoutMs)));
-    return new Spectators(workers, ready.flatMap((r) => r.firstMs as number[]));
+    return new Spectators(
+      workers,
+      ready.flatMap((r) => r.firstMs as number[]),
+      ready.flatMap((r) => r.receivedMs as number[]),
+    );
   }
 
   /** Process ids. */

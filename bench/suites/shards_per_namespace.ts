@@ -113,6 +113,12 @@ function figuresOf(ctx: SuiteContext, runs: ShardsRun[], intervalMs: number): Fi
       ...fullOnly(ctx, { op: "<", value: 2, text: "< 2 s" }),
     },
     {
+      label: "the same picture: stream opened → received (before the spectator decodes it)",
+      unit: "s",
+      digits: 2,
+      samples: pick("spectatorReceivedS"),
+    },
+    {
       label: "one executor lost: its pass's planning",
       unit: "ms",
       samples: pick("lossPlanMs"),
@@ -234,7 +240,8 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "`sm_heartbeat_lag_max_seconds` seen (polled every 2 s) and `sm_executors{state=stale}`.",
       "Spectator: after the steady window, one raw `WatchNamespaceState` stream (with " +
       "`accept_deltas`) opens in a worker process; the clock runs from opening it to its " +
-      "first message (the whole picture) received and decoded by protobufjs in that process.",
+      "first message (the whole picture) received and decoded by protobufjs in that process, " +
+      "and, apart, to that message's last byte received (before the decode).",
       "One executor lost: then one executor stops heartbeating. After the heartbeat TTL the " +
       "leader's pass moves its shards; the pass's start is its \"assignment committed\" log " +
       "line's time less the `planMs` and `commitMs` it logs, and the executors' worker " +

@@ -55,6 +55,8 @@ export interface ShardsRun {
   readonly waveLagS: number;
   /** After the steady window: a new spectator's stream opened → its first whole picture decoded, s. */
   readonly spectatorFirstS: number;
+  /** The same stream opened → that picture's last byte received (before the spectator decodes it), s. */
+  readonly spectatorReceivedS: number;
   /** Times the instance stopped leading during the whole run. */
   readonly leadershipLosses: number;
   /** After the spectator: one executor lost, and the pass that moves its shards (LossFigures). */
@@ -198,7 +200,7 @@ async function measure(
   const steady = await steadyWindow(service, fleet, ctx.quick ? 3_000 : 20_000);
   const heapSites = await sampler?.stop();
   const afterGc = sampler ? await memoryOf(service.pid) : undefined;
-  const spectatorFirstS = await firstPicture(ctx, service);
+  const { spectatorFirstS, spectatorReceivedS } = await firstPicture(ctx, service);
   const loss = await loseOneExecutor(
     service,
     fleet,
@@ -223,6 +225,7 @@ async function measure(
     ...wave,
     ...steady,
     spectatorFirstS,
+    spectatorReceivedS,
     ...loss,
     ...long,
     leadershipLosses: losses,
@@ -286,8 +289,8 @@ async function steadyWindow(service: ServiceProcess, fleet: Fleet, ms: number) {
   };
 }
 
-/** One spectator connects: stream opened → the whole picture received and decoded, s. */
-async function firstPicture(ctx: SuiteContext, service: ServiceProcess): Promise<number> {
+/** One spectator connects: stream opened → the whole picture received, and decoded, s. */
+async function firstPicture(ctx: SuiteContext, service: ServiceProcess) {
   const spectator = await Spectators.start(ctx.scope, 1, {
     address: service.address,
     namespace: "bench",
@@ -295,5 +298,8 @@ async function firstPicture(ctx: SuiteContext, service: ServiceProcess): Promise
     channels: 1,
     acceptDeltas: true,
   }, 60_000);
-  return spectator.firstPictureMs[0]! / 1000;
+  return {
+    spectatorFirstS: spectator.firstPictureMs[0]! / 1000,
+    spectatorReceivedS: spectator.firstReceivedMs[0]! / 1000,
+  };
 }

@@ -11,8 +11,9 @@
  * - `{type:"bytes"}` → `{type:"bytes", snapshots, deltas}`: payload sizes of
  *   all messages received so far, by kind.
  *
- * Emits `{type:"ready", firstMs}` once every stream has its first snapshot;
- * `firstMs[i]`: ms from opening stream `i` to its first message, decoded.
+ * Emits `{type:"ready", firstMs, receivedMs}` once every stream has its first
+ * snapshot; `firstMs[i]`: ms from opening stream `i` to its first message,
+ * decoded; `receivedMs[i]`: to its last byte received, before the decode.
  *
  * @module
  */
@@ -47,6 +48,7 @@ const snapshotBytes: number[] = [];
 const deltaBytes: number[] = [];
 const streams: Stream[] = [];
 const firstMs: number[] = [];
+const receivedMs: number[] = [];
 let pending: { revision: number; check: () => void } | undefined;
 let ready = 0;
 
@@ -56,6 +58,7 @@ function open(index: number): void {
   const openedAt = preciseNow();
   let size = 0;
   const deserialize = (buffer: Buffer) => {
+    receivedMs[index] ??= preciseNow() - openedAt;
     size = buffer.length;
     return watchMethod.responseDeserialize(buffer);
   };
@@ -72,7 +75,7 @@ function open(index: number): void {
     const revision = Number(message.revision);
     if (stream.revision === 0) {
       firstMs[index] = at - openedAt;
-      if (++ready === options.streams) emit({ type: "ready", firstMs });
+      if (++ready === options.streams) emit({ type: "ready", firstMs, receivedMs });
     }
     (message.isDelta ? deltaBytes : snapshotBytes).push(size);
     stream.revision = revision;

@@ -56,7 +56,9 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * ```
  */
 export class ReportsMemo {
-  #entries = new Map<string, Entry>();
+  // By namespace, then executor: a key made of both would be a new string per heartbeat.
+  #entries = new Map<string, Map<string, Entry>>();
+  #size = 0;
   readonly #limit: number;
 
   /** Keeps at most `limit` executors; past it, starts over (departed executors' entries go). */
@@ -66,33 +68,35 @@ export class ReportsMemo {
 
   /** The reports last remembered for the executor under exactly these bytes. */
   lookup(namespace: string, executorId: string, bytes: Uint8Array): Reports | undefined {
-    const entry = this.#entries.get(keyOf(namespace, executorId));
+    const entry = this.#entries.get(namespace)?.get(executorId);
     return entry && sameBytes(entry.bytes, bytes) ? entry.reports : undefined;
   }
 
   /** Remembers `reports` as what `bytes` mean for the executor. */
   remember(namespace: string, executorId: string, bytes: Uint8Array, reports: Reports): void {
-    const key = keyOf(namespace, executorId);
-    const entry = this.#entries.get(key);
+    let executors = this.#entries.get(namespace);
+    const entry = executors?.get(executorId);
     if (entry && sameBytes(entry.bytes, bytes)) {
       entry.reports = reports;
       return;
     }
-    if (!entry && this.#entries.size >= this.#limit) this.#entries.clear();
-    this.#entries.set(key, { bytes, reports });
+    if (!entry && this.#size >= this.#limit) {
+      this.#entries.clear();
+      this.#size = 0;
+      executors = undefined;
+    }
+    if (!executors) this.#entries.set(namespace, executors = new Map());
+    if (!entry) this.#size++;
+    executors.set(executorId, { bytes, reports });
   }
 
   /** Forgets the executor (its reports could not be recorded as decoded). */
   forget(namespace: string, executorId: string): void {
-    this.#entries.delete(keyOf(namespace, executorId));
+    if (this.#entries.get(namespace)?.delete(executorId)) this.#size--;
   }
 
   /** How many executors are remembered. */
   get size(): number {
-    return this.#entries.size;
+    return this.#size;
   }
-}
-
-function keyOf(namespace: string, executorId: string): string {
-  return `${namespace}\u0000${executorId}`;
 }
