@@ -89,17 +89,17 @@ function loadsByNumber(
   reportsOf: readonly (ShardReports | undefined)[],
 ): Float64Array {
   const loads = new Float64Array(numbers.length).fill(NaN);
-  // Where each shard number sits in the pass's list (the list is usually all of them, in order).
+  // Where each shard number sits in the pass's list: usually all of them, in order (no array then).
   let end = 0;
   for (const n of numbers) if (n >= end) end = n + 1;
-  const position = new Int32Array(end).fill(-1);
-  for (let i = 0; i < numbers.length; i++) position[numbers[i]!] = i;
+  const position = isIdentity(numbers) ? undefined : new Int32Array(end).fill(-1);
+  if (position) { for (let i = 0; i < numbers.length; i++) position[numbers[i]!] = i; }
   for (const [slot, reports] of reportsOf.entries()) {
     if (reports === undefined) continue;
     const numbered = numberedReports(reports);
     for (let j = 0; j < numbered.numbers.length; j++) {
       const n = numbered.numbers[j]!;
-      const i = n < end ? position[n]! : -1;
+      const i = n >= end ? -1 : position ? position[n]! : n;
       if (i < 0 || slots[i] !== slot) continue;
       const load = numbered.loads[j]!;
       loads[i] = load >= 0 ? load : NaN;
@@ -115,10 +115,19 @@ interface Slots {
   readonly slots: Int32Array;
 }
 
+/** True when `numbers` (increasing, as `shardsToPlace` lists them) is 0, 1, 2, …: every shard. */
+function isIdentity(numbers: Int32Array): boolean {
+  return numbers.length === 0 || numbers[numbers.length - 1] === numbers.length - 1;
+}
+
 /** From the state's arrays; a shard not kept there (several owners) is read from the map. */
 function fromCompact(input: PlanInput, shards: readonly string[], numbers: Int32Array): Slots {
   const compact = input.compact!;
   const ids = [...compact.slotIds];
+  // Every shard, all owned here: the state's own array serves (read only, within this pass).
+  if (compact.complete && isIdentity(numbers) && numbers.length === compact.shardNum) {
+    return { ids, slots: compact.ownerSlots };
+  }
   const slots = new Int32Array(shards.length);
   let extra: Map<string, number> | undefined;
   for (let i = 0; i < shards.length; i++) {

@@ -69,7 +69,7 @@ export function keptShards(input: PlanInput): ((shard: string) => boolean) | und
 export interface ShardsToPlace {
   /** Their keys (never modify: it may be the process's shared keys). */
   readonly shards: readonly string[];
-  /** A fixed namespace's: the number of each (`shards[i]` is shard `numbers[i]`). */
+  /** A fixed namespace's: the number of each (`shards[i]` is shard `numbers[i]`), increasing. */
   readonly numbers?: Int32Array;
   /** The finished shards (ephemeral namespaces only). */
   readonly done: Set<string>;

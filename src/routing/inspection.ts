@@ -13,7 +13,7 @@ import {
 } from "../core/errors.ts";
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
 import { assertShardExists, type RoutedNamespace } from "./routed_namespace.ts";
-import { compareShardKeys, ownerView } from "./routing.ts";
+import { ownerView } from "./routing.ts";
 import type { ExecutorStateView, ShardInspection } from "./views.ts";
 
 /** Who owns `key`, with its reported load and when it got its owner; never creates it. */
@@ -92,7 +92,7 @@ export function executorState(
 ): ExecutorStateView {
   const e = state.executor(executorId);
   if (!e) throw new ExecutorNotFoundError(state.namespace, executorId);
-  const shards = [...state.shardsOf(executorId)].sort(compareShardKeys);
+  const shards = state.sortedShardsOf(executorId);
   const liveness = livenessOf(state, e, time);
   let totalLoad = 0;
   const assignedShards = shards.map((shardKey) => {

@@ -19,7 +19,6 @@
  * @module
  */
 import type { NamespaceCache } from "../state/namespace_cache.ts";
-import { compareShardKeys } from "./routing.ts";
 import type { NamespaceDelta, NamespacePicture } from "./views.ts";
 
 /** Shares namespace pictures among the watchers of one namespace. */
@@ -49,7 +48,7 @@ export class WatchFanout {
     const ids = [...state.executors()].map((e) => e.executorId).filter((id) => !state.isHidden(id));
     const executors = ids.sort().map((executorId) => {
       const metadata = state.executor(executorId)?.metadata ?? {};
-      const all = [...state.shardsOf(executorId)].sort(compareShardKeys);
+      const all = state.sortedShardsOf(executorId);
       if (!replicated) return { executorId, metadata, shards: all };
       // A shard is listed under its primary; its other owners list it with their rank.
       const shards: string[] = [];

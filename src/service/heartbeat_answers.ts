@@ -10,7 +10,6 @@
  *
  * @module
  */
-import { compareShardKeys } from "../routing/mod.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 
 /** One shard an executor owns, with its fencing token. */
@@ -49,7 +48,7 @@ export function heartbeatAnswer(
   return {
     stamp: exclusive ? undefined : state.shardSetStamp(executorId),
     shards: () =>
-      [...state.shardsOf(executorId)].sort(compareShardKeys).map((shardKey) => ({
+      state.sortedShardsOf(executorId).map((shardKey) => ({
         shardKey,
         fencingToken: state.fencingToken(shardKey) ?? 0,
         ...(exclusive && state.releasedAt(shardKey) !== undefined ? { releasing: true } : {}),

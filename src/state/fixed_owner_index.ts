@@ -14,6 +14,7 @@
  * @module
  */
 import { indexKeys } from "../core/index_keys.ts";
+import { compareShardKeys } from "../core/shard_key_order.ts";
 import { ReadonlyMapBase, ReadonlySetBase } from "../core/readonly_views.ts";
 import { ExecutorSlots, ShardLists } from "./_shard_lists.ts";
 import { type CompactOwners, OwnerIndex, type OwnerTable } from "./owner_index.ts";
@@ -129,6 +130,20 @@ export class FixedOwnerIndex implements OwnerTable {
   /** Shards owned by `executorId`: a view, valid until the next change. */
   shardsOf(executorId: string): ReadonlySet<string> {
     return new ShardSetView(this.#core, executorId);
+  }
+
+  /**
+   * The shards of `executorId` in a new array, in `compareShardKeys` order:
+   * shard numbers sorted as numbers, which is that order, without comparing
+   * strings.
+   */
+  sortedShardsOf(executorId: string): string[] {
+    const core = this.#core;
+    const slot = core.slots.find(executorId);
+    const numbers = slot < 0 ? [] : core.lists.of(slot).slice().sort();
+    const sorted = Array.from(numbers, (n) => core.keys[n]!);
+    const others = core.other.sortedShardsOf(executorId);
+    return others.length === 0 ? sorted : [...sorted, ...others].sort(compareShardKeys);
   }
 
   /** Gives `shard` the one owner `owner` at `revision`. */

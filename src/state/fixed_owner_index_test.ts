@@ -68,6 +68,7 @@ function assertSame(actual: OwnerTable, expected: OwnerTable): void {
     const mine = actual.shardsOf(id);
     const theirs = expected.shardsOf(id);
     assert.deepEqual(sorted(mine), sorted(theirs), id);
+    assert.deepEqual(actual.sortedShardsOf(id), expected.sortedShardsOf(id), `${id}, in order`);
     assert.equal(mine.size, theirs.size, id);
     for (const shard of KEYS) assert.equal(mine.has(shard), theirs.has(shard), `${id} ${shard}`);
     assert.equal(actual.byExecutor.get(id)?.size, expected.byExecutor.get(id)?.size);

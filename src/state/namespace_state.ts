@@ -140,6 +140,11 @@ export class NamespaceState implements NamespaceView {
     return this.#p.assignment.index.shardsOf(executorId);
   }
 
+  /** The same shards in `compareShardKeys` order. */
+  sortedShardsOf(executorId: string): string[] {
+    return this.#p.assignment.index.sortedShardsOf(executorId);
+  }
+
   /** Every owned shard with its owner (primary). */
   owned(): IterableIterator<[string, string]> {
     return this.#p.assignment.index.owners.entries();

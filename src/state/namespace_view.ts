@@ -131,6 +131,8 @@ export interface NamespaceView {
   ownersOf(shard: string): readonly string[];
   /** Shards owned by `executorId` (alone or as one of several owners). */
   shardsOf(executorId: string): ReadonlySet<string>;
+  /** The same shards in a new array, in `compareShardKeys` order (answers and pictures list them so). */
+  sortedShardsOf(executorId: string): string[];
   /** Every owned shard with its owner (primary). */
   owned(): IterableIterator<[string, string]>;
   /** Number of owned shards. */

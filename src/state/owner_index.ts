@@ -7,6 +7,8 @@
  * @module
  */
 
+import { compareShardKeys } from "../core/shard_key_order.ts";
+
 const EMPTY: ReadonlySet<string> = new Set();
 
 /**
@@ -53,6 +55,8 @@ export interface OwnerTable {
   ownersOf(shard: string): readonly string[];
   /** Shards owned by `executorId` (alone or as one of several owners). */
   shardsOf(executorId: string): ReadonlySet<string>;
+  /** The same shards in a new array, in `compareShardKeys` order. */
+  sortedShardsOf(executorId: string): string[];
   /** Gives `shard` the one owner `owner` at `revision`. */
   setOwner(shard: string, owner: string, revision: number): void;
   /** Gives `shard` the owners `set` (primary first, distinct, at least one) at `revision`. */
@@ -130,6 +134,11 @@ export class OwnerIndex implements OwnerTable {
   /** Shards owned by `executorId` (alone or as one of several owners). */
   shardsOf(executorId: string): ReadonlySet<string> {
     return this.byExecutor.get(executorId) ?? EMPTY;
+  }
+
+  /** The shards of `executorId` in a new array, in `compareShardKeys` order. */
+  sortedShardsOf(executorId: string): string[] {
+    return [...this.shardsOf(executorId)].sort(compareShardKeys);
   }
 
   /** Gives `shard` the one owner `owner` at `revision` (no array: the common case). */

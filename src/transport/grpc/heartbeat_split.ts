@@ -46,9 +46,9 @@ export function reportsSpan(bytes: Uint8Array): ReportsSpan | undefined {
   while (at < bytes.length) {
     const recordStart = at;
     const tag = readVarint(bytes, at);
-    if (!tag) return undefined;
-    at = tag.next;
-    const field = Math.floor(tag.value / 8), wireType = tag.value & 7;
+    if (tag < 0) return undefined;
+    at = varintEnd;
+    const field = Math.floor(tag / 8), wireType = tag & 7;
     if (field === 0) return undefined;
     switch (wireType) {
       case 0: {
@@ -62,8 +62,8 @@ export function reportsSpan(bytes: Uint8Array): ReportsSpan | undefined {
         break;
       case 2: {
         const length = readVarint(bytes, at);
-        if (!length) return undefined;
-        at = length.next + length.value;
+        if (length < 0) return undefined;
+        at = varintEnd + length;
         break;
       }
       case 5:
@@ -91,19 +91,23 @@ function skipVarint(bytes: Uint8Array, at: number): number | undefined {
   return undefined;
 }
 
-/** A tag or length: `undefined` when it does not end or exceeds a safe integer. */
-function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } | undefined {
+/** Where the last varint {@linkcode readVarint} read ended (no object per varint: a heartbeat has thousands). */
+let varintEnd = 0;
+
+/** A tag or length at `at` (its end in `varintEnd`): -1 when it does not end or exceeds a safe integer. */
+function readVarint(bytes: Uint8Array, at: number): number {
   let value = 0, scale = 1;
   for (let i = 0; i < 10; i++) {
     const byte = bytes[at + i];
-    if (byte === undefined) return undefined;
+    if (byte === undefined) return -1;
     value += (byte & 0x7f) * scale;
     if (byte < 0x80) {
-      return value <= Number.MAX_SAFE_INTEGER ? { value, next: at + i + 1 } : undefined;
+      varintEnd = at + i + 1;
+      return value <= Number.MAX_SAFE_INTEGER ? value : -1;
     }
     scale *= 128;
   }
-  return undefined;
+  return -1;
 }
 
 /** What a split Heartbeat request carries besides its decoded fields. */
