@@ -82,6 +82,8 @@ export interface ProfileOptions {
   readonly inspectPort?: number;
   /** Follow RSS for this long at the end of the run, ms. @default {0} */
   readonly longWindowMs?: number;
+  /** The namespace's heartbeat TTL, ms. @default {six heartbeat intervals} */
+  readonly heartbeatTtlMs?: number;
 }
 
 /** The namespace's heartbeat TTL: six heartbeat intervals. */
@@ -112,15 +114,19 @@ export async function shardsRun(
   intervalMs: number,
   profile: ProfileOptions = {},
 ): Promise<ShardsRun> {
-  const { longWindowMs: _, ...clusterProfile } = profile;
+  const { longWindowMs: _, heartbeatTtlMs, ...clusterProfile } = profile;
+  const ttl = heartbeatTtlMs ?? ttlMs(intervalMs);
   const cluster = await startCluster(ctx.scope, {
     namespaces: [{ name: "bench", type: "fixed", shardNum: shards }],
-    process: { heartbeatTTL: `${ttlMs(intervalMs) / 1000}s`, period: "1s" },
+    process: { heartbeatTTL: `${ttl / 1000}s`, period: "1s" },
     ...clusterProfile,
   });
   const service = cluster.services[0]!;
   try {
-    return await measure(ctx, cluster, shards, executors, intervalMs, profile);
+    return await measure(ctx, cluster, shards, executors, intervalMs, {
+      ...profile,
+      heartbeatTtlMs: ttl,
+    });
   } catch (error) {
     const crash = service.crash();
     throw crash === undefined ? error : new InstanceCrashedError(crash, { cause: error });
@@ -206,7 +212,7 @@ async function measure(
     fleet,
     "executor-0",
     shards / executors,
-    ttlMs(intervalMs) + 60_000,
+    (profile.heartbeatTtlMs ?? ttlMs(intervalMs)) + 60_000,
   );
   const long = profile.longWindowMs ? await memoryOverTime(service, profile.longWindowMs) : {};
   if (profile.cpuProfDir) await service.stop("SIGTERM");

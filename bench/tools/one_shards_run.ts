@@ -4,12 +4,13 @@
  * service's log kept in the artifacts directory it names at the end:
  *
  * ```sh
- * deno run -A bench/tools/one_shards_run.ts [quick] [profile] [heap]
+ * deno run -A bench/tools/one_shards_run.ts [quick] [profile] [heap] [ttl10]
  * ```
  *
  * `profile` writes CPU profiles into the artifacts directory; `heap` samples
  * the service's heap from the lifted drain to the end of the steady window and
- * prints the 40 allocation sites holding the most live memory.
+ * prints the 40 allocation sites holding the most live memory; `ttl10` sets the
+ * namespace's heartbeat TTL to 10 s (two intervals) instead of six intervals.
  * `BENCH_SERVICE_V8_FLAGS` replaces the service's V8 flags
  * (`--heap-growing-percent=0`: V8's own heap growth).
  *
@@ -38,6 +39,7 @@ try {
     {
       ...(Deno.args.includes("profile") ? { cpuProfDir: `${artifacts}/prof` } : {}),
       ...(Deno.args.includes("heap") ? { inspectPort: freePort() } : {}),
+      ...(Deno.args.includes("ttl10") ? { heartbeatTtlMs: 10_000 } : {}),
     },
   );
   console.log(JSON.stringify({ ...run, heapSites: undefined }, null, 1));
