@@ -1,0 +1,82 @@
+// deno-lint-ignore-file no-console -- a diagnostic tool prints its result
+/**
+ * Heartbeat ingestion at full speed (section 7's measurement, one instance,
+ * 10,000 executors, 3 rounds of 5 s against the proto-codec echo) under
+ * several V8 flag sets, one after the other in the same run, so the flags'
+ * cost in throughput can be told apart from the machine's noise:
+ *
+ * ```sh
+ * deno run -A bench/tools/heap_flags_ab.ts [reps=N] "--heap-growing-percent=0" "--heap-growing-percent=50"
+ * ```
+ *
+ * Each argument is one value of `--v8-flags` (several flags separated by
+ * commas); without arguments, V8's own heap growth against the launchers'
+ * `--heap-growing-percent=50`. Prints the service's rates, the echo's, and
+ * the median of their ratios for each flag set and repetition.
+ *
+ * @module
+ */
+import { startCluster } from "../lib/cluster.ts";
+import { compareWithEcho } from "../lib/echo_compare.ts";
+import type { SuiteContext } from "../lib/result.ts";
+import { Scope } from "../lib/scope.ts";
+
+const EXECUTORS = 10_000;
+const LOADERS = 2;
+const repsArg = Deno.args.find((a) => a.startsWith("reps="));
+const reps = repsArg ? Number(repsArg.slice(5)) : 2;
+const given = Deno.args.filter((a) => !a.startsWith("reps="));
+const variants = given.length > 0
+  ? given
+  : ["--heap-growing-percent=0", "--heap-growing-percent=50"];
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const artifacts = await Deno.makeTempDir({ prefix: "sm-heap-ab-" });
+
+for (let rep = 0; rep < reps; rep++) {
+  for (const flags of variants) {
+    Deno.env.set("BENCH_SERVICE_V8_FLAGS", flags);
+    const scope = new Scope();
+    const ctx: SuiteContext = {
+      quick: false,
+      profile: false,
+      scope,
+      artifacts,
+      progress: () => {},
+    };
+    try {
+      const cluster = await startCluster(scope, {
+        namespaces: [{ name: "bench", type: "fixed", shardNum: 10 * EXECUTORS }],
+        process: { heartbeatTTL: "60s", period: "1s", maxMovesPerPass: 10 * EXECUTORS },
+      });
+      const service = cluster.services[0]!;
+      const each = EXECUTORS / LOADERS;
+      const c = await compareWithEcho(ctx, {
+        address: service.address,
+        pid: service.pid,
+        loaders: LOADERS,
+        load: (address, target, i) => ({
+          address,
+          kind: "heartbeat",
+          target,
+          channels: 2,
+          concurrency: 100,
+          namespace: "bench",
+          shards: 0,
+          executors: { prefix: "executor", from: i * each, count: each },
+        }),
+        rounds: 3,
+        durationMs: 5_000,
+        warmMs: 15_000,
+      });
+      const ratios = c.service.map((s, i) => s.rate / c.proto[i]!.rate);
+      console.log(
+        `${flags} (rep ${rep + 1}): service ${c.service.map((s) => Math.round(s.rate))}/s, ` +
+          `echo ${c.proto.map((s) => Math.round(s.rate))}/s, ratio median ${
+            median(ratios).toFixed(3)
+          }`,
+      );
+    } finally {
+      await scope.close();
+    }
+  }
+}
