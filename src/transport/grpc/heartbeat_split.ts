@@ -11,6 +11,7 @@
  */
 import { Buffer } from "node:buffer";
 import type * as grpc from "@grpc/grpc-js";
+import { ProtoCursor } from "./_proto_cursor.ts";
 
 /** Field number of `HeartbeatRequest.shard_status_reports` (executor.proto). */
 const REPORTS_FIELD = 4;
@@ -26,8 +27,9 @@ export interface ReportsSpan {
 /**
  * Finds the report entries of an encoded `HeartbeatRequest`: their span when
  * they form one run (every encoder we know writes a map's entries together),
- * `undefined` when they do not or the top-level records are malformed, in
- * which case the caller decodes the whole message as usual.
+ * `undefined` when they do not, the top-level records are malformed, or a tag
+ * or length is one the cursor does not take (2^31 or more), in which case the
+ * caller decodes the whole message as usual.
  *
  * @example
  * ```ts
@@ -41,73 +43,22 @@ export interface ReportsSpan {
  * ```
  */
 export function reportsSpan(bytes: Uint8Array): ReportsSpan | undefined {
-  let at = 0;
+  const c = new ProtoCursor(bytes, bytes.length);
   let start = -1, end = -1;
-  while (at < bytes.length) {
-    const recordStart = at;
-    const tag = readVarint(bytes, at);
+  while (c.at < bytes.length) {
+    const recordStart = c.at;
+    const tag = c.varint();
     if (tag < 0) return undefined;
-    at = varintEnd;
     const field = Math.floor(tag / 8), wireType = tag & 7;
-    if (field === 0) return undefined;
-    switch (wireType) {
-      case 0: {
-        const next = skipVarint(bytes, at); // int64 values may exceed what a number holds
-        if (next === undefined) return undefined;
-        at = next;
-        break;
-      }
-      case 1:
-        at += 8;
-        break;
-      case 2: {
-        const length = readVarint(bytes, at);
-        if (length < 0) return undefined;
-        at = varintEnd + length;
-        break;
-      }
-      case 5:
-        at += 4;
-        break;
-      default:
-        return undefined; // groups (3, 4) and invalid types: leave it to the full decoder
-    }
-    if (at > bytes.length) return undefined;
+    // Groups (3, 4) and invalid wire types cannot be skipped: left to the full decoder.
+    if (field === 0 || !c.skip(wireType)) return undefined;
     if (field !== REPORTS_FIELD) continue;
     if (wireType !== 2) return undefined;
     if (start === -1) start = recordStart;
     else if (end !== recordStart) return undefined; // not one run
-    end = at;
+    end = c.at;
   }
   return start === -1 ? { start: bytes.length, end: bytes.length } : { start, end };
-}
-
-function skipVarint(bytes: Uint8Array, at: number): number | undefined {
-  for (let i = 0; i < 10; i++) {
-    const byte = bytes[at + i];
-    if (byte === undefined) return undefined;
-    if (byte < 0x80) return at + i + 1;
-  }
-  return undefined;
-}
-
-/** Where the last varint {@linkcode readVarint} read ended (no object per varint: a heartbeat has thousands). */
-let varintEnd = 0;
-
-/** A tag or length at `at` (its end in `varintEnd`): -1 when it does not end or exceeds a safe integer. */
-function readVarint(bytes: Uint8Array, at: number): number {
-  let value = 0, scale = 1;
-  for (let i = 0; i < 10; i++) {
-    const byte = bytes[at + i];
-    if (byte === undefined) return -1;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) {
-      varintEnd = at + i + 1;
-      return value <= Number.MAX_SAFE_INTEGER ? value : -1;
-    }
-    scale *= 128;
-  }
-  return -1;
 }
 
 /** What a split Heartbeat request carries besides its decoded fields. */

@@ -16,6 +16,7 @@
  * @module
  */
 import { indexKey } from "../../core/index_keys.ts";
+import { ProtoCursor } from "./_proto_cursor.ts";
 
 /** One report as the Heartbeat handler passes it on: enum names for known statuses, numbers otherwise. */
 export interface WireReport {
@@ -46,52 +47,6 @@ function report(status: number, load: number): WireReport {
   return value;
 }
 
-/** A cursor over the bytes; every read returns -1 past the end or on a varint it does not take. */
-class Cursor {
-  at = 0;
-  constructor(readonly bytes: Uint8Array, readonly end: number) {}
-
-  /** A varint of at most 5 bytes below 2^31 (tags, lengths, enum values); -1 otherwise. */
-  varint(): number {
-    let value = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      const byte = this.bytes[this.at++];
-      if (byte === undefined || this.at > this.end) return -1;
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) return value <= 0x7fffffff ? value : -1;
-    }
-    return -1;
-  }
-
-  /** Skips a field of `wireType`; false when it cannot. */
-  skip(wireType: number): boolean {
-    switch (wireType) {
-      case 0: {
-        for (let i = 0; i < 10; i++) {
-          const byte = this.bytes[this.at++];
-          if (byte === undefined || this.at > this.end) return false;
-          if (byte < 0x80) return true;
-        }
-        return false;
-      }
-      case 1:
-        this.at += 8;
-        return this.at <= this.end;
-      case 2: {
-        const length = this.varint();
-        if (length < 0) return false;
-        this.at += length;
-        return this.at <= this.end;
-      }
-      case 5:
-        this.at += 4;
-        return this.at <= this.end;
-      default:
-        return false;
-    }
-  }
-}
-
 /**
  * The report entries in `bytes` (a run of field-4 records), or `undefined`
  * when they hold something this reader leaves to protobufjs.
@@ -112,7 +67,7 @@ class Cursor {
  */
 export function readReportEntries(bytes: Uint8Array): Map<string, WireReport> | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const c = new Cursor(bytes, bytes.length);
+  const c = new ProtoCursor(bytes, bytes.length);
   const out = new Map<string, WireReport>();
   while (c.at < bytes.length) {
     if (c.varint() !== 0x22) return undefined; // field 4, length-delimited
@@ -121,7 +76,7 @@ export function readReportEntries(bytes: Uint8Array): Map<string, WireReport> | 
     const end = c.at + length;
     let key = "";
     let value: WireReport | undefined;
-    const entry = new Cursor(bytes, end);
+    const entry = new ProtoCursor(bytes, end);
     entry.at = c.at;
     while (entry.at < end) {
       // protobufjs picks a field by its number alone: a known number with another wire type is left to it.
@@ -136,7 +91,7 @@ export function readReportEntries(bytes: Uint8Array): Map<string, WireReport> | 
       } else if (tag === 0x12) { // value: a ShardStatusReport; a second one replaces the first
         const size = entry.varint();
         if (size < 0 || entry.at + size > end) return undefined;
-        value = readValue(new Cursor(bytes, entry.at + size), entry.at, view);
+        value = readValue(new ProtoCursor(bytes, entry.at + size), entry.at, view);
         if (value === undefined) return undefined;
         entry.at += size;
       } else if (tag < 8 || tag >>> 3 <= 2 || !entry.skip(tag & 7)) return undefined;
@@ -150,7 +105,7 @@ export function readReportEntries(bytes: Uint8Array): Map<string, WireReport> | 
 }
 
 /** One ShardStatusReport from `start` to the cursor's end. */
-function readValue(c: Cursor, start: number, view: DataView): WireReport | undefined {
+function readValue(c: ProtoCursor, start: number, view: DataView): WireReport | undefined {
   c.at = start;
   let status = 0;
   let load = 0;
