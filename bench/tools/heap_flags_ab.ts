@@ -9,10 +9,14 @@
  * deno run -A bench/tools/heap_flags_ab.ts [reps=N] "--heap-growing-percent=0" "--heap-growing-percent=50"
  * ```
  *
- * Each argument is one value of `--v8-flags` (several flags separated by
- * commas); without arguments, V8's own heap growth against the launchers'
- * `--heap-growing-percent=50`. Prints the service's rates, the echo's, and
- * the median of their ratios for each flag set and repetition.
+ * Each argument is one variant: V8 flags (words starting with `-`, passed
+ * as one `--v8-flags` value) and environment variables for the service
+ * (`NAME=value` words), separated by spaces, e.g.
+ * `"SM_X=1 --heap-growing-percent=50"`; without arguments, V8's own heap
+ * growth against the launchers' `--heap-growing-percent=50`. Prints the
+ * service's rates, the echo's, the median of their ratios and each server's
+ * CPU time per call (less noisy than the rates on a shared machine) for each
+ * variant and repetition.
  *
  * @module
  */
@@ -34,7 +38,10 @@ const artifacts = await Deno.makeTempDir({ prefix: "sm-heap-ab-" });
 
 for (let rep = 0; rep < reps; rep++) {
   for (const flags of variants) {
-    Deno.env.set("BENCH_SERVICE_V8_FLAGS", flags);
+    const words = flags.split(/\s+/).filter((w) => w !== "");
+    const env = words.filter((w) => !w.startsWith("-") && w.includes("="));
+    for (const e of env) Deno.env.set(e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1));
+    Deno.env.set("BENCH_SERVICE_V8_FLAGS", words.filter((w) => w.startsWith("-")).join(","));
     const scope = new Scope();
     const ctx: SuiteContext = {
       quick: false,
@@ -73,9 +80,12 @@ for (let rep = 0; rep < reps; rep++) {
         `${flags} (rep ${rep + 1}): service ${c.service.map((s) => Math.round(s.rate))}/s, ` +
           `echo ${c.proto.map((s) => Math.round(s.rate))}/s, ratio median ${
             median(ratios).toFixed(3)
-          }`,
+          }, service CPU µs per call ${
+            c.service.map((s) => Math.round(s.serverCores * 1e6 / s.rate))
+          }, echo ${c.proto.map((s) => Math.round(s.serverCores * 1e6 / s.rate))}`,
       );
     } finally {
+      for (const e of env) Deno.env.delete(e.slice(0, e.indexOf("=")));
       await scope.close();
     }
   }

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { EventEmitter } from "node:events";
+import { http2ServersOf } from "./_http2_servers.ts";
 
 /** The part of an HTTP/2 server stream the guard touches. */
 interface StreamLike {
@@ -58,14 +58,11 @@ export function guardClosedStream(stream: StreamLike): boolean {
  * without it throws here, so an upgrade cannot drop the guard silently.
  */
 export function installClosedStreamGuard(server: object, onGuarded: () => void): number {
-  const servers = (server as { http2Servers?: Map<EventEmitter, unknown> }).http2Servers;
-  if (!(servers instanceof Map)) {
-    throw new TypeError("grpc-js Server has no http2Servers map: the closed-stream guard needs it");
-  }
-  for (const http2 of servers.keys()) {
+  const servers = http2ServersOf(server, "the closed-stream guard");
+  for (const http2 of servers) {
     http2.prependListener("stream", (stream: StreamLike) => {
       if (guardClosedStream(stream)) onGuarded();
     });
   }
-  return servers.size;
+  return servers.length;
 }

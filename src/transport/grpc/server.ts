@@ -18,6 +18,7 @@ import type { Authorizer } from "../../security/mod.ts";
 import { guardHandlers } from "./auth_guard.ts";
 import { tolerantDefinition } from "./malformed.ts";
 import { installClosedStreamGuard } from "./closed_stream_guard.ts";
+import { installWriteCoalescer } from "./write_coalescer.ts";
 
 /**
  * Largest answer sent, in bytes: a snapshot of a large namespace is big.
@@ -101,6 +102,15 @@ export async function startGrpcServer(
     server,
     () => logger.debug("a call arrived on a stream its client had already closed; not answered"),
   );
+  let uncorkable = false;
+  installWriteCoalescer(server, () => {
+    if (uncorkable) return;
+    uncorkable = true;
+    logger.warn(
+      "this Deno's HTTP/2 sessions keep their socket elsewhere: answers are written frame by " +
+        "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
+    );
+  });
   const host = address.slice(0, address.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,
