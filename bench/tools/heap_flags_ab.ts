@@ -39,8 +39,9 @@ const artifacts = await Deno.makeTempDir({ prefix: "sm-heap-ab-" });
 for (let rep = 0; rep < reps; rep++) {
   for (const flags of variants) {
     const words = flags.split(/\s+/).filter((w) => w !== "");
-    const env = words.filter((w) => !w.startsWith("-") && w.includes("="));
-    for (const e of env) Deno.env.set(e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1));
+    const env = words.filter((w) => !w.startsWith("-") && w.includes("="))
+      .map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)] as const);
+    for (const [name, value] of env) Deno.env.set(name, value);
     Deno.env.set("BENCH_SERVICE_V8_FLAGS", words.filter((w) => w.startsWith("-")).join(","));
     const scope = new Scope();
     const ctx: SuiteContext = {
@@ -85,7 +86,7 @@ for (let rep = 0; rep < reps; rep++) {
           }, echo ${c.proto.map((s) => Math.round(s.serverCores * 1e6 / s.rate))}`,
       );
     } finally {
-      for (const e of env) Deno.env.delete(e.slice(0, e.indexOf("=")));
+      for (const [name] of env) Deno.env.delete(name);
       await scope.close();
     }
   }

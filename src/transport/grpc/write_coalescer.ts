@@ -57,7 +57,8 @@ function isSender(value: unknown): value is PendingSender {
 }
 
 /**
- * Makes `session` write what it has to send once per tick. Returns false,
+ * Makes `session` write what it has to send once per turn of the event
+ * loop (at the turn's `setImmediate`). Returns false,
  * changing nothing, when the session has no socket or handle where this
  * runtime keeps them.
  *

@@ -3,6 +3,7 @@ import { Buffer } from "node:buffer";
 import type { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { coalesceSessionWrites, installWriteCoalescer } from "./write_coalescer.ts";
+import { http2ServersOf } from "./_http2_servers.ts";
 
 const identity = (b: Buffer) => b;
 const unary = {
@@ -79,8 +80,7 @@ async function serve(coalesce: boolean): Promise<Served> {
   );
   let writes = 0;
   let missing = 0;
-  const servers = (server as unknown as { http2Servers: Map<EventEmitter, unknown> }).http2Servers;
-  for (const http2 of servers.keys()) {
+  for (const http2 of http2ServersOf(server, "the write counter")) {
     // The public way to the connection's socket: count what reaches it.
     http2.prependListener("connection", (socket: Record<string, CallableFunction>) => {
       for (const name of ["_write", "_writev"]) {
@@ -97,15 +97,16 @@ async function serve(coalesce: boolean): Promise<Served> {
   const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
     "grpc.use_local_subchannel_pool": 1,
   }) as unknown as TestClient;
+  const shutdown = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
   return {
     client,
     writes: () => writes,
     missing: () => missing,
     received: () => received,
-    shutdown: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
-    close: async () => {
+    shutdown,
+    close: () => {
       client.close();
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      return shutdown();
     },
   };
 }
