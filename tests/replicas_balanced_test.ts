@@ -3,7 +3,8 @@
  * process and executors heartbeating over gRPC: every shard gets three
  * distinct owners in three zones, heartbeat answers tell every owner,
  * GetShardOwner / InspectShard / the spectator show all owners, a restart
- * of the service keeps the sets, and an executor that dies is replaced only
+ * of the service keeps the sets (even one that keeps it down for longer than
+ * the heartbeat TTL), and an executor that dies is replaced only
  * in the sets it was in.
  */
 import assert from "node:assert/strict";
@@ -123,8 +124,13 @@ Deno.test("replicas: three owners per shard over three zones, a restart, an exec
       assert.equal(served, before.get("0")![2]);
     });
 
-    await t.step("a restart of the service keeps the sets", async () => {
+    await t.step("a restart that keeps the service down for 3 TTLs keeps the sets", async () => {
       await service.kill();
+      // These clients back off as gRPC does by default (1 s, then 1.6 times
+      // longer each try): down for 6 s, they try again seconds after the
+      // service listens, well past the 2 s TTL after it loaded its executors.
+      // It must wait for them (executor_view.ts), not move every shard.
+      await new Promise((r) => setTimeout(r, 6_000));
       service = await startProcess(yaml, "sm-2");
       let restarted = new Map<string, string[]>();
       await eventually(

@@ -187,6 +187,7 @@ export class Picture {
     else executor.statusNumber = event.record.statusNumber;
     executor.lastHeartbeatMs = event.record.timestampMs;
     executor.seenAtMs = now;
+    delete executor.graceUntilMs; // heard: the grace of a load is over
     executor.heartbeatRevision = revision;
     executor.appliedRevision = event.record.appliedRevision ?? 0;
     // Heard from again: back in the routing view.

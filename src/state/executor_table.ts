@@ -97,9 +97,19 @@ export class ExecutorTable {
     else this.#drains.delete(id);
   }
 
-  /** True when the executor's last heartbeat is recent enough at monotonic time `now`. */
+  /**
+   * True when the executor's last heartbeat is recent enough at monotonic
+   * time `now`, or it is still within the grace a reader gave it on load.
+   */
   isAlive(executor: ExecutorView, now: number): boolean {
-    return now - executor.seenAtMs <= this.#liveness.heartbeatTtlMs;
+    if (now - executor.seenAtMs <= this.#liveness.heartbeatTtlMs) return true;
+    return executor.graceUntilMs !== undefined && now <= executor.graceUntilMs;
+  }
+
+  #aliveUntil(executor: ExecutorView): number {
+    const byTtl = executor.seenAtMs + this.#liveness.heartbeatTtlMs;
+    const grace = executor.graceUntilMs;
+    return grace === undefined || grace < byTtl ? byTtl : grace;
   }
 
   /**
@@ -110,7 +120,7 @@ export class ExecutorTable {
   livenessDeadline(now: number, retentionMs: number): number {
     let deadline = Infinity;
     for (const e of this.#executors.values()) {
-      const stale = e.seenAtMs + this.#liveness.heartbeatTtlMs;
+      const stale = this.#aliveUntil(e);
       const at = now <= stale ? stale : e.seenAtMs + retentionMs;
       if (at >= now && at < deadline) deadline = at;
     }
@@ -153,7 +163,9 @@ export class ExecutorTable {
   /**
    * Replaces everything. Executors are taken as seen at `now` (a new reader
    * cannot know better) unless their last heartbeat is far older than the TTL
-   * by the wall clock.
+   * by the wall clock; after a silence of the whole namespace (the service
+   * was down) those alive when it began get its length again as grace (see
+   * {@linkcode loadedExecutor}).
    */
   load(
     executors: Iterable<StoredExecutor>,
@@ -162,8 +174,14 @@ export class ExecutorTable {
     wallNow: number,
   ): void {
     this.#executors.clear();
-    for (const e of executors) {
-      this.#executors.set(e.executorId, loadedExecutor(e, now, wallNow, this.#liveness));
+    const stored = [...executors];
+    let latest = -Infinity;
+    for (const e of stored) latest = Math.max(latest, e.heartbeat?.timestampMs ?? -Infinity);
+    for (const e of stored) {
+      this.#executors.set(
+        e.executorId,
+        loadedExecutor(e, now, wallNow, this.#liveness, Math.min(latest, wallNow)),
+      );
     }
     this.#drains.clear();
     for (const [id, drain] of drains) this.#drains.set(id, drain);

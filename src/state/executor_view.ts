@@ -16,6 +16,7 @@ export interface ExecutorRecord extends ExecutorView {
   statusNumber?: number;
   lastHeartbeatMs: number;
   seenAtMs: number;
+  graceUntilMs?: number;
   heartbeatRevision: number;
   activeSinceMs?: number;
   appliedRevision?: number;
@@ -54,6 +55,15 @@ export function newExecutor(executorId: string): ExecutorRecord {
  * the TTL by the wall clock (`wallNow`), so that a reader that loads a
  * snapshot never cuts an ownership lease short.
  *
+ * `latestHeartbeatMs` is the newest heartbeat of the whole namespace (wall
+ * clock): the service has recorded nothing since, so it was down (or cut off)
+ * for `wallNow` minus that. An executor alive when that silence began keeps
+ * its grace for the silence's length again after the TTL: a gRPC client that
+ * found the service gone retries on a backoff that grows with the outage (1 s,
+ * then 1.6 times longer each try, by default), so its first heartbeat can come
+ * seconds after the service listens again. Without this, a restart that took
+ * about a TTL would find every executor stale and move every shard.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -66,8 +76,11 @@ export function newExecutor(executorId: string): ExecutorRecord {
  *   metadata: {},
  *   reports: new Map(),
  * } as const;
- * assert.equal(loadedExecutor(stored, 50, 2_000, { heartbeatTtlMs: 2_000 }).seenAtMs, 50);
- * assert.equal(loadedExecutor(stored, 50, 99_000, { heartbeatTtlMs: 2_000 }).seenAtMs, -Infinity);
+ * const liveness = { heartbeatTtlMs: 2_000 };
+ * assert.equal(loadedExecutor(stored, 50, 2_000, liveness).seenAtMs, 50);
+ * assert.equal(loadedExecutor(stored, 50, 99_000, liveness).seenAtMs, -Infinity);
+ * // Nothing heard for 1.5 s when loaded: one TTL and those 1.5 s.
+ * assert.equal(loadedExecutor(stored, 50, 2_500, liveness, 1_000).graceUntilMs, 3_550);
  * ```
  */
 export function loadedExecutor(
@@ -75,16 +88,21 @@ export function loadedExecutor(
   now: number,
   wallNow: number,
   liveness: { readonly heartbeatTtlMs: number; readonly ownershipLeaseMs?: number },
+  latestHeartbeatMs = wallNow,
 ): ExecutorRecord {
   const lastHeartbeatMs = e.heartbeat?.timestampMs ?? 0;
   const { heartbeatTtlMs, ownershipLeaseMs = 0 } = liveness;
   const ancient = wallNow - lastHeartbeatMs > 10 * heartbeatTtlMs + 2 * ownershipLeaseMs;
+  const silenceMs = Math.min(wallNow - latestHeartbeatMs, 10 * heartbeatTtlMs);
+  const aliveWhenSilent = lastHeartbeatMs >= latestHeartbeatMs - heartbeatTtlMs;
+  const graced = !ancient && silenceMs > 0 && aliveWhenSilent;
   return {
     executorId: e.executorId,
     status: e.heartbeat?.status ?? "DRAINED",
     ...(e.heartbeat?.statusNumber === undefined ? {} : { statusNumber: e.heartbeat.statusNumber }),
     lastHeartbeatMs,
     seenAtMs: ancient ? -Infinity : now,
+    ...(graced ? { graceUntilMs: now + heartbeatTtlMs + silenceMs } : {}),
     heartbeatRevision: e.heartbeatRevision,
     ...(ancient || e.heartbeat?.status !== "ACTIVE" ? {} : { activeSinceMs: now }),
     appliedRevision: e.heartbeat?.appliedRevision ?? 0,

@@ -73,6 +73,37 @@ Deno.test("namespace state isAlive holds up to the TTL after the executor was se
   assert.equal(state.isAlive(a, 100 + TTL + 1), false);
 });
 
+Deno.test("namespace state gives executors the namespace's silence again after a load", () => {
+  // A restart of the service: nothing was heard for 1.5 s, and the
+  // executors' clients back off while it is down, so their first heartbeat
+  // can come well after it listens again.
+  const state = new NamespaceState("ns", { heartbeatTtlMs: TTL });
+  const executors = new Map<string, StoredExecutor>([
+    ["latest", executor("latest", WALL - 1_500)],
+    ["earlier", executor("earlier", WALL - 1_500 - TTL)],
+    ["gone", executor("gone", WALL - 1_500 - TTL - 1)],
+  ]);
+  state.load(snapshot({ executors }), 100, WALL);
+  const at = (id: string, now: number) => state.isAlive(state.executor(id)!, now);
+  assert.equal(at("latest", 100 + TTL + 1_500), true);
+  assert.equal(at("latest", 100 + TTL + 1_501), false, "one TTL and the silence");
+  assert.equal(at("earlier", 100 + TTL + 1_500), true, "alive when the silence began");
+  assert.equal(at("gone", 100 + TTL), true);
+  assert.equal(at("gone", 100 + TTL + 1), false, "already stale then: one TTL, as before");
+  assert.equal(state.livenessDeadline(100 + TTL + 1, 60_000), 100 + TTL + 1_500);
+
+  // Heard again: the grace of the load is over, the TTL counts from now.
+  state.apply({ revision: 11, events: [heartbeat("latest")] }, 200);
+  assert.equal(at("latest", 200 + TTL), true);
+  assert.equal(at("latest", 200 + TTL + 1), false);
+});
+
+Deno.test("namespace state gives no extra grace when the namespace was heard just now", () => {
+  const state = loaded(100);
+  assert.equal(state.executor("a")!.graceUntilMs, undefined);
+  assert.equal(state.isAlive(state.executor("a")!, 100 + TTL + 1), false);
+});
+
 Deno.test("namespace state treats an ancient heartbeat on load as stale at once", () => {
   const state = new NamespaceState("ns", { heartbeatTtlMs: TTL });
   const ancient = WALL - 10 * TTL - 1;

@@ -23,6 +23,12 @@ export interface ExecutorView {
   readonly lastHeartbeatMs: number;
   /** Local monotonic time when this instance last saw a heartbeat recorded: liveness is judged on it. */
   readonly seenAtMs: number;
+  /**
+   * Local monotonic time until which it counts as alive even unheard: set
+   * for an executor read from a snapshot after an outage of the service (see
+   * `loadedExecutor`). Absent: liveness is `seenAtMs` and the TTL alone.
+   */
+  readonly graceUntilMs?: number;
   /** Store revision of the last recorded heartbeat. */
   readonly heartbeatRevision: number;
   /**
