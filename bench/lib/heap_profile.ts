@@ -98,28 +98,20 @@ export class HeapSampler {
   }
 
   /** Stops sampling; returns the `top` allocation sites by live bytes, and closes. */
-  async stop(top = 10): Promise<HeapSite[]> {
+  async stop(top = 10): Promise<readonly HeapSite[]> {
     await this.#send("HeapProfiler.collectGarbage");
-    const result = await this.#send("HeapProfiler.stopSampling") as {
-      profile: { head: SamplingNode };
-    };
-    this.#socket.close();
-    const bytes = new Map<string, number>();
-    const visit = (node: SamplingNode) => {
-      const where = siteOf(node);
-      if (node.selfSize > 0) bytes.set(where, (bytes.get(where) ?? 0) + node.selfSize);
-      for (const child of node.children) visit(child);
-    };
-    visit(result.profile.head);
-    return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top)
-      .map(([where, b]) => ({ where, bytes: b }));
+    return (await this.#finish(top)).sites;
   }
 
   /**
    * Stops sampling a sampler started with `allocations`; returns where the
    * memory was allocated (bytes by origin, and the `top` sites), and closes.
    */
-  async stopAllocations(top = 25): Promise<AllocationProfile> {
+  stopAllocations(top = 25): Promise<AllocationProfile> {
+    return this.#finish(top);
+  }
+
+  async #finish(top: number): Promise<AllocationProfile> {
     const result = await this.#send("HeapProfiler.stopSampling") as {
       profile: { head: SamplingNode };
     };

@@ -16,6 +16,7 @@ import {
 } from "../lib/echo_compare.ts";
 import type { Target } from "../lib/wire.ts";
 import type { Figure, Suite, SuiteContext, SuiteOutput } from "../lib/result.ts";
+import type { Scope } from "../lib/scope.ts";
 import type { UnaryLoadOptions } from "../workers/unary_load.ts";
 import { steadyWrites, type WriteWindow } from "./heartbeat_writes.ts";
 
@@ -26,10 +27,15 @@ export const heartbeatIngestion: Suite = {
   run,
 };
 
-const LOADERS = 2;
+/** Load processes of the full-speed measurement. */
+export const LOADERS = 2;
 const CONCURRENCY = 100;
 
-function loadOptions(
+/**
+ * The `i`-th load process's share of the full-speed measurement: `executors`
+ * split evenly over {@linkcode LOADERS} processes, heartbeating to `target`.
+ */
+export function heartbeatLoad(
   address: string,
   target: Target,
   executors: number,
@@ -48,21 +54,26 @@ function loadOptions(
   };
 }
 
+/** The cluster the full-speed measurement runs against: namespace `bench`, 10 shards per executor. */
+export function startHeartbeatCluster(scope: Scope, executors: number): Promise<Cluster> {
+  return startCluster(scope, {
+    namespaces: [{ name: "bench", type: "fixed", shardNum: 10 * executors }],
+    process: { heartbeatTTL: "60s", period: "1s", maxMovesPerPass: 10 * executors },
+  });
+}
+
 async function throughput(ctx: SuiteContext) {
   const executors = ctx.quick ? 1_000 : 10_000;
   const rounds = ctx.quick ? 1 : 3;
   const durationMs = ctx.quick ? 1_500 : 5_000;
-  const cluster = await startCluster(ctx.scope, {
-    namespaces: [{ name: "bench", type: "fixed", shardNum: 10 * executors }],
-    process: { heartbeatTTL: "60s", period: "1s", maxMovesPerPass: 10 * executors },
-  });
+  const cluster = await startHeartbeatCluster(ctx.scope, executors);
   const service = cluster.services[0]!;
   ctx.progress(`${executors} executors register and take their shards (warm-up)`);
   const comparison = await compareWithEcho(ctx, {
     address: service.address,
     pid: service.pid,
     loaders: LOADERS,
-    load: (address, target, i) => loadOptions(address, target, executors, i),
+    load: (address, target, i) => heartbeatLoad(address, target, executors, i),
     rounds,
     durationMs,
     warmMs: ctx.quick ? 2_000 : 15_000,
@@ -85,7 +96,7 @@ async function profileHeartbeats(
   const load = await startLoadWorkers(
     ctx.scope,
     LOADERS,
-    (i) => loadOptions(profiled.address, "service", executors, i),
+    (i) => heartbeatLoad(profiled.address, "service", executors, i),
   );
   await runLoad(load, 2 * durationMs, [profiled.pid]);
   for (const w of load) await w.stop();

@@ -71,7 +71,7 @@ export interface ShardsRun {
   readonly longWindowS?: number;
   /** Profiled runs only: RSS after a forced full GC, live memory by allocation site. */
   readonly rssAfterGcMiB?: number;
-  readonly heapSites?: HeapSite[];
+  readonly heapSites?: readonly HeapSite[];
 }
 
 /** Options for a profiled run. */

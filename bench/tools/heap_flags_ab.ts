@@ -20,13 +20,12 @@
  *
  * @module
  */
-import { startCluster } from "../lib/cluster.ts";
 import { compareWithEcho } from "../lib/echo_compare.ts";
 import type { SuiteContext } from "../lib/result.ts";
 import { Scope } from "../lib/scope.ts";
+import { heartbeatLoad, LOADERS, startHeartbeatCluster } from "../suites/heartbeat_ingestion.ts";
 
 const EXECUTORS = 10_000;
-const LOADERS = 2;
 const repsArg = Deno.args.find((a) => a.startsWith("reps="));
 const reps = repsArg ? Number(repsArg.slice(5)) : 2;
 const given = Deno.args.filter((a) => !a.startsWith("reps="));
@@ -52,26 +51,13 @@ for (let rep = 0; rep < reps; rep++) {
       progress: () => {},
     };
     try {
-      const cluster = await startCluster(scope, {
-        namespaces: [{ name: "bench", type: "fixed", shardNum: 10 * EXECUTORS }],
-        process: { heartbeatTTL: "60s", period: "1s", maxMovesPerPass: 10 * EXECUTORS },
-      });
+      const cluster = await startHeartbeatCluster(scope, EXECUTORS);
       const service = cluster.services[0]!;
-      const each = EXECUTORS / LOADERS;
       const c = await compareWithEcho(ctx, {
         address: service.address,
         pid: service.pid,
         loaders: LOADERS,
-        load: (address, target, i) => ({
-          address,
-          kind: "heartbeat",
-          target,
-          channels: 2,
-          concurrency: 100,
-          namespace: "bench",
-          shards: 0,
-          executors: { prefix: "executor", from: i * each, count: each },
-        }),
+        load: (address, target, i) => heartbeatLoad(address, target, EXECUTORS, i),
         rounds: 3,
         durationMs: 5_000,
         warmMs: 15_000,

@@ -18,38 +18,28 @@
  *
  * @module
  */
-import { startCluster } from "../lib/cluster.ts";
 import { HeapSampler } from "../lib/heap_profile.ts";
 import { runLoad, startLoadWorkers } from "../lib/load.ts";
 import { freePort } from "../../tests/support/ports.ts";
 import { Scope } from "../lib/scope.ts";
+import { heartbeatLoad, LOADERS, startHeartbeatCluster } from "../suites/heartbeat_ingestion.ts";
 
 const EXECUTORS = 10_000;
-const LOADERS = 2;
 const SAMPLE_MS = 10_000;
 const sitesArg = Deno.args.find((a) => a.startsWith("sites="));
 const top = sitesArg ? Number(sitesArg.slice(6)) : 25;
 
 const scope = new Scope();
 try {
-  const cluster = await startCluster(scope, {
-    namespaces: [{ name: "bench", type: "fixed", shardNum: 10 * EXECUTORS }],
-    process: { heartbeatTTL: "60s", period: "1s", maxMovesPerPass: 10 * EXECUTORS },
-  });
+  const cluster = await startHeartbeatCluster(scope, EXECUTORS);
   await cluster.services[0]!.stop("SIGTERM");
   const inspectPort = freePort();
   const instance = await cluster.startInstance("bench-allocations", { inspectPort });
-  const each = EXECUTORS / LOADERS;
-  const load = await startLoadWorkers(scope, LOADERS, (i) => ({
-    address: instance.address,
-    kind: "heartbeat",
-    target: "service",
-    channels: 2,
-    concurrency: 100,
-    namespace: "bench",
-    shards: 0,
-    executors: { prefix: "executor", from: i * each, count: each },
-  }));
+  const load = await startLoadWorkers(
+    scope,
+    LOADERS,
+    (i) => heartbeatLoad(instance.address, "service", EXECUTORS, i),
+  );
   // Every executor has to be answered twice (its shards, then its first report of them)
   // before heartbeats stop writing reports: warm up until the rate stops rising.
   let rate = 0;
