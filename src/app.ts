@@ -157,6 +157,8 @@ export async function startInstance(
       credentials,
       forwardToLeader: config.security?.tls === undefined,
       ...(authorizer ? { authorizer } : {}),
+      // The escape hatch of docs/operations.md: Heartbeat calls through grpc-js again.
+      heartbeatLane: Deno.env.get("SM_HEARTBEAT_LANE")?.trim().toLowerCase() !== "off",
     }).catch((error) => {
       throw new StartupError(
         `Cannot start: ${grpcListen.key} ${JSON.stringify(grpcListen.value)}: ${bindReason(error)}`,

@@ -59,6 +59,12 @@ export interface StepOptions {
   readonly cpuProfDir?: string;
   /** Append the instance's log lines (JSON) to this file. */
   readonly logPath?: string;
+  /**
+   * The simulated executors' gRPC client (`executor_fleet.ts`): the lean raw
+   * one, so that the fleet leaves the shared cores to the instance it
+   * measures, or grpc-js's, as before the ninth step of issue 17. @default {"raw"}
+   */
+  readonly client?: "grpc-js" | "raw";
 }
 
 /** One step of the ramp: `executors` executors on a fresh etcd and instance. */
@@ -89,6 +95,7 @@ export async function step(
     count: executors,
     intervalMs,
     processes: Math.min(4, Math.ceil(executors / 2_500)),
+    client: options.client ?? "raw",
   });
   const fail = (why: string): Step => ({
     executors,

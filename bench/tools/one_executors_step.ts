@@ -2,10 +2,11 @@
 /**
  * One step of the executors-per-namespace ramp, printed as JSON, with the
  * instance's log (and optionally a CPU profile) in the artifacts directory it
- * names:
+ * names; `grpc-js` gives the simulated executors grpc-js's client instead of
+ * the lean raw one:
  *
  * ```sh
- * deno run -A bench/tools/one_executors_step.ts 20000 [profile]
+ * deno run -A bench/tools/one_executors_step.ts 20000 [profile] [grpc-js]
  * ```
  *
  * @module
@@ -28,6 +29,7 @@ try {
   const result = await step(ctx, executors, 10_000, 60_000, {
     logPath,
     ...(profileDir ? { cpuProfDir: profileDir } : {}),
+    client: Deno.args.includes("grpc-js") ? "grpc-js" : "raw",
   });
   console.log(JSON.stringify(result, null, 1));
 } finally {

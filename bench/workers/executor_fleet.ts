@@ -30,6 +30,7 @@ import { Buffer } from "node:buffer";
 import type { HeartbeatResponse__Output } from "../../src/wire/proto.ts";
 import { percentile } from "../lib/stats.ts";
 import { heartbeatMethod, type Method, openClient, unary } from "../lib/wire.ts";
+import { framed, RawUnaryClient } from "../lib/raw_unary.ts";
 import { emit, serveCommands, workerOptions } from "./_protocol.ts";
 
 /** Options of the worker. */
@@ -50,6 +51,11 @@ export interface ExecutorFleetOptions {
   readonly channels?: number;
   /** Extra metadata of every executor (besides `address`). @default {{}} */
   readonly metadata?: Readonly<Record<string, string>>;
+  /**
+   * The gRPC client: grpc-js's, or the lean `bench/lib/raw_unary.ts` (same
+   * bytes on the wire, a fraction of the CPU per call). @default {"grpc-js"}
+   */
+  readonly client?: "grpc-js" | "raw";
 }
 
 interface Sim {
@@ -65,8 +71,12 @@ interface Sim {
 }
 
 const options = workerOptions<ExecutorFleetOptions>();
+const raw = options.client === "raw";
 const clients = options.addresses.flatMap((address) =>
-  Array.from({ length: options.channels ?? 2 }, () => openClient(address))
+  Array.from(
+    { length: options.channels ?? 2 },
+    () => raw ? new RawUnaryClient(address) : openClient(address),
+  )
 );
 const started = performance.now();
 /** `Heartbeat` with both ends left encoded: the request is sent as given, the answer kept as bytes. */
@@ -77,14 +87,16 @@ const rawHeartbeat: Method = {
   responseDeserialize: (bytes: Buffer) => Buffer.from(bytes),
 };
 
+/** The request as sent: framed for the raw client, the message for grpc-js. */
 function encodeRequest(id: string, reports: Sim["reports"]): Buffer {
-  return heartbeatMethod.requestSerialize({
+  const message = heartbeatMethod.requestSerialize({
     namespace: options.namespace,
     executorId: id,
     status: "EXECUTOR_STATUS_ACTIVE",
     shardStatusReports: reports,
     metadata: { ...options.metadata, address: `${id}.example:1234` },
   });
+  return raw ? framed(message) : message;
 }
 
 const sims: Sim[] = Array.from({ length: options.count }, (_, i) => ({
@@ -104,12 +116,17 @@ let gains: { shards: number; firstAtMs: number | null; lastAtMs: number | null }
 
 /** One heartbeat; on failure it tries once more through the next connection (another instance). */
 async function send(sim: Sim, index: number): Promise<Buffer> {
-  const client = (i: number) => clients[i % clients.length]!;
+  const through = (i: number) => {
+    const client = clients[i % clients.length]!;
+    return client instanceof RawUnaryClient
+      ? client.call(heartbeatMethod.path, sim.request, 10_000)
+      : unary<Buffer>(client, rawHeartbeat, sim.request, 10_000);
+  };
   try {
-    return await unary(client(index), rawHeartbeat, sim.request, 10_000);
+    return await through(index);
   } catch (error) {
     if (options.addresses.length < 2) throw error;
-    return await unary(client(index + (options.channels ?? 2)), rawHeartbeat, sim.request, 10_000);
+    return await through(index + (options.channels ?? 2));
   }
 }
 

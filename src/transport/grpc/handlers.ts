@@ -263,29 +263,43 @@ export function routingHandlers(
   };
 }
 
-/** Handlers of `ShardDistributorExecutorAPI`. */
+/** Answers one decoded Heartbeat request with its encoded `HeartbeatResponse`. */
+export type HeartbeatAnswerer = (request: HeartbeatRequest__Output) => Promise<Uint8Array>;
+
+/**
+ * The Heartbeat method's work, from decoded request to encoded answer, shared
+ * by the grpc-js handler and the Heartbeat lane (`heartbeat_lane.ts`). An
+ * answer's wire form is kept until the executor's shards change (see
+ * pre_encoded.ts).
+ */
+export function heartbeatAnswerer(manager: ShardManager): HeartbeatAnswerer {
+  const serialize = executorService.Heartbeat.responseSerialize;
+  const answers = new EncodedByStamp();
+  return async (req) => {
+    const { namespace } = req; // validated with the rest of the heartbeat, by the service
+    const answer = await manager.heartbeat(rawHeartbeat(req));
+    const key = `${namespace}\u0000${req.executorId}`;
+    const encode = () => {
+      const shards = answer.shards(); // sorted and built on each call: once here
+      return writeHeartbeatResponse(shards, answer.exclusive) ??
+        serialize(toHeartbeatResponse(shards, answer.exclusive));
+    };
+    return answer.stamp === undefined ? encode() : answers.bytesOf(key, answer.stamp, encode);
+  };
+}
+
+/** Handlers of `ShardDistributorExecutorAPI`; `answer` does a heartbeat's work. */
 export function executorHandlers(
   manager: ShardManager,
   context: HandlerContext,
+  answer: HeartbeatAnswerer = heartbeatAnswerer(manager),
 ): ShardDistributorExecutorAPIHandlers {
-  // An answer's wire form is kept until the executor's shards change (see pre_encoded.ts).
-  const serialize = executorService.Heartbeat.responseSerialize;
-  const answers = new EncodedByStamp();
   return {
-    Heartbeat: unary(context, "Heartbeat", async (req) => {
-      const { namespace } = req; // validated with the rest of the heartbeat, by the service
-      const answer = await manager.heartbeat(rawHeartbeat(req));
-      const key = `${namespace}\u0000${req.executorId}`;
-      const encode = () => {
-        const shards = answer.shards(); // sorted and built on each call: once here
-        return writeHeartbeatResponse(shards, answer.exclusive) ??
-          serialize(toHeartbeatResponse(shards, answer.exclusive));
-      };
-      const bytes = answer.stamp === undefined
-        ? encode()
-        : answers.bytesOf(key, answer.stamp, encode);
-      return bytes as unknown as HeartbeatResponse;
-    }),
+    Heartbeat: unary(
+      context,
+      "Heartbeat",
+      async (req: HeartbeatRequest__Output) => (await answer(req)) as unknown as HeartbeatResponse,
+    ),
   };
 }
 

@@ -8,7 +8,8 @@ import { LeaderForwarder } from "./leader_forwarder.ts";
 import * as grpc from "@grpc/grpc-js";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
-import { executorHandlers, routingHandlers } from "./handlers.ts";
+import { executorHandlers, heartbeatAnswerer, routingHandlers } from "./handlers.ts";
+import { HeartbeatLane, installHeartbeatLane } from "./heartbeat_lane.ts";
 import { splitHeartbeatReports } from "./heartbeat_split.ts";
 import { executorService, packageDefinition, shardDistributorService } from "../../wire/proto.ts";
 import { ReflectionService } from "@grpc/reflection";
@@ -42,6 +43,11 @@ export interface GrpcServerOptions {
   readonly forwardToLeader?: boolean;
   /** Checks each call of the Shard Distributor services; health and reflection stay open. @default {every call allowed} */
   readonly authorizer?: Authorizer;
+  /**
+   * Serve Heartbeat calls on the Heartbeat lane (`heartbeat_lane.ts`) rather
+   * than through grpc-js; never with an `authorizer`. @default {true}
+   */
+  readonly heartbeatLane?: boolean;
 }
 
 /**
@@ -72,7 +78,8 @@ export async function startGrpcServer(
   const context = { logger, observer: manager.observer, ...(forwarder ? { forwarder } : {}) };
   const { authorizer } = options;
   const routing = routingHandlers(manager, context);
-  const executor = executorHandlers(manager, context);
+  const answer = heartbeatAnswerer(manager);
+  const executor = executorHandlers(manager, context, answer);
   const routingDefinition = passEncodedThrough(
     tolerantDefinition(shardDistributorService),
     "WatchNamespaceState",
@@ -98,6 +105,20 @@ export async function startGrpcServer(
       (error, port) => error ? reject(error) : resolve(port),
     )
   );
+  if ((options.heartbeatLane ?? true) && !authorizer) {
+    const heartbeat = executorDefinition.Heartbeat;
+    installHeartbeatLane(
+      server,
+      new HeartbeatLane({
+        path: heartbeat.path,
+        maxReceiveBytes: manager.limits.maxReceiveMessageBytes,
+        maxSendBytes: MAX_MESSAGE_BYTES,
+        deserialize: (bytes) => heartbeat.requestDeserialize(bytes),
+        answer,
+        context,
+      }),
+    );
+  }
   installClosedStreamGuard(
     server,
     () => logger.debug("a call arrived on a stream its client had already closed; not answered"),

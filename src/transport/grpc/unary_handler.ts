@@ -26,6 +26,76 @@ export interface HandlerContext {
 
 const NEVER_ABORTED = new AbortController().signal;
 
+/** How a call ended: an error status, or the answer. */
+export type CallEnd<Res> = (error: GrpcStatus | null, value?: Res) => void;
+
+/** A failed call's status, as sent in its trailers. */
+export interface GrpcStatus {
+  /** The status code. */
+  readonly code: grpc.status;
+  /** Its message. */
+  readonly details: string;
+  /** More trailers (a typed detail). */
+  readonly metadata?: grpc.Metadata;
+}
+
+/**
+ * Runs one call's work `run` and ends it through `end`, with the shared error
+ * mapping (`status_map.ts`, a forwarded call's own status) and the call's
+ * observation (method, status, duration from `started`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { settleCall } from "./unary_handler.ts";
+ * import { InvalidArgumentError } from "../../core/errors.ts";
+ * import type { Logger } from "../../core/logger.ts";
+ *
+ * const context = { logger: console as unknown as Logger, observer: {} };
+ * const code = await new Promise((done) =>
+ *   settleCall(context, "M", performance.now(), () => {
+ *     throw new InvalidArgumentError("x", "bad");
+ *   }, (error) => done(error?.code))
+ * );
+ * assert.equal(code, 3);
+ * ```
+ */
+export function settleCall<Res>(
+  context: HandlerContext,
+  method: string,
+  started: number,
+  run: () => Promise<Res> | Res,
+  end: CallEnd<Res>,
+): void {
+  const { logger, observer } = context;
+  Promise.resolve().then(run).then(
+    (response) => {
+      observer.rpc?.(method, "OK", performance.now() - started);
+      end(null, response);
+    },
+    (error) => {
+      if (error instanceof ForwardedFailure) {
+        // The leader's answer to a forwarded call goes back as it came.
+        observer.rpc?.(
+          method,
+          Status[error.code] ?? String(error.code),
+          performance.now() - started,
+        );
+        end({ code: error.code, details: error.details, metadata: error.metadata });
+        return;
+      }
+      if (isUnexpected(error)) logger.error("request failed", { method, error });
+      const status = toGrpcError(error);
+      observer.rpc?.(
+        method,
+        Status[status.code] ?? String(status.code),
+        performance.now() - started,
+      );
+      end(status);
+    },
+  );
+}
+
 /**
  * Wraps an async function as a unary handler with the shared error mapping.
  * Only handlers that declare `cancellable` get a signal that aborts when the
@@ -37,7 +107,6 @@ export function unary<Req, Res>(
   fn: (request: Req, signal: AbortSignal, metadata: grpc.Metadata) => Promise<Res> | Res,
   cancellable = false,
 ): (call: grpc.ServerUnaryCall<Req, Res>, callback: Callback<Res>) => void {
-  const { logger, observer } = context;
   return (call, callback) => {
     const started = performance.now();
     let signal = NEVER_ABORTED;
@@ -46,31 +115,12 @@ export function unary<Req, Res>(
       call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
       signal = aborted.signal;
     }
-    Promise.resolve().then(() => fn(decoded(call.request), signal, call.metadata)).then(
-      (response) => {
-        observer.rpc?.(method, "OK", performance.now() - started);
-        callback(null, response);
-      },
-      (error) => {
-        if (error instanceof ForwardedFailure) {
-          // The leader's answer to a forwarded call goes back as it came.
-          observer.rpc?.(
-            method,
-            Status[error.code] ?? String(error.code),
-            performance.now() - started,
-          );
-          callback({ code: error.code, details: error.details, metadata: error.metadata });
-          return;
-        }
-        if (isUnexpected(error)) logger.error("request failed", { method, error });
-        const status = toGrpcError(error);
-        observer.rpc?.(
-          method,
-          Status[status.code] ?? String(status.code),
-          performance.now() - started,
-        );
-        callback(status);
-      },
+    settleCall(
+      context,
+      method,
+      started,
+      () => fn(decoded(call.request), signal, call.metadata),
+      callback,
     );
   };
 }
