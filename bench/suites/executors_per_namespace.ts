@@ -210,7 +210,7 @@ export async function step(
 }
 
 async function run(ctx: SuiteContext): Promise<SuiteOutput> {
-  const sizes = ctx.quick ? [1_000] : [1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 50_000];
+  const sizes = ctx.quick ? [1_000] : [1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000];
   const intervalMs = ctx.quick ? 2_000 : 10_000;
   const ttlMs = ctx.quick ? 10_000 : 60_000;
   const steps: Step[] = [];
@@ -270,7 +270,8 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       `Ramp: ${sizes.join(", ")} executors, ${SHARDS_PER_EXECUTOR} shards each (fixed ` +
       "namespace), one instance on a fresh etcd with default settings for each step; the ramp " +
       "stops at the first step that fails. One run per step (a step takes minutes).",
-      `Executors: simulated, split over min(4, ⌈n / 2,500⌉) worker processes, raw gRPC heartbeats every ` +
+      "Executors: simulated, split over min(4, ⌈n / 2,500⌉) worker processes, gRPC heartbeats " +
+      "sent by a lean node:http2 client (bench/lib/raw_unary.ts) every " +
       `${intervalMs / 1000} s (±10%) reporting their shards; first beats spread over one ` +
       `interval. heartbeatTTL ${ttlMs / 1000} s (longer than the 2 s default so that ` +
       `${sizes.at(-1)} executors send at most ${
