@@ -19,6 +19,13 @@
  * Deadlines are checked by one shared timer every {@linkcode SWEEP_MS} ms and
  * when the answer is ready, not by a timer per call.
  *
+ * What grpc-js keeps per call and the lane does not: channelz call counters
+ * (this server does not enable channelz) and the count of a connection's open
+ * calls behind `grpc.max_connection_idle_ms` (not set here either; a server
+ * that sets it must count lane calls too, or busy connections would be closed
+ * as idle). A Heartbeat's `sm_grpc_request_duration_seconds` runs from the
+ * call's headers, so it includes reading its message.
+ *
  * @module
  */
 import { Buffer } from "node:buffer";
