@@ -19,6 +19,7 @@ import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { startGrpcServer } from "../src/transport/grpc/server.ts";
 import { silentLogger } from "../src/core/logger.ts";
 import { executorService } from "../src/wire/proto.ts";
+import { frameMessage as framed } from "../src/transport/grpc/unary_frame_reader.ts";
 
 const PATH = executorService.Heartbeat.path;
 
@@ -63,14 +64,6 @@ function withoutDate(headers: Record<string, unknown>): Record<string, unknown> 
   return { ...rest };
 }
 
-const framed = (bytes: Uint8Array, compressed = 0) => {
-  const out = Buffer.alloc(bytes.length + 5);
-  out[0] = compressed;
-  out.writeUInt32BE(bytes.length, 1);
-  out.set(bytes, 5);
-  return out;
-};
-
 const encode = (request: Record<string, unknown>) =>
   executorService.Heartbeat.requestSerialize(request as never);
 
@@ -103,7 +96,7 @@ Deno.test("the Heartbeat lane answers every request as grpc-js does", async () =
     ["two messages", GRPC, Buffer.concat([framed(good), framed(good)])],
     ["a message over the receive limit", GRPC, framed(new Uint8Array(100 * 1024))],
     ["half a message", GRPC, framed(good).subarray(0, 8)],
-    ["gzip (grpc-js's)", { ...GRPC, "grpc-encoding": "gzip" }, framed(gzipSync(good), 1)],
+    ["gzip (grpc-js's)", { ...GRPC, "grpc-encoding": "gzip" }, framed(gzipSync(good), true)],
     ["a timeout grpc-js refuses (grpc-js's)", { ...GRPC, "grpc-timeout": "soon" }, framed(good)],
     ["not gRPC (grpc-js's)", { "content-type": "application/json" }, framed(good)],
   ];

@@ -25,15 +25,6 @@ export class RawCallError extends Error {
   }
 }
 
-/** Frames `message` as a gRPC request body (uncompressed). */
-export function framed(message: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(message.length + 5);
-  out[0] = 0;
-  out.writeUInt32BE(message.length, 1);
-  out.set(message, 5);
-  return out;
-}
-
 /** Unary calls to one address over one HTTP/2 connection, opened again after it fails. */
 export class RawUnaryClient {
   readonly #authority: string;
@@ -54,13 +45,14 @@ export class RawUnaryClient {
   }
 
   /**
-   * Sends `body` (a framed message, see {@linkcode framed}) to `path`; resolves
+   * Sends `body` (a framed message: `frameMessage` of
+   * `src/transport/grpc/unary_frame_reader.ts`) to `path`; resolves
    * with the answer's message bytes.
    *
    * @example
    * ```ts ignore
    * const client = new RawUnaryClient("127.0.0.1:7943");
-   * const answer = await client.call(path, framed(request), 10_000);
+   * const answer = await client.call(path, frameMessage(request), 10_000);
    * ```
    */
   call(path: string, body: Uint8Array, deadlineMs: number): Promise<Buffer> {

@@ -30,7 +30,8 @@ import { Buffer } from "node:buffer";
 import type { HeartbeatResponse__Output } from "../../src/wire/proto.ts";
 import { percentile } from "../lib/stats.ts";
 import { heartbeatMethod, type Method, openClient, unary } from "../lib/wire.ts";
-import { framed, RawUnaryClient } from "../lib/raw_unary.ts";
+import { RawUnaryClient } from "../lib/raw_unary.ts";
+import { frameMessage } from "../../src/transport/grpc/unary_frame_reader.ts";
 import { emit, serveCommands, workerOptions } from "./_protocol.ts";
 
 /** Options of the worker. */
@@ -96,7 +97,7 @@ function encodeRequest(id: string, reports: Sim["reports"]): Buffer {
     shardStatusReports: reports,
     metadata: { ...options.metadata, address: `${id}.example:1234` },
   });
-  return raw ? framed(message) : message;
+  return raw ? frameMessage(message) : message;
 }
 
 const sims: Sim[] = Array.from({ length: options.count }, (_, i) => ({

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { frameMessage } from "../../src/transport/grpc/unary_frame_reader.ts";
 
 /** The client connection preface. */
 export const PREFACE: Uint8Array = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
@@ -100,14 +101,6 @@ function varint(value: number): number[] {
   return out;
 }
 
-/** A gRPC length-prefixed message (uncompressed). */
-export function grpcMessage(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(5 + message.length);
-  new DataView(out.buffer).setUint32(1, message.length);
-  out.set(message, 5);
-  return out;
-}
-
 /** A GOAWAY frame naming `lastStream` and an error code (0: NO_ERROR). */
 export function goaway(lastStream: number, errorCode = 0): Uint8Array {
   const payload = new Uint8Array(8);
@@ -180,7 +173,7 @@ export class RawH2Connection {
   ): Promise<boolean> {
     return this.write(
       frame(FRAME.HEADERS, FLAG.END_HEADERS, id, grpcHeaders(path, authority)),
-      frame(FRAME.DATA, FLAG.END_STREAM, id, grpcMessage(message)),
+      frame(FRAME.DATA, FLAG.END_STREAM, id, frameMessage(message)),
     );
   }
 

@@ -34,7 +34,7 @@ import { status as Status } from "@grpc/grpc-js";
 import { http2ServersOf } from "./_http2_servers.ts";
 import type { HeartbeatAnswerer } from "./handlers.ts";
 import { decoded } from "./malformed.ts";
-import { type FrameProblem, UnaryFrameReader } from "./unary_frame_reader.ts";
+import { frameMessage, type FrameProblem, UnaryFrameReader } from "./unary_frame_reader.ts";
 import { type GrpcStatus, type HandlerContext, settleCall } from "./unary_handler.ts";
 
 /** How often pending lane calls are checked against their deadlines, ms. */
@@ -199,10 +199,7 @@ class LaneCall {
       });
     }
     this.#end();
-    const framed = Buffer.allocUnsafe(bytes.length + 5);
-    framed[0] = 0;
-    framed.writeUInt32BE(bytes.length, 1);
-    framed.set(bytes, 5);
+    const framed = frameMessage(bytes);
     const stream = this.#stream;
     this.#guarded(() => {
       stream.respond({
@@ -275,18 +272,17 @@ const IGNORE = () => {};
  * ```
  */
 export class HeartbeatLane {
-  /** What it serves and with what. */
-  readonly options: HeartbeatLaneOptions;
+  readonly #options: HeartbeatLaneOptions;
   readonly #sweeper = new DeadlineSweeper();
 
   /** A lane serving with `options`. */
   constructor(options: HeartbeatLaneOptions) {
-    this.options = options;
+    this.#options = options;
   }
 
   /** True when this lane serves a stream with these headers ({@linkcode laneTakes}). */
   takes(headers: LaneHeaders): boolean {
-    return laneTakes(headers, this.options.path);
+    return laneTakes(headers, this.#options.path);
   }
 
   /** Serves one Heartbeat call on `stream`. */
@@ -294,7 +290,7 @@ export class HeartbeatLane {
     // A stream already gone (closed_stream_guard.ts): nobody to answer.
     if (stream.destroyed || stream.closed) return;
     const started = performance.now();
-    const { options } = this;
+    const options = this.#options;
     const deadline = deadlineOf(headers["grpc-timeout"], Date.now()) ?? Infinity;
     const call = new LaneCall(stream, deadline, this.#sweeper, options.maxSendBytes);
     if (deadline !== Infinity) this.#sweeper.add(call);

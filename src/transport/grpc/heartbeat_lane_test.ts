@@ -4,6 +4,7 @@ import { EventEmitter } from "node:events";
 import { NamespaceNotFoundError } from "../../core/errors.ts";
 import type { Logger } from "../../core/logger.ts";
 import { HeartbeatLane, type HeartbeatLaneOptions, laneTakes, SWEEP_MS } from "./heartbeat_lane.ts";
+import { frameMessage } from "./unary_frame_reader.ts";
 
 const PATH = "/uber.cadence.sharddistributor.v1.ShardDistributorExecutorAPI/Heartbeat";
 const HEADERS = { ":path": PATH, "content-type": "application/grpc", "grpc-timeout": "10S" };
@@ -37,12 +38,7 @@ class FakeStream extends EventEmitter {
   }
 }
 
-const framed = (bytes: Uint8Array) => {
-  const out = Buffer.alloc(bytes.length + 5);
-  out.writeUInt32BE(bytes.length, 1);
-  out.set(bytes, 5);
-  return out;
-};
+const framed = (bytes: Uint8Array) => frameMessage(bytes);
 
 function lane(overrides: Partial<HeartbeatLaneOptions> = {}) {
   const calls: string[] = [];

@@ -4,7 +4,8 @@
  * big-endian length) and the message. It finds the mistakes grpc-js's own
  * server finds, with the same status codes and messages: a message longer
  * than the receive limit (RESOURCE_EXHAUSTED), no message or a second one
- * (UNIMPLEMENTED). Used by the Heartbeat lane (`heartbeat_lane.ts`).
+ * (UNIMPLEMENTED). Used by the Heartbeat lane (`heartbeat_lane.ts`), which
+ * frames its answers with {@linkcode frameMessage}.
  *
  * @module
  */
@@ -20,6 +21,27 @@ export interface FrameProblem {
 }
 
 const PREFIX = 5;
+
+/**
+ * `message` with its 5-byte gRPC prefix: the compressed flag (set only when
+ * `compressed`; the bytes are not compressed here) and the big-endian length.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { frameMessage } from "./unary_frame_reader.ts";
+ *
+ * assert.deepEqual([...frameMessage(Uint8Array.of(7, 8))], [0, 0, 0, 0, 2, 7, 8]);
+ * assert.equal(frameMessage(Uint8Array.of(7), true)[0], 1);
+ * ```
+ */
+export function frameMessage(message: Uint8Array, compressed = false): Buffer {
+  const out = Buffer.allocUnsafe(PREFIX + message.length);
+  out[0] = compressed ? 1 : 0;
+  out.writeUInt32BE(message.length, 1);
+  out.set(message, PREFIX);
+  return out;
+}
 
 /**
  * Reads one length-prefixed message; `push` each chunk, then `end`.

@@ -1,14 +1,9 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
-import { UnaryFrameReader } from "./unary_frame_reader.ts";
+import { frameMessage, UnaryFrameReader } from "./unary_frame_reader.ts";
 
-const framed = (message: Uint8Array) => {
-  const out = Buffer.alloc(message.length + 5);
-  out.writeUInt32BE(message.length, 1);
-  out.set(message, 5);
-  return out;
-};
+const framed = (message: Uint8Array) => frameMessage(message);
 
 /** `bytes` cut at `cuts` (offsets, any order, repeats allowed). */
 function chunks(bytes: Buffer, cuts: number[]): Buffer[] {
