@@ -103,6 +103,36 @@ function bindReason(error: unknown): string {
   return firstLine(error);
 }
 
+/**
+ * `SM_READ_WINDOW_MS` (docs/operations.md, "Capacity notes"): undefined when
+ * unset (the transport's default), 0 for `0` or `off`, else whole
+ * milliseconds from 1 to 1000; anything else stops the start.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readWindowFromEnv } from "./app.ts";
+ *
+ * assert.equal(readWindowFromEnv(undefined), undefined);
+ * assert.equal(readWindowFromEnv("off"), 0);
+ * assert.equal(readWindowFromEnv(" 20 "), 20);
+ * assert.throws(() => readWindowFromEnv("fast"));
+ * ```
+ */
+export function readWindowFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim().toLowerCase();
+  if (text === "off") return 0;
+  const ms = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
+  if (!(ms >= 0 && ms <= 1_000)) {
+    throw new StartupError(
+      `Cannot start: SM_READ_WINDOW_MS ${JSON.stringify(value)}: ` +
+        "give whole milliseconds from 0 to 1000, or off",
+    );
+  }
+  return ms;
+}
+
 /** Connects to the stores named in `config`, then serves. */
 export async function startInstance(
   config: Config,
@@ -118,6 +148,7 @@ export async function startInstance(
     ? { key: "--http-address", value: options.httpAddress }
     : { key: "server.httpAddress", value: config.server.httpAddress };
   checkListenAddresses([grpcListen, httpListen]);
+  const readWindowMs = readWindowFromEnv(Deno.env.get("SM_READ_WINDOW_MS"));
   // Certificates, keys and tokens are read first: a bad file stops the start before anything runs.
   let credentials, authorizer, opened;
   try {
@@ -159,6 +190,8 @@ export async function startInstance(
       ...(authorizer ? { authorizer } : {}),
       // The escape hatch of docs/operations.md: Heartbeat calls through grpc-js again.
       heartbeatLane: Deno.env.get("SM_HEARTBEAT_LANE")?.trim().toLowerCase() !== "off",
+      // docs/operations.md, "Capacity notes": how long a busy connection's reads may wait.
+      ...(readWindowMs === undefined ? {} : { readWindowMs }),
     }).catch((error) => {
       throw new StartupError(
         `Cannot start: ${grpcListen.key} ${JSON.stringify(grpcListen.value)}: ${bindReason(error)}`,

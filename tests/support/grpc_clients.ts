@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Buffer } from "node:buffer";
 import * as grpc from "@grpc/grpc-js";
 import {
   type GetNamespaceStateResponse__Output,
@@ -124,6 +125,26 @@ export function watch(
     messages,
     cancel: () => stream.cancel(),
     next: () => new Promise((resolve) => waiter = resolve),
+  };
+}
+
+/**
+ * A method definition whose messages are raw bytes both ways, for tests of
+ * the transport that need a server and a client but no proto.
+ */
+export function bytesMethod(
+  path: string,
+  responseStream = false,
+): grpc.MethodDefinition<Buffer, Buffer> {
+  const identity = (bytes: Buffer) => bytes;
+  return {
+    path,
+    requestStream: false,
+    responseStream,
+    requestSerialize: identity,
+    requestDeserialize: identity,
+    responseSerialize: identity,
+    responseDeserialize: identity,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The HTTP/2 servers behind a bound grpc-js server, for the transport's
- * runtime workarounds (`closed_stream_guard.ts`, `write_coalescer.ts`).
+ * runtime workarounds (`closed_stream_guard.ts`, `write_coalescer.ts`,
+ * `read_moderator.ts`), and the private parts of their sessions.
  *
  * @module
  */
@@ -28,4 +29,23 @@ export function http2ServersOf(server: object, user: string): EventEmitter[] {
     throw new TypeError(`grpc-js Server has no http2Servers map: ${user} needs it`);
   }
   return [...servers.keys()];
+}
+
+/**
+ * A private field of a `node:http2` session, found by its symbol's
+ * description (`"socket"`, `"kHandle"`); undefined when this runtime keeps
+ * no such field.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sessionField } from "./_http2_servers.ts";
+ *
+ * assert.equal(sessionField({ [Symbol("socket")]: 1 }, "socket"), 1);
+ * assert.equal(sessionField({}, "socket"), undefined);
+ * ```
+ */
+export function sessionField(session: object, description: string): unknown {
+  const symbol = Object.getOwnPropertySymbols(session).find((s) => s.description === description);
+  return symbol === undefined ? undefined : (session as Record<symbol, unknown>)[symbol];
 }

@@ -20,6 +20,7 @@ import { guardHandlers } from "./auth_guard.ts";
 import { tolerantDefinition } from "./malformed.ts";
 import { installClosedStreamGuard } from "./closed_stream_guard.ts";
 import { installWriteCoalescer } from "./write_coalescer.ts";
+import { DEFAULT_READ_WINDOW_MS, installReadModerator, ReadModerator } from "./read_moderator.ts";
 
 /**
  * Largest answer sent, in bytes: a snapshot of a large namespace is big.
@@ -48,6 +49,12 @@ export interface GrpcServerOptions {
    * than through grpc-js; never with an `authorizer`. @default {true}
    */
   readonly heartbeatLane?: boolean;
+  /**
+   * A busy plaintext connection reads at most once per this many ms
+   * (`read_moderator.ts`); 0 turns read moderation off.
+   * @default {DEFAULT_READ_WINDOW_MS}
+   */
+  readonly readWindowMs?: number;
 }
 
 /**
@@ -132,6 +139,19 @@ export async function startGrpcServer(
         "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
     );
   });
+  const windowMs = options.readWindowMs ?? DEFAULT_READ_WINDOW_MS;
+  const moderator = windowMs > 0 ? new ReadModerator(windowMs) : undefined;
+  let unmoderated = false;
+  if (moderator) {
+    installReadModerator(server, moderator, () => {
+      if (unmoderated) return;
+      unmoderated = true;
+      logger.warn(
+        "this Deno's sockets have no native handle to pause: busy connections are read call by " +
+          "call, which costs the server CPU (see src/transport/grpc/read_moderator.ts)",
+      );
+    });
+  }
   const host = address.slice(0, address.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,
@@ -142,6 +162,7 @@ export async function startGrpcServer(
           resolve();
         }, graceMs);
         forwarder?.close();
+        moderator?.close();
         server.tryShutdown(() => {
           clearTimeout(timer);
           resolve();

@@ -27,7 +27,7 @@
  *
  * @module
  */
-import { http2ServersOf } from "./_http2_servers.ts";
+import { http2ServersOf, sessionField } from "./_http2_servers.ts";
 
 /** The parts of a `net.Socket` the coalescer uses. */
 interface CorkableSocket {
@@ -40,11 +40,6 @@ interface CorkableSocket {
 /** The part of the session's nghttp2 handle the coalescer wraps. */
 interface PendingSender {
   sendPending: () => void;
-}
-
-function privateField(target: object, description: string): unknown {
-  const symbol = Object.getOwnPropertySymbols(target).find((s) => s.description === description);
-  return symbol === undefined ? undefined : (target as Record<symbol, unknown>)[symbol];
 }
 
 function isCorkable(value: unknown): value is CorkableSocket {
@@ -71,8 +66,8 @@ function isSender(value: unknown): value is PendingSender {
  * ```
  */
 export function coalesceSessionWrites(session: object): boolean {
-  const socket = privateField(session, "socket");
-  const handle = privateField(session, "kHandle");
+  const socket = sessionField(session, "socket");
+  const handle = sessionField(session, "kHandle");
   if (!isCorkable(socket) || !isSender(handle)) return false;
   const send = handle.sendPending;
   let corked = false;

@@ -4,18 +4,10 @@ import type { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { coalesceSessionWrites, installWriteCoalescer } from "./write_coalescer.ts";
 import { http2ServersOf } from "./_http2_servers.ts";
+import { bytesMethod } from "../../../tests/support/grpc_clients.ts";
 
-const identity = (b: Buffer) => b;
-const unary = {
-  path: "/coalescer.Test/Echo",
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: identity,
-  requestDeserialize: identity,
-  responseSerialize: identity,
-  responseDeserialize: identity,
-};
-const stream = { ...unary, path: "/coalescer.Test/Repeat", responseStream: true };
+const unary = bytesMethod("/coalescer.Test/Echo");
+const stream = bytesMethod("/coalescer.Test/Repeat", true);
 const definition = { Echo: unary, Repeat: stream };
 
 /**

@@ -1,0 +1,162 @@
+/**
+ * Read moderation for busy connections: a connection that reads again
+ * within `windowMs` of its previous read stops reading until the
+ * moderator's next tick, so that the calls arriving meanwhile wait in the
+ * kernel and are then read, parsed and answered together.
+ *
+ * Why: when many calls share a few HTTP/2 connections (a service mesh's
+ * pooled upstream connections, a proxy, the benchmark's simulated fleet) and
+ * arrive spread out, each call is read alone, and the server pays a socket
+ * read, `node:http2`'s per-read work, a turn of the event loop and a socket
+ * write for it alone. Read in batches, those costs are shared: at 3,000
+ * heartbeats a second over 8 connections the instance's CPU fell by a fifth
+ * (bench/limits.md, "Issue 17, tenth step"). Like a network card's interrupt
+ * moderation, it costs a call at most one window of extra latency, and only
+ * on a connection that is already busy: a connection that reads less often
+ * than once per window (an executor with its own connection heartbeats once
+ * every few seconds) is never paused.
+ *
+ * Paused connections are resumed together, by one timer, so their batches
+ * are read in the same turn. Pausing stops the socket's native reads
+ * (`socket._handle.readStop()`), not just its `data` events: that is what
+ * lets the kernel gather the bytes. A runtime whose sockets have no such
+ * handle is left as it is (`watch` returns false).
+ *
+ * @module
+ */
+import { http2ServersOf, sessionField } from "./_http2_servers.ts";
+
+/** The default window, ms: a tenth of a second's calls wait at most a hundredth of it. */
+export const DEFAULT_READ_WINDOW_MS = 10;
+
+/** The native reading switch of a socket (`net.Socket#_handle`). */
+interface NativeReader {
+  readStart(): unknown;
+  readStop(): unknown;
+}
+
+/** The parts of a `net.Socket` the moderator uses. */
+interface ModeratedSocket {
+  readonly destroyed: boolean;
+  readonly _handle?: unknown;
+  prependListener(event: "data", listener: () => void): unknown;
+  once(event: "close", listener: () => void): unknown;
+}
+
+function isSocket(value: unknown): value is ModeratedSocket {
+  const socket = value as Partial<ModeratedSocket> | null | undefined;
+  return typeof socket?.prependListener === "function" && typeof socket.once === "function";
+}
+
+function isReader(value: unknown): value is NativeReader {
+  const handle = value as Partial<NativeReader> | null | undefined;
+  return typeof handle?.readStart === "function" && typeof handle.readStop === "function";
+}
+
+/** Pauses busy connections' reads and resumes them together once per window. */
+export class ReadModerator {
+  readonly #windowMs: number;
+  readonly #now: () => number;
+  /** Paused sockets and their native handles. */
+  readonly #paused = new Map<ModeratedSocket, NativeReader>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #pauses = 0;
+  #closed = false;
+
+  /**
+   * A moderator pausing for up to `windowMs` (a positive number of
+   * milliseconds); `now` is the clock (for tests).
+   */
+  constructor(windowMs: number, now: () => number = () => performance.now()) {
+    if (!(windowMs > 0) || !Number.isFinite(windowMs)) {
+      throw new RangeError(`read window must be a positive number of ms, got ${windowMs}`);
+    }
+    this.#windowMs = windowMs;
+    this.#now = now;
+  }
+
+  /** How many times a connection was paused so far. */
+  get pauses(): number {
+    return this.#pauses;
+  }
+
+  /** Connections paused now. */
+  get paused(): number {
+    return this.#paused.size;
+  }
+
+  /**
+   * Moderates `socket`'s reads from now on. Returns false, changing nothing,
+   * when the socket has no native handle whose reads can be stopped.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { ReadModerator } from "./read_moderator.ts";
+   *
+   * const moderator = new ReadModerator(10);
+   * assert.equal(moderator.watch({}), false); // not a socket of this runtime
+   * moderator.close();
+   * ```
+   */
+  watch(socket: unknown): boolean {
+    if (!isSocket(socket)) return false;
+    const handle = socket._handle;
+    if (!isReader(handle)) return false;
+    let last = -Infinity;
+    socket.prependListener("data", () => {
+      const now = this.#now();
+      if (now - last < this.#windowMs) this.#pause(socket, handle);
+      last = now;
+    });
+    socket.once("close", () => this.#paused.delete(socket));
+    return true;
+  }
+
+  #pause(socket: ModeratedSocket, handle: NativeReader): void {
+    if (this.#closed || this.#paused.has(socket) || socket.destroyed) return;
+    handle.readStop();
+    this.#paused.set(socket, handle);
+    this.#pauses++;
+    this.#timer ??= setTimeout(() => this.#resumeAll(), this.#windowMs);
+  }
+
+  #resumeAll(): void {
+    this.#timer = undefined;
+    const paused = [...this.#paused];
+    this.#paused.clear();
+    // Every paused socket reads again, even one its stream has paused since:
+    // the stream then stops it by its own rules once its buffer is full.
+    for (const [socket, handle] of paused) if (!socket.destroyed) handle.readStart();
+  }
+
+  /** Resumes every paused connection and pauses none from now on. */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#resumeAll();
+  }
+}
+
+/**
+ * Moderates the reads of every plaintext connection the HTTP/2 servers of a
+ * bound grpc-js server accept from now on (a TLS connection's bytes are read
+ * by its TLS layer, and are left alone). `onMissing` is called once per
+ * plaintext connection the runtime would not let it moderate. Returns the
+ * number of HTTP/2 servers.
+ */
+export function installReadModerator(
+  server: object,
+  moderator: ReadModerator,
+  onMissing: () => void,
+): number {
+  const servers = http2ServersOf(server, "the read moderator");
+  for (const http2 of servers) {
+    http2.prependListener("session", (session: object) => {
+      const socket = sessionField(session, "socket");
+      if ((socket as { encrypted?: boolean } | undefined)?.encrypted === true) return;
+      if (!moderator.watch(socket)) onMissing();
+    });
+  }
+  return servers.length;
+}
