@@ -12,6 +12,7 @@ import { advertisedAddress } from "./service/advertisement.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
+import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/read_moderator.ts";
 import { Authorizer } from "./security/mod.ts";
 import { dashboardRoutes } from "./transport/http/dashboard/mod.ts";
 import { PrometheusMetrics } from "./metrics/prometheus_metrics.ts";
@@ -104,30 +105,32 @@ function bindReason(error: unknown): string {
 }
 
 /**
- * `SM_READ_WINDOW_MS` (docs/operations.md, "Capacity notes"): undefined when
- * unset (the transport's default), 0 for `0` or `off`, else whole
- * milliseconds from 1 to 1000; anything else stops the start.
+ * `SM_READ_WINDOW_MS` (docs/operations.md, "Capacity notes"): 0 (reads left
+ * alone) when unset, `off` or `0`; `on` for the moderator's default window;
+ * else whole milliseconds from 1 to 1000. Anything else stops the start.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { readWindowFromEnv } from "./app.ts";
  *
- * assert.equal(readWindowFromEnv(undefined), undefined);
+ * assert.equal(readWindowFromEnv(undefined), 0);
  * assert.equal(readWindowFromEnv("off"), 0);
+ * assert.equal(readWindowFromEnv("on"), 10);
  * assert.equal(readWindowFromEnv(" 20 "), 20);
  * assert.throws(() => readWindowFromEnv("fast"));
  * ```
  */
-export function readWindowFromEnv(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
+export function readWindowFromEnv(value: string | undefined): number {
+  if (value === undefined) return 0;
   const text = value.trim().toLowerCase();
   if (text === "off") return 0;
+  if (text === "on") return DEFAULT_READ_WINDOW_MS;
   const ms = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
   if (!(ms >= 0 && ms <= 1_000)) {
     throw new StartupError(
       `Cannot start: SM_READ_WINDOW_MS ${JSON.stringify(value)}: ` +
-        "give whole milliseconds from 0 to 1000, or off",
+        "give on, off, or whole milliseconds from 0 to 1000",
     );
   }
   return ms;
@@ -190,8 +193,8 @@ export async function startInstance(
       ...(authorizer ? { authorizer } : {}),
       // The escape hatch of docs/operations.md: Heartbeat calls through grpc-js again.
       heartbeatLane: Deno.env.get("SM_HEARTBEAT_LANE")?.trim().toLowerCase() !== "off",
-      // docs/operations.md, "Capacity notes": how long a busy connection's reads may wait.
-      ...(readWindowMs === undefined ? {} : { readWindowMs }),
+      // docs/operations.md, "Capacity notes": off unless SM_READ_WINDOW_MS turns it on.
+      readWindowMs,
     }).catch((error) => {
       throw new StartupError(
         `Cannot start: ${grpcListen.key} ${JSON.stringify(grpcListen.value)}: ${bindReason(error)}`,

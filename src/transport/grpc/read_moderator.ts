@@ -8,13 +8,23 @@
  * pooled upstream connections, a proxy, the benchmark's simulated fleet) and
  * arrive spread out, each call is read alone, and the server pays a socket
  * read, `node:http2`'s per-read work, a turn of the event loop and a socket
- * write for it alone. Read in batches, those costs are shared: at 3,000
- * heartbeats a second over 8 connections the instance's CPU fell by a fifth
+ * write for it alone. Read in batches, those costs are shared: in single
+ * steps of 30,000 and 40,000 executors (3,000 and 4,000 heartbeats a second
+ * over 8 connections) the instance's CPU fell by about an eighth
  * (bench/limits.md, "Issue 17, tenth step"). Like a network card's interrupt
  * moderation, it costs a call at most one window of extra latency, and only
  * on a connection that is already busy: a connection that reads less often
  * than once per window (an executor with its own connection heartbeats once
- * every few seconds) is never paused.
+ * every few seconds) is never paused, and neither is bulk traffic (a read of
+ * {@linkcode BULK_BYTES} or more, or as much written since the previous read,
+ * and every read for one window after: a large answer's pace is set by the flow-control updates the peer sends, and
+ * pausing their reads slowed a new spectator's 1,000,000-shard picture from
+ * 0.6 to 1.6 s before this rule).
+ *
+ * It is off unless turned on (`SM_READ_WINDOW_MS`, docs/operations.md):
+ * the benchmark run that found the flow-control problem is the only full
+ * one it has had; with the bulk rule it waits for another before it is on
+ * by default.
  *
  * Paused connections are resumed together, by one timer, so their batches
  * are read in the same turn. Pausing stops the socket's native reads
@@ -26,8 +36,14 @@
  */
 import { http2ServersOf, sessionField } from "./_http2_servers.ts";
 
-/** The default window, ms: a tenth of a second's calls wait at most a hundredth of it. */
+/** The window `SM_READ_WINDOW_MS=on` means, ms. */
 export const DEFAULT_READ_WINDOW_MS = 10;
+
+/**
+ * A read this large, or this much written since the previous read, is bulk
+ * traffic, which is never paused.
+ */
+export const BULK_BYTES = 16 * 1024;
 
 /** The native reading switch of a socket (`net.Socket#_handle`). */
 interface NativeReader {
@@ -38,8 +54,9 @@ interface NativeReader {
 /** The parts of a `net.Socket` the moderator uses. */
 interface ModeratedSocket {
   readonly destroyed: boolean;
+  readonly bytesWritten?: number;
   readonly _handle?: unknown;
-  prependListener(event: "data", listener: () => void): unknown;
+  prependListener(event: "data", listener: (chunk: { readonly length: number }) => void): unknown;
   once(event: "close", listener: () => void): unknown;
 }
 
@@ -104,9 +121,18 @@ export class ReadModerator {
     const handle = socket._handle;
     if (!isReader(handle)) return false;
     let last = -Infinity;
-    socket.prependListener("data", () => {
+    let bulkUntil = -Infinity;
+    let written = socket.bytesWritten ?? 0;
+    socket.prependListener("data", (chunk: { readonly length: number }) => {
       const now = this.#now();
-      if (now - last < this.#windowMs) this.#pause(socket, handle);
+      const sent = (socket.bytesWritten ?? 0) - written;
+      written += sent;
+      // Bulk traffic is not paused, for a window after it was last seen: a large read is a
+      // batch already, and a connection that wrote a lot since its last read is sending a
+      // large answer, whose pace is set by the peer's flow-control updates (which may come
+      // in two reads close together, the stream's and the connection's).
+      if (chunk.length >= BULK_BYTES || sent >= BULK_BYTES) bulkUntil = now + this.#windowMs;
+      else if (now >= bulkUntil && now - last < this.#windowMs) this.#pause(socket, handle);
       last = now;
     });
     socket.once("close", () => this.#paused.delete(socket));

@@ -20,7 +20,7 @@ import { guardHandlers } from "./auth_guard.ts";
 import { tolerantDefinition } from "./malformed.ts";
 import { installClosedStreamGuard } from "./closed_stream_guard.ts";
 import { installWriteCoalescer } from "./write_coalescer.ts";
-import { DEFAULT_READ_WINDOW_MS, installReadModerator, ReadModerator } from "./read_moderator.ts";
+import { installReadModerator, ReadModerator } from "./read_moderator.ts";
 
 /**
  * Largest answer sent, in bytes: a snapshot of a large namespace is big.
@@ -51,8 +51,7 @@ export interface GrpcServerOptions {
   readonly heartbeatLane?: boolean;
   /**
    * A busy plaintext connection reads at most once per this many ms
-   * (`read_moderator.ts`); 0 turns read moderation off.
-   * @default {DEFAULT_READ_WINDOW_MS}
+   * (`read_moderator.ts`); 0 leaves reads alone. @default {0}
    */
   readonly readWindowMs?: number;
 }
@@ -139,7 +138,7 @@ export async function startGrpcServer(
         "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
     );
   });
-  const windowMs = options.readWindowMs ?? DEFAULT_READ_WINDOW_MS;
+  const windowMs = options.readWindowMs ?? 0;
   const moderator = windowMs > 0 ? new ReadModerator(windowMs) : undefined;
   let unmoderated = false;
   if (moderator) {
