@@ -38,8 +38,6 @@ class FakeStream extends EventEmitter {
   }
 }
 
-const framed = (bytes: Uint8Array) => frameMessage(bytes);
-
 function lane(overrides: Partial<HeartbeatLaneOptions> = {}) {
   const calls: string[] = [];
   const seen: unknown[] = [];
@@ -73,7 +71,7 @@ Deno.test("the lane answers a heartbeat with grpc-js's headers, framing and trai
   const stream = new FakeStream();
   l.serve(stream as never, HEADERS);
   // The prefix split over chunks, as HTTP/2 may deliver it.
-  const request = framed(Buffer.from("hello"));
+  const request = frameMessage(Buffer.from("hello"));
   stream.request(request.subarray(0, 2), request.subarray(2, 7), request.subarray(7));
   await settled();
   assert.deepEqual(seen, [{ text: "hello" }]);
@@ -94,13 +92,13 @@ Deno.test("the lane refuses what grpc-js refuses, with its codes and messages", 
     ["no message", [], 12, `Received no request message for server streaming method ${PATH}`],
     [
       "two messages",
-      [framed(Uint8Array.of(1)), framed(Uint8Array.of(2))],
+      [frameMessage(Uint8Array.of(1)), frameMessage(Uint8Array.of(2))],
       12,
       `Received a second request message for server streaming method ${PATH}`,
     ],
     [
       "a message over the limit",
-      [framed(new Uint8Array(2000)).subarray(0, 100)],
+      [frameMessage(new Uint8Array(2000)).subarray(0, 100)],
       8,
       "Received message larger than max (2000 vs 1024)",
     ],
@@ -125,7 +123,7 @@ Deno.test("the lane answers a handler's error as trailers only, typed detail inc
   });
   const stream = new FakeStream();
   l.serve(stream as never, HEADERS);
-  stream.request(framed(Uint8Array.of(1)));
+  stream.request(frameMessage(Uint8Array.of(1)));
   await settled();
   assert.equal(stream.headers?.["grpc-status"], "5");
   assert.equal(stream.headers?.["grpc-message"], encodeURI('Namespace "nope nope" not found'));
@@ -140,7 +138,7 @@ Deno.test("the lane ends a call at its deadline, and only once", async () => {
   const { lane: l } = lane({ answer: () => new Promise((resolve) => release = resolve) });
   const stream = new FakeStream();
   l.serve(stream as never, { ...HEADERS, "grpc-timeout": "30m" });
-  stream.request(framed(Uint8Array.of(1)));
+  stream.request(frameMessage(Uint8Array.of(1)));
   await new Promise((resolve) => setTimeout(resolve, 30 + 3 * SWEEP_MS));
   assert.equal(stream.headers?.["grpc-status"], "4");
   assert.equal(stream.headers?.["grpc-message"], "Deadline%20exceeded");
@@ -154,7 +152,7 @@ Deno.test("an answer over the send limit is RESOURCE_EXHAUSTED, as in grpc-js", 
   const { lane: l } = lane({ answer: () => Promise.resolve(new Uint8Array(2000)) });
   const stream = new FakeStream();
   l.serve(stream as never, HEADERS);
-  stream.request(framed(Uint8Array.of(1)));
+  stream.request(frameMessage(Uint8Array.of(1)));
   await settled();
   assert.equal(stream.headers?.["grpc-status"], "8");
   assert.equal(
@@ -168,10 +166,10 @@ Deno.test("a call whose client went away is not answered", async () => {
   const gone = new FakeStream();
   gone.closed = true;
   l.serve(gone as never, HEADERS);
-  gone.request(framed(Uint8Array.of(1)));
+  gone.request(frameMessage(Uint8Array.of(1)));
   const leaving = new FakeStream();
   l.serve(leaving as never, HEADERS);
-  leaving.request(framed(Uint8Array.of(1)));
+  leaving.request(frameMessage(Uint8Array.of(1)));
   leaving.destroyed = true; // before the answer is ready
   await settled();
   assert.equal(gone.responds + leaving.responds, 0);

@@ -17,9 +17,9 @@
  * than once per window (an executor with its own connection heartbeats once
  * every few seconds) is never paused, and neither is bulk traffic (a read of
  * {@linkcode BULK_BYTES} or more, or as much written since the previous read,
- * and every read for one window after: a large answer's pace is set by the flow-control updates the peer sends, and
- * pausing their reads slowed a new spectator's 1,000,000-shard picture from
- * 0.6 to 1.6 s before this rule).
+ * and every read for one window after: a large answer's pace is set by the
+ * flow-control updates the peer sends, and pausing their reads slowed a new
+ * spectator's 1,000,000-shard picture from 0.6 to 1.6 s before this rule).
  *
  * It is off unless turned on (`SM_READ_WINDOW_MS`, docs/operations.md):
  * the benchmark run that found the flow-control problem is the only full
@@ -41,7 +41,8 @@ export const DEFAULT_READ_WINDOW_MS = 10;
 
 /**
  * A read this large, or this much written since the previous read, is bulk
- * traffic, which is never paused.
+ * traffic: it and the connection's reads for one window after it are not
+ * paused.
  */
 export const BULK_BYTES = 16 * 1024;
 

@@ -129,27 +129,33 @@ export async function startGrpcServer(
     server,
     () => logger.debug("a call arrived on a stream its client had already closed; not answered"),
   );
-  let uncorkable = false;
-  installWriteCoalescer(server, () => {
-    if (uncorkable) return;
-    uncorkable = true;
-    logger.warn(
+  /** A warning said once, however many connections the runtime leaves unimproved. */
+  const warnOnce = (message: string) => {
+    let said = false;
+    return () => {
+      if (said) return;
+      said = true;
+      logger.warn(message);
+    };
+  };
+  installWriteCoalescer(
+    server,
+    warnOnce(
       "this Deno's HTTP/2 sessions keep their socket elsewhere: answers are written frame by " +
         "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
-    );
-  });
+    ),
+  );
   const windowMs = options.readWindowMs ?? 0;
   const moderator = windowMs > 0 ? new ReadModerator(windowMs) : undefined;
-  let unmoderated = false;
   if (moderator) {
-    installReadModerator(server, moderator, () => {
-      if (unmoderated) return;
-      unmoderated = true;
-      logger.warn(
+    installReadModerator(
+      server,
+      moderator,
+      warnOnce(
         "this Deno's sockets have no native handle to pause: busy connections are read call by " +
           "call, which costs the server CPU (see src/transport/grpc/read_moderator.ts)",
-      );
-    });
+      ),
+    );
   }
   const host = address.slice(0, address.lastIndexOf(":"));
   return {
