@@ -48,42 +48,33 @@ try {
  * ```
  */
 export function cpuSecondsOf(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds (user + system) the main thread of `pid` has used so far: for a
+ * Deno process, its JavaScript thread, apart from V8's garbage-collector
+ * helpers and the runtime's other threads. NaN once it is gone.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cpuSecondsOf, mainThreadCpuSecondsOf } from "./proc.ts";
+ *
+ * assert.ok(mainThreadCpuSecondsOf(Deno.pid) <= cpuSecondsOf(Deno.pid));
+ * ```
+ */
+export function mainThreadCpuSecondsOf(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuSeconds(path: string): number {
   try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const stat = Deno.readTextFileSync(path);
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // After the command name: state is field 3, utime 14, stime 15 (1-based in proc(5)).
     return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
   } catch {
     return NaN;
   }
-}
-
-/**
- * Measures the CPU that `pids` use while `work` runs, as a share of one core.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { cpuShare } from "./proc.ts";
- *
- * const { result, shares } = await cpuShare([Deno.pid], () => {
- *   let sum = 0;
- *   for (let i = 0; i < 1_000_000; i++) sum += i;
- *   return Promise.resolve(sum);
- * });
- * assert.equal(result, 499_999_500_000);
- * assert.equal(shares.length, 1);
- * assert.ok(shares[0]! >= 0);
- * ```
- */
-export async function cpuShare<T>(
-  pids: readonly number[],
-  work: () => Promise<T>,
-): Promise<{ result: T; shares: number[] }> {
-  const before = pids.map(cpuSecondsOf);
-  const started = performance.now();
-  const result = await work();
-  const seconds = (performance.now() - started) / 1000;
-  const shares = pids.map((pid, i) => (cpuSecondsOf(pid) - before[i]!) / seconds);
-  return { result, shares };
 }

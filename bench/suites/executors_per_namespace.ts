@@ -8,7 +8,7 @@
  */
 import { startCluster } from "../lib/cluster.ts";
 import { Fleet, ownershipProblem } from "../lib/fleet.ts";
-import { cpuSecondsOf, memoryOf } from "../lib/proc.ts";
+import { cpuSecondsOf, mainThreadCpuSecondsOf, memoryOf } from "../lib/proc.ts";
 import { etcdWrites, histogramQuantile, scrape, sumMetric } from "../lib/prom.ts";
 import { untilQuiet } from "../lib/quiet.ts";
 import { logToFile } from "../lib/service.ts";
@@ -47,6 +47,8 @@ export interface Step {
   readonly serviceP99Ms: number;
   readonly rssMiB: number;
   readonly cores: number;
+  /** The part of `cores` on the instance's JavaScript thread (the rest: V8's GC helpers, the runtime's threads). */
+  readonly mainThreadCores: number;
   /** CPU of the simulated executors' processes, which share the machine's two cores. */
   readonly fleetCores: number;
   readonly etcdWritesPerS: number;
@@ -107,6 +109,7 @@ export async function step(
     serviceP99Ms: NaN,
     rssMiB: NaN,
     cores: NaN,
+    mainThreadCores: NaN,
     fleetCores: NaN,
     etcdWritesPerS: NaN,
     moves: NaN,
@@ -156,6 +159,7 @@ export async function step(
   ctx.progress(`${executors} executors: steady window`);
   await fleet.status(); // resets the latency window
   const cpu = cpuSecondsOf(service.pid);
+  const mainCpu = mainThreadCpuSecondsOf(service.pid);
   const fleetCpu = fleet.pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
   const metricsBefore = await scrape(service.httpAddress);
   const writes = await etcdWrites(cluster.endpoint);
@@ -169,6 +173,7 @@ export async function step(
   const seconds = (performance.now() - windowStart) / 1000;
   const health = await fleet.status();
   const cores = (cpuSecondsOf(service.pid) - cpu) / seconds;
+  const mainThreadCores = (mainThreadCpuSecondsOf(service.pid) - mainCpu) / seconds;
   const fleetCores = (fleet.pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) - fleetCpu) /
     seconds;
   const etcdWritesPerS = ((await etcdWrites(cluster.endpoint)).writeRpcs - writes.writeRpcs) /
@@ -203,6 +208,7 @@ export async function step(
     serviceP99Ms,
     rssMiB: (await memoryOf(service.pid)).rss / 2 ** 20,
     cores,
+    mainThreadCores,
     fleetCores,
     etcdWritesPerS,
     moves: sumMetric(metrics, "sm_rebalance_moves_total", { namespace: "bench" }),
@@ -227,7 +233,8 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       label: "largest executor count that passed",
       unit: "executors",
       samples: [Math.max(0, ...passed.map((s) => s.executors))],
-      ...fullOnly(ctx, { op: ">=", value: 10_000, text: "≥ 10,000" }),
+      // Issue 17: one instance, heartbeat p99 under 1 s (the step's own test).
+      ...fullOnly(ctx, { op: ">=", value: 50_000, text: "≥ 50,000" }),
     },
   ];
   for (const s of passed) {
@@ -254,6 +261,12 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       },
       { label: `${n}: service RSS`, unit: "MiB", samples: [s.rssMiB] },
       { label: `${n}: service CPU, steady`, unit: "cores", digits: 2, samples: [s.cores] },
+      {
+        label: `${n}: of which on its JavaScript thread`,
+        unit: "cores",
+        digits: 2,
+        samples: [s.mainThreadCores],
+      },
       { label: `${n}: etcd write requests, steady`, unit: "/s", samples: [s.etcdWritesPerS] },
       {
         label: `${n}: simulated executors' CPU`,
@@ -302,7 +315,9 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
         `${s.executors}: ${s.passed ? "passed" : `failed: ${s.why}`}` +
         (Number.isFinite(s.moves) ? `; ${s.moves} balancing moves during the cold start` : "") +
         (Number.isFinite(s.cores)
-          ? `; instance ${s.cores.toFixed(2)} cores, simulated executors ` +
+          ? `; instance ${s.cores.toFixed(2)} cores (${
+            s.mainThreadCores.toFixed(2)
+          } on its JavaScript thread), simulated executors ` +
             `${s.fleetCores.toFixed(2)} cores, heartbeat p99 as the instance timed it ` +
             `${s.serviceP99Ms} ms`
           : "")
