@@ -47,7 +47,7 @@ export interface Step {
   readonly serviceP99Ms: number;
   readonly rssMiB: number;
   readonly cores: number;
-  /** The part of `cores` on the instance's JavaScript thread (the rest: V8's GC helpers, the runtime's threads). */
+  /** The part of `cores` on the instance's JavaScript thread (the rest: V8's workers, mostly the collector). */
   readonly mainThreadCores: number;
   /** CPU of the simulated executors' processes, which share the machine's two cores. */
   readonly fleetCores: number;
@@ -307,7 +307,8 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "included); the instance's own time per heartbeat is reported beside it " +
       "(`sm_grpc_request_duration_seconds`, the bound of the bucket holding the 99th " +
       "percentile), with the CPU the simulated executors' processes used, since they share " +
-      "the two cores with the instance. " +
+      "the two cores with the instance, and the part of the instance's CPU on its JavaScript " +
+      "thread (the rest is V8's worker threads, mostly the collector). " +
       "Even balance (10 each) is recorded, not required: it is balancing, not ownership.",
     ],
     findings: [
