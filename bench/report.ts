@@ -129,7 +129,7 @@ export function renderReport(
     "```sh",
     "npm install -g deno@$(cat .dvmrc) && apt-get install -y etcd-server   # pinned Deno, etcd 3.4",
     "deno task bench                 # everything, about 30 minutes; rewrites BENCHMARKS.md",
-    "deno task bench:quick           # CI smoke, under 2 minutes; prints the table only",
+    "deno task bench:quick           # CI smoke, about 6 minutes; prints the table only",
     "deno task bench --only failover # re-run one suite; its result replaces the stored one",
     "deno task bench:micro           # the deno bench files alone",
     "deno run -A bench/report.ts     # rebuild this file from bench/results/*.json",

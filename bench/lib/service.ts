@@ -9,6 +9,7 @@
 import { HEAP_GROWTH_V8_FLAG } from "../../src/heap_growth.ts";
 import { readLines, Tail } from "./lines.ts";
 import type { Scope } from "./scope.ts";
+import { reportChildCrash } from "../../tests/support/child_crash.ts";
 import { signalChild, spawnDeno, stopChild } from "./spawn.ts";
 
 /** The service's entry point; `BENCH_SERVICE_MAIN` may name another checkout's (for A/B runs). */
@@ -127,6 +128,7 @@ export async function startService(
   });
   const exited = Promise.all([reading, child.status]).then(async ([, status]) => {
     alive = false;
+    reportChildCrash(`service ${options.instanceId}`, [MAIN.pathname, ...args], status, `${tail}`);
     listening.reject(new Error(`Service ${options.instanceId} exited before listening:\n${tail}`));
     if (!stopping) {
       crashed = `exit code ${status.code}${status.signal ? ` (${status.signal})` : ""}; last ` +

@@ -6,6 +6,7 @@
  * @module
  */
 import { readLines, Tail } from "./lines.ts";
+import { reportChildCrash } from "../../tests/support/child_crash.ts";
 import { signalChild, spawnDeno, stopChild } from "./spawn.ts";
 
 /** A message from a worker: `type` says which. */
@@ -63,8 +64,9 @@ export class WorkerProcess implements AsyncDisposable {
     this.#writer = child.stdin.getWriter();
     const out = readLines(child.stdout, (line) => this.#receive(line));
     const err = readLines(child.stderr, (line) => this.#stderr.push(line));
-    this.#exited = Promise.all([out, err, child.status]).then(() => {
+    this.#exited = Promise.all([out, err, child.status]).then(([, , status]) => {
       this.#alive = false;
+      reportChildCrash(`benchmark worker ${name}`, [name], status, `${this.#stderr}`);
       const waiters = this.#waiters;
       this.#waiters = [];
       for (const w of waiters) w.resolve({ type: "exit" });

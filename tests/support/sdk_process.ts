@@ -5,6 +5,7 @@
  * @module
  */
 import type { ChildOptions } from "./sdk_child.ts";
+import { reportChildCrash } from "./child_crash.ts";
 import { denoBinary } from "./deno_bin.ts";
 
 /** One line the child printed. */
@@ -35,8 +36,9 @@ export async function startSdkProcess(
   mode: "executor" | "leader",
   options: ChildOptions,
 ): Promise<SdkProcess> {
+  const args = ["run", "-A", CHILD, mode, JSON.stringify(options)];
   const child = new Deno.Command(denoBinary(), {
-    args: ["run", "-A", CHILD, mode, JSON.stringify(options)],
+    args,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -63,6 +65,10 @@ export async function startSdkProcess(
   const readErr = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) stderr += chunk;
   })();
+  Promise.all([child.status, readErr]).then(
+    ([status]) => reportChildCrash(`SDK ${mode}`, [denoBinary(), ...args], status, stderr),
+    () => {},
+  );
   let exited: Promise<Deno.CommandStatus> | undefined;
   const kill = (signal: Deno.Signal = "SIGKILL") => {
     try {

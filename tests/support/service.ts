@@ -8,6 +8,7 @@ import { type RunningInstance, startInstance } from "../../src/app.ts";
 import { parseConfig } from "../../src/config/mod.ts";
 import { jsonLogger, silentLogger } from "../../src/core/logger.ts";
 import { HEAP_GROWTH_V8_FLAG } from "../../src/heap_growth.ts";
+import { reportChildCrash } from "./child_crash.ts";
 import { denoBinary } from "./deno_bin.ts";
 
 /** Knobs of a test configuration. */
@@ -119,17 +120,18 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
   const dir = await Deno.makeTempDir({ prefix: "sm-service-" });
   const configPath = `${dir}/config.yaml`;
   await Deno.writeTextFile(configPath, yaml.replace("level: warn", "level: info"));
+  const args = [
+    "run",
+    "-A",
+    `--v8-flags=${HEAP_GROWTH_V8_FLAG}`,
+    MAIN,
+    "--config",
+    configPath,
+    "--instance-id",
+    instanceId,
+  ];
   const child = new Deno.Command(denoBinary(), {
-    args: [
-      "run",
-      "-A",
-      `--v8-flags=${HEAP_GROWTH_V8_FLAG}`,
-      MAIN,
-      "--config",
-      configPath,
-      "--instance-id",
-      instanceId,
-    ],
+    args,
     stdout: "null",
     stderr: "piped",
     stdin: "null",
@@ -146,6 +148,10 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
     }
     listening.reject(new Error(`Service exited before listening:\n${text}`));
   })();
+  Promise.all([child.status, reading]).then(
+    ([status]) => reportChildCrash(`service ${instanceId}`, [denoBinary(), ...args], status, text),
+    () => {},
+  );
   const timer = setTimeout(
     () => listening.reject(new Error(`Service did not start:\n${text}`)),
     30_000,
