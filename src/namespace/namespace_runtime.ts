@@ -25,6 +25,7 @@ import type { Logger } from "../core/logger.ts";
 import type { ServiceObserver } from "../core/observer.ts";
 import { runElectionLoop } from "../leader/election/election_loop.ts";
 import { IdlePassGate } from "../leader/process/idle_pass_gate.ts";
+import type { StoreEvidence } from "../core/store_evidence.ts";
 import { runLeaderTerm } from "../leader/process/leader_term.ts";
 import type { NamespacePolicy } from "../policy/namespace_policy.ts";
 import { type RoutedNamespace, ShardRequester, WatchFanout } from "../routing/mod.ts";
@@ -65,6 +66,8 @@ export interface NamespaceRuntimeOptions {
   readonly logger: Logger;
   /** Receives observations for metrics. */
   readonly observer: ServiceObserver;
+  /** When the store last answered, for the leader's passes (see rebalance_pass.ts). */
+  readonly evidence?: StoreEvidence;
   /**
    * Awaited at the start of every leader term, before the first pass (the
    * health monitor's probe, so an outage just ended is forgiven first).
@@ -185,6 +188,7 @@ export class NamespaceRuntime implements RoutedNamespace {
             cellMoves: this.cellMoves,
             logger,
             clock,
+            ...(this.#options.evidence ? { evidence: this.#options.evidence } : {}),
             onPass: (pass) => observer.pass?.(policy.name, pass),
             gate: this.#gate,
           });

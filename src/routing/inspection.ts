@@ -50,6 +50,12 @@ export interface InspectionTime {
    * clocks. Liveness is then unknown for executors alive at that read.
    */
   readonly storeLostSince?: { readonly now: number; readonly wallMs: number };
+  /**
+   * The latest monotonic time the store vouches for (its last answer, at most
+   * `now`): liveness is judged then, so a stall too young to count as lost
+   * never shows an executor stale. @default {now}
+   */
+  readonly vouchedNow?: number;
 }
 
 /** Whether an executor is alive: `unknown` while the store cannot be read. */
@@ -63,7 +69,7 @@ export type Liveness = "alive" | "stale" | "unknown";
  */
 export function livenessOf(state: NamespaceView, e: ExecutorView, time: InspectionTime): Liveness {
   const lost = time.storeLostSince;
-  if (lost === undefined) return state.isAlive(e, time.now) ? "alive" : "stale";
+  if (lost === undefined) return state.isAlive(e, time.vouchedNow ?? time.now) ? "alive" : "stale";
   return state.isAlive(e, lost.now) ? "unknown" : "stale";
 }
 

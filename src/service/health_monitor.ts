@@ -6,7 +6,11 @@
  * @module
  */
 import { type Clock, sleep, systemClock } from "../core/clock.ts";
+import type { StoreEvidence } from "../core/store_evidence.ts";
 import type { Store } from "../store/store.ts";
+
+/** How often a monitor with a pulse looks at it between probes, ms. */
+const PULSE_CHECK_MS = 250;
 
 /** What the monitor last found. */
 export interface HealthStatus {
@@ -36,6 +40,13 @@ export interface HealthMonitorOptions {
   readonly clock?: Clock;
   /** Told each probe's round trip (ms, wall time) and whether the store answered. */
   readonly onProbe?: (durationMs: number, ok: boolean) => void;
+  /**
+   * The store's pulse: once it has heard the store, a silence of the pulse
+   * makes the store unreachable at once (before the next probe notices), and
+   * its last answer is the last good read when it is the later one.
+   * @default {probes alone}
+   */
+  readonly evidence?: StoreEvidence;
 }
 
 /** Probes the store and the caches; tells listeners when readiness changes. */
@@ -45,6 +56,8 @@ export class HealthMonitor {
   #options: HealthMonitorOptions;
   #status: HealthStatus = { storeReachable: false, synced: false, ready: false, checkedAtMs: 0 };
   #listeners = new Set<(status: HealthStatus) => void>();
+  /** The readiness the listeners were last told; undefined before the first probe. */
+  #told: boolean | undefined;
 
   /** Watches `store`; `synced` says whether every namespace cache follows it. */
   constructor(store: Store, synced: () => boolean, options: HealthMonitorOptions = {}) {
@@ -58,9 +71,36 @@ export class HealthMonitor {
     return (this.#options.intervalMs ?? 2_000) + (this.#options.timeoutMs ?? 2_000);
   }
 
-  /** The latest finding. */
+  /**
+   * The latest finding, with the pulse's (see {@linkcode HealthMonitorOptions.evidence}).
+   * Whoever reads a change of readiness first tells the listeners of it, so
+   * every reader (HTTP, gRPC, metrics) agrees.
+   */
   get status(): HealthStatus {
-    return this.#status;
+    const status = this.#current();
+    this.#tell(status);
+    return status;
+  }
+
+  #current(): HealthStatus {
+    const status = this.#status;
+    const heard = this.#options.evidence?.last;
+    if (heard === undefined || status.checkedAtMs === 0) return status;
+    const clock = this.#options.clock ?? systemClock;
+    const now = clock.monotonic();
+    const later = status.lastGoodReadMonotonic === undefined ||
+      heard.now > status.lastGoodReadMonotonic;
+    const good = later ? { lastGoodReadMs: heard.wallMs, lastGoodReadMonotonic: heard.now } : {};
+    if (!status.storeReachable || !this.#options.evidence!.silentAt(now)) {
+      return { ...status, ...good };
+    }
+    return {
+      ...status,
+      storeReachable: false,
+      ready: false,
+      error: `the store has not answered for ${((now - heard.now) / 1_000).toFixed(1)} s`,
+      ...good,
+    };
   }
 
   /** Calls `listener` whenever readiness changes; returns an unsubscribe function. */
@@ -107,17 +147,32 @@ export class HealthMonitor {
       ...(error === undefined ? {} : { error }),
       ...good,
     };
-    if (previous.ready !== this.#status.ready || previous.checkedAtMs === 0) {
-      for (const listener of this.#listeners) listener(this.#status);
-    }
-    return this.#status;
+    return this.status;
   }
 
-  /** Probes every `intervalMs` until `signal` aborts. */
+  /** Tells the listeners when readiness changed since they were last told (or never were). */
+  #tell(status: HealthStatus): void {
+    if (this.#status.checkedAtMs === 0 || this.#told === status.ready) return;
+    this.#told = status.ready;
+    for (const listener of this.#listeners) listener(status);
+  }
+
+  /**
+   * Probes every `intervalMs` until `signal` aborts; with a pulse, also tells
+   * the listeners within a quarter of a second when its silence (or its end)
+   * changes readiness.
+   */
   async run(signal: AbortSignal): Promise<void> {
+    const clock = this.#options.clock ?? systemClock;
+    const intervalMs = this.#options.intervalMs ?? 2_000;
+    const stepMs = this.#options.evidence ? Math.min(PULSE_CHECK_MS, intervalMs) : intervalMs;
     while (!signal.aborted) {
       await this.probe();
-      await sleep(this.#options.intervalMs ?? 2_000, signal).catch(() => {});
+      const next = clock.monotonic() + intervalMs;
+      while (!signal.aborted && clock.monotonic() < next) {
+        await sleep(Math.min(stepMs, next - clock.monotonic()), signal, clock).catch(() => {});
+        void this.status; // tells the listeners of a change the pulse made
+      }
     }
   }
 }

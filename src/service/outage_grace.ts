@@ -2,35 +2,38 @@
  * Liveness across a store outage. While etcd is unreachable no heartbeat can
  * be recorded, so once it is back every executor would look stale and the
  * first pass would take every shard from every executor (found by the chaos
- * suite). When the health monitor sees the store return, executors that were
- * alive when the outage began count as seen at that moment: they get one
- * heartbeat TTL to be heard again, as after a fresh start.
+ * suite). When the store's pulse (`store_pulse.ts`) hears it again after a
+ * silence, an outage or a stall of a second or two alike, executors that were
+ * alive at its last answer before count as seen at that moment: they get one
+ * heartbeat TTL to be heard again, as after a fresh start. Without a pulse,
+ * the health monitor's probes tell when an outage began and ended.
  *
  * @module
  */
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
+import type { StoreEvidence } from "../core/store_evidence.ts";
 import type { NamespaceState } from "../state/namespace_state.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
 
 /**
- * Renews `states()`'s live executors after each outage `health` reports.
- * `detectionMs` is how long an outage can last before a probe notices it.
+ * Renews `states()`'s live executors after each silence of the store's pulse
+ * (`evidence`: outages, and stalls too short for a probe to notice), or,
+ * without a pulse, after each outage `health` reports, taken to have begun
+ * `detectionMs` (the longest a probe can take to notice) before it did.
  * Returns the unsubscribe function.
  */
 export function graceAfterOutages(
   health: HealthMonitor,
   states: () => Iterable<NamespaceState>,
-  options: { readonly clock: Clock; readonly logger: Logger; readonly detectionMs: number },
+  options: {
+    readonly clock: Clock;
+    readonly logger: Logger;
+    readonly detectionMs: number;
+    readonly evidence?: StoreEvidence;
+  },
 ): () => void {
-  let since: number | undefined;
-  return health.onChange((status) => {
-    const now = options.clock.monotonic();
-    if (!status.storeReachable) {
-      since ??= now - options.detectionMs;
-      return;
-    }
-    if (since === undefined) return;
+  const forgive = (since: number, now: number) => {
     for (const state of states()) {
       const renewed = state.forgiveOutage(since, now);
       if (renewed > 0) {
@@ -41,6 +44,18 @@ export function graceAfterOutages(
         });
       }
     }
+  };
+  // The pulse sees every outage, and when it began to within a quarter of a second.
+  if (options.evidence) return options.evidence.onResume(forgive);
+  let since: number | undefined;
+  return health.onChange((status) => {
+    const now = options.clock.monotonic();
+    if (!status.storeReachable) {
+      since ??= now - options.detectionMs;
+      return;
+    }
+    if (since === undefined) return;
+    forgive(since, now);
     since = undefined;
   });
 }

@@ -9,6 +9,7 @@
 import type { Config, NamespaceConfig } from "../config/mod.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
+import type { StoreEvidence } from "../core/store_evidence.ts";
 import type { ServiceObserver } from "../core/observer.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
 import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
@@ -39,6 +40,8 @@ export interface RuntimeDeps {
   readonly logger: Logger;
   /** Receives passes and other figures. */
   readonly observer: ServiceObserver;
+  /** When the main store last answered (its pulse). */
+  readonly evidence: StoreEvidence;
   /** Probed before each leader term. */
   readonly health: HealthMonitor;
   /** Where this instance can be reached, once its listeners are bound. */
@@ -70,6 +73,7 @@ export function runtimeBuilder(deps: RuntimeDeps): (config: NamespaceConfig) => 
       clock: deps.clock,
       logger: deps.logger,
       observer: deps.observer,
+      evidence: deps.evidence,
       // Also wait briefly for the listeners' addresses, so the claim says where we are.
       beforeTerm: async () => {
         await deps.health.probe();

@@ -10,6 +10,7 @@
 import type { Config, NamespaceConfig } from "../config/mod.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { ShuttingDownError } from "../core/errors.ts";
+import { StoreEvidence } from "../core/store_evidence.ts";
 import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
@@ -31,6 +32,7 @@ import { HistoryLog } from "./history_log.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
 import { runtimeBuilder } from "./runtime_builder.ts";
+import { runStorePulse, STORE_SILENCE_MS } from "./store_pulse.ts";
 import { listLeaders } from "./leader_list.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 
@@ -83,6 +85,9 @@ export class ShardManager {
   #ingest: HeartbeatIngest;
   #stop = new AbortController();
   #health: Promise<void> | undefined;
+  #pulse: Promise<void> | undefined;
+  /** When the main store last answered (a pulse of cheap reads): liveness is judged on it. */
+  readonly #evidence: StoreEvidence;
 
   /** Builds the instance; `start()` brings it up. */
   constructor(options: ShardManagerOptions) {
@@ -102,10 +107,18 @@ export class ShardManager {
     this.limits = options.config.limits;
     const { shardDistribution: sd } = options.config;
     const { process } = sd;
+    const evidence = this.#evidence = new StoreEvidence({ silenceMs: STORE_SILENCE_MS, clock });
     this.health = new HealthMonitor(
       options.store,
       () => this.namespaces.all().every((ns) => ns.cache.synced),
-      { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok) },
+      {
+        clock,
+        onProbe: (ms, ok) => {
+          if (ok) evidence.heard();
+          this.observer.storeProbe?.(ms, ok);
+        },
+        evidence,
+      },
     );
     const build = runtimeBuilder({
       config: options.config,
@@ -117,6 +130,7 @@ export class ShardManager {
       logger: options.logger,
       observer: this.observer,
       health: this.health,
+      evidence,
       advertisement: this.#advertisement,
       history: this.history,
     });
@@ -163,6 +177,7 @@ export class ShardManager {
       clock,
       logger: options.logger,
       detectionMs: this.health.detectionMs,
+      evidence,
     });
   }
 
@@ -195,6 +210,10 @@ export class ShardManager {
       logger: this.#options.logger,
     });
     await this.catalog.start(signal);
+    this.#evidence.heard(); // every namespace was just loaded from the store
+    this.#pulse = runStorePulse(this.#options.store, this.#evidence, signal, {
+      clock: this.#clock,
+    });
     this.#health = this.health.run(signal);
     // "shard manager started" is logged by app.ts once both listeners are bound.
   }
@@ -218,7 +237,11 @@ export class ShardManager {
   async stop(): Promise<void> {
     if (this.#stop.signal.aborted) return;
     this.#stop.abort(new ShuttingDownError());
-    await Promise.all([...this.namespaces.all().map((ns) => ns.stopped()), this.#health]);
+    await Promise.all([
+      ...this.namespaces.all().map((ns) => ns.stopped()),
+      this.#health,
+      this.#pulse,
+    ]);
     await this.#ingest.close();
   }
 
@@ -332,17 +355,19 @@ export class ShardManager {
 
   #time(): routing.InspectionTime {
     const lost = this.storeLostSince();
+    const now = this.#clock.monotonic();
     return {
-      now: this.#clock.monotonic(),
+      now,
       wallNow: this.#clock.now(),
       ...(lost === undefined ? {} : { storeLostSince: lost }),
+      ...(this.#pulse === undefined ? {} : { vouchedNow: this.#evidence.vouchedAt(now) }),
     };
   }
 
   /**
-   * While the last probe could not reach the main store: its last good read
-   * (on both clocks; the monitor's start when there was none). Undefined
-   * while the store answers.
+   * While the main store is unreachable (its pulse unanswered for a second, or
+   * the last probe failed): its last answer, on both clocks (the instance's
+   * start when there was none). Undefined while the store answers.
    */
   storeLostSince(): { readonly now: number; readonly wallMs: number } | undefined {
     const status = this.health.status;

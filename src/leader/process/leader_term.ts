@@ -13,6 +13,7 @@
 import { type HistoryNote, MembershipTracker } from "./history_notes.ts";
 import type { AdvertisedInstance } from "../../core/types.ts";
 import { type Clock, systemClock } from "../../core/clock.ts";
+import type { StoreEvidence } from "../../core/store_evidence.ts";
 import { FencedError } from "../../core/errors.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { NamespacePolicy } from "../../policy/namespace_policy.ts";
@@ -55,6 +56,11 @@ export interface LeaderTermOptions {
   readonly logger: Logger;
   /** Time source. @default {systemClock} */
   readonly clock?: Clock;
+  /**
+   * When the store last answered (see rebalance_pass.ts); a pass runs when it
+   * answers again after a silence. @default {none: liveness by the clock}
+   */
+  readonly evidence?: StoreEvidence;
   /** Called after each planned pass; idle passes skipped by the gate are not. */
   readonly onPass?: (info: PassInfo) => void;
   /**
@@ -99,6 +105,9 @@ export async function runLeaderTerm(
   const term = AbortSignal.any([signal, stop.signal]);
   const passSpacing = new PassSpacing(options.policy.cooldownMs);
   const wake = new WakeTimer(term, clock);
+  // After a store silence (passes skipped meanwhile), plan once it answers again.
+  const unsubscribe = options.evidence?.onResume(() => wake.at(clock.monotonic()));
+  term.addEventListener("abort", () => unsubscribe?.(), { once: true });
   const triggers = mergeStreams(
     cache.triggers.changes(term, 0),
     ticker(options.policy.periodMs, term),
@@ -115,6 +124,7 @@ export async function runLeaderTerm(
     placement: new PlacementLog(logger),
     carry: { balancingUnfinished: false },
     clock,
+    ...(options.evidence ? { evidence: options.evidence } : {}),
     logger,
     onPass: (info) => {
       // Planning time only: waiting for the store (an outage, say) keeps nothing busy.

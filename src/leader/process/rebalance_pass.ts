@@ -7,6 +7,7 @@
  */
 import { assignmentNote, type HistoryNote, type MembershipTracker } from "./history_notes.ts";
 import type { Clock } from "../../core/clock.ts";
+import type { StoreEvidence } from "../../core/store_evidence.ts";
 import { nextTurn } from "../../core/event_loop_turn.ts";
 import type { Logger } from "../../core/logger.ts";
 import { isEmptyDelta } from "../../core/types.ts";
@@ -61,6 +62,11 @@ export interface PassContext {
   readonly placement: PlacementLog;
   /** Time source. */
   readonly clock: Clock;
+  /**
+   * When the store last answered: liveness is judged at that time, and no
+   * pass runs while the store is silent. @default {none: liveness by the clock}
+   */
+  readonly evidence?: StoreEvidence;
   /** Records namespace history (membership and committed changes). @default {none} */
   readonly history?: {
     readonly note: (note: HistoryNote) => void;
@@ -84,24 +90,32 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const started = clock.monotonic();
   const state = cache.state;
   if (!cache.synced) return;
-  for (const note of context.history?.membership.observe(state, started) ?? []) {
+  // Silence of the store says nothing about executors: plan nothing until it answers again
+  // (the term's resume listener runs a pass then). Otherwise judge at its last answer, so a
+  // stall that began since then is never counted against anyone.
+  const evidence = context.evidence;
+  if (evidence?.silentAt(started)) return;
+  const now = evidence ? evidence.vouchedAt(started) : started;
+  // Times the plan asks to be woken at are on that judged time: wake as much later.
+  const wakeAt = (at: number | undefined) => at === undefined ? undefined : at + (started - now);
+  for (const note of context.history?.membership.observe(state, now) ?? []) {
     context.history?.note(note);
   }
   const moves = context.cellMoves;
   const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
-  if (gate.canSkip(state, started, inputsVersion)) {
+  if (gate.canSkip(state, now, inputsVersion)) {
     // The gate may have been set in an earlier term: this term's timer must know the wake time.
-    wake.at(gate.wakeAtMs);
+    wake.at(wakeAt(gate.wakeAtMs));
     return;
   }
   const carry = context.carry;
-  const input = planInput(state, started, {
+  const input = planInput(state, now, {
     ...(moves ? { cellMoves: moves.pending } : {}),
     ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
   });
   const plan = planPass(input, context.plan);
   const planMs = clock.monotonic() - started;
-  wake.at(plan.wakeAtMs);
+  wake.at(wakeAt(plan.wakeAtMs));
   if (plan.placement) context.placement.report(plan.placement);
   const changed = !isEmptyDelta(plan.delta);
   if (changed) {
@@ -126,7 +140,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   if (carry) carry.balancingUnfinished = changed && plan.balancingUnfinished === true;
   await cleanUpAfter(store, fence, plan);
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
-  gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, started);
+  gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, now);
   context.onPass?.({
     moves: plan.moves,
     changed,
