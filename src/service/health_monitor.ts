@@ -84,14 +84,14 @@ export class HealthMonitor {
 
   #current(): HealthStatus {
     const status = this.#status;
-    const heard = this.#options.evidence?.last;
-    if (heard === undefined || status.checkedAtMs === 0) return status;
-    const clock = this.#options.clock ?? systemClock;
-    const now = clock.monotonic();
+    const evidence = this.#options.evidence;
+    const heard = evidence?.last;
+    if (evidence === undefined || heard === undefined || status.checkedAtMs === 0) return status;
+    const now = (this.#options.clock ?? systemClock).monotonic();
     const later = status.lastGoodReadMonotonic === undefined ||
       heard.now > status.lastGoodReadMonotonic;
     const good = later ? { lastGoodReadMs: heard.wallMs, lastGoodReadMonotonic: heard.now } : {};
-    if (!status.storeReachable || !this.#options.evidence!.silentAt(now)) {
+    if (!status.storeReachable || !evidence.silentAt(now)) {
       return { ...status, ...good };
     }
     return {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Store } from "../store/store.ts";
+import { StoreEvidence } from "../core/store_evidence.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 
 function storeWith(ping: () => Promise<void>): Store {
@@ -30,4 +31,29 @@ Deno.test("a ping that hangs counts as unreachable after the timeout", async () 
   });
   const status = await monitor.probe();
   assert.deepEqual([status.ready, status.error], [false, "the store did not answer in time"]);
+});
+
+Deno.test("a silent pulse makes the store unreachable before the next probe, and every reader agrees", async () => {
+  let t = 10_000;
+  const clock = { now: () => 1e12 + t, monotonic: () => t };
+  const evidence = new StoreEvidence({ silenceMs: 1_000, clock });
+  const monitor = new HealthMonitor(storeWith(() => Promise.resolve()), () => true, {
+    clock,
+    evidence,
+  });
+  const changes: boolean[] = [];
+  monitor.onChange((s) => changes.push(s.ready));
+  evidence.heard();
+  assert.equal((await monitor.probe()).ready, true);
+  t += 800;
+  evidence.heard(); // the pulse's last answer, later than the probe's
+  t += 1_001;
+  const silent = monitor.status;
+  assert.deepEqual([silent.ready, silent.storeReachable], [false, false]);
+  assert.equal(silent.error, "the store has not answered for 1.0 s");
+  assert.equal(silent.lastGoodReadMonotonic, 10_800, "the last good read is the pulse's");
+  assert.deepEqual(changes, [true, false], "the first reader of the change told the listeners");
+  evidence.heard();
+  assert.equal(monitor.status.ready, true);
+  assert.deepEqual(changes, [true, false, true]);
 });
