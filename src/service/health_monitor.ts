@@ -43,7 +43,8 @@ export interface HealthMonitorOptions {
   /**
    * The store's pulse: once it has heard the store, a silence of the pulse
    * makes the store unreachable at once (before the next probe notices), and
-   * its last answer is the last good read when it is the later one.
+   * its last answer is the last good read when it is the later one. Each
+   * probe the store answers is told to it as well.
    * @default {probes alone}
    */
   readonly evidence?: StoreEvidence;
@@ -127,6 +128,7 @@ export class HealthMonitor {
     } finally {
       timeout.abort();
     }
+    if (error === undefined) this.#options.evidence?.heard(); // a probe's answer counts too
     this.#options.onProbe?.(performance.now() - startedAt, error === undefined);
     const synced = this.#synced();
     const storeReachable = error === undefined;

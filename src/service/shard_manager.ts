@@ -111,14 +111,7 @@ export class ShardManager {
     this.health = new HealthMonitor(
       options.store,
       () => this.namespaces.all().every((ns) => ns.cache.synced),
-      {
-        clock,
-        onProbe: (ms, ok) => {
-          if (ok) evidence.heard();
-          this.observer.storeProbe?.(ms, ok);
-        },
-        evidence,
-      },
+      { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok), evidence },
     );
     const build = runtimeBuilder({
       config: options.config,
