@@ -19,6 +19,7 @@ COPY deno.json deno.lock ./
 COPY packages/sdk/deno.json packages/sdk/
 RUN deno install --frozen
 
+COPY bin/ bin/
 COPY src/ src/
 COPY config/ config/
 # Cache the entry point's module graph, so a container starts without downloading.
@@ -32,4 +33,6 @@ ENV DENO_V8_FLAGS=--heap-growing-percent=50
 EXPOSE 7943 7944
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:7944/readyz'); Deno.exit(r.ok ? 0 : 1)"]
-CMD ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "src/main.ts", "--config", "/config/config.yaml"]
+# bin/shard-manager execs Deno: the service is the process tini (the image's PID 1) signals,
+# as it is under any supervisor. Its only writable folder is /app/.data (SHARD_MANAGER_DATA).
+CMD ["/app/bin/shard-manager", "--config", "/config/config.yaml"]

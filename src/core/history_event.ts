@@ -16,7 +16,15 @@ export type HistoryEventType =
   | "shards_drained"
   | "shards_undrained"
   | "leader_changed"
-  | "assignment_changed";
+  | "leader_lost"
+  | "leader_rotations"
+  | "assignment_changed"
+  | "store_unreachable"
+  | "store_recovered"
+  | "namespace_created"
+  | "namespace_updated"
+  | "namespace_deleted"
+  | "operator_refused";
 
 /** One event, before the store gives it an id. */
 export interface HistoryEventInput {
@@ -38,6 +46,22 @@ export interface HistoryEventInput {
   readonly moves?: number;
   /** The same, per reason (`stale`, `operator_drain`, `rebalance`, `placed`, ...). */
   readonly movesByReason?: Readonly<Record<string, number>>;
+  /**
+   * Why, in a word or a few: how a term ended (`lease_expired`, `fenced`,
+   * `handed_over`, `not_handed_over`), the refusal of an operator call.
+   */
+  readonly reason?: string;
+  /**
+   * Who asked, for operator changes and refusals: the token's name or the
+   * client certificate's subject, or `anonymous (<peer>)` without security.
+   */
+  readonly actor?: string;
+  /** The operator call, for refusals (`DrainExecutors`, ...). */
+  readonly method?: string;
+  /** One line per changed field, for namespace updates. */
+  readonly changes?: readonly string[];
+  /** How long it lasted (ms), for store outages. */
+  readonly durationMs?: number;
   /** One line for people. */
   readonly text: string;
 }

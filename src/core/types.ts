@@ -117,6 +117,22 @@ export interface LeaderClaim {
   readonly grpcAddress?: string;
   /** HTTP address the leading instance advertises, `host:port`. */
   readonly httpAddress?: string;
+  /**
+   * Set when the leader handed the namespace over on purpose (its period was
+   * over, it shut down, the definition changed): the next leader then knows
+   * the term did not end by a crash or a lost lease.
+   */
+  readonly ended?: LeaderTermEnd;
+}
+
+/** How a leader ended its term on purpose (see {@linkcode LeaderClaim.ended}). */
+export interface LeaderTermEnd {
+  /** When (ms since epoch, the leader's clock). */
+  readonly atMs: number;
+  /** Why, for people: "leader period over", "instance shutting down", ... */
+  readonly reason: string;
+  /** True for the routine rotation every `leaderPeriod`, which the history only counts. */
+  readonly routine: boolean;
 }
 
 /** Where an instance can be reached, as it advertises itself in its leader claims. */

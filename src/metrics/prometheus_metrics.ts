@@ -10,20 +10,14 @@ import type { PassObservation, ServiceObserver } from "../core/observer.ts";
 import type { NamespaceStats } from "../routing/namespace_stats.ts";
 import type { ShardManager } from "../service/shard_manager.ts";
 import { registerNamespaceGauges } from "./namespace_gauges.ts";
+import { OPERATOR_METHODS } from "../core/operator_methods.ts";
 import { registerProcessMetrics } from "./process_metrics.ts";
 
 /**
  * The operator RPCs (writes an operator asks for) that `sm_operator_calls_total`
  * counts by method and result.
  */
-export const OPERATOR_METHODS: ReadonlySet<string> = new Set([
-  "DrainShards",
-  "UndrainShards",
-  "DrainExecutors",
-  "UndrainExecutors",
-  "MoveShards",
-  "ForceResetNamespace",
-]);
+export { OPERATOR_METHODS };
 
 const LATENCY_BUCKETS = [
   0.0005,

@@ -25,6 +25,7 @@ import type { Logger } from "../core/logger.ts";
 import type { ServiceObserver } from "../core/observer.ts";
 import { runElectionLoop } from "../leader/election/election_loop.ts";
 import { IdlePassGate } from "../leader/process/idle_pass_gate.ts";
+import { RotationDigest } from "../leader/process/term_history.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
 import { runLeaderTerm } from "../leader/process/leader_term.ts";
 import type { NamespacePolicy } from "../policy/namespace_policy.ts";
@@ -91,6 +92,7 @@ export class NamespaceRuntime implements RoutedNamespace {
   #leading = false;
   /** Skips idle passes, across this instance's terms (a re-won term plans nothing new). */
   readonly #gate: IdlePassGate;
+  readonly #rotations = new RotationDigest();
   #loop: Promise<void> | undefined;
   #lifetime: AbortSignal = new AbortController().signal;
 
@@ -191,6 +193,7 @@ export class NamespaceRuntime implements RoutedNamespace {
             ...(this.#options.evidence ? { evidence: this.#options.evidence } : {}),
             onPass: (pass) => observer.pass?.(policy.name, pass),
             gate: this.#gate,
+            rotations: this.#rotations,
           });
         } finally {
           this.#leading = false;

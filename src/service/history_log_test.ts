@@ -37,6 +37,15 @@ function log(store: HistoryStore, lines: string[] = []) {
   return new HistoryLog(store, { clock: fakeClock(1_000).clock, logger, writer: "i1" });
 }
 
+/** A log over `store` on fake time, with its warnings in `lines`. */
+function onFakeTime(store: HistoryStore, options: { signal?: AbortSignal } = {}) {
+  const lines: string[] = [];
+  const fake = fakeClock(1_000);
+  const logger = jsonLogger("warn", {}, (line) => lines.push(line));
+  const history = new HistoryLog(store, { clock: fake.clock, logger, writer: "i1", ...options });
+  return { history, lines, fake };
+}
+
 const note = (i: number) => ({ type: "executor_joined" as const, text: `executor e${i} joined` });
 
 Deno.test("history: a burst of events is written in a few batched appends, one at a time", async () => {
@@ -54,17 +63,60 @@ Deno.test("history: a burst of events is written in a few batched appends, one a
   assert.deepEqual(store.appends, [100, 100, 50, 1], "a later event is written on its own");
 });
 
-Deno.test("history: an event the store refuses is logged and dropped; recording never throws", async () => {
+Deno.test("history: an event the store refuses is tried again until the store answers", async () => {
   const store = new CountingStore();
   store.failing = true;
-  const lines: string[] = [];
-  const history = log(store, lines);
-  await Promise.all([history.record("ns", note(1)), history.record("ns", note(2))]);
+  const { history, lines, fake } = onFakeTime(store);
+  const written = Promise.all([history.record("ns", note(1)), history.record("ns", note(2))]);
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    await fake.tick(2_000);
+  }
+  store.failing = false;
+  for (let i = 0; i < 5 && store.events.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    await fake.tick(15_000);
+  }
+  await written;
+  assert.deepEqual(store.events.map((e) => e.text), ["executor e1 joined", "executor e2 joined"]);
+  assert.equal(lines.length, 0, "nothing dropped");
+});
+
+Deno.test("history: an event the store refuses for 5 minutes is logged and dropped; recording never throws", async () => {
+  const store = new CountingStore();
+  store.failing = true;
+  const { history, lines, fake } = onFakeTime(store);
+  const written = Promise.all([history.record("ns", note(1)), history.record("ns", note(2))]);
+  for (let i = 0; i < 40 && lines.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 3));
+    await fake.tick(15_000);
+  }
+  await written;
   assert.equal(lines.length, 1);
   assert.equal(JSON.parse(lines[0]!).msg, "history event not recorded");
   store.failing = false;
   await history.record("ns", note(3));
   assert.deepEqual(store.events.map((e) => e.text), ["executor e3 joined"]);
+});
+
+Deno.test("history: a stopping instance stops trying at once", async () => {
+  const store = new CountingStore();
+  store.failing = true;
+  const stop = new AbortController();
+  const { history, lines } = onFakeTime(store, { signal: stop.signal });
+  const written = history.record("ns", note(1));
+  await new Promise((r) => setTimeout(r, 10));
+  stop.abort();
+  await written;
+  assert.equal(lines.length, 1, "dropped with a warning");
+});
+
+Deno.test("history: an event can be recorded at an earlier time (an outage told once it ended)", async () => {
+  const store = new CountingStore();
+  const history = log(store);
+  await history.record("ns", { ...note(1), atMs: 500 });
+  assert.equal(store.events[0]!.atMs, 500);
+  assert.ok(store.events[0]!.id.startsWith("000000000000500-"));
 });
 
 Deno.test("history: past 1,000 waiting events new ones are dropped with a warning", async () => {

@@ -27,6 +27,7 @@ import type { StoredDefinition } from "../store/namespace_definitions.ts";
 import { describeChanges, refusal } from "./definition_changes.ts";
 import { type NamespaceCatalog, storedConfig } from "./namespace_catalog.ts";
 import type { NamespaceRegistry } from "./namespace_registry.ts";
+import type { HistoryLog } from "./history_log.ts";
 
 /** What the admin acts with. */
 export interface NamespaceAdminOptions {
@@ -42,7 +43,12 @@ export interface NamespaceAdminOptions {
   readonly logger: Logger;
   /** Time source (liveness of the executors a drain waits for). */
   readonly clock: Clock;
+  /** Where creations, changes and deletions are recorded. @default {none} */
+  readonly history?: Pick<HistoryLog, "record">;
 }
+
+/** Who changed a namespace defined in the configuration file. */
+export const FILE_ACTOR = "configuration file";
 
 /** The outcome of an update. */
 export interface UpdateOutcome {
@@ -114,6 +120,10 @@ export class NamespaceAdmin {
     }
     await this.#o.catalog.waitFor(revision);
     this.#o.logger.info("namespace created", { namespace: config.name, revision });
+    void this.#o.history?.record(config.name, {
+      type: "namespace_created",
+      text: `namespace created through the API (${summary(config)})`,
+    });
     return { ...value, revision };
   }
 
@@ -206,6 +216,13 @@ export class NamespaceAdmin {
     for (const change of changes) {
       this.#o.logger.info("namespace definition changed", { namespace: next.name, change });
     }
+    void this.#o.history?.record(next.name, {
+      type: "namespace_updated",
+      ...(next.source === "file" ? { actor: FILE_ACTOR } : {}),
+      changes,
+      text: `namespace definition changed${next.source === "file" ? " in the file" : ""}: ` +
+        (changes.length > 0 ? changes.join("; ") : `source ${stored.source} → ${next.source}`),
+    });
     return { definition: { ...value, revision }, changes };
   }
 
@@ -262,6 +279,13 @@ export class NamespaceAdmin {
     await new Promise((resolve) => setTimeout(resolve, 500));
     deletedKeys += await this.#o.store.resetNamespace(name);
     this.#o.logger.info("namespace deleted", { namespace: name, deletedKeys });
+    void this.#o.history?.record(name, {
+      type: "namespace_deleted",
+      ...(stored.source === "file" ? { actor: FILE_ACTOR } : {}),
+      text: `namespace deleted${stored.source === "file" ? " from the file" : ""}: every ` +
+        `shard drained, ${deletedKeys} keys removed; this history stays readable until its ` +
+        `retention ends`,
+    });
     return { undrained: [], deletedKeys };
   }
 
@@ -300,6 +324,14 @@ export class NamespaceAdmin {
     }
     return left();
   }
+}
+
+/** `fixed, 12 shards, exclusive ownership`: what a new namespace is, in a few words. */
+export function summary(config: NamespaceConfig): string {
+  const parts: string[] = [config.kind];
+  if (config.kind === "fixed") parts.push(`${config.shardNum} shards`);
+  if (config.kind !== "cells") parts.push(`${config.ownership.mode} ownership`);
+  return parts.join(", ");
 }
 
 /** The definition of a namespace from the file, as stored. */

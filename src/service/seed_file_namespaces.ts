@@ -12,7 +12,8 @@ import type { NamespaceConfig } from "../config/mod.ts";
 import { ShardManagerError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { NamespaceDefinitions } from "../store/namespace_definitions.ts";
-import { fileDefinition, type NamespaceAdmin } from "./namespace_admin.ts";
+import { FILE_ACTOR, fileDefinition, type NamespaceAdmin } from "./namespace_admin.ts";
+import type { HistoryLog } from "./history_log.ts";
 
 /** What happened to one namespace of the file. */
 export interface FileNamespaceOutcome {
@@ -34,6 +35,8 @@ export interface SeedOptions {
   readonly logger: Logger;
   /** A reload (SIGHUP): also delete file namespaces that left the file. @default {false} */
   readonly reload?: boolean;
+  /** Where creations and refusals are recorded (changes and deletions: the admin). @default {none} */
+  readonly history?: Pick<HistoryLog, "record">;
 }
 
 /** Applies the file's namespaces to the store; returns one outcome per namespace touched. */
@@ -46,6 +49,20 @@ export async function seedFileNamespaces(
   const outcomes: FileNamespaceOutcome[] = [];
   const record = (outcome: FileNamespaceOutcome) => {
     outcomes.push(outcome);
+    if (outcome.action === "created") {
+      void options.history?.record(outcome.namespace, {
+        type: "namespace_created",
+        actor: FILE_ACTOR,
+        text: "namespace created from the configuration file",
+      });
+    } else if (options.reload && (outcome.action === "refused" || outcome.action === "kept")) {
+      void options.history?.record(outcome.namespace, {
+        type: "operator_refused",
+        actor: FILE_ACTOR,
+        reason: outcome.detail ?? outcome.action,
+        text: `the file's definition was ${outcome.action}: ${outcome.detail ?? ""}`,
+      });
+    }
     if (outcome.action === "unchanged") return;
     const level = outcome.action === "refused" || outcome.action === "kept" ? "warn" : "info";
     logger[level](`file namespace ${outcome.action}`, {

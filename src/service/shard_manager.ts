@@ -29,6 +29,8 @@ import { ExecutorDrains } from "./executor_drains.ts";
 import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { HistoryLog } from "./history_log.ts";
+import { recordStoreOutages } from "./outage_history.ts";
+import { OperatorAudit } from "./operator_audit.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
 import { runtimeBuilder } from "./runtime_builder.ts";
@@ -78,6 +80,8 @@ export class ShardManager {
   readonly catalog: NamespaceCatalog;
   /** The namespace RPCs: create, update, delete. */
   readonly admin: NamespaceAdmin;
+  /** Records refused operator calls in the history. */
+  readonly audit: OperatorAudit;
   #options: ShardManagerOptions;
   #advertisement = new Advertisement();
   #startedAt: { readonly now: number; readonly wallMs: number };
@@ -99,10 +103,12 @@ export class ShardManager {
       clock,
       logger: options.logger,
       writer: this.instanceId,
+      signal: this.#stop.signal,
       ...(options.config.shardDistribution.history
         ? { retention: options.config.shardDistribution.history }
         : {}),
     });
+    this.audit = new OperatorAudit(this.history, (name) => this.namespaces.has(name), clock);
     this.observer = options.observer ?? noopObserver;
     this.limits = options.config.limits;
     const { shardDistribution: sd } = options.config;
@@ -140,6 +146,7 @@ export class ShardManager {
       heartbeatTtlMs: process.heartbeatTtlMs,
       logger: options.logger,
       clock,
+      history: this.history,
     });
     this.#ingest = new HeartbeatIngest(options.store, {
       namespaces: (name) => {
@@ -166,6 +173,14 @@ export class ShardManager {
     this.operations = new NamespaceOperations(options.store, lookup, clock, this.history);
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
     this.cells = new CellOperations({ lookup, clock, store: options.store });
+    recordStoreOutages(evidence, {
+      history: this.history,
+      clock,
+      instance: () => this.#advertisement.get()?.instanceName ?? this.instanceId,
+      namespaces: () =>
+        this.namespaces.all().filter((n) => n.view.leader?.claim.instanceId === this.instanceId)
+          .map((n) => n.name),
+    });
     graceAfterOutages(this.health, () => this.namespaces.all().map((n) => n.cache.state), {
       clock,
       logger: options.logger,
@@ -201,6 +216,7 @@ export class ShardManager {
       admin: this.admin,
       definitions: this.#options.store.definitions,
       logger: this.#options.logger,
+      history: this.history,
     });
     await this.catalog.start(signal);
     this.#evidence.heard(); // every namespace was just loaded from the store
@@ -222,6 +238,7 @@ export class ShardManager {
       admin: this.admin,
       definitions: this.#options.store.definitions,
       logger: this.#options.logger,
+      history: this.history,
       reload: true,
     });
   }

@@ -30,6 +30,16 @@ export interface EventModel {
   readonly moves: number;
   /** The same, per reason. */
   readonly movesByReason: Readonly<Record<string, number>>;
+  /** Why (a term's end, a refusal), or null. */
+  readonly reason: string | null;
+  /** Who asked, for operator changes and refusals, or null. */
+  readonly actor: string | null;
+  /** The refused call, or null. */
+  readonly method: string | null;
+  /** The changed fields of a namespace update. */
+  readonly changes: readonly string[];
+  /** How long a store outage lasted (ms), or null. */
+  readonly durationMs: number | null;
   /** One line for people. */
   readonly text: string;
 }
@@ -45,6 +55,7 @@ export interface EventModel {
  * const e = eventModel({
  *   id: "1", at: { seconds: "1", nanos: 0 }, type: "executor_lost", executorId: "a", drainId: "",
  *   shardKeys: [], instanceId: "", term: "0", moves: "0", movesByReason: {}, text: "executor a lost",
+ *   reason: "", actor: "", method: "", changes: [], durationMs: "0",
  * });
  * assert.equal(e.at, "1970-01-01T00:00:01.000Z");
  * ```
@@ -59,6 +70,11 @@ export function eventModel(wire: HistoryEvent__Output): EventModel {
     movesByReason: Object.fromEntries(
       Object.entries(wire.movesByReason).map(([k, n]) => [k, Number(n)]),
     ),
+    reason: wire.reason || null,
+    actor: wire.actor || null,
+    method: wire.method || null,
+    changes: [...(wire.changes ?? [])],
+    durationMs: Number(wire.durationMs) || null,
     text: wire.text,
   };
 }
@@ -72,14 +88,16 @@ export function eventModel(wire: HistoryEvent__Output): EventModel {
  * import { eventLine } from "./namespace_events.ts";
  *
  * assert.equal(
- *   eventLine({ id: "1", at: "1970-01-01T00:00:01.000Z", type: "executor_lost", executorId: "a",
- *     moves: 0, movesByReason: {}, text: "executor a lost" }),
- *   "1970-01-01T00:00:01.000Z  executor_lost       executor a lost",
+ *   eventLine({ id: "1", at: "1970-01-01T00:00:01.000Z", type: "executor_drained", executorId: "a",
+ *     moves: 0, movesByReason: {}, reason: null, actor: "ops", method: null, changes: [],
+ *     durationMs: null, text: "drain a made" }),
+ *   "1970-01-01T00:00:01.000Z  executor_drained    drain a made (by ops)",
  * );
  * ```
  */
 export function eventLine(e: EventModel): string {
-  return `${e.at ?? "-"}  ${e.type.padEnd(18)}  ${e.text}`;
+  const by = e.actor && !e.text.includes(` by ${e.actor} `) ? ` (by ${e.actor})` : "";
+  return `${e.at ?? "-"}  ${e.type.padEnd(18)}  ${e.text}${by}`;
 }
 
 /** Adds `events` to the `namespace` command group. */

@@ -9,6 +9,7 @@ import type {
   ExecutorWrite,
   HeartbeatRecord,
   LeaderClaim,
+  LeaderTermEnd,
   ShardReports,
 } from "../core/types.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
@@ -111,6 +112,8 @@ export interface Fence {
   readonly claim: LeaderClaim;
   /** Store revision of the claim; a write succeeds only while it is unchanged. */
   readonly revision: number;
+  /** The claim this one replaced (the previous term's), as `claimLeadership` found it. */
+  readonly previous?: LeaderClaim;
 }
 
 /** A whole assignment, as folded into a snapshot. */
@@ -184,6 +187,11 @@ export interface Store extends HistoryStore {
   deleteExecutorDrain(namespace: string, id: string): Promise<number>;
   /** Claims a namespace for a leader term; fails with `FencedError` if a newer term holds it. */
   claimLeadership(namespace: string, claim: LeaderClaim): Promise<Fence>;
+  /**
+   * Marks the claim of `fence` as handed over (`end`), fenced like every
+   * leader write; the next leader reads it (see `LeaderClaim.ended`).
+   */
+  endLeadership(fence: Fence, end: LeaderTermEnd): Promise<void>;
   /**
    * Commits assignment change number `seq` (the previous one must be `seq - 1`),
    * atomically and fenced; the transaction size does not grow with the delta

@@ -173,6 +173,21 @@ export function storeContract(name: string, open: OpenStore): void {
     assert.deepEqual((await store.loadNamespace("ns")).leader?.claim, claim(6, "i-2"));
   });
 
+  test("a claim returns the one it replaced; endLeadership marks a handover, fenced", async (store) => {
+    const first = await store.claimLeadership("ns", claim(1));
+    assert.equal(first.previous, undefined);
+    const end = { atMs: 1_700_000_000_000, reason: "leader period over", routine: true };
+    await store.endLeadership(first, end);
+    assert.deepEqual((await store.loadNamespace("ns")).leader?.claim, { ...claim(1), ended: end });
+    // The mark moved the claim's revision: the old fence writes nothing any more.
+    await assert.rejects(store.commitAssignment(first, 1, assign({ e1: ["a"] })), FencedError);
+    const second = await store.claimLeadership("ns", claim(2, "i-2"));
+    assert.deepEqual(second.previous, { ...claim(1), ended: end });
+    await assert.rejects(store.endLeadership(first, end), FencedError);
+    const third = await store.claimLeadership("ns", claim(3));
+    assert.deepEqual(third.previous, claim(2, "i-2"), "never marked: no handover");
+  });
+
   test("commitAssignment follows the head and applies deltas in order", async (store) => {
     const fence = await store.claimLeadership("ns", claim(1));
     await assert.rejects(store.commitAssignment(fence, 2, assign({ e1: ["a"] })), FencedError);

@@ -11,15 +11,15 @@
  * @module
  */
 import { type HistoryNote, MembershipTracker } from "./history_notes.ts";
-import type { AdvertisedInstance } from "../../core/types.ts";
-import { type Clock, systemClock } from "../../core/clock.ts";
+import type { AdvertisedInstance, LeaderTermEnd } from "../../core/types.ts";
+import { type Clock, sleep, systemClock } from "../../core/clock.ts";
 import type { StoreEvidence } from "../../core/store_evidence.ts";
 import { FencedError } from "../../core/errors.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { NamespacePolicy } from "../../policy/namespace_policy.ts";
 import type { NamespaceCache } from "../../state/namespace_cache.ts";
 import type { Leadership } from "../../store/leader_store.ts";
-import type { Store } from "../../store/store.ts";
+import type { Fence, Store } from "../../store/store.ts";
 import { mergeStreams } from "../../streams/merge_streams.ts";
 import { ThrottleStream } from "../../streams/throttle_stream.ts";
 import { ticker } from "../../streams/ticker.ts";
@@ -29,6 +29,7 @@ import { PassSpacing } from "./pass_spacing.ts";
 import { PlacementLog } from "./pass_log.ts";
 import { type PassContext, type PassInfo, runRebalancePass } from "./rebalance_pass.ts";
 import { WakeTimer } from "./wake_timer.ts";
+import { type RotationDigest, takeoverNote, termEnd } from "./term_history.ts";
 
 export { COMPACT_EVERY } from "./fenced_commit.ts";
 export type { PassInfo } from "./rebalance_pass.ts";
@@ -68,6 +69,11 @@ export interface LeaderTermOptions {
    * instance's terms (see idle_pass_gate.ts). @default {one for this term}
    */
   readonly gate?: IdlePassGate;
+  /**
+   * Counts routine rotations across this instance's terms (see
+   * term_history.ts). @default {none: routine rotations are not recorded}
+   */
+  readonly rotations?: RotationDigest;
 }
 
 /**
@@ -92,15 +98,11 @@ export async function runLeaderTerm(
   });
   await cache.waitForRevision(fence.revision, signal);
   logger.info("leading namespace");
-  const advertised = options.advertised?.();
-  options.history?.({
-    type: "leader_changed",
-    instanceId: options.instanceId,
-    term: leadership.term,
-    text: `instance ${
-      advertised?.instanceName ?? options.instanceId
-    } leads (term ${leadership.term})`,
-  });
+  const me = fence.claim;
+  const { previous } = fence;
+  const taking = takeoverNote(previous, me) ??
+    (previous && options.rotations?.taken(previous, me, clock.now()));
+  if (taking) options.history?.(taking);
   const stop = new AbortController();
   const term = AbortSignal.any([signal, stop.signal]);
   const passSpacing = new PassSpacing(options.policy.cooldownMs);
@@ -155,4 +157,33 @@ export async function runLeaderTerm(
   // a shutdown, or the namespace's definition changing.
   const reason = term.reason instanceof Error ? term.reason.message : String(term.reason);
   logger.info("stopped leading namespace", { reason });
+  const end = termEnd(me, leadership.signal.aborted, term.reason);
+  if (end.kind === "lost") options.history?.(end.note);
+  else await handOver(store, fence, { ...end.end, atMs: clock.now() }, clock, logger);
+}
+
+/** Most time a handover mark may add to a term's end (a shutdown waits for it). */
+const HANDOVER_MARK_MS = 1_000;
+
+/** Marks the claim handed over, so that the next leader knows this term ended on purpose. */
+async function handOver(
+  store: Store,
+  fence: Fence,
+  end: LeaderTermEnd,
+  clock: Clock,
+  logger: Logger,
+): Promise<void> {
+  const done = new AbortController();
+  const late = sleep(HANDOVER_MARK_MS, done.signal, clock).then(() => "late" as const);
+  try {
+    const marked = store.endLeadership(fence, end).then(() => "marked" as const);
+    if (await Promise.race([marked, late]) === "late") {
+      logger.info("handover not marked in time; the next leader will report no handover");
+    }
+  } catch (error) {
+    logger.info("handover not marked; the next leader will report no handover", { error });
+  } finally {
+    done.abort();
+    await late.catch(() => {});
+  }
 }

@@ -134,17 +134,34 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       commitMs: clock.monotonic() - committing,
     });
     if (note) context.history?.note(note);
-    await cache.waitForRevision(revision, signal);
-    await compactIfDue(store, cache, fence, seq);
+    try {
+      await cache.waitForRevision(revision, signal);
+      await compactIfDue(store, cache, fence, seq);
+    } catch (error) {
+      // The change is committed even when the term ends now (a commit that waited out a
+      // store stall lands as leadership is lost): its moves are counted all the same.
+      report(context, started, planMs, plan, true);
+      throw error;
+    }
   }
   if (carry) carry.balancingUnfinished = changed && plan.balancingUnfinished === true;
   await cleanUpAfter(store, fence, plan);
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
   gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, now);
+  report(context, started, planMs, plan, changed);
+}
+
+function report(
+  context: PassContext,
+  started: number,
+  planMs: number,
+  plan: ReturnType<typeof planPass>,
+  changed: boolean,
+): void {
   context.onPass?.({
     moves: plan.moves,
     changed,
-    durationMs: clock.monotonic() - started,
+    durationMs: context.clock.monotonic() - started,
     planMs,
     ...(plan.placement ? { placement: plan.placement } : {}),
     ...(changed && plan.reasons ? { reasons: plan.reasons } : {}),

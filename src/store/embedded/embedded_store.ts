@@ -12,7 +12,12 @@
  */
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import { FencedError } from "../../core/errors.ts";
-import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
+import type {
+  AssignmentDelta,
+  ExecutorWrite,
+  LeaderClaim,
+  LeaderTermEnd,
+} from "../../core/types.ts";
 import {
   assertUnchangedWithinLimit,
   type AssignmentImage,
@@ -266,7 +271,16 @@ export class EmbeddedStore implements Store {
       throw new FencedError(namespace, `a newer term than ${claim.term} holds it`);
     }
     const revision = await this.#commit(namespace, [{ type: "leader", claim }]);
-    return { namespace, claim, revision };
+    return { namespace, claim, revision, ...(current ? { previous: current.claim } : {}) };
+  }
+
+  /** Marks the claim handed over, only while `fence` still holds it. */
+  async endLeadership(fence: Fence, end: LeaderTermEnd): Promise<void> {
+    this.#fenced(fence, "the handover was refused");
+    await this.#commit(fence.namespace, [{
+      type: "leader",
+      claim: { ...fence.claim, ended: end },
+    }]);
   }
 
   /** Commits change `seq`. */

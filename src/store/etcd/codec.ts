@@ -85,6 +85,15 @@ export function decodeClaim(text: string): LeaderClaim {
     ...(text_(raw.instanceName) ? { instanceName: raw.instanceName! } : {}),
     ...(text_(raw.grpcAddress) ? { grpcAddress: raw.grpcAddress! } : {}),
     ...(text_(raw.httpAddress) ? { httpAddress: raw.httpAddress! } : {}),
+    ...(raw.ended && typeof raw.ended === "object"
+      ? {
+        ended: {
+          atMs: Number(raw.ended.atMs),
+          reason: String(raw.ended.reason ?? ""),
+          routine: raw.ended.routine === true,
+        },
+      }
+      : {}),
   };
 }
 

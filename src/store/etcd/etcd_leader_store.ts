@@ -43,7 +43,7 @@ export class EtcdLeaderStore implements LeaderStore {
     const lost = new AbortController();
     lease.on(
       "lost",
-      (error) => lost.abort(new StoreUnavailableError(`Lease lost: ${error.message}`)),
+      (error) => lost.abort(new StoreUnavailableError(`Lease lost: ${errorText(error)}`)),
     );
     watchKeepalives(lease, ttlSeconds * 1000, lost);
     try {

@@ -12,7 +12,12 @@
 import type { Etcd3, IRequestOp } from "etcd3";
 import { Buffer } from "node:buffer";
 import { FencedError, StoreUnavailableError } from "../../core/errors.ts";
-import type { AssignmentDelta, ExecutorWrite, LeaderClaim } from "../../core/types.ts";
+import type {
+  AssignmentDelta,
+  ExecutorWrite,
+  LeaderClaim,
+  LeaderTermEnd,
+} from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import {
   assertUnchangedWithinLimit,
@@ -26,6 +31,7 @@ import {
   type Versioned,
 } from "../store.ts";
 import {
+  decodeClaim,
   decodePartsPointer,
   encodeDelta,
   encodeExecutorDrain,
@@ -36,7 +42,7 @@ import {
   splitParts,
 } from "./codec.ts";
 import { NamespaceKeys, prefixEnd } from "./keys.ts";
-import { encodeLeaderValue, paddedTerm } from "./leader_value.ts";
+import { decodeLeaderValue, encodeLeaderValue, paddedTerm } from "./leader_value.ts";
 import { loadNamespace } from "./load_namespace.ts";
 import {
   absent,
@@ -156,15 +162,32 @@ export class EtcdStore implements Store {
     const key = this.#ns(namespace).leader;
     const value = encodeLeaderValue(claim);
     let res = await txn(this.#client, [valueIs(key, paddedTerm(claim.term), "Less")], [
+      get(key),
       put(key, value),
     ], [get(key)]);
+    const found = res.succeeded ? res.responses[0]?.response_range.kvs[0] : undefined;
     if (!res.succeeded && (res.responses[0]?.response_range.kvs.length ?? 0) === 0) {
       res = await txn(this.#client, [absent(key)], [put(key, value)]);
     }
     if (!res.succeeded) {
       throw new FencedError(namespace, `a newer term than ${claim.term} holds it`);
     }
-    return { namespace, claim, revision: Number(res.header.revision) };
+    const previous = found ? previousClaim(found.value.toString()) : undefined;
+    return {
+      namespace,
+      claim,
+      revision: Number(res.header.revision),
+      ...(previous ? { previous } : {}),
+    };
+  }
+
+  /** Marks the claim handed over, only while `fence` still holds it. */
+  async endLeadership(fence: Fence, end: LeaderTermEnd): Promise<void> {
+    const key = this.#ns(fence.namespace).leader;
+    const res = await txn(this.#client, [modIs(key, fence.revision)], [
+      put(key, encodeLeaderValue({ ...fence.claim, ended: end })),
+    ]);
+    if (!res.succeeded) throw new FencedError(fence.namespace, "the handover was refused");
   }
 
   /** Commits change `seq` atomically, with a transaction of constant size. */
@@ -328,5 +351,14 @@ export class EtcdStore implements Store {
         throw new FencedError(fence.namespace, "staging a large change was refused");
       }
     }
+  }
+}
+
+/** The claim a new term replaced; a damaged value is no reason to refuse the claim. */
+function previousClaim(value: string): LeaderClaim | undefined {
+  try {
+    return decodeClaim(decodeLeaderValue(value));
+  } catch {
+    return undefined;
   }
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { plainStoreError } from "./plain_error.ts";
 import { Buffer } from "node:buffer";
 import type { Etcd3, ICompare, IRequestOp, ITxnResponse } from "etcd3";
 import { StoreUnavailableError } from "../../core/errors.ts";
@@ -66,7 +67,7 @@ export async function writeAll(client: Etcd3, ops: readonly IRequestOp[]): Promi
   return Math.max(0, ...results.map((r) => Number(r.header.revision)));
 }
 
-/** A readable message from anything thrown. */
+/** A readable message from anything thrown, in plain words (see plain_error.ts). */
 export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return plainStoreError(error);
 }

@@ -121,7 +121,7 @@ export function watchNamespace(
       }).catch((error) => finish(`watch decoding failed: ${errorText(error)}`));
     });
     own.on("error", (error: Error) => {
-      if (current()) finish(`watch failed: ${error.message}`);
+      if (current()) finish(`watch failed: ${errorText(error)}`);
     });
   };
 

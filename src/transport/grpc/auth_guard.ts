@@ -14,6 +14,7 @@ import { status as Status } from "@grpc/grpc-js";
 import type { Authorizer, CallInfo, NamespaceFilter, PeerCertificate } from "../../security/mod.ts";
 import type { HandlerContext } from "./handlers.ts";
 import { toGrpcError } from "./status_map.ts";
+import { auditRefusal, rememberCaller } from "./operator_calls.ts";
 
 type AnyHandler = (call: never, callback?: never) => void;
 type Call = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
@@ -43,6 +44,7 @@ export function guardHandlers<H extends object>(
       const info = callInfo(method, call as Call);
       authorizer.check(info).then((decision) => {
         if (decision.allowed) {
+          rememberCaller(call as object, decision.principal);
           const filter = LIST_FILTERS[method];
           if (!filter || streaming) return handler(call, callback as never);
           const filtered = (error: unknown, value?: unknown) =>
@@ -59,6 +61,7 @@ export function guardHandlers<H extends object>(
           reason: decision.error.message,
         });
         const error = toGrpcError(decision.error);
+        auditRefusal(context.audit, method, (call as Call).request, decision.principal, error);
         context.observer.rpc?.(
           method,
           Status[error.code] ?? String(error.code),

@@ -216,5 +216,10 @@ export function toHistoryEvent(event: HistoryEventView): HistoryEvent {
       Object.entries(event.movesByReason ?? {}).map(([k, n]) => [k, String(n)]),
     ),
     text: event.text,
+    reason: event.reason ?? "",
+    actor: event.actor ?? "",
+    method: event.method ?? "",
+    changes: [...(event.changes ?? [])],
+    durationMs: String(event.durationMs ?? 0),
   };
 }

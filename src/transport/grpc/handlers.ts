@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { NotLeaderError } from "../../core/errors.ts";
+import { NamespaceNotFoundError, NotLeaderError } from "../../core/errors.ts";
 import { validateRequestId } from "../../service/operator_writes.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import { InvalidArgumentError } from "../../core/errors.ts";
@@ -217,15 +217,19 @@ export function routingHandlers(
     }, true),
     ListNamespaceEvents: unary(context, "ListNamespaceEvents", async (req) => {
       const namespace = validateNamespace(req.namespace);
-      manager.namespaces.get(namespace); // NOT_FOUND for an unknown namespace
       const since = req.since
         ? Number(req.since.seconds ?? 0) * 1000 + Math.floor((req.since.nanos ?? 0) / 1e6)
         : undefined;
-      const events = await manager.history.read(namespace, {
+      const query = {
         ...(since === undefined ? {} : { sinceMs: since }),
         ...(req.afterId ? { afterId: req.afterId } : {}),
         ...(req.limit && req.limit > 0 ? { limit: req.limit } : {}),
-      });
+      };
+      // A deleted namespace's history stays readable until its retention ends.
+      const events = manager.namespaces.has(namespace)
+        ? await manager.history.read(namespace, query)
+        : await manager.history.readRemoved(namespace, query);
+      if (events === undefined) throw new NamespaceNotFoundError(namespace);
       return { namespace, events: events.map(toHistoryEvent) };
     }),
     GetBlastRadius: unary(

@@ -81,7 +81,12 @@ export async function startGrpcServer(
   const forwarder = (options.forwardToLeader ?? options.credentials === undefined)
     ? new LeaderForwarder((namespace) => manager.leaderAddress(namespace))
     : undefined;
-  const context = { logger, observer: manager.observer, ...(forwarder ? { forwarder } : {}) };
+  const context = {
+    logger,
+    observer: manager.observer,
+    audit: manager.audit,
+    ...(forwarder ? { forwarder } : {}),
+  };
   const { authorizer } = options;
   const routing = routingHandlers(manager, context);
   const answer = heartbeatAnswerer(manager);

@@ -11,6 +11,8 @@ import type { ServiceObserver } from "../../core/observer.ts";
 import { decoded } from "./malformed.ts";
 import { ForwardedFailure, type LeaderForwarder } from "./leader_forwarder.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
+import { asOperator } from "../../service/operator_identity.ts";
+import { AUDITED_METHODS, auditRefusal, callerOf, type RefusalSink } from "./operator_calls.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;
 
@@ -22,6 +24,8 @@ export interface HandlerContext {
   readonly observer: ServiceObserver;
   /** Forwards moves to the leader when this instance does not lead. @default {none} */
   readonly forwarder?: LeaderForwarder;
+  /** Records refused operator calls (see operator_calls.ts). @default {none} */
+  readonly audit?: RefusalSink;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -115,12 +119,13 @@ export function unary<Req, Res>(
       call.on("cancelled", () => aborted.abort(new Error("Call cancelled")));
       signal = aborted.signal;
     }
-    settleCall(
-      context,
-      method,
-      started,
-      () => fn(decoded(call.request), signal, call.metadata),
-      callback,
-    );
+    const run = () => fn(decoded(call.request), signal, call.metadata);
+    if (!AUDITED_METHODS.has(method)) return settleCall(context, method, started, run, callback);
+    const actor = callerOf(call);
+    asOperator(actor, () =>
+      settleCall(context, method, started, run, (error, value) => {
+        if (error) auditRefusal(context.audit, method, call.request, actor, error);
+        callback(error, value);
+      }));
   };
 }

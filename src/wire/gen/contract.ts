@@ -1288,6 +1288,27 @@ export const contract: ContractJson = {
                         "text": {
                           "type": "string",
                           "id": 11
+                        },
+                        "reason": {
+                          "type": "string",
+                          "id": 12
+                        },
+                        "actor": {
+                          "type": "string",
+                          "id": 13
+                        },
+                        "method": {
+                          "type": "string",
+                          "id": 14
+                        },
+                        "changes": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 15
+                        },
+                        "durationMs": {
+                          "type": "int64",
+                          "id": 16
                         }
                       }
                     }

@@ -18,7 +18,10 @@ export interface HistoryEvent {
   'at'?: (_google_protobuf_Timestamp | null);
   /**
    * executor_joined, executor_lost, executor_drained, executor_undrained,
-   * shards_drained, shards_undrained, leader_changed or assignment_changed.
+   * shards_drained, shards_undrained, leader_changed, leader_lost,
+   * leader_rotations, assignment_changed, store_unreachable, store_recovered,
+   * namespace_created, namespace_updated, namespace_deleted or
+   * operator_refused (a reader must accept types it does not know).
    */
   'type'?: (string);
   /**
@@ -54,6 +57,28 @@ export interface HistoryEvent {
    * One line for people.
    */
   'text'?: (string);
+  /**
+   * Why: how a leader term ended (lease_expired, fenced, handed_over,
+   * not_handed_over), or an operator call's refusal.
+   */
+  'reason'?: (string);
+  /**
+   * Who asked, for operator changes and refusals (a token's name, a client
+   * certificate's subject, or "anonymous (<peer>)" without security).
+   */
+  'actor'?: (string);
+  /**
+   * The operator call, for operator_refused.
+   */
+  'method'?: (string);
+  /**
+   * One line per changed field, for namespace_updated.
+   */
+  'changes'?: (string)[];
+  /**
+   * How long it lasted in milliseconds, for store_unreachable.
+   */
+  'durationMs'?: (number | string | Long);
 }
 
 /**
@@ -70,7 +95,10 @@ export interface HistoryEvent__Output {
   'at': (_google_protobuf_Timestamp__Output | null);
   /**
    * executor_joined, executor_lost, executor_drained, executor_undrained,
-   * shards_drained, shards_undrained, leader_changed or assignment_changed.
+   * shards_drained, shards_undrained, leader_changed, leader_lost,
+   * leader_rotations, assignment_changed, store_unreachable, store_recovered,
+   * namespace_created, namespace_updated, namespace_deleted or
+   * operator_refused (a reader must accept types it does not know).
    */
   'type': (string);
   /**
@@ -106,4 +134,26 @@ export interface HistoryEvent__Output {
    * One line for people.
    */
   'text': (string);
+  /**
+   * Why: how a leader term ended (lease_expired, fenced, handed_over,
+   * not_handed_over), or an operator call's refusal.
+   */
+  'reason': (string);
+  /**
+   * Who asked, for operator changes and refusals (a token's name, a client
+   * certificate's subject, or "anonymous (<peer>)" without security).
+   */
+  'actor': (string);
+  /**
+   * The operator call, for operator_refused.
+   */
+  'method': (string);
+  /**
+   * One line per changed field, for namespace_updated.
+   */
+  'changes': (string)[];
+  /**
+   * How long it lasted in milliseconds, for store_unreachable.
+   */
+  'durationMs': (string);
 }
