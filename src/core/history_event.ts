@@ -1,8 +1,9 @@
 /**
  * The history of a namespace: what happened to it, kept in the store as an
  * event log with bounded retention (docs/operations.md). Executors joining
- * and being lost, operator drains, leader changes, and every committed
- * assignment change with its moves per reason.
+ * and being lost, operator drains, leader changes, every committed
+ * assignment change with its moves per reason, and (exclusive namespaces)
+ * executors holding shards they do not run, and running them again.
  *
  * @module
  */
@@ -19,6 +20,8 @@ export type HistoryEventType =
   | "leader_lost"
   | "leader_rotations"
   | "assignment_changed"
+  | "shards_not_running"
+  | "shards_running_again"
   | "store_unreachable"
   | "store_recovered"
   | "namespace_created"
@@ -36,7 +39,7 @@ export interface HistoryEventInput {
   readonly executorId?: string;
   /** The drain concerned (`id:...` or `selector:...`), for executor drains. */
   readonly drainId?: string;
-  /** The shards concerned, for shard drains. */
+  /** The shards concerned: for shard drains, and the shards not running (at most 100). */
   readonly shardKeys?: readonly string[];
   /** The instance that recorded it (for leader changes: the new leader). */
   readonly instanceId?: string;

@@ -13,15 +13,20 @@
  */
 export type ExecutorStatus = "ACTIVE" | "DRAINING" | "DRAINED" | "UNKNOWN";
 
-/** What an executor reports about one shard it runs. */
-export type ShardStatus = "READY" | "DONE";
+/**
+ * What an executor reports about one shard it holds: `READY` while it runs,
+ * `DONE` when ephemeral work finished, `NOT_RUNNING` while its processor is
+ * starting, failed to start or is stopping (exclusive namespaces report every
+ * held shard; see docs/ownership.md, "Owned but not running").
+ */
+export type ShardStatus = "READY" | "DONE" | "NOT_RUNNING";
 
 /** Fixed namespaces have shards "0".."shardNum-1"; ephemeral ones create shards on first ask. */
 export type NamespaceType = "fixed" | "ephemeral";
 
 /** One shard's report inside a heartbeat. */
 export interface ShardReport {
-  /** READY while running, DONE when ephemeral work finished. */
+  /** READY while running, DONE when ephemeral work finished, NOT_RUNNING while held and not serving. */
   readonly status: ShardStatus;
   /** Load the executor measured for the shard; any non-negative number. */
   readonly load: number;

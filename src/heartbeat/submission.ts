@@ -36,6 +36,12 @@ export interface IngestNamespace {
    * coalesced, never deferred (exclusive namespaces).
    */
   readonly recordEvery: boolean;
+  /**
+   * Told of every valid heartbeat as soon as it is validated, before it is
+   * recorded (exclusive namespaces: what executors run is known even while the
+   * store cannot record it; see heard_reports.ts). Must not throw.
+   */
+  readonly heard?: ((heartbeat: Heartbeat) => void) | undefined;
 }
 
 /** Finds the namespace a heartbeat names; undefined when this instance does not serve it. */

@@ -106,8 +106,8 @@ function enumValue<T extends string>(
 
 /** Executor statuses in the contract's order (1, 2, 3). */
 const EXECUTOR_STATUSES = ["ACTIVE", "DRAINING", "DRAINED"] as const;
-/** Shard statuses in the contract's order (1, 2). */
-const SHARD_STATUSES = ["READY", "DONE"] as const;
+/** Shard statuses in the contract's order (1, 2, 3). */
+const SHARD_STATUSES = ["READY", "DONE", "NOT_RUNNING"] as const;
 
 /** Options of {@linkcode validateHeartbeat}. */
 export interface ValidateHeartbeatOptions {

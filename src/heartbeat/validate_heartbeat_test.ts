@@ -95,7 +95,7 @@ Deno.test("validate heartbeat takes enum numbers it does not know: executor UNKN
   assert.equal(validateHeartbeat(raw({ status: 2 })).status, "DRAINING");
   assert.equal(validateHeartbeat(raw({ status: 2 })).statusNumber, undefined);
   const reports = validateHeartbeat(raw({
-    reports: { a: { status: 3, load: 1 }, b: { status: 2, load: 1 }, c: { status: 99, load: 0 } },
+    reports: { a: { status: 4, load: 1 }, b: { status: 2, load: 1 }, c: { status: 99, load: 0 } },
   })).reports;
   assert.deepEqual(Object.fromEntries(reports), {
     a: { status: "READY", load: 1 },
@@ -196,4 +196,19 @@ Deno.test("validate heartbeat checks the namespace's name first, then that it is
     validateHeartbeat(raw(), undefined, { knownNamespace: known }).namespace,
     "ns",
   );
+});
+
+Deno.test("validate heartbeat takes NOT_RUNNING, by name or number (a held shard not served)", () => {
+  const reports = validateHeartbeat(raw({
+    reports: {
+      a: { status: "SHARD_STATUS_NOT_RUNNING", load: 0 },
+      b: { status: 3, load: 0 },
+      c: { status: "NOT_RUNNING", load: 1 },
+    },
+  })).reports;
+  assert.deepEqual([...reports.values()].map((r) => r.status), [
+    "NOT_RUNNING",
+    "NOT_RUNNING",
+    "NOT_RUNNING",
+  ]);
 });

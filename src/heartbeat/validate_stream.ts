@@ -71,6 +71,7 @@ export class ValidateStream extends TransformStream<RawSubmission, Submission> {
           if (bytes && !reports) {
             memo?.remember(raw.namespace, raw.executorId, bytes, heartbeat.reports);
           }
+          namespace.heard?.(heartbeat);
           submission = {
             heartbeat,
             namespace,

@@ -57,3 +57,32 @@ Deno.test("validate stream rejects invalid heartbeats at once and drops them", a
   assert.equal(field("bad-load"), 'shard_status_reports["1"].shard_load');
   assert.equal(field("too-many"), "shard_status_reports", "the limits given are applied");
 });
+
+Deno.test("the namespace hears every valid heartbeat before it goes on to be recorded", async () => {
+  const heard: string[] = [];
+  const ns = {
+    executor: () => undefined,
+    recordEvery: true,
+    heard: (hb: { executorId: string; reports: ReadonlyMap<string, { status: string }> }) =>
+      heard.push(`${hb.executorId}:${hb.reports.get("1")?.status}`),
+  };
+  const pending = (executorId: string, status: string) => ({
+    raw: {
+      namespace: "ns",
+      executorId,
+      status: "ACTIVE",
+      reports: { "1": { status, load: 0 } },
+      metadata: {},
+    },
+    resolve: () => {},
+    reject: () => {},
+  });
+  const stream = ReadableStream.from([
+    pending("e1", "SHARD_STATUS_NOT_RUNNING"),
+    pending("", "SHARD_STATUS_READY"), // invalid: never heard
+  ]).pipeThrough(new ValidateStream(() => ns));
+  const reader = stream.getReader();
+  await reader.read();
+  assert.deepEqual(heard, ["e1:NOT_RUNNING"], "heard before the next stage took it");
+  await reader.cancel();
+});

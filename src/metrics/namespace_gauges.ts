@@ -18,8 +18,8 @@ export interface NamespaceGaugeSource {
 }
 
 /**
- * Registers `sm_shards`, `sm_shards_unowned` and `sm_watch_subscribers` on
- * `registry`, each labelled by `namespace`.
+ * Registers `sm_shards`, `sm_shards_unowned`, `sm_shards_not_running` and
+ * `sm_watch_subscribers` on `registry`, each labelled by `namespace`.
  *
  * @example
  * ```ts
@@ -31,11 +31,12 @@ export interface NamespaceGaugeSource {
  * const registry = new prom.Registry();
  * registerNamespaceGauges(registry, {
  *   listNamespaces: () => [{ name: "orders" }],
- *   stats: () => ({ totalShards: 8, unownedShards: 2 }) as NamespaceStats,
+ *   stats: () => ({ totalShards: 8, unownedShards: 2, notRunningShards: 1 }) as NamespaceStats,
  *   watchSubscribers: () => 3,
  * });
  * const text = await registry.metrics();
  * assert.match(text, /^sm_shards_unowned\{namespace="orders"\} 2$/m);
+ * assert.match(text, /^sm_shards_not_running\{namespace="orders"\} 1$/m);
  * assert.match(text, /^sm_watch_subscribers\{namespace="orders"\} 3$/m);
  * ```
  */
@@ -63,6 +64,12 @@ export function registerNamespaceGauges(
     "sm_shards_unowned",
     "Shards with no owner that no operator drained.",
     (ns) => source.stats(ns).unownedShards,
+  );
+  gauge(
+    "sm_shards_not_running",
+    "Exclusive namespaces: shards whose owner is live and whose latest report, as this " +
+      "instance saw it, does not show them running (0 in available namespaces).",
+    (ns) => source.stats(ns).notRunningShards,
   );
   gauge(
     "sm_watch_subscribers",

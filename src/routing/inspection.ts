@@ -12,12 +12,21 @@ import {
   ShardNotFoundError,
 } from "../core/errors.ts";
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
+import { notRunningShards, type RunningEvidence } from "./not_running.ts";
 import { assertShardExists, type RoutedNamespace } from "./routed_namespace.ts";
 import { ownerView } from "./routing.ts";
 import type { ExecutorStateView, ShardInspection } from "./views.ts";
 
-/** Who owns `key`, with its reported load and when it got its owner; never creates it. */
-export function inspectShard(runtime: RoutedNamespace, key: string): ShardInspection {
+/**
+ * Who owns `key`, with its reported load and when it got its owner; never
+ * creates it. With `running` (exclusive namespaces) and `time`, whether the
+ * owner does not run it (not_running.ts).
+ */
+export function inspectShard(
+  runtime: RoutedNamespace,
+  key: string,
+  running?: { readonly evidence: RunningEvidence; readonly time: InspectionTime },
+): ShardInspection {
   assertShardExists(runtime, key);
   const state = runtime.cache.state;
   if (state.isDrained(key)) throw new ShardDrainedError(state.namespace, key);
@@ -25,8 +34,12 @@ export function inspectShard(runtime: RoutedNamespace, key: string): ShardInspec
   if (owner !== undefined) {
     const report = state.executor(owner)?.reports.get(key);
     const assignedAtMs = state.assignedAtMs(key);
+    const e = running === undefined ? undefined : state.executor(owner);
+    const notRunning = e !== undefined && running !== undefined &&
+      notRunningShards(state, e, running.time, running.evidence).includes(key);
     return {
       ...ownerView(state, owner, key),
+      ...(notRunning ? { notRunning: true } : {}),
       load: report?.load ?? 0,
       ...(report ? { status: report.status } : {}),
       assignedRevision: state.fencingToken(key) ?? 0,
@@ -90,16 +103,21 @@ function heartbeatAgeMs(e: ExecutorView, time: InspectionTime): number {
   return Math.max(0, Math.round(Math.min(age, Number.MAX_SAFE_INTEGER)));
 }
 
-/** One executor's state, with health, load and drains. */
+/**
+ * One executor's state, with health, load and drains; with `running`
+ * (exclusive namespaces), the shards it owns and does not run.
+ */
 export function executorState(
   state: NamespaceView,
   executorId: string,
   time: InspectionTime,
+  running?: RunningEvidence,
 ): ExecutorStateView {
   const e = state.executor(executorId);
   if (!e) throw new ExecutorNotFoundError(state.namespace, executorId);
   const shards = state.sortedShardsOf(executorId);
   const liveness = livenessOf(state, e, time);
+  const stopped = notRunningShards(state, e, time, running);
   let totalLoad = 0;
   const assignedShards = shards.map((shardKey) => {
     const load = e.reports.get(shardKey)?.load ?? 0;
@@ -110,6 +128,7 @@ export function executorState(
       assignedRevision: state.fencingToken(shardKey) ?? 0,
       load,
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
+      ...(stopped.length > 0 && stopped.includes(shardKey) ? { notRunning: true as const } : {}),
     };
   });
   return {
@@ -127,12 +146,17 @@ export function executorState(
       ? { unknownSinceMs: time.storeLostSince.wallMs }
       : {}),
     totalLoad,
+    ...(running === undefined ? {} : { notRunningShards: stopped.length }),
   };
 }
 
-/** Every executor's state, sorted by id. */
-export function namespaceState(state: NamespaceView, time: InspectionTime): ExecutorStateView[] {
+/** Every executor's state, sorted by id (see {@linkcode executorState} for `running`). */
+export function namespaceState(
+  state: NamespaceView,
+  time: InspectionTime,
+  running?: RunningEvidence,
+): ExecutorStateView[] {
   return [...state.executors()].map((e) => e.executorId).sort().map((id) =>
-    executorState(state, id, time)
+    executorState(state, id, time, running)
   );
 }

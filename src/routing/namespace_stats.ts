@@ -6,6 +6,7 @@
  */
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
 import { heartbeatAge, type InspectionTime, livenessOf } from "./inspection.ts";
+import { notRunningShards, type RunningEvidence } from "./not_running.ts";
 
 /**
  * How executors are counted: each falls in exactly one state. `unknown_status`:
@@ -41,6 +42,11 @@ export interface NamespaceStats {
   readonly unownedShards: number;
   /** Shards drained by an operator. */
   readonly drainedShards: number;
+  /**
+   * Exclusive namespaces: shards whose owner is live and does not run them
+   * (routing/not_running.ts); 0 in available namespaces.
+   */
+  readonly notRunningShards: number;
   /** Executor drains in force. */
   readonly executorDrains: number;
   /** Oldest heartbeat among live executors and executors that own shards, in ms (0 if none). */
@@ -55,6 +61,8 @@ export interface NamespaceStats {
 export interface NamespaceStatsOptions {
   /** A fixed namespace's shard count; without it the shards known to `state` are counted. */
   readonly shardNum?: number;
+  /** Exclusive namespaces: how running shards are judged. @default {none counted} */
+  readonly running?: RunningEvidence;
 }
 
 /** Sums up `state` at `time`. */
@@ -72,7 +80,7 @@ export function namespaceStats(
     stale: 0,
     unknown: 0,
   };
-  let maxAge = 0, maxLoad = 0, sumLoad = 0, live = 0;
+  let maxAge = 0, maxLoad = 0, sumLoad = 0, live = 0, notRunning = 0;
   for (const e of state.executors()) {
     const liveness = livenessOf(state, e, time);
     const alive = liveness === "alive";
@@ -88,6 +96,7 @@ export function namespaceStats(
     if (alive || owns.size > 0) {
       maxAge = Math.max(maxAge, heartbeatAge(e, time));
     }
+    if (options.running) notRunning += notRunningShards(state, e, time, options.running).length;
     if (liveness === "stale") continue;
     const load = totalLoad(state, e.executorId, e.reports);
     live++;
@@ -105,6 +114,7 @@ export function namespaceStats(
     totalShards,
     unownedShards: Math.max(0, totalShards - known),
     drainedShards: state.drainedCount,
+    notRunningShards: notRunning,
     executorDrains: state.executorDrainCount,
     maxHeartbeatAgeMs: Math.round(maxAge),
     maxLoad,

@@ -35,6 +35,8 @@ export interface ShardInspection extends ShardOwnerView {
   readonly assignedRevision: number;
   /** When it got its owner (ms since epoch), when known. */
   readonly assignedAtMs?: number;
+  /** Exclusive namespaces: its live owner does not run it (routing/not_running.ts). */
+  readonly notRunning?: true;
 }
 
 /** One shard held by an executor. */
@@ -47,6 +49,8 @@ export interface AssignedShardView {
   readonly load: number;
   /** When it was assigned (ms since epoch), when known. */
   readonly assignedAtMs?: number;
+  /** Exclusive namespaces: the executor holds it and does not run it (routing/not_running.ts). */
+  readonly notRunning?: true;
 }
 
 /** An executor and what it holds. */
@@ -75,6 +79,8 @@ export interface ExecutorStateView {
   readonly unknownSinceMs?: number;
   /** Sum of the loads it reported for its shards. */
   readonly totalLoad: number;
+  /** Exclusive namespaces: how many of its shards it owns and does not run. */
+  readonly notRunningShards?: number;
 }
 
 /** Who leads a namespace. */

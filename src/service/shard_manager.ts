@@ -33,6 +33,7 @@ import { recordStoreOutages } from "./outage_history.ts";
 import { OperatorAudit } from "./operator_audit.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
+import { RunningShards } from "./running_shards.ts";
 import { runtimeBuilder } from "./runtime_builder.ts";
 import { runStorePulse, STORE_SILENCE_MS } from "./store_pulse.ts";
 import { listLeaders } from "./leader_list.ts";
@@ -90,6 +91,9 @@ export class ShardManager {
   #stop = new AbortController();
   #health: Promise<void> | undefined;
   #pulse: Promise<void> | undefined;
+  #notes: Promise<void> | undefined;
+  /** What executors of exclusive namespaces run, as heard here (owned but not running). */
+  readonly #running: RunningShards;
   /** When the main store last answered (a pulse of cheap reads): liveness is judged on it. */
   readonly #evidence: StoreEvidence;
 
@@ -97,6 +101,7 @@ export class ShardManager {
   constructor(options: ShardManagerOptions) {
     this.#options = options;
     const clock = this.#clock = options.clock ?? systemClock;
+    this.#running = new RunningShards(clock);
     this.#startedAt = { now: clock.monotonic(), wallMs: clock.now() };
     this.instanceId = options.instanceId ?? crypto.randomUUID();
     this.history = new HistoryLog(options.store, {
@@ -152,9 +157,11 @@ export class ShardManager {
       namespaces: (name) => {
         if (!this.namespaces.has(name)) return undefined;
         const ns = this.namespaces.get(name);
+        const recordEvery = ns.policy.ownershipLeaseMs !== undefined;
         return {
           executor: (id) => ns.view.executor(id),
-          recordEvery: ns.policy.ownershipLeaseMs !== undefined,
+          recordEvery,
+          heard: recordEvery ? this.#running.hear : undefined,
         };
       },
       limits: this.limits,
@@ -224,6 +231,11 @@ export class ShardManager {
       clock: this.#clock,
     });
     this.#health = this.health.run(signal);
+    this.#notes = this.#running.run(signal, {
+      namespaces: () => this.namespaces.all(),
+      time: () => this.#time(),
+      record: (namespace, note) => void this.history.record(namespace, note),
+    });
     // "shard manager started" is logged by app.ts once both listeners are bound.
   }
 
@@ -251,6 +263,7 @@ export class ShardManager {
       ...this.namespaces.all().map((ns) => ns.stopped()),
       this.#health,
       this.#pulse,
+      this.#notes,
     ]);
     await this.#ingest.close();
   }
@@ -314,12 +327,15 @@ export class ShardManager {
 
   /** Who owns a shard, with its load and history; never creates it. */
   inspectShard(namespace: string, key: string): routing.ShardInspection {
-    return routing.inspectShard(this.namespaces.get(namespace), key);
+    const ns = this.namespaces.get(namespace);
+    const evidence = this.#running.evidence(ns);
+    return routing.inspectShard(ns, key, evidence && { evidence, time: this.#time() });
   }
 
   /** Every executor of a namespace. */
   getNamespaceState(namespace: string): routing.ExecutorStateView[] {
-    return routing.namespaceState(this.namespaces.get(namespace).view, this.#time());
+    const ns = this.namespaces.get(namespace);
+    return routing.namespaceState(ns.view, this.#time(), this.#running.evidence(ns));
   }
 
   /** A namespace's owner changes by reason, as this instance applied them since it started. */
@@ -331,7 +347,8 @@ export class ShardManager {
 
   /** One executor. */
   getExecutorState(namespace: string, executorId: string): routing.ExecutorStateView {
-    return routing.executorState(this.namespaces.get(namespace).view, executorId, this.#time());
+    const ns = this.namespaces.get(namespace);
+    return routing.executorState(ns.view, executorId, this.#time(), this.#running.evidence(ns));
   }
 
   /**
@@ -350,12 +367,12 @@ export class ShardManager {
 
   /** Aggregates of a namespace, for metrics. */
   namespaceStats(namespace: string): routing.NamespaceStats {
-    const { view, policy } = this.namespaces.get(namespace);
-    return routing.namespaceStats(
-      view,
-      this.#time(),
-      policy.type === "fixed" ? { shardNum: policy.shardNum } : {},
-    );
+    const ns = this.namespaces.get(namespace);
+    const running = this.#running.evidence(ns);
+    return routing.namespaceStats(ns.view, this.#time(), {
+      ...(ns.policy.type === "fixed" ? { shardNum: ns.policy.shardNum } : {}),
+      ...(running ? { running } : {}),
+    });
   }
 
   /** Whether this instance leads `namespace` now. */

@@ -15,6 +15,8 @@ const PLAIN = makePalette(false);
 /**
  * The executors table: id, status, alive, heartbeat age, shards, load, drained;
  * `wide` (`-o wide`) adds the time of the last heartbeat and the metadata.
+ * When some executor owns shards it does not run (exclusive namespaces), a
+ * NOT RUNNING column after SHARDS counts them.
  *
  * @example
  * ```ts
@@ -39,6 +41,7 @@ export function executorTable(
   wide = false,
 ): string {
   if (executors.length === 0) return "No executors.";
+  const stopped = executors.some((e) => (e.notRunningShards ?? 0) > 0);
   return renderTable(
     [
       { header: "EXECUTOR" },
@@ -46,6 +49,7 @@ export function executorTable(
       { header: "ALIVE" },
       { header: "HEARTBEAT", align: "right" },
       { header: "SHARDS", align: "right" },
+      ...(stopped ? [{ header: "NOT RUNNING", align: "right" as const }] : []),
       { header: "LOAD", align: "right" },
       { header: "DRAINED" },
       ...(wide ? [{ header: "LAST HEARTBEAT" }, { header: "METADATA" }] : []),
@@ -56,6 +60,7 @@ export function executorTable(
       aliveCell(e.alive, paint, e.liveness),
       `${formatDuration(e.heartbeatAgeMs)} ago`,
       String(e.shardCount),
+      ...(stopped ? [notRunningCell(e.notRunningShards ?? 0, paint)] : []),
       formatLoad(e.totalLoad),
       drainedCell(e.drained, e.drainedBy, paint),
       ...(wide ? [e.lastHeartbeat ?? "-", formatPairs(e.metadata)] : []),
@@ -93,10 +98,14 @@ export function executorDetail(e: ExecutorDetailModel, now: number, paint = PLAI
     ["Last heartbeat", `${shortTime(lastBeat)} (${formatDuration(e.heartbeatAgeMs)} ago)`],
     ["Drained", drainedCell(e.drained, e.drainedBy, paint)],
     ["Shards", String(e.shardCount)],
+    ...((e.notRunningShards ?? 0) > 0
+      ? [["Not running", notRunningCell(e.notRunningShards ?? 0, paint)] as [string, string]]
+      : []),
     ["Total load", formatLoad(e.totalLoad)],
     ["Metadata", formatPairs(e.metadata, "\n")],
   ], { palette: paint });
   if (e.shards.length === 0) return `${head}\n\nNo shards assigned.`;
+  const stopped = e.shards.some((s) => s.notRunning);
   const shards = renderTable(
     [
       { header: "SHARD" },
@@ -104,12 +113,25 @@ export function executorDetail(e: ExecutorDetailModel, now: number, paint = PLAI
       { header: "REVISION", align: "right" },
       { header: "ASSIGNED AT" },
       { header: "AGE", align: "right" },
+      ...(stopped ? [{ header: "RUNNING" }] : []),
     ],
     e.shards.map((s) => {
       const at = s.assignedAt === null ? null : Date.parse(s.assignedAt);
-      return [s.key, formatLoad(s.load), String(s.assignedRevision), shortTime(at), ago(at, now)];
+      return [
+        s.key,
+        formatLoad(s.load),
+        String(s.assignedRevision),
+        shortTime(at),
+        ago(at, now),
+        ...(stopped ? [s.notRunning ? paint.red("no") : "yes"] : []),
+      ];
     }),
     { palette: paint },
   );
   return `${head}\n\n${shards}`;
+}
+
+/** A count of shards owned and not running: red when any. */
+function notRunningCell(count: number, paint: typeof PLAIN): string {
+  return count > 0 ? paint.red(String(count)) : "0";
 }

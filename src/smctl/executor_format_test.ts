@@ -64,3 +64,23 @@ Deno.test("executorDetail lists the fields, the metadata and the shards", () => 
   );
   assert.match(executorDetail({ ...a, shards: [] }, 0), /\n\nNo shards assigned\.$/);
 });
+
+Deno.test("executors owning shards they do not run get a NOT RUNNING column and a RUNNING column", () => {
+  const stopped: ExecutorDetailModel = {
+    ...a,
+    notRunningShards: 1,
+    shards: [a.shards[0]!, { ...a.shards[1]!, notRunning: true }],
+  };
+  assert.equal(
+    executorTable([a, stopped]).split("\n")[0],
+    "EXECUTOR  STATUS  ALIVE  HEARTBEAT  SHARDS  NOT RUNNING  LOAD  DRAINED",
+  );
+  assert.equal(
+    executorTable([a, stopped]).split("\n")[2],
+    "a         ACTIVE  yes    250ms ago       2            1   3.5  -",
+  );
+  const detail = executorDetail(stopped, Date.parse("2025-01-01T00:01:00.000Z")).split("\n");
+  assert.ok(detail.includes("Not running     1"));
+  assert.equal(detail.at(-3), "SHARD  LOAD  REVISION  ASSIGNED AT              AGE  RUNNING");
+  assert.equal(detail.at(-1), "22      2.5        12  -                          -  no");
+});

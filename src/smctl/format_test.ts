@@ -65,6 +65,7 @@ Deno.test("namespaceDescription puts config, leader, executors, drains and drain
     active: 1,
     drained: 1,
     assignedShards: 4,
+    notRunningShards: 0,
   });
   const text = namespaceDescription({
     config: { name: "eph", type: "ephemeral", mode: "onboarded", shardNum: 0 },
@@ -118,4 +119,36 @@ Deno.test("shard texts", () => {
   assert.equal(shardChangeText("Drained", "ns", ["3"]), 'Drained 1 shard in namespace "ns": 3');
   assert.equal(shardChangeText("Undrained", "ns", []), 'Undrained 0 shards in namespace "ns"');
   assert.equal(drainedShardsText("ns", ["3", "4"]), "DRAINED SHARD\n3\n4");
+});
+
+Deno.test("namespaceDescription and shard inspect say which owned shards do not run", () => {
+  const executors = [executor("a", { notRunningShards: 2 }), executor("b")];
+  const text = namespaceDescription({
+    config: { name: "jobs", type: "fixed", mode: "onboarded", shardNum: 4 },
+    leader: undefined,
+    executors,
+    drains: [],
+    drainedShards: [],
+  }, NOW);
+  assert.ok(
+    text.includes(
+      "Executors: 2 executors (2 alive, 2 active, 0 drained), 8 shards assigned, 2 NOT RUNNING",
+    ),
+    text,
+  );
+  const lines = shardInspectText({
+    namespace: "jobs",
+    shardKey: "3",
+    owner: "a",
+    metadata: {},
+    load: 0,
+    status: null,
+    assignedRevision: 41,
+    assignedAt: null,
+    notRunning: true,
+  }, NOW).split("\n");
+  assert.equal(
+    lines[4],
+    "Status             NOT RUNNING: owned, and its owner does not run it (not reported)",
+  );
 });

@@ -51,6 +51,8 @@ export interface ExecutorModel {
   readonly lastHeartbeat: string | null;
   /** Shards assigned to it. */
   readonly shardCount: number;
+  /** Exclusive namespaces: shards it owns and does not run (absent from older servers: 0). */
+  readonly notRunningShards?: number;
   /** Sum of its shards' reported loads. */
   readonly totalLoad: number;
   /** Whether an operator drain applies to it. */
@@ -71,6 +73,8 @@ export interface HeldShardModel {
   readonly assignedRevision: number;
   /** When it got this owner. */
   readonly assignedAt: string | null;
+  /** Exclusive namespaces: the executor holds it and does not run it. */
+  readonly notRunning?: boolean;
 }
 
 /** An executor with its shards. */
@@ -139,6 +143,8 @@ export interface ShardModel {
   readonly owners?: readonly string[];
   /** True when an operator drained the shard: it has no owner until undrained. */
   readonly drained?: boolean;
+  /** Exclusive namespaces: its live owner does not run it. */
+  readonly notRunning?: boolean;
 }
 
 /**
@@ -214,6 +220,9 @@ export function executorModel(wire: NamespaceExecutorState__Output): ExecutorMod
     heartbeatAgeMs: Number(wire.heartbeatAgeMs),
     lastHeartbeat: isoTime(timestampMs(wire.lastHeartbeat)),
     shardCount: Math.max(Number(wire.shardCount), wire.assignedShards.length),
+    ...(Number(wire.notRunningShards ?? 0) > 0
+      ? { notRunningShards: Number(wire.notRunningShards) }
+      : {}),
     totalLoad: wire.totalLoad,
     drained: wire.drained,
     drainedBy: [...wire.drainedBy],
@@ -230,6 +239,7 @@ export function executorDetailModel(wire: NamespaceExecutorState__Output): Execu
       load: s.shardLoad,
       assignedRevision: Number(s.assignedStateModRevision),
       assignedAt: isoTime(timestampMs(s.assignedAt)),
+      ...(s.notRunning ? { notRunning: true } : {}),
     })),
   };
 }
@@ -275,5 +285,6 @@ export function shardModel(shardKey: string, wire: InspectShardResponse__Output)
     assignedRevision: Number(wire.assignedRevision),
     assignedAt: isoTime(timestampMs(wire.assignedAt)),
     ...((wire.owners?.length ?? 0) > 1 ? { owners: wire.owners.map((o) => o.executorId) } : {}),
+    ...(wire.notRunning ? { notRunning: true } : {}),
   };
 }

@@ -25,6 +25,7 @@ const executor: NamespaceExecutorState__Output = {
     assignedStateModRevision: "42",
     shardLoad: 2.5,
     assignedAt: { seconds: "1700000000", nanos: 0 },
+    notRunning: false,
   }],
   drained: true,
   drainedBy: ["id:a"],
@@ -34,6 +35,7 @@ const executor: NamespaceExecutorState__Output = {
   unknownSince: null,
   shardCount: "1",
   totalLoad: 2.5,
+  notRunningShards: "0",
 };
 
 Deno.test("executor models convert int64 strings, timestamps and enum names", () => {
@@ -131,6 +133,7 @@ Deno.test("leader, namespace and shard models", () => {
     assignedRevision: "9",
     assignedAt: null,
     owners: [],
+    notRunning: false,
   };
   assert.deepEqual(shardModel("3", inspected), {
     namespace: "ns",

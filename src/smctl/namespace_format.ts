@@ -65,6 +65,8 @@ export interface ExecutorSummary {
   readonly drained: number;
   /** Shards assigned over all executors. */
   readonly assignedShards: number;
+  /** Exclusive namespaces: shards owned by live executors that do not run them. */
+  readonly notRunningShards: number;
 }
 
 /**
@@ -85,6 +87,7 @@ export function summarizeExecutors(executors: readonly ExecutorModel[]): Executo
     active: executors.filter((e) => e.status === "ACTIVE").length,
     drained: executors.filter((e) => e.drained).length,
     assignedShards: executors.reduce((sum, e) => sum + e.shardCount, 0),
+    notRunningShards: executors.reduce((sum, e) => sum + (e.notRunningShards ?? 0), 0),
   };
 }
 
@@ -141,7 +144,8 @@ export function namespaceDescription(d: NamespaceDescription, now: number, paint
     ["Leader", leaderLine(d.leader, now, paint)],
   ], { palette: paint });
   const summary = `${s.total} executors (${s.alive} alive, ${s.active} active, ${s.drained} ` +
-    `drained), ${s.assignedShards} shards assigned`;
+    `drained), ${s.assignedShards} shards assigned` +
+    (s.notRunningShards > 0 ? `, ${paint.red(`${s.notRunningShards} NOT RUNNING`)}` : "");
   const drained = d.drainedShards.length === 0 ? "none" : d.drainedShards.join(", ");
   return [
     config,

@@ -66,7 +66,16 @@ export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN):
     ["Owner", paint.cyan(shard.owner)],
     ...(shard.owners ? [["All owners", shard.owners.join(", ")] as [string, string]] : []),
     ["Load", formatLoad(shard.load)],
-    ["Status", shard.status ?? paint.dim("not reported")],
+    [
+      "Status",
+      shard.notRunning
+        ? paint.red(
+          `NOT RUNNING: owned, and its owner does not run it (${
+            shard.status === null ? "not reported" : `reported ${shard.status}`
+          })`,
+        )
+        : shard.status ?? paint.dim("not reported"),
+    ],
     ["Assigned revision", String(shard.assignedRevision)],
     ["Assigned at", at === null ? "-" : `${shortTime(at)} (${ago(at, now)})`],
     ["Owner metadata", formatPairs(shard.metadata, "\n")],

@@ -20,6 +20,8 @@ export interface ChildOptions {
   readonly heartbeatIntervalMs?: number;
   /** Executor: each processor takes this long to stop (prints "stopping", then "stop"). */
   readonly stopDelayMs?: number;
+  /** Executor: the processors of these shards fail to start (print "start-failed", then throw). */
+  readonly failStarts?: readonly string[];
 }
 
 const encoder = new TextEncoder();
@@ -34,6 +36,10 @@ async function main(mode: string, options: ChildOptions): Promise<void> {
       ...(options.name ? { executorId: options.name } : {}),
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 200,
       processor: (ctx) => {
+        if (options.failStarts?.includes(ctx.shardKey)) {
+          write({ event: "start-failed", shard: ctx.shardKey });
+          throw new Error(`shard ${ctx.shardKey} cannot start (test)`);
+        }
         write({ event: "start", shard: ctx.shardKey, token: ctx.fencingToken });
         const delay = options.stopDelayMs ?? 0;
         if (delay === 0) return { stop: () => void write({ event: "stop", shard: ctx.shardKey }) };

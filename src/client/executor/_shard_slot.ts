@@ -61,12 +61,20 @@ export class ShardSlot {
 
   /**
    * The report of an exclusive namespace: present whenever a processor may be
-   * live (starting, running, failed after a timed-out start, stopping).
+   * live (starting, running, failed after a timed-out start, stopping), so the
+   * service never moves the shard while it may run. Only a running processor
+   * is READY (or DONE); the others are NOT_RUNNING, which tells the service
+   * the shard is held but not served (a server that predates the value takes
+   * it as READY).
    */
   heldReport(): ShardStatusReport__Output | undefined {
     if (this.#state === "idle" || this.#state === "stopped") return undefined;
     return {
-      status: this.#done && this.#state === "running" ? "SHARD_STATUS_DONE" : "SHARD_STATUS_READY",
+      status: this.#state !== "running"
+        ? "SHARD_STATUS_NOT_RUNNING"
+        : this.#done
+        ? "SHARD_STATUS_DONE"
+        : "SHARD_STATUS_READY",
       shardLoad: this.#load,
     };
   }

@@ -61,6 +61,8 @@ Deno.test("exclusive: a RELEASING shard is stopped, and reported until its proce
   await time.tickAsync(1_000);
   const stopping = service.lastRequest("e1")!.shardStatusReports;
   assert.deepEqual(Object.keys(stopping).sort(), ["1", "2", "3"], "still reported while stopping");
+  assert.equal(stopping["2"]?.status, "SHARD_STATUS_NOT_RUNNING", "stopping: held, not served");
+  assert.equal(stopping["1"]?.status, "SHARD_STATUS_READY");
   finishStop();
   await time.tickAsync(1_000);
   const stopped = service.lastRequest("e1")!.shardStatusReports;
@@ -92,5 +94,41 @@ Deno.test("the fencing token of a shard taken away and given back is larger", as
   const again = contexts.filter((c) => c.shardKey === "2");
   assert.equal(again.length, 2);
   assert.ok(BigInt(again[1]!.fencingToken) > first);
+  await shutdown();
+});
+
+Deno.test("exclusive: a shard whose processor failed to start is reported NOT_RUNNING, then READY once it runs", async () => {
+  let fail = true;
+  const { time, service, executor, shutdown } = setup({
+    processor: () => {
+      if (fail) throw new Error("cannot open the database");
+      return {};
+    },
+  }, { ...EXCLUSIVE, shards: ["1"] });
+  executor.start();
+  await time.tickAsync(0);
+  await time.tickAsync(1_000);
+  assert.deepEqual(executor.runningShards, []);
+  const failed = service.lastRequest("e1")!.shardStatusReports;
+  assert.deepEqual(failed, { "1": { status: "SHARD_STATUS_NOT_RUNNING", shardLoad: 0 } });
+  fail = false; // retried on the next answer
+  await time.tickAsync(1_000);
+  await time.tickAsync(1_000);
+  assert.deepEqual(executor.runningShards, ["1"]);
+  const running = service.lastRequest("e1")!.shardStatusReports;
+  assert.deepEqual(running, { "1": { status: "SHARD_STATUS_READY", shardLoad: 0 } });
+  await shutdown();
+});
+
+Deno.test("available: a shard whose processor failed to start is not reported at all (unchanged)", async () => {
+  const { time, service, executor, shutdown } = setup({
+    processor: () => {
+      throw new Error("cannot open the database");
+    },
+  });
+  executor.start();
+  await time.tickAsync(0);
+  await time.tickAsync(1_000);
+  assert.deepEqual(service.lastRequest("e1")!.shardStatusReports, {});
   await shutdown();
 });

@@ -96,6 +96,7 @@ function readDirectly(text: string): ShardReports | undefined {
     let status: ShardStatus;
     if (text.startsWith('"READY",', at + 2)) status = "READY", at += 10;
     else if (text.startsWith('"DONE",', at + 2)) status = "DONE", at += 9;
+    else if (text.startsWith('"NOT_RUNNING",', at + 2)) status = "NOT_RUNNING", at += 16;
     else return undefined;
     // load]
     const loadEnd = text.indexOf("]", at);

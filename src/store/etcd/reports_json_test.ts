@@ -10,7 +10,7 @@ const keyArb = fc.oneof(
   fc.string({ unit: "grapheme" }),
 );
 const reportArb: fc.Arbitrary<ShardReport> = fc.record({
-  status: fc.constantFrom("READY", "DONE"),
+  status: fc.constantFrom("READY", "DONE", "NOT_RUNNING"),
   load: fc.oneof(
     fc.double({ min: 0, max: 1e300, noNaN: true }),
     fc.constantFrom(0, -0, 1, 0.1, 1e-7, 2 ** 53, 123456789012345),

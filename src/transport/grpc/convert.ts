@@ -46,6 +46,7 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
       assignedStateModRevision: String(s.assignedRevision),
       shardLoad: s.load,
       ...(s.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(s.assignedAtMs) }),
+      ...(s.notRunning ? { notRunning: true } : {}),
     })),
     drained: view.drainedBy.length > 0,
     drainedBy: [...view.drainedBy],
@@ -57,6 +58,7 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
     ...(view.unknownSinceMs === undefined
       ? {}
       : { unknownSince: toTimestamp(view.unknownSinceMs) }),
+    ...(view.notRunningShards ? { notRunningShards: String(view.notRunningShards) } : {}),
   };
 }
 
@@ -82,6 +84,7 @@ export function toInspectShardResponse(view: ShardInspection): InspectShardRespo
     assignedRevision: String(view.assignedRevision),
     ...(view.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(view.assignedAtMs) }),
     owners: toShardOwners(view.owners),
+    ...(view.notRunning ? { notRunning: true } : {}),
   };
 }
 

@@ -25,7 +25,12 @@ export interface WireReport {
 }
 
 /** ShardStatus names by number (executor.proto). */
-const SHARD_STATUSES = ["SHARD_STATUS_INVALID", "SHARD_STATUS_READY", "SHARD_STATUS_DONE"];
+const SHARD_STATUSES = [
+  "SHARD_STATUS_INVALID",
+  "SHARD_STATUS_READY",
+  "SHARD_STATUS_DONE",
+  "SHARD_STATUS_NOT_RUNNING",
+];
 
 /** Shared report values by status number and load (most reports repeat a few). */
 const SHARED_LIMIT = 4_096;

@@ -43,7 +43,12 @@ const keyArb = fc.oneof(
 );
 const reportArb = fc.record({
   status: fc.oneof(
-    fc.constantFrom("SHARD_STATUS_INVALID", "SHARD_STATUS_READY", "SHARD_STATUS_DONE"),
+    fc.constantFrom(
+      "SHARD_STATUS_INVALID",
+      "SHARD_STATUS_READY",
+      "SHARD_STATUS_DONE",
+      "SHARD_STATUS_NOT_RUNNING",
+    ),
     fc.integer({ min: -3, max: 2 ** 31 - 1 }),
   ),
   shardLoad: fc.oneof(fc.double(), fc.constantFrom(-0, 0, 1, Infinity, -Infinity, NaN)),

@@ -39,7 +39,8 @@ export const contract: ContractJson = {
                       "values": {
                         "SHARD_STATUS_INVALID": 0,
                         "SHARD_STATUS_READY": 1,
-                        "SHARD_STATUS_DONE": 2
+                        "SHARD_STATUS_DONE": 2,
+                        "SHARD_STATUS_NOT_RUNNING": 3
                       }
                     },
                     "AssignmentStatus": {
@@ -375,6 +376,10 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "ShardOwner",
                           "id": 8
+                        },
+                        "notRunning": {
+                          "type": "bool",
+                          "id": 9
                         }
                       }
                     },
@@ -479,6 +484,10 @@ export const contract: ContractJson = {
                         "unknownSince": {
                           "type": "google.protobuf.Timestamp",
                           "id": 13
+                        },
+                        "notRunningShards": {
+                          "type": "int64",
+                          "id": 14
                         }
                       }
                     },
@@ -511,6 +520,10 @@ export const contract: ContractJson = {
                         "assignedAt": {
                           "type": "google.protobuf.Timestamp",
                           "id": 5
+                        },
+                        "notRunning": {
+                          "type": "bool",
+                          "id": 6
                         }
                       }
                     },

@@ -206,7 +206,7 @@ function renderSummary(s) {
   );
   $("shard-summary").replaceChildren(
     make("strong", "", m.shards + " shards"),
-    make("div", m.unowned ? "sub bad-text" : "sub", m.owned + " owned, " + m.unowned + " UNOWNED, " + m.drained + " drained"),
+    make("div", m.unowned || m.notRunning ? "sub bad-text" : "sub", m.owned + " owned, " + m.unowned + " UNOWNED, " + m.drained + " drained" + (m.notRunning ? ", " + m.notRunning + " not running" : "")),
   );
   $("load-summary").replaceChildren(
     make("strong", "", "total " + formatLoad(m.totalLoad)),

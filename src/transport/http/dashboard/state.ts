@@ -86,6 +86,8 @@ export interface NamespaceSummary {
   readonly drained: number;
   /** Shards neither owned nor drained. */
   readonly unowned: number;
+  /** Exclusive namespaces: owned shards whose live owner does not run them. */
+  readonly notRunning: number;
   /** Sum of all executors' loads. */
   readonly totalLoad: number;
   /** Highest load of one shard. */
@@ -220,6 +222,7 @@ export function buildDashboardState(
       owned: ownerOf.size,
       drained: drained.size,
       unowned,
+      notRunning: input.executors.reduce((n, e) => n + (e.notRunningShards ?? 0), 0),
       totalLoad,
       maxShardLoad,
     },

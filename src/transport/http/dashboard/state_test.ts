@@ -66,6 +66,7 @@ Deno.test("a fixed namespace maps every shard to its owner index, load and colou
     owned: 3,
     drained: 2,
     unowned: 1,
+    notRunning: 0,
     totalLoad: 7,
     maxShardLoad: 4,
   });
@@ -143,4 +144,15 @@ Deno.test("a drained shard still owned during handover is counted once", () => {
   assert.equal(state.summary.owned, 1);
   assert.equal(state.summary.drained, 1);
   assert.equal(state.summary.unowned, 5);
+});
+
+Deno.test("the summary counts owned shards whose live owner does not run them", () => {
+  const state = buildDashboardState(input(FIXED, {
+    executors: [
+      { ...executor("a", [["0", 1], ["2", 4]]), notRunningShards: 2 },
+      { ...executor("b", [["1", 2]]), notRunningShards: 0 },
+    ],
+  }));
+  assert.equal(state.summary.notRunning, 2);
+  assert.equal(state.summary.owned, 3);
 });

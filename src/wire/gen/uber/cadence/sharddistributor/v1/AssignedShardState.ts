@@ -30,6 +30,11 @@ export interface AssignedShardState {
    * unknown.
    */
   'assignedAt'?: (_google_protobuf_Timestamp | null);
+  /**
+   * Exclusive namespaces: true when the executor is live, has acted on this
+   * assignment, and its latest report does not show the shard running.
+   */
+  'notRunning'?: (boolean);
 }
 
 /**
@@ -57,4 +62,9 @@ export interface AssignedShardState__Output {
    * unknown.
    */
   'assignedAt': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * Exclusive namespaces: true when the executor is live, has acted on this
+   * assignment, and its latest report does not show the shard running.
+   */
+  'notRunning': (boolean);
 }

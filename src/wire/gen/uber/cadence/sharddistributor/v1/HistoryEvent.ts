@@ -19,7 +19,8 @@ export interface HistoryEvent {
   /**
    * executor_joined, executor_lost, executor_drained, executor_undrained,
    * shards_drained, shards_undrained, leader_changed, leader_lost,
-   * leader_rotations, assignment_changed, store_unreachable, store_recovered,
+   * leader_rotations, assignment_changed, shards_not_running,
+   * shards_running_again, store_unreachable, store_recovered,
    * namespace_created, namespace_updated, namespace_deleted or
    * operator_refused (a reader must accept types it does not know).
    */
@@ -96,7 +97,8 @@ export interface HistoryEvent__Output {
   /**
    * executor_joined, executor_lost, executor_drained, executor_undrained,
    * shards_drained, shards_undrained, leader_changed, leader_lost,
-   * leader_rotations, assignment_changed, store_unreachable, store_recovered,
+   * leader_rotations, assignment_changed, shards_not_running,
+   * shards_running_again, store_unreachable, store_recovered,
    * namespace_created, namespace_updated, namespace_deleted or
    * operator_refused (a reader must accept types it does not know).
    */

@@ -45,6 +45,11 @@ export interface InspectShardResponse {
    * Every owner of the shard, primary first (see GetShardOwnerResponse.owners).
    */
   'owners'?: (_uber_cadence_sharddistributor_v1_ShardOwner)[];
+  /**
+   * Exclusive namespaces: true when the owner is live and its latest report,
+   * as the serving instance saw it, does not show the shard running.
+   */
+  'notRunning'?: (boolean);
 }
 
 /**
@@ -86,4 +91,9 @@ export interface InspectShardResponse__Output {
    * Every owner of the shard, primary first (see GetShardOwnerResponse.owners).
    */
   'owners': (_uber_cadence_sharddistributor_v1_ShardOwner__Output)[];
+  /**
+   * Exclusive namespaces: true when the owner is live and its latest report,
+   * as the serving instance saw it, does not show the shard running.
+   */
+  'notRunning': (boolean);
 }

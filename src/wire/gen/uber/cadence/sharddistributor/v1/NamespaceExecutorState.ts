@@ -65,6 +65,12 @@ export interface NamespaceExecutorState {
    * With liveness UNKNOWN: the serving instance's last good read of its store.
    */
   'unknownSince'?: (_google_protobuf_Timestamp | null);
+  /**
+   * Exclusive namespaces: how many of its shards it holds but does not run,
+   * by its latest report as the serving instance saw it (see
+   * AssignedShardState.not_running).
+   */
+  'notRunningShards'?: (number | string | Long);
 }
 
 /**
@@ -125,4 +131,10 @@ export interface NamespaceExecutorState__Output {
    * With liveness UNKNOWN: the serving instance's last good read of its store.
    */
   'unknownSince': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * Exclusive namespaces: how many of its shards it holds but does not run,
+   * by its latest report as the serving instance saw it (see
+   * AssignedShardState.not_running).
+   */
+  'notRunningShards': (string);
 }

@@ -18,6 +18,14 @@ export const ShardStatus = {
    * whose work is complete) and it can be released.
    */
   SHARD_STATUS_DONE: 'SHARD_STATUS_DONE',
+  /**
+   * The executor holds the shard but is not serving it: its processor is
+   * starting, failed to start (and is retried), or is stopping. Sent in
+   * exclusive namespaces, where every held shard is reported so that it is not
+   * moved while a processor may still be live; a server that does not know
+   * this value treats it as READY (the shard stays held).
+   */
+  SHARD_STATUS_NOT_RUNNING: 'SHARD_STATUS_NOT_RUNNING',
 } as const;
 
 /**
@@ -40,6 +48,15 @@ export type ShardStatus =
    */
   | 'SHARD_STATUS_DONE'
   | 2
+  /**
+   * The executor holds the shard but is not serving it: its processor is
+   * starting, failed to start (and is retried), or is stopping. Sent in
+   * exclusive namespaces, where every held shard is reported so that it is not
+   * moved while a processor may still be live; a server that does not know
+   * this value treats it as READY (the shard stays held).
+   */
+  | 'SHARD_STATUS_NOT_RUNNING'
+  | 3
 
 /**
  * State of one shard as seen by the executor that holds it.
