@@ -71,6 +71,48 @@ Deno.test("every alert of alerts.yaml has a unit test that expects it to fire", 
   for (const alert of alerts) assert.ok(firing.has(alert), `${alert} is tested firing`);
 });
 
+/** The anchors GitHub gives the headings of a Markdown text (lower case, punctuation dropped). */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) fenced = !fenced;
+    const heading = fenced ? null : line.match(/^#{1,6} (.+)$/);
+    if (!heading) continue;
+    const base = heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "")
+      .replaceAll(" ", "-");
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
+Deno.test("every alert links a runbook section of docs/operations.md that exists", async () => {
+  const rules = parse(await Deno.readTextFile(`${DIR}alerts.yaml`)) as {
+    groups: { rules: { alert: string; annotations?: Record<string, string> }[] }[];
+  };
+  const operations = await Deno.readTextFile(new URL("../docs/operations.md", import.meta.url));
+  const anchors = anchorsOf(operations);
+  assert.ok(anchors.has("runbooks"), "docs/operations.md has a Runbooks section");
+  for (const rule of rules.groups.flatMap((g) => g.rules)) {
+    const url = rule.annotations?.runbook_url ?? "";
+    const link = url.match(/^docs\/operations\.md#(runbook-[a-z0-9-]+)$/);
+    assert.ok(link, `${rule.alert}: runbook_url "${url}" is docs/operations.md#runbook-...`);
+    assert.ok(anchors.has(link[1]!), `${rule.alert}: docs/operations.md has #${link[1]}`);
+    // The runbook names the alert, so a search for the alert's name finds it.
+    const section = operations.slice(operations.indexOf("## Runbooks"));
+    assert.ok(section.includes(rule.alert), `${rule.alert} is named in the Runbooks section`);
+  }
+});
+
+Deno.test("the anchors of Markdown headings are GitHub's", () => {
+  const anchors = anchorsOf(
+    "# Ops\n### Runbook: store unreachable\n```sh\n# not a heading\n```\n## Ops\n",
+  );
+  assert.deepEqual([...anchors], ["ops", "runbook-store-unreachable", "ops-1"]);
+});
+
 Deno.test({
   name: "a live /metrics page passes promtool check metrics (Prometheus naming lint)",
   ignore: PROMTOOL === undefined,

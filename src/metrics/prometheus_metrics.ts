@@ -9,6 +9,8 @@ import * as prom from "prom-client";
 import type { PassObservation, ServiceObserver } from "../core/observer.ts";
 import type { NamespaceStats } from "../routing/namespace_stats.ts";
 import type { ShardManager } from "../service/shard_manager.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
+import { registerAlertGauges } from "./alert_gauges.ts";
 import { registerNamespaceGauges } from "./namespace_gauges.ts";
 import { OPERATOR_METHODS } from "../core/operator_methods.ts";
 import { registerProcessMetrics } from "./process_metrics.ts";
@@ -18,6 +20,11 @@ import { registerProcessMetrics } from "./process_metrics.ts";
  * counts by method and result.
  */
 export { OPERATOR_METHODS };
+
+/** The reasons of `sm_shard_moves_total`, each exported at 0 from the first scrape on. */
+const MOVE_REASONS = ["placement", "balance", "drain", "loss"] as const satisfies readonly (
+  keyof NonNullable<PassObservation["reasons"]>
+)[];
 
 const LATENCY_BUCKETS = [
   0.0005,
@@ -53,6 +60,7 @@ export class PrometheusMetrics implements ServiceObserver {
   #watchStreams: prom.Gauge<"namespace">;
   #storeRoundTrip: prom.Histogram;
   #storeProbes: prom.Counter<"result">;
+  #namespaces: () => readonly { readonly name: string }[] = () => [];
 
   /**
    * Creates the metrics; `collectDefaults` adds `sm_build_info` and the process
@@ -118,6 +126,12 @@ export class PrometheusMetrics implements ServiceObserver {
         "draining or drained), loss (its owner is stale).",
       labelNames: ["namespace", "reason"],
       registers,
+      // A series born at 17 hides its first 17 from increase(): start every one at 0.
+      collect: () => {
+        for (const { name: namespace } of this.#namespaces()) {
+          for (const reason of MOVE_REASONS) this.#shardMoves.inc({ namespace, reason }, 0);
+        }
+      },
     });
     this.#passSeconds = new prom.Histogram({
       name: "sm_rebalance_pass_duration_seconds",
@@ -199,9 +213,10 @@ export class PrometheusMetrics implements ServiceObserver {
     this.#handover.observe({ namespace }, latencyMs / 1000);
   }
 
-  /** Adds the gauges read from `manager` at each scrape. */
-  watch(manager: ShardManager): void {
+  /** Adds the gauges read from `manager` (whose clock is `options.clock`) at each scrape. */
+  watch(manager: ShardManager, options: { readonly clock?: Clock } = {}): void {
     const registers = [this.registry];
+    this.#namespaces = () => manager.listNamespaces();
     // One scrape reads each namespace's stats once, however many gauges use them.
     let cache = { atMs: -Infinity, stats: new Map<string, NamespaceStats>() };
     const stats = (ns: string): NamespaceStats => {
@@ -280,7 +295,8 @@ export class PrometheusMetrics implements ServiceObserver {
     });
     new prom.Gauge({
       name: "sm_store_up",
-      help: "1 when this instance can read its main store (the last probe succeeded), else 0.",
+      help: "1 when this instance can read its main store (its pulse answered within 1 s and " +
+        "the last probe succeeded; 1 before the first probe), else 0.",
       registers,
       collect() {
         const { checkedAtMs, storeReachable } = manager.health.status;
@@ -289,7 +305,7 @@ export class PrometheusMetrics implements ServiceObserver {
     });
     new prom.Gauge({
       name: "sm_store_reachable",
-      help: "1 when the last probe of the main store succeeded.",
+      help: "Like sm_store_up, but 0 before the first probe.",
       registers,
       collect() {
         this.set(manager.health.status.storeReachable ? 1 : 0);
@@ -300,6 +316,13 @@ export class PrometheusMetrics implements ServiceObserver {
       stats,
       watchSubscribers: (ns) => manager.watchSubscribers(ns),
     });
+    registerAlertGauges(this.registry, {
+      listNamespaces: () => manager.listNamespaces(),
+      heartbeatTtlMs: (ns) => manager.namespaces.get(ns).policy.liveness.heartbeatTtlMs,
+      drainTimesMs: (ns) =>
+        [...manager.namespaces.get(ns).view.executorDrains()].map((d) => d.createdAtMs),
+      storeLostSinceMs: () => manager.storeLostSince()?.now,
+    }, { clock: options.clock ?? systemClock });
   }
 
   /** The text exposition format. */
