@@ -141,6 +141,12 @@ Deno.test({
         WAIT_MS,
         "every executor holds shards",
       );
+      // (And been sampled holding them: samples are 500 ms apart here.)
+      const title = page.locator('tr[data-executor="exec-c"] svg.spark-shards title');
+      let seen = "";
+      const sampledHolding = async () =>
+        /: \d+ to [1-9]\d*$/.test(seen = await title.textContent() ?? "");
+      await eventually(sampledHolding, WAIT_MS, () => `exec-c sampled holding shards: ${seen}`);
       await instance.manager.executorDrains.drain("orders", { executorId: "exec-c" }, "disk");
       const drained = page.locator('tr.row-drained[data-executor="exec-c"]');
       await drained.locator(".drained-tag", { hasText: "drained" }).waitFor();
@@ -169,12 +175,13 @@ Deno.test({
         /^M[\d.]+ [\d.]+L/,
       );
       // The drained executor's line falls to 0 (its earlier shards set the top).
-      const title = page.locator('tr[data-executor="exec-c"] svg.spark-shards title');
       await eventually(
         async () =>
-          /^shards over the last [\d.]+ s: 0 to [1-9]\d*$/.test(await title.textContent() ?? ""),
+          /^shards over the last [\d.]+ s: 0 to [1-9]\d*$/.test(
+            seen = await title.textContent() ?? "",
+          ),
         WAIT_MS,
-        "exec-c's shards sparkline going from its shards to 0",
+        () => `exec-c's shards sparkline going from its shards to 0; its title: ${seen}`,
       );
 
       // etcd paused: DEGRADED, not LIVE, in plain words; the history is unavailable, not empty.
