@@ -14,7 +14,11 @@ import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
 import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/read_moderator.ts";
 import { Authorizer } from "./security/mod.ts";
-import { dashboardRoutes } from "./transport/http/dashboard/mod.ts";
+import {
+  dashboardRoutes,
+  ExecutorSamples,
+  runExecutorSampler,
+} from "./transport/http/dashboard/mod.ts";
 import { PrometheusMetrics } from "./metrics/prometheus_metrics.ts";
 import { healthRoutes } from "./transport/http/health_routes.ts";
 import { metricsRoute } from "./transport/http/metrics_route.ts";
@@ -48,6 +52,8 @@ export interface StartOptions {
   readonly grpcAddress?: string;
   /** Overrides `server.httpAddress`. */
   readonly httpAddress?: string;
+  /** Time between the dashboard's samples of executors' shards and load (tests shorten it). @default {15000} */
+  readonly dashboardSampleIntervalMs?: number;
 }
 
 /**
@@ -182,6 +188,14 @@ export async function startInstance(
   });
   metrics.watch(manager);
   await manager.start();
+  // The dashboard's sparklines: each executor's shards and load over the last hour.
+  const samples = new ExecutorSamples(
+    options.dashboardSampleIntervalMs === undefined
+      ? {}
+      : { intervalMs: options.dashboardSampleIntervalMs },
+  );
+  const sampling = new AbortController();
+  const sampler = runExecutorSampler(manager, samples, { signal: sampling.signal });
   // Both listeners are bound before anything says "started"; a port taken since the check above
   // stops the instance again with one line, not a stack trace.
   let server: GrpcServer | undefined;
@@ -206,6 +220,7 @@ export async function startInstance(
       metricsRoute(metrics),
       dashboardRoutes(manager, {
         allowActions: config.server.dashboardActions,
+        samples,
         ...(authorizer ? { authorizer, logger } : {}),
       }),
     ]).catch((error) => {
@@ -215,7 +230,8 @@ export async function startInstance(
       );
     });
   } catch (error) {
-    await Promise.all([manager.stop(), server?.stop(0)]);
+    sampling.abort();
+    await Promise.all([manager.stop(), server?.stop(0), sampler]);
     await store.close();
     await leaderStore.close();
     throw error;
@@ -250,7 +266,8 @@ export async function startInstance(
         // lease to expire) while the server finishes its calls; stopping the
         // manager also ends watch streams, so the server need not wait for them.
         const servers = options.keepConnections ? [] : [grpcServer.stop(), httpServer.stop()];
-        await Promise.all([manager.stop(), ...servers]);
+        sampling.abort();
+        await Promise.all([manager.stop(), sampler, ...servers]);
         await store.close();
         await leaderStore.close();
       })(),

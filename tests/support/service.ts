@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type RunningInstance, startInstance } from "../../src/app.ts";
+import { type RunningInstance, startInstance, type StartOptions } from "../../src/app.ts";
 import { parseConfig } from "../../src/config/mod.ts";
 import { jsonLogger, silentLogger } from "../../src/core/logger.ts";
 import { HEAP_GROWTH_V8_FLAG } from "../../src/heap_growth.ts";
@@ -86,11 +86,15 @@ ${options.security ? `security: ${JSON.stringify(options.security)}\n` : ""}${
   }`;
 }
 
-/** Starts an instance inside the test process. */
-export function startInProcess(yaml: string, instanceId?: string): Promise<RunningInstance> {
+/** Starts an instance inside the test process (`options`: more of `startInstance`'s). */
+export function startInProcess(
+  yaml: string,
+  instanceId?: string,
+  options: Omit<StartOptions, "instanceId"> = {},
+): Promise<RunningInstance> {
   const config = parseConfig(yaml, "test.yaml");
   const logger = Deno.env.get("TEST_LOGS") ? jsonLogger("debug", { instanceId }) : silentLogger;
-  return startInstance(config, logger, instanceId ? { instanceId } : {});
+  return startInstance(config, logger, instanceId ? { ...options, instanceId } : options);
 }
 
 /** An instance running as a child process. */

@@ -9,6 +9,9 @@
  * - `GET /api/namespaces/:ns`: the JSON picture of a namespace (`state.ts`);
  * - `GET /api/namespaces/:ns/events`: server-sent `state` events with that
  *   picture, driven by the spectator fan-out and refreshed every second;
+ * - `GET /api/namespaces/:ns/history?sinceMs=T`: its history (`history_route.ts`);
+ * - `GET /api/namespaces/:ns/trends`: each executor's shards and load over
+ *   the last hour (`executor_samples.ts`);
  * - `POST /api/namespaces/:ns/executors/{drain,undrain}` with `{executorId}`
  *   or `{selector}` (and `reason`), `POST /api/namespaces/:ns/shards/{drain,undrain}`
  *   with `{shardKeys}`: only when `server.dashboardActions` is true.
@@ -18,6 +21,8 @@
 import type { HttpRoute } from "../http_server.ts";
 import { readJsonBody, runAction } from "./actions.ts";
 import { stateEvents } from "./event_stream.ts";
+import type { ExecutorSamples } from "./executor_samples.ts";
+import { historyResponse } from "./history_route.ts";
 import { errorResponse, httpStatusOf, jsonError } from "./http_errors.ts";
 import type { Authorizer } from "../../../security/authorizer.ts";
 import type { Logger } from "../../../core/logger.ts";
@@ -28,6 +33,8 @@ import { checkPost } from "./request_guard.ts";
 import { type DashboardBackend, namespaceInfo, namespaceSnapshot } from "./snapshot.ts";
 
 export type { DashboardBackend } from "./snapshot.ts";
+export { ExecutorSamples } from "./executor_samples.ts";
+export { runExecutorSampler } from "./executor_sampler.ts";
 export type { DashboardState } from "./state.ts";
 
 /** Options of {@linkcode dashboardRoutes}. */
@@ -45,6 +52,8 @@ export interface DashboardOptions {
   readonly authorizer?: Authorizer;
   /** Where refused actions are logged. @default {undefined} not logged */
   readonly logger?: Logger;
+  /** The executors' samples of the last hour. @default {undefined} no trends (empty answers) */
+  readonly samples?: Pick<ExecutorSamples, "trends">;
 }
 
 /** Why actions are refused when they are off. */
@@ -66,7 +75,7 @@ const JSON_HEADERS = { "cache-control": "no-store" };
  */
 export function dashboardRoutes(manager: DashboardBackend, options: DashboardOptions): HttpRoute {
   const leaders = new LeaderCache(() => manager.listLeaders());
-  const { allowActions, refreshMs = 1_000, authorizer, logger } = options;
+  const { allowActions, refreshMs = 1_000, authorizer, logger, samples } = options;
   let page: ReturnType<typeof dashboardPage> | undefined;
 
   /** Checks `method` for the request's token; a refusal as a response, or the namespaces it sees. */
@@ -125,10 +134,20 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
       case "history": {
         const ns = namespaceInfo(manager, route.namespace).name;
         const since = Number(new URL(request.url).searchParams.get("sinceMs") ?? "0");
-        const events = await manager.history?.read(ns, {
-          ...(Number.isFinite(since) && since > 0 ? { sinceMs: since } : {}),
-        }) ?? [];
-        return Response.json({ namespace: ns, events }, { headers: JSON_HEADERS });
+        return await historyResponse(manager, ns, Number.isFinite(since) ? since : 0);
+      }
+      case "trends": {
+        const ns = namespaceInfo(manager, route.namespace).name;
+        const trends = samples?.trends(ns) ??
+          {
+            intervalMs: 0,
+            windowMs: 0,
+            maxExecutors: 0,
+            executorsSeen: 0,
+            times: [],
+            executors: [],
+          };
+        return Response.json({ namespace: ns, ...trends }, { headers: JSON_HEADERS });
       }
       case "events": {
         const ns = namespaceInfo(manager, route.namespace).name;

@@ -5,6 +5,7 @@ import {
   ShardNotFoundError,
 } from "../../../core/errors.ts";
 import type { NamespacePicture } from "../../../routing/views.ts";
+import { ExecutorSamples } from "./executor_samples.ts";
 import { ACTIONS_DISABLED, type DashboardBackend, dashboardRoutes } from "./mod.ts";
 
 function fakeBackend() {
@@ -105,6 +106,20 @@ Deno.test("dashboard serves its page, namespace list and snapshots; other paths 
   assert.deepEqual(snapshot.drainedShards, ["1"]);
   assert.equal(snapshot.leader.instanceId, "inst-2");
   assert.equal(await call(route, "/metrics"), undefined);
+});
+
+Deno.test("dashboard answers each executor's samples of the last hour, and none without a sampler", async () => {
+  const samples = new ExecutorSamples({ intervalMs: 15_000 });
+  samples.record("ns", 1_000, [{ executorId: "e1", shardCount: 3, load: 1.5 }]);
+  const route = dashboardRoutes(fakeBackend().backend, { allowActions: false, samples });
+  const trends = await (await call(route, "/api/namespaces/ns/trends"))?.json();
+  assert.equal(trends.namespace, "ns");
+  assert.equal(trends.intervalMs, 15_000);
+  assert.deepEqual(trends.times, [1_000]);
+  assert.deepEqual(trends.executors, [{ executorId: "e1", shards: [3], loads: [1.5] }]);
+  const none = dashboardRoutes(fakeBackend().backend, { allowActions: false });
+  assert.deepEqual((await (await call(none, "/api/namespaces/ns/trends"))?.json()).executors, []);
+  assert.equal((await call(none, "/api/namespaces/nope/trends"))?.status, 404);
 });
 
 Deno.test("unknown namespaces are 404 JSON, wrong methods 405", async () => {

@@ -13,6 +13,8 @@ import { APP_SCRIPT } from "./page_app_script.ts";
 import { MAP_SCRIPT } from "./page_map_script.ts";
 import { PAGE_STYLE } from "./page_style.ts";
 import { TABLES_SCRIPT } from "./page_tables_script.ts";
+import { TRENDS_SCRIPT } from "./page_trends_script.ts";
+import { sparklinePath } from "./sparkline.ts";
 
 /** Steps of the load colour scale on the page. */
 export const LOAD_STEPS = 9;
@@ -38,11 +40,13 @@ export function pageScript(): string {
     `const UNOWNED_COLOUR = ${JSON.stringify(UNOWNED_COLOUR)};`,
     `const DRAINED_COLOUR = ${JSON.stringify(DRAINED_COLOUR)};`,
     loadBucket.toString(),
+    sparklinePath.toString(),
     MAP_SCRIPT,
     TABLES_SCRIPT,
     APP_SCRIPT,
     ACTIONS_SCRIPT,
     TIMELINE_SCRIPT,
+    TRENDS_SCRIPT,
     "loadNamespaces();",
     "pollTimeline();",
     "})();",
@@ -61,6 +65,7 @@ const BODY = `
 <div id="banner" class="banner" role="status" hidden><span id="banner-text"></span>
   <button id="banner-close" type="button">dismiss</button></div>
 <div id="stale-note" role="alert">No update from the service for several seconds: what you see may be out of date.</div>
+<div id="degraded-note" role="alert" hidden></div>
 <main>
   <section class="cards" aria-label="Summary">
     <div class="card"><h3>Leader</h3><div id="leader">-</div></div>
@@ -68,14 +73,20 @@ const BODY = `
     <div class="card"><h3>Shards</h3><div id="shard-summary">-</div></div>
     <div class="card"><h3>Load</h3><div id="load-summary">-</div></div>
   </section>
+  <section id="settings-section" hidden>
+    <h2>Settings <span class="note">in force for this namespace</span></h2>
+    <dl id="settings" class="settings"></dl>
+  </section>
   <section>
     <h2>Executors</h2>
     <div class="table-wrap"><table id="executors">
       <thead><tr><th>executor</th><th>status</th><th>health</th><th class="num">heartbeat age</th><th class="num">shards</th>
-        <th class="num">load</th><th>drained by</th><th>metadata</th><th class="action">action</th></tr></thead>
+        <th class="num">load</th><th>shards and load, last hour</th><th>drained by</th><th>metadata</th>
+        <th class="action">action</th></tr></thead>
       <tbody id="executor-rows"></tbody>
     </table></div>
     <p id="executors-empty" class="note">No executor has heartbeated into this namespace.</p>
+    <p id="trends-note" class="note"></p>
   </section>
   <section>
     <h2>Shard map</h2>
@@ -123,6 +134,7 @@ const BODY = `
     <h2>Timeline <span class="note">last hour</span></h2>
     <div id="timeline-chart" aria-label="Shards moved per minute"></div>
     <p id="timeline-summary" class="note"></p>
+    <p id="timeline-unavailable" class="bad-text" role="status" hidden></p>
     <ol id="timeline-rows"></ol>
     <p id="timeline-empty" class="note">No events in the last hour.</p>
   </section>

@@ -110,6 +110,7 @@ function select(name) {
   clearView();
   connect();
   pollTimeline();
+  pollTrends();
 }
 
 function clearView() {
@@ -142,12 +143,30 @@ function renderConnection() {
   const age = ui.lastAt ? Date.now() - ui.lastAt : Infinity;
   const open = ui.source && ui.source.readyState === EventSource.OPEN;
   const el = $("connection");
-  if (open && age < STALE_MS) badge(el, "ok", "LIVE");
+  const degraded = open && age < STALE_MS && ui.state && !ui.state.health.ready;
+  if (degraded) badge(el, "bad", "DEGRADED");
+  else if (open && age < STALE_MS) badge(el, "ok", "LIVE");
   else if (age < STALE_MS) badge(el, "warn", "RECONNECTING");
   else if (ui.lastAt) badge(el, "bad", "STALE: no update for " + formatAge(age));
   else badge(el, "warn", "CONNECTING");
   document.body.classList.toggle("stale", ui.lastAt > 0 && age >= STALE_MS);
   $("updated").textContent = ui.lastAt ? "updated " + formatTime(ui.lastAt) : "";
+  renderDegraded(degraded ? ui.state : null);
+}
+
+// Why the page is degraded, in plain words; ages on the instance's clock (no skew with the browser's).
+function renderDegraded(s) {
+  const note = $("degraded-note");
+  note.hidden = !s;
+  if (!s) return;
+  const h = s.health;
+  const last = h.lastGoodReadMs;
+  const now = s.generatedAtMs + (Date.now() - ui.lastAt);
+  note.textContent = h.storeReachable
+    ? "Degraded: this instance's cache does not follow the store yet, so what you see may be incomplete."
+    : "Store unreachable since " + (last ? formatTime(last) + " (" + formatAge(now - last) + ")" : "this instance started") +
+      "; liveness unknown; showing the last good read from " + (last ? formatTime(last) : "nowhere (none yet)") +
+      ". Executors are not declared lost and nothing here changes until the store answers again.";
 }
 setInterval(renderConnection, 500);
 
@@ -156,6 +175,7 @@ function render() {
   if (!s) return;
   setActions(s.allowActions);
   renderSummary(s);
+  renderSettings(s);
   renderExecutors(s);
   renderMap();
   renderLegend(s);

@@ -45,7 +45,20 @@ th { position: sticky; top: 0; background: #f3f4f6; font-size: 12px; color: var(
 td.col-age, td.col-shards, td.col-load, th.num { text-align: right; }
 td.col-metadata { color: var(--dim); font-size: 12px; max-width: 320px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 tr.row-bad td { background: #fef2f2; }
+tr.row-drained td { background: #f3f4f6; color: #6b7280; }
 tr.row-drained td.col-drained { font-weight: 700; }
+tr.row-drained .swatch, tr.row-drained .spark { opacity: .45; }
+.drained-tag { margin-left: 6px; }
+td.col-trend { white-space: nowrap; }
+.spark { width: 122px; height: 20px; vertical-align: middle; margin-right: 6px; background: #f9fafb; border-bottom: 1px solid var(--line); }
+.spark path { fill: none; stroke-width: 1.5; stroke-linecap: round; stroke-linejoin: round; }
+.spark-shards path { stroke: #2563eb; }
+.spark-loads path { stroke: #b45309; }
+.settings { display: flex; flex-wrap: wrap; gap: 2px 18px; margin: 0; font-size: 13px; }
+.settings div { white-space: nowrap; }
+.settings dt { display: inline; color: var(--dim); }
+.settings dt::after { content: ": "; }
+.settings dd { display: inline; margin: 0; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; border: 1px solid rgba(0,0,0,.25); }
 .swatch.unowned { background: #e5e7eb; border-color: #6b7280; }
 .swatch.drained { background: #1f2937; }
@@ -64,17 +77,15 @@ button { font: inherit; padding: 2px 10px; border: 1px solid #6b7280; border-rad
 button:hover { background: #f3f4f6; }
 button[data-action="drain"] { border-color: #b45309; color: #78350f; }
 input[type=text] { font: inherit; padding: 2px 6px; border: 1px solid #9ca3af; border-radius: 4px; }
-form.inline { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 8px; }
-.action { display: none; }
-body.actions .action { display: revert; }
-body.actions .chip .action { display: inline-block; }
-body.actions .inline.action { display: flex; }
+.inline { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 8px; }
+body:not(.actions) .action, body:not(.actions) .col-action { display: none !important; }
 .banner { display: flex; gap: 12px; align-items: center; margin: 12px 16px 0; padding: 8px 12px; border-radius: 6px; border: 1px solid; font-weight: 600; }
 .banner.ok { background: #dcfce7; border-color: #16a34a; }
 .banner.error { background: #fee2e2; border-color: #dc2626; }
 .banner button { margin-left: auto; }
 #stale-note { display: none; margin: 12px 16px 0; padding: 8px 12px; background: #fee2e2; border: 1px solid #dc2626; border-radius: 6px; font-weight: 700; }
 body.stale #stale-note { display: block; }
+#degraded-note { margin: 12px 16px 0; padding: 8px 12px; background: #fef3c7; border: 1px solid #d97706; border-radius: 6px; font-weight: 700; }
 body.stale main { opacity: .55; }
 .note { color: var(--dim); font-size: 13px; }
 [hidden] { display: none !important; }

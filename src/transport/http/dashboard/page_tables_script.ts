@@ -45,9 +45,13 @@ const STATUS_KIND = { ACTIVE: "ok", DRAINING: "warn", DRAINED: "muted", UNKNOWN:
 function createExecutorRow(e) {
   const tr = make("tr");
   tr.dataset.executor = e.executorId;
-  const c = cellsOf(tr, ["id", "status", "health", "age", "shards", "load", "drained", "metadata", "action"]);
+  const c = cellsOf(tr, ["id", "status", "health", "age", "shards", "load", "trend", "drained", "metadata", "action"]);
   const sm = { cells: c, swatch: make("span", "swatch"), status: make("span"), health: make("span") };
-  c.id.append(sm.swatch, make("span", "mono", e.executorId));
+  sm.drainedTag = make("span", "badge muted drained-tag", "drained");
+  c.id.append(sm.swatch, make("span", "mono", e.executorId), sm.drainedTag);
+  sm.sparkShards = makeSpark("shards");
+  sm.sparkLoads = makeSpark("loads");
+  c.trend.append(sm.sparkShards, sm.sparkLoads);
   c.status.append(sm.status);
   c.health.append(sm.health);
   sm.button = make("button", "action", "Drain");
@@ -78,7 +82,10 @@ function updateExecutorRow(tr, e) {
   sm.button.textContent = byId ? "Undrain" : "Drain";
   sm.button.dataset.action = byId ? "undrain" : "drain";
   tr.classList.toggle("row-bad", e.liveness === "stale" || (!e.liveness && !e.alive));
-  tr.classList.toggle("row-drained", e.drainedBy.length > 0);
+  const drained = e.drainedBy.length > 0 || e.status === "DRAINED";
+  sm.drainedTag.hidden = !drained;
+  tr.classList.toggle("row-drained", drained);
+  drawTrend(sm, e.executorId);
 }
 
 function executorAction(e) {
@@ -91,6 +98,21 @@ function executorAction(e) {
   }
   const reason = prompt("Drain executor " + id + "? Its shards move to other executors.\nReason (optional):", "");
   if (reason !== null) act("executors/drain", { executorId: id, reason }, "Drain executor " + id);
+}
+
+let shownSettings = "";
+function renderSettings(s) {
+  const text = JSON.stringify(s.settings || []);
+  if (text === shownSettings) return;
+  shownSettings = text;
+  const items = (s.settings || []).map((x) => {
+    const item = make("div");
+    item.dataset.setting = x.key;
+    item.append(make("dt", "", x.key), make("dd", "mono", x.value));
+    return item;
+  });
+  $("settings").replaceChildren(...items);
+  $("settings-section").hidden = items.length === 0;
 }
 
 function renderExecutors(s) {

@@ -10,22 +10,28 @@
 export const TIMELINE_SCRIPT = String.raw`
 const TIMELINE_MS = 60 * 60 * 1000;
 const TIMELINE_POLL_MS = 5000;
-const timeline = { ns: "", events: [], timer: 0 };
+const timeline = { ns: "", events: [], timer: 0, readAt: 0, error: "", errorNs: "" };
 
+// A failed read shows "History unavailable: <why>" (the instance's own words), never "No events".
 async function pollTimeline() {
   clearTimeout(timeline.timer);
   const ns = ui.ns;
   if (ns) {
+    let error = "";
     try {
       const since = Date.now() - TIMELINE_MS;
-      const res = await fetch("api/namespaces/" + encodeURIComponent(ns) + "/history?sinceMs=" + since, { cache: "no-store" });
-      if (res.ok && ui.ns === ns) {
-        timeline.events = (await res.json()).events;
-        timeline.ns = ns;
-        renderTimeline();
-      }
+      const res = await fetch("api/namespaces/" + encodeURIComponent(ns) + "/history?sinceMs=" + since, {
+        cache: "no-store", signal: AbortSignal.timeout(8000),
+      });
+      const body = await res.json().catch(() => ({}));
+      if (res.ok && ui.ns === ns) Object.assign(timeline, { events: body.events, ns, readAt: Date.now() });
+      else if (!res.ok) error = body.error || "HTTP " + res.status;
     } catch (e) {
-      // The next poll tries again; the connection badge tells about outages.
+      error = "this instance did not answer (" + e.message + ")";
+    }
+    if (ui.ns === ns) {
+      Object.assign(timeline, { error, errorNs: ns });
+      renderTimeline();
     }
   }
   timeline.timer = setTimeout(pollTimeline, TIMELINE_POLL_MS);
@@ -67,6 +73,11 @@ function renderTimeline() {
     return li;
   });
   $("timeline-rows").replaceChildren(...rows);
-  $("timeline-empty").hidden = rows.length > 0;
+  const why = timeline.errorNs === ui.ns ? timeline.error : "";
+  const note = $("timeline-unavailable");
+  note.hidden = !why;
+  note.textContent = !why ? "" : "History unavailable: " + why +
+    (rows.length ? ". Showing the events read at " + formatTime(timeline.readAt) + "." : ".");
+  $("timeline-empty").hidden = rows.length > 0 || !!why;
 }
 `;

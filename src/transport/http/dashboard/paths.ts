@@ -18,6 +18,7 @@ export type DashboardRoute =
   | { readonly kind: "namespace"; readonly namespace: string }
   | { readonly kind: "events"; readonly namespace: string }
   | { readonly kind: "history"; readonly namespace: string }
+  | { readonly kind: "trends"; readonly namespace: string }
   | {
     readonly kind: "action";
     readonly namespace: string;
@@ -53,6 +54,7 @@ export function parseDashboardPath(pathname: string): DashboardRoute | undefined
   if (rest.length > 0) return undefined;
   if (a === "events" && b === undefined) return { kind: "events", namespace };
   if (a === "history" && b === undefined) return { kind: "history", namespace };
+  if (a === "trends" && b === undefined) return { kind: "trends", namespace };
   if ((a === "executors" || a === "shards") && (b === "drain" || b === "undrain")) {
     return { kind: "action", namespace, target: a, action: b };
   }

@@ -13,6 +13,10 @@ Deno.test("dashboard paths parse into routes with decoded namespaces", () => {
     kind: "events",
     namespace: "a b",
   });
+  assert.deepEqual(parseDashboardPath("/api/namespaces/ns/trends"), {
+    kind: "trends",
+    namespace: "ns",
+  });
   assert.deepEqual(parseDashboardPath("/api/namespaces/ns/executors/undrain"), {
     kind: "action",
     namespace: "ns",

@@ -18,6 +18,8 @@ import type {
 } from "../../../routing/views.ts";
 import type { ActionBackend } from "./actions.ts";
 import type { LeaderCache } from "./leaders.ts";
+import type { NamespacePolicy } from "../../../policy/namespace_policy.ts";
+import { namespaceSettings } from "./namespace_settings.ts";
 import { buildDashboardState, type DashboardState } from "./state.ts";
 
 /** The part of `ShardManager` the dashboard uses. */
@@ -42,6 +44,8 @@ export interface DashboardBackend extends ActionBackend {
   listLeaders(): Promise<LeaderView[]>;
   /** The namespaces' history. @default {none: the timeline stays empty} */
   readonly history?: Pick<HistoryLog, "read">;
+  /** Each namespace's policy, for its settings. @default {none: no settings shown} */
+  readonly namespaces?: { get(name: string): { readonly policy: NamespacePolicy } };
 }
 
 /** The configured namespace called `name`; throws `NamespaceNotFoundError`. */
@@ -80,6 +84,9 @@ export async function namespaceSnapshot(
     drainedShards: backend.operations.drainedShards(name),
     leader,
     health: backend.health.status,
+    ...(backend.namespaces
+      ? { settings: namespaceSettings(backend.namespaces.get(name).policy) }
+      : {}),
     ...(options.version === undefined ? {} : { version: options.version }),
   });
 }

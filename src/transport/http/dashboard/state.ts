@@ -12,6 +12,7 @@ import { compareShardKeys } from "../../../routing/routing.ts";
 import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
 import { ownerColour } from "./colour.ts";
 import type { LeaderInfo } from "./leaders.ts";
+import type { NamespaceSetting } from "./namespace_settings.ts";
 
 /** Most shards drawn in the map; a larger namespace shows its first ones. */
 export const MAX_MAP_SHARDS = 100_000;
@@ -120,6 +121,8 @@ export interface DashboardState {
   readonly drainedShards: readonly string[];
   /** The shard map. */
   readonly shards: ShardColumns;
+  /** The namespace's settings in force (empty when the backend does not tell them). */
+  readonly settings: readonly NamespaceSetting[];
 }
 
 /** What {@linkcode buildDashboardState} is built from. */
@@ -144,6 +147,8 @@ export interface DashboardInput {
   readonly health: HealthStatus;
   /** Version of the spectator picture, when known. */
   readonly version?: number;
+  /** The namespace's settings. @default {[]} */
+  readonly settings?: readonly NamespaceSetting[];
 }
 
 /**
@@ -243,6 +248,7 @@ export function buildDashboardState(
       loads: keys.map((k) => loadOf.get(k) ?? 0),
       total,
     },
+    settings: input.settings ?? [],
   };
 }
 
