@@ -40,7 +40,15 @@ async function pollTimeline() {
 const EVENT_KIND = {
   executor_joined: "ok", executor_lost: "bad", executor_drained: "warn", executor_undrained: "ok",
   shards_drained: "warn", shards_undrained: "ok", leader_changed: "muted", assignment_changed: "muted",
+  leader_lost: "warn", leader_rotations: "muted", store_unreachable: "bad", store_recovered: "ok",
+  shards_not_running: "bad", shards_running_again: "ok", namespace_created: "ok",
+  namespace_updated: "warn", namespace_deleted: "bad", operator_refused: "warn",
 };
+
+/** " (by alice)" for an operator's change, unless its text names the caller already. */
+function byActor(e) {
+  return e.actor && !e.text.includes(" by " + e.actor + " ") ? " (by " + e.actor + ")" : "";
+}
 
 function renderTimeline() {
   const now = Date.now();
@@ -69,7 +77,7 @@ function renderTimeline() {
     li.dataset.type = e.type;
     const kind = make("span", "badge");
     badge(kind, EVENT_KIND[e.type] || "muted", e.type.replace("_", " "));
-    li.append(make("span", "mono tl-time", formatTime(e.atMs)), kind, make("span", "", " " + e.text));
+    li.append(make("span", "mono tl-time", formatTime(e.atMs)), kind, make("span", "", " " + e.text + byActor(e)));
     return li;
   });
   $("timeline-rows").replaceChildren(...rows);
