@@ -195,6 +195,7 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
       active: 3,
       drained: 0,
       assignedShards: 12,
+      notRunningShards: 0,
     });
     assert.equal((doc.leader as Record<string, unknown>).instanceId, "instance-1");
     assert.equal((doc.executors as unknown[]).length, 3);

@@ -202,6 +202,7 @@ Deno.test("received messages have every field, with defaults for unset ones", as
           assignedStateModRevision: BIG_INT64,
           shardLoad: 0,
           assignedAt: null,
+          notRunning: false,
         }],
         drained: false,
         drainedBy: [],
@@ -211,6 +212,7 @@ Deno.test("received messages have every field, with defaults for unset ones", as
         totalLoad: 0,
         liveness: "EXECUTOR_LIVENESS_INVALID",
         unknownSince: null,
+        notRunningShards: "0",
       }, {
         executorId: "exec-2",
         status: "EXECUTOR_STATUS_INVALID",
@@ -225,6 +227,7 @@ Deno.test("received messages have every field, with defaults for unset ones", as
         totalLoad: 0,
         liveness: "EXECUTOR_LIVENESS_INVALID",
         unknownSince: null,
+        notRunningShards: "0",
       }],
       shardMoves: null,
     });
