@@ -328,6 +328,8 @@ export class ShardManager {
       instanceId: this.instanceId,
       advertised: this.#advertisement.get(),
       storeLostSince: this.storeLostSince(),
+      lastGoodReadMs: () => this.health.status.lastGoodReadMs,
+      clock: this.#clock,
     });
   }
 
