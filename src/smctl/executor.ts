@@ -12,6 +12,7 @@ import { undrainExecutors, type UndrainOptions } from "./executor_undrain.ts";
 import { drainTable } from "./drain_format.ts";
 import { executorDetail, executorTable } from "./executor_format.ts";
 import { drainModel, executorDetailModel, executorModel } from "./model.ts";
+import { showList } from "./list_watch.ts";
 import { collectSelectorPair, listSelectorOption, selectRows } from "./selector.ts";
 
 /**
@@ -51,11 +52,14 @@ Examples:
 Example:
   $ smctl -n orders executor list
   $ smctl -n orders executor list --json | jq '.executors[] | select(.alive | not) | .id'
-  $ smctl -n orders executor list -l zone=b -o wide`,
+  $ smctl -n orders executor list -l zone=b -o wide
+  $ smctl -n orders executor list --watch
+  $ smctl -n orders executor list --no-headers -o jsonpath='{range .executors[*]}{.id}{"\\n"}{end}'`,
     )
     .addOption(listSelectorOption("metadata (and the fields id and status)"))
-    .action((opts: { selector?: string[] }, command: Command) =>
-      runCommand(command, (ctx) => list(ctx, opts.selector))
+    .option("-w, --watch", "print the list again each time the namespace changes (Ctrl-C to stop)")
+    .action((opts: { selector?: string[]; watch?: boolean }, command: Command) =>
+      runCommand(command, (ctx) => list(ctx, opts.selector, opts.watch === true))
     );
 
   executor.command("describe").description(
@@ -172,18 +176,28 @@ function selectorOption(description: string): Option {
     .argParser(collectSelectorPair);
 }
 
-async function list(ctx: Context, selector?: readonly string[]): Promise<void> {
+async function list(
+  ctx: Context,
+  selector: readonly string[] | undefined,
+  watch: boolean,
+): Promise<void> {
   const namespace = ctx.namespace();
-  const state = await ctx.connection.call("getNamespaceState", { namespace });
-  const executors = selectRows(
-    state.executors.map(executorModel),
-    selector,
-    (e) => ({ ...e.metadata, id: e.id, status: e.status }),
-  );
-  ctx.output.result(
-    { namespace, executors },
-    (wide) => executorTable(executors, ctx.output.palette, wide),
-  );
+  await showList(ctx, namespace, watch, async (signal) => {
+    const state = await ctx.connection.call("getNamespaceState", { namespace }, signal);
+    const executors = selectRows(
+      state.executors.map(executorModel),
+      selector,
+      (e) => ({ ...e.metadata, id: e.id, status: e.status }),
+    );
+    return {
+      value: { namespace, executors },
+      // A watch prints again on a change, not on every heartbeat's new age.
+      changeKey: JSON.stringify(
+        executors.map(({ heartbeatAgeMs: _, lastHeartbeat: __, ...rest }) => rest),
+      ),
+      human: (wide) => executorTable(executors, ctx.output.palette, wide),
+    };
+  });
 }
 
 async function describe(ctx: Context, executorId: string): Promise<void> {
