@@ -57,13 +57,21 @@ const CONNECTION_FLAGS = [
 
 /** Fish: names from the service, quietly and within 2 s. */
 function fishNames(kind: string): string {
-  return `(timeout 2 smctl --timeout 1s __complete ${kind} 2>/dev/null)`;
+  return `(timeout 2 smctl --timeout 1s __complete ${kind} </dev/null 2>/dev/null)`;
 }
 
 const VALUES: Record<string, readonly string[]> = {
   "-o": OUTPUT_FORMATS,
   "--output": OUTPUT_FORMATS,
 };
+
+/** Every flag that takes a value, in any command: the word after it is not a command. */
+function allValued(nodes: readonly Node[]): string[] {
+  const flags = nodes.flatMap((n) =>
+    n.command.options.filter((o) => o.required || o.optional).flatMap((o) => flagsOf([o]))
+  );
+  return [...new Set(flags)];
+}
 
 function quote(words: readonly string[]): string {
   return `"${words.join(" ")}"`;
@@ -103,7 +111,7 @@ ${flags.join("\n")}
   esac
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    case "$w" in -*) continue;; esac
+    case "$w" in ${allValued(nodes).join("|")}) ((i++)); continue;; -*) continue;; esac
     if [[ -n "\${subs[_\${path:+$path }$w]+set}" ]]; then path="\${path:+$path }$w"; fi
   done
   if [[ "$path" == "completion" ]]; then
@@ -135,9 +143,9 @@ _smctl_names() {
     esac
   done
   if command -v timeout >/dev/null 2>&1; then
-    timeout 2 "\${COMP_WORDS[0]}" "\${globals[@]}" --timeout 1s __complete "$1" 2>/dev/null
+    timeout --foreground 2 "\${COMP_WORDS[0]}" "\${globals[@]}" --timeout 1s __complete "$1" </dev/null 2>/dev/null
   else
-    "\${COMP_WORDS[0]}" "\${globals[@]}" --timeout 1s __complete "$1" 2>/dev/null
+    "\${COMP_WORDS[0]}" "\${globals[@]}" --timeout 1s __complete "$1" </dev/null 2>/dev/null
   fi
 }
 complete -F _smctl smctl

@@ -167,8 +167,16 @@ export function readConfig(path: string): SmctlConfig {
 /** Writes `config` to `path` (creating its directory), readable by its owner only. */
 export function writeConfig(path: string, config: SmctlConfig): void {
   const dir = path.replace(/\/[^/]*$/, "");
-  if (dir !== path && dir !== "") Deno.mkdirSync(dir, { recursive: true });
-  Deno.writeTextFileSync(path, toYaml(config), { mode: 0o600 });
+  try {
+    if (dir !== path && dir !== "") Deno.mkdirSync(dir, { recursive: true });
+    Deno.writeTextFileSync(path, toYaml(config), { mode: 0o600 });
+  } catch (error) {
+    const hint =
+      error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
+        ? " (smctl needs --allow-write to save its config)"
+        : "";
+    throw new UsageError(`cannot write ${path}: ${(error as Error).message}${hint}`);
+  }
 }
 
 /**
