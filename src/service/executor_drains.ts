@@ -181,7 +181,7 @@ export class ExecutorDrains {
         state.namespace,
         `Drain ${drain.id} of namespace ${JSON.stringify(state.namespace)} is refused: ${
           verdict.reason.replace(/^Refused: /, "")
-        }. Undrain another executor first, or force it (--force)`,
+        }. Undrain another executor first, or force it (--force). ${drainsInPlaceText(state)}`,
       );
     }
   }
@@ -193,6 +193,23 @@ export class ExecutorDrains {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((drain) => view(state, drain));
   }
+}
+
+/**
+ * The drains already in place, for a refusal: each with its reason, when it
+ * was made and what it matches, so the operator sees whose drain to lift.
+ */
+function drainsInPlaceText(state: NamespaceView): string {
+  const drains = [...state.executorDrains()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  if (drains.length === 0) return "No executor drains are in place";
+  return `Drains in place: ${
+    drains.map((d) => {
+      const matched = view(state, d).matched;
+      return `${d.id} (since ${new Date(d.createdAtMs).toISOString()}${
+        d.reason ? `, reason ${JSON.stringify(d.reason)}` : ""
+      }, matches ${matched.length === 0 ? "no executor" : matched.join(", ")})`;
+    }).join("; ")
+  }`;
 }
 
 function view(state: NamespaceView, drain: ExecutorDrain): ExecutorDrainView {

@@ -362,6 +362,8 @@ export class ShardManager {
       instanceId: this.instanceId,
       advertised: this.#advertisement.get(),
       storeLostSince: this.storeLostSince(),
+      lastGoodReadMs: () => this.health.status.lastGoodReadMs,
+      clock: this.#clock,
     });
   }
 

@@ -41,10 +41,37 @@ function walk(command: Command, paths: readonly string[], out: Node[]): Node[] {
   return out;
 }
 
+/** Flags (with a value) that say which service, namespace and credentials a name lookup uses. */
+const CONNECTION_FLAGS = [
+  "-n",
+  "--namespace",
+  "--address",
+  "--endpoints",
+  "--context",
+  "--token",
+  "--ca-file",
+  "--cert-file",
+  "--key-file",
+  "--server-name",
+];
+
+/** Fish: names from the service, quietly and within 2 s. */
+function fishNames(kind: string): string {
+  return `(timeout 2 smctl --timeout 1s __complete ${kind} </dev/null 2>/dev/null)`;
+}
+
 const VALUES: Record<string, readonly string[]> = {
   "-o": OUTPUT_FORMATS,
   "--output": OUTPUT_FORMATS,
 };
+
+/** Every flag that takes a value, in any command: the word after it is not a command. */
+function allValued(nodes: readonly Node[]): string[] {
+  const flags = nodes.flatMap((n) =>
+    n.command.options.filter((o) => o.required || o.optional).flatMap((o) => flagsOf([o]))
+  );
+  return [...new Set(flags)];
+}
 
 function quote(words: readonly string[]): string {
   return `"${words.join(" ")}"`;
@@ -73,6 +100,9 @@ ${subs.join("\n")}
 ${flags.join("\n")}
   )
   case "$prev" in
+    -n|--namespace) COMPREPLY=($(compgen -W "$(_smctl_names namespaces)" -- "$cur")); return;;
+    --context) COMPREPLY=($(compgen -W "$(_smctl_names contexts)" -- "$cur")); return;;
+    --owner) COMPREPLY=($(compgen -W "$(_smctl_names executors)" -- "$cur")); return;;
     -o|--output) COMPREPLY=($(compgen -W ${quote(OUTPUT_FORMATS)} -- "$cur")); return;;
     ${
     valued.filter((f) => f.endsWith("-file")).join("|")
@@ -81,16 +111,41 @@ ${flags.join("\n")}
   esac
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    case "$w" in -*) continue;; esac
+    case "$w" in ${allValued(nodes).join("|")}) ((i++)); continue;; -*) continue;; esac
     if [[ -n "\${subs[_\${path:+$path }$w]+set}" ]]; then path="\${path:+$path }$w"; fi
   done
   if [[ "$path" == "completion" ]]; then
     COMPREPLY=($(compgen -W ${quote(SHELLS)} -- "$cur")); return
   fi
+  if [[ "$cur" != -* ]]; then
+    case "$path" in
+      "executor describe"|"executor drain"|"executor undrain")
+        COMPREPLY=($(compgen -W "$(_smctl_names executors)" -- "$cur")); return;;
+      "namespace get"|"namespace delete"|"ns get"|"ns delete")
+        COMPREPLY=($(compgen -W "$(_smctl_names namespaces)" -- "$cur")); return;;
+    esac
+  fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "\${flags[_$path]} ${global.join(" ")} --help" -- "$cur"))
   else
     COMPREPLY=($(compgen -W "\${subs[_$path]}" -- "$cur"))
+  fi
+}
+# Names of namespaces, executors or contexts from the service (or the config
+# file), asked with the connection flags typed so far; quiet, and at most 2 s.
+_smctl_names() {
+  local w i globals=()
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="\${COMP_WORDS[i]}"
+    case "$w" in
+      ${CONNECTION_FLAGS.join("|")}) globals+=("$w" "\${COMP_WORDS[i+1]}");;
+      --tls) globals+=("$w");;
+    esac
+  done
+  if command -v timeout >/dev/null 2>&1; then
+    timeout --foreground 2 "\${COMP_WORDS[0]}" "\${globals[@]}" --timeout 1s __complete "$1" </dev/null 2>/dev/null
+  else
+    "\${COMP_WORDS[0]}" "\${globals[@]}" --timeout 1s __complete "$1" </dev/null 2>/dev/null
   fi
 }
 complete -F _smctl smctl
@@ -121,7 +176,13 @@ function fish(program: Command): string {
     if (o.short) parts.push(`-s ${o.short.replace(/^-/, "")}`);
     if (o.long) parts.push(`-l ${o.long.replace(/^--/, "")}`);
     if (o.required || o.optional) parts.push(o.long?.endsWith("-file") ? "-r -F" : "-r");
-    if (o.argChoices) parts.push(`-a ${fishEscape(o.argChoices.join(" "))}`);
+    const values = o.argChoices ?? VALUES[o.long ?? ""];
+    if (values) parts.push(`-a ${fishEscape(values.join(" "))}`);
+    const dynamic =
+      { "--namespace": "namespaces", "--context": "contexts", "--owner": "executors" }[
+        o.long ?? ""
+      ];
+    if (dynamic) parts.push(`-a ${fishEscape(fishNames(dynamic))}`);
     parts.push(`-d ${fishEscape(o.description)}`);
     return parts.join(" ");
   };
@@ -151,6 +212,13 @@ function fish(program: Command): string {
       for (const o of node.command.options) lines.push(optionLine(o, seen.join("; and ")));
     }
   }
+  lines.push(
+    `complete -c smctl -n ${
+      fishEscape(
+        "__fish_seen_subcommand_from executor; and __fish_seen_subcommand_from describe drain undrain",
+      )
+    } -a ${fishEscape(fishNames("executors"))}`,
+  );
   lines.push(
     `complete -c smctl -n '__fish_seen_subcommand_from completion' -a ${
       fishEscape(SHELLS.join(" "))

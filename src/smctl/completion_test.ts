@@ -57,7 +57,7 @@ Deno.test("zsh and fish scripts name every command group", () => {
   assert.match(zsh, /^#compdef smctl/);
   assert.match(zsh, /bashcompinit/);
   const fish = completionScript(program, "fish");
-  for (const group of ["namespace", "executor", "shard", "leader", "completion"]) {
+  for (const group of ["namespace", "executor", "shard", "leader", "config", "completion"]) {
     assert.match(fish, new RegExp(`-n '__fish_use_subcommand' -a ${group} `));
   }
   assert.match(fish, /-s o -l output -r -a 'table wide json yaml'/);

@@ -56,6 +56,7 @@ import {
 import { answersHttp } from "./http_probe.ts";
 import { status } from "@grpc/grpc-js";
 import { checkAddress } from "./address.ts";
+import { formatDuration } from "./duration.ts";
 
 /** The unary RPCs smctl calls: request and response types by method. */
 export interface Rpcs {
@@ -114,6 +115,8 @@ export interface ConnectionOptions {
   readonly timeoutMs: number;
   /** Transport security. @default {{}} plaintext */
   readonly tls?: ClientTlsOptions;
+  /** Told when a call moves on from one endpoint to the next, and why. @default {nothing} */
+  readonly onFailOver?: (from: string, to: string, reason: string) => void;
 }
 
 /**
@@ -134,6 +137,7 @@ export class Connection {
   /** Deadline of each unary call, ms. */
   readonly timeoutMs: number;
   readonly #tls: ClientTlsOptions;
+  readonly #onFailOver: ConnectionOptions["onFailOver"];
   #client: ShardDistributorAPIClient | undefined;
   #current = 0;
 
@@ -143,6 +147,7 @@ export class Connection {
     if (this.addresses.length === 0) throw new TypeError("Connection needs an address");
     this.timeoutMs = options.timeoutMs;
     this.#tls = options.tls ?? {};
+    this.#onFailOver = options.onFailOver;
   }
 
   /** The endpoint in use. */
@@ -166,7 +171,7 @@ export class Connection {
         if (!isGrpcFailure(error)) throw error;
         const more = tried < this.addresses.length && !signal?.aborted;
         if (more && failsOver(method, error)) {
-          this.#failOver();
+          this.#failOver(failOverReason(error, this.timeoutMs));
           continue;
         }
         if (await this.#httpAnswers(error)) throw httpPortError(this.address, error);
@@ -196,7 +201,9 @@ export class Connection {
       if (!isGrpcFailure(error)) throw error;
       const failure = fromGrpcFailure(error, this.#site("watchNamespaceState"));
       // The caller reconnects after a failure: let it reach the next endpoint.
-      if (this.addresses.length > 1 && failsOver("watchNamespaceState", error)) this.#failOver();
+      if (this.addresses.length > 1 && failsOver("watchNamespaceState", error)) {
+        this.#failOver(failOverReason(error, this.timeoutMs));
+      }
       throw failure;
     } finally {
       signal.removeEventListener("abort", cancel);
@@ -243,9 +250,11 @@ export class Connection {
     return await answersHttp(this.address);
   }
 
-  #failOver(): void {
+  #failOver(reason: string): void {
     this.close();
+    const from = this.address;
     this.#current = (this.#current + 1) % this.addresses.length;
+    this.#onFailOver?.(from, this.address, reason);
   }
 
   #site(method: string) {
@@ -264,4 +273,20 @@ const READS = /^(get|list|inspect|watch)/;
 function failsOver(method: string, error: { code: number; details: string }): boolean {
   if (error.code === status.UNAVAILABLE) return UNREACHABLE.test(error.details);
   return error.code === status.DEADLINE_EXCEEDED && READS.test(method);
+}
+
+/** Why a call moved on, in a few words. */
+function failOverReason(error: { code: number; details: string }, timeoutMs: number): string {
+  if (error.code === status.DEADLINE_EXCEEDED) {
+    return `no answer within ${formatDuration(timeoutMs)}`;
+  }
+  const known = error.details.match(/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|Name resolution failed/i);
+  if (known) {
+    return ({
+      ECONNREFUSED: "connection refused",
+      ENOTFOUND: "unknown host",
+      EHOSTUNREACH: "no route to host",
+    } as Record<string, string>)[known[0].toUpperCase()] ?? "unknown host";
+  }
+  return error.details.split("\n")[0]!.slice(0, 120) || "unavailable";
 }

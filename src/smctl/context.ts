@@ -10,6 +10,8 @@ import { Connection } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { Output, type OutputFormat } from "./output.ts";
 import { checkAddress } from "./address.ts";
+import { configPath, readConfig, type SavedContext, selectContext } from "./config_file.ts";
+import { parseJsonPath } from "./jsonpath.ts";
 
 /** The global flags as commander parses them. */
 export interface GlobalOptions {
@@ -17,8 +19,12 @@ export interface GlobalOptions {
   readonly address: string;
   /** `--endpoints`, comma-separated. */
   readonly endpoints?: string;
-  /** `-o`/`--output`. */
-  readonly output?: OutputFormat;
+  /** `-o`/`--output`: a format, or `jsonpath=TEMPLATE`. */
+  readonly output?: string;
+  /** `--no-headers` (commander's negation: false when given). */
+  readonly headers?: boolean;
+  /** `--context`. */
+  readonly context?: string;
   /** `--namespace`/`-n`. */
   readonly namespace?: string;
   /** `--json`. */
@@ -68,6 +74,7 @@ export class Context {
   readonly commandName: string;
   #connection: Connection | undefined;
   #root: Command;
+  #saved: { context: SavedContext | undefined } | undefined;
 
   /** Builds the context of `command` from its (and its parents') options. */
   constructor(command: Command) {
@@ -75,18 +82,49 @@ export class Context {
     let root = command;
     while (root.parent) root = root.parent;
     this.#root = root;
-    this.output = new Output({ format: this.#format() });
+    const format = this.#format();
+    const template = format.startsWith("jsonpath=")
+      ? parseJsonPath(format.slice("jsonpath=".length))
+      : undefined;
+    this.output = new Output({
+      format: template ? "jsonpath" : format as OutputFormat,
+      ...(template ? { jsonpath: template } : {}),
+      noHeaders: this.options.headers === false,
+    });
     const names: string[] = [];
     for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
     this.commandName = names.join(" ");
   }
 
-  /** The namespace from `--namespace` or `SMCTL_NAMESPACE`; a usage error without one. */
+  /**
+   * The saved context in use (`--context`, `SMCTL_CONTEXT`, or the config
+   * file's current one), read once; undefined without one.
+   */
+  savedContext(): SavedContext | undefined {
+    if (this.#saved === undefined) {
+      const named = this.#given("context") ? this.options.context : undefined;
+      const path = configPath({
+        SMCTL_CONFIG: Deno.env.get("SMCTL_CONFIG"),
+        XDG_CONFIG_HOME: Deno.env.get("XDG_CONFIG_HOME"),
+        HOME: Deno.env.get("HOME"),
+      });
+      this.#saved = { context: selectContext(readConfig(path), named || undefined) };
+    }
+    return this.#saved.context;
+  }
+
+  /** Whether a flag came from the command line or the environment (not a default). */
+  #given(key: string): boolean {
+    const source = this.#root.getOptionValueSource(key);
+    return source === "cli" || source === "env";
+  }
+
+  /** The namespace from `--namespace`, `SMCTL_NAMESPACE` or the context; a usage error without one. */
   namespace(): string {
-    const namespace = this.options.namespace?.trim();
+    const namespace = (this.options.namespace?.trim() || this.savedContext()?.namespace)?.trim();
     if (!namespace) {
       throw new UsageError(
-        `${this.commandName} needs a namespace: pass --namespace NAME (-n NAME) or set SMCTL_NAMESPACE`,
+        `${this.commandName} needs a namespace: pass --namespace NAME (-n NAME), set SMCTL_NAMESPACE or a context's namespace`,
       );
     }
     return namespace;
@@ -98,32 +136,49 @@ export class Context {
       addresses: this.endpoints(),
       timeoutMs: this.options.timeout,
       tls: this.tlsOptions(),
+      onFailOver: (from, to, reason) =>
+        this.output.warn(`${from} cannot be reached (${reason}); trying ${to}`),
     });
     return this.#connection;
   }
 
   /**
-   * The instances to call, in order: `--endpoints` (or `SMCTL_ENDPOINTS`) when
-   * given, else `--address`. A flag on the command line beats the environment;
-   * both flags on the command line is a usage error.
+   * The instances to call, in order. A flag on the command line beats the
+   * environment, which beats the saved context, which beats the default
+   * (`--address`'s). `--endpoints` (or `SMCTL_ENDPOINTS`) with addresses
+   * beats `--address` of the same or a lower rank; both flags on the command
+   * line is a usage error. An empty `--endpoints ""` (or `SMCTL_ENDPOINTS=`)
+   * means "no list": the address, the context or the default applies.
    */
   endpoints(): string[] {
     const source = (key: string) => this.#root.getOptionValueSource(key);
-    const list = this.options.endpoints;
-    if (list !== undefined && source("endpoints") === "cli" && source("address") === "cli") {
+    const list = this.options.endpoints?.trim();
+    const listFlag = source("endpoints") === "env" ? "SMCTL_ENDPOINTS" : "--endpoints";
+    const split = (text: string, flag: string) =>
+      text.split(",").map((a) => a.trim()).filter((a) => a !== "").map((a) =>
+        checkAddress(a, flag)
+      );
+    if (list && source("endpoints") === "cli" && source("address") === "cli") {
       throw new UsageError("give --address or --endpoints, not both");
     }
-    const useList = list !== undefined &&
-      !(source("endpoints") === "env" && source("address") === "cli");
-    if (!useList) return [checkAddress(this.options.address)];
-    const flag = source("endpoints") === "env" ? "SMCTL_ENDPOINTS" : "--endpoints";
-    const addresses = list.split(",").map((a) => a.trim()).filter((a) => a !== "");
-    if (addresses.length === 0) throw new UsageError(`${flag} is empty; expected host:port,...`);
-    return addresses.map((a) => checkAddress(a, flag));
+    if (list && !(source("endpoints") === "env" && source("address") === "cli")) {
+      const addresses = split(list, listFlag);
+      if (addresses.length === 0) {
+        throw new UsageError(`${listFlag} has no host:port; expected host:port,...`);
+      }
+      return addresses;
+    }
+    if (this.#given("address")) return [checkAddress(this.options.address)];
+    const saved = this.savedContext();
+    if (saved?.endpoints && saved.endpoints.length > 0) {
+      return saved.endpoints.map((a) => checkAddress(a, `context ${saved.name}'s endpoints`));
+    }
+    if (saved?.address) return [checkAddress(saved.address, `context ${saved.name}'s address`)];
+    return [checkAddress(this.options.address)];
   }
 
   /** The `-o` format: `--output`, else `--json`, else a table. */
-  #format(): OutputFormat {
+  #format(): string {
     const json = this.options.json === true && this.#envFlagOn("json", "SMCTL_JSON");
     const output = this.options.output;
     if (json && output !== undefined && output !== "json") {
@@ -148,13 +203,19 @@ export class Context {
   /** The TLS flags and the token as client options. */
   tlsOptions(): ClientTlsOptions {
     const o = this.options;
-    const token = o.token ?? Deno.env.get("SM_TOKEN");
+    const saved = this.savedContext();
+    const token = o.token ?? Deno.env.get("SM_TOKEN") ?? saved?.token ?? tokenFromFile(saved);
+    const caFile = o.caFile ?? saved?.["ca-file"];
+    const certFile = o.certFile ?? saved?.["cert-file"];
+    const keyFile = o.keyFile ?? saved?.["key-file"];
+    const serverName = o.serverName ?? saved?.["server-name"];
+    const tls = this.#given("tls") ? o.tls && this.#envFlagOn("tls", "SMCTL_TLS") : saved?.tls;
     return {
-      ...(o.tls && this.#envFlagOn("tls", "SMCTL_TLS") ? { tls: true } : {}),
-      ...(o.caFile ? { caFile: o.caFile } : {}),
-      ...(o.certFile ? { certFile: o.certFile } : {}),
-      ...(o.keyFile ? { keyFile: o.keyFile } : {}),
-      ...(o.serverName ? { serverName: o.serverName } : {}),
+      ...(tls ? { tls: true } : {}),
+      ...(caFile ? { caFile } : {}),
+      ...(certFile ? { certFile } : {}),
+      ...(keyFile ? { keyFile } : {}),
+      ...(serverName ? { serverName } : {}),
       ...(token ? { token } : {}),
     };
   }
@@ -162,6 +223,19 @@ export class Context {
   /** Closes the connection. */
   close(): void {
     this.#connection?.close();
+  }
+}
+
+/** A context's `token-file`, read and trimmed. */
+function tokenFromFile(saved: SavedContext | undefined): string | undefined {
+  const path = saved?.["token-file"];
+  if (!path) return undefined;
+  try {
+    return Deno.readTextFileSync(path).trim() || undefined;
+  } catch (error) {
+    throw new UsageError(
+      `context ${saved.name}: cannot read its token-file ${path}: ${(error as Error).message}`,
+    );
   }
 }
 

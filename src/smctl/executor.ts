@@ -7,10 +7,12 @@
 import { type Command, Option } from "commander";
 import { durationArgument } from "./arguments.ts";
 import { type Context, runCommand } from "./context.ts";
-import { drainExecutors, type DrainOptions, undrainExecutors } from "./executor_drain.ts";
+import { drainExecutors, type DrainOptions } from "./executor_drain.ts";
+import { undrainExecutors, type UndrainOptions } from "./executor_undrain.ts";
 import { drainTable } from "./drain_format.ts";
 import { executorDetail, executorTable } from "./executor_format.ts";
 import { drainModel, executorDetailModel, executorModel } from "./model.ts";
+import { showList } from "./list_watch.ts";
 import { collectSelectorPair, listSelectorOption, selectRows } from "./selector.ts";
 
 /**
@@ -50,11 +52,14 @@ Examples:
 Example:
   $ smctl -n orders executor list
   $ smctl -n orders executor list --json | jq '.executors[] | select(.alive | not) | .id'
-  $ smctl -n orders executor list -l zone=b -o wide`,
+  $ smctl -n orders executor list -l zone=b -o wide
+  $ smctl -n orders executor list --watch
+  $ smctl -n orders executor list --no-headers -o jsonpath='{range .executors[*]}{.id}{"\\n"}{end}'`,
     )
     .addOption(listSelectorOption("metadata (and the fields id and status)"))
-    .action((opts: { selector?: string[] }, command: Command) =>
-      runCommand(command, (ctx) => list(ctx, opts.selector))
+    .option("-w, --watch", "print the list again each time the namespace changes (Ctrl-C to stop)")
+    .action((opts: { selector?: string[]; watch?: boolean }, command: Command) =>
+      runCommand(command, (ctx) => list(ctx, opts.selector, opts.watch === true))
     );
 
   executor.command("describe").description(
@@ -74,12 +79,19 @@ Example:
   executor.command("drain").description(
     "drain executors by id or metadata selector: their shards move away and they get no new ones",
   )
-    .argument("[id]", "executor id (need not be registered yet)")
+    .argument("[ids...]", "executor ids (need not be registered yet)")
     .addOption(selectorOption("drain every executor whose metadata has this pair"))
     .option("--reason <text>", "why, kept with the drain (e.g. a ticket number)")
     .option("--wait", "wait until the drained executors hold no shards, showing progress on stderr")
     .option("--force", "drain even when it breaks the disruption budget (see below)")
-    .option("--dry-run", "print the shards that would move and where; change nothing")
+    .option(
+      "--dry-run",
+      "print the executors matched and the shards that would move and where; change nothing",
+    )
+    .option(
+      "-A, --all-namespaces",
+      "drain in every namespace where the executor (or a match of the selector) runs now",
+    )
     .addOption(
       new Option("--wait-timeout <duration>", "give up waiting after this long (exit code 6)")
         .default(300_000, "5m").argParser(durationArgument),
@@ -87,35 +99,48 @@ Example:
     .addHelpText(
       "after",
       `
-Give an executor id or one or more --selector pairs (all must match). The drain
-is stored in etcd: it survives restarts of the service and of the executor, and
-a selector drain also catches executors that register later. Draining again
-with the same id or selector returns the existing drain.
+Give one or more executor ids, or one or more --selector pairs (all must
+match). Each id is its own drain. The drain is stored in etcd: it survives
+restarts of the service and of the executor, and a selector drain also
+catches executors that register later. Draining again with the same id or
+selector returns the existing drain.
+
+--all-namespaces (-A) drains a host in every namespace where an executor with
+that id (or matching the selector) is registered now, instead of -n; an id
+registered nowhere is an error (exit 3) and nothing is drained.
 
 Disruption budget: a drain that would leave a shard with no eligible owner, or
 drain more than the namespace's maxDrainedShare (default 50%) of its live
-executors, is refused with code 5 naming the numbers; --force makes it anyway.
+executors, is refused with code 5 naming the numbers and the drains already in
+place; --force makes it anyway. With several drains, they are made one by one:
+a refusal stops there and names the ones this command already made (they stay).
+--dry-run checks each drain alone against the drains in place now.
 Every call carries a request id and is retried with it when the service does
 not answer, so it is applied at most once.
 
 Examples:
   $ smctl -n orders executor drain worker-7 --reason "INC-1234 bad disk" --wait
+  $ smctl -n orders executor drain worker-7 worker-8 worker-9
+  $ smctl executor drain worker-7 --all-namespaces --reason "kernel upgrade"
+  $ smctl -n orders executor drain --selector zone=b --dry-run
   $ smctl -n orders executor drain --selector hostname=worker-7 --selector zone=b
   $ smctl -n orders executor drain worker-7 --wait --wait-timeout 10m --json`,
     )
-    .action((id: string | undefined, opts: DrainOptions, command: Command) =>
+    .action((ids: string[], opts: DrainOptions, command: Command) =>
       runCommand(command, (ctx) =>
-        drainExecutors(ctx, id, {
+        drainExecutors(ctx, ids, {
           ...opts,
           waitTimeoutGiven: command.getOptionValueSource("waitTimeout") === "cli",
         }))
     );
 
   executor.command("undrain").description(
-    "remove an executor drain, given the same id or selector it was made with",
+    "remove executor drains, given the same ids or selector they were made with",
   )
-    .argument("[id]", "executor id")
+    .argument("[ids...]", "executor ids")
     .addOption(selectorOption("the selector of the drain to remove"))
+    .option("-A, --all-namespaces", "remove the drain in every namespace that has it")
+    .option("--dry-run", "list the drains that would be removed; change nothing")
     .addHelpText(
       "after",
       `
@@ -124,10 +149,12 @@ Removing a drain that does not exist is not an error.
 
 Examples:
   $ smctl -n orders executor undrain worker-7
+  $ smctl -n orders executor undrain worker-7 worker-8
+  $ smctl executor undrain worker-7 --all-namespaces --dry-run
   $ smctl -n orders executor undrain --selector hostname=worker-7`,
     )
-    .action((id: string | undefined, opts: { selector?: string[] }, command: Command) =>
-      runCommand(command, (ctx) => undrainExecutors(ctx, id, opts.selector ?? []))
+    .action((ids: string[], opts: UndrainOptions, command: Command) =>
+      runCommand(command, (ctx) => undrainExecutors(ctx, ids, opts))
     );
 
   executor.command("drains").description("list the executor drains of a namespace")
@@ -149,18 +176,28 @@ function selectorOption(description: string): Option {
     .argParser(collectSelectorPair);
 }
 
-async function list(ctx: Context, selector?: readonly string[]): Promise<void> {
+async function list(
+  ctx: Context,
+  selector: readonly string[] | undefined,
+  watch: boolean,
+): Promise<void> {
   const namespace = ctx.namespace();
-  const state = await ctx.connection.call("getNamespaceState", { namespace });
-  const executors = selectRows(
-    state.executors.map(executorModel),
-    selector,
-    (e) => ({ ...e.metadata, id: e.id, status: e.status }),
-  );
-  ctx.output.result(
-    { namespace, executors },
-    (wide) => executorTable(executors, ctx.output.palette, wide),
-  );
+  await showList(ctx, namespace, watch, async (signal) => {
+    const state = await ctx.connection.call("getNamespaceState", { namespace }, signal);
+    const executors = selectRows(
+      state.executors.map(executorModel),
+      selector,
+      (e) => ({ ...e.metadata, id: e.id, status: e.status }),
+    );
+    return {
+      value: { namespace, executors },
+      // A watch prints again on a change, not on every heartbeat's new age.
+      changeKey: JSON.stringify(
+        executors.map(({ heartbeatAgeMs: _, lastHeartbeat: __, ...rest }) => rest),
+      ),
+      human: (wide) => executorTable(executors, ctx.output.palette, wide),
+    };
+  });
 }
 
 async function describe(ctx: Context, executorId: string): Promise<void> {

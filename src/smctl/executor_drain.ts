@@ -1,19 +1,28 @@
 /**
- * `executor drain` and `executor undrain`: operator drains of executors by id
- * or metadata selector, and `--wait` for the drained executors to be empty.
+ * `executor drain`: operator drains of executors by one or more ids or a
+ * metadata selector, in one namespace or (`--all-namespaces`) wherever they
+ * run; `--dry-run` shows what would be matched and moved; `--wait` waits for
+ * the drained executors to be empty.
  *
  * @module
  */
 import type { Context } from "./context.ts";
-import { drainedText, drainWaitText, plannedMovesText, undrainedText } from "./drain_format.ts";
-import { type DrainWaitResult, waitForDrain } from "./drain_wait.ts";
+import { drainedText, drainWaitText, plannedMovesText } from "./drain_format.ts";
+import {
+  type DrainRun,
+  targetDrainId,
+  targetMatches,
+  targetsOf,
+  targetText,
+} from "./drain_targets.ts";
+import { resolveRuns } from "./drain_runs.ts";
+import { executorsOf, waitForDrains } from "./drain_wait_command.ts";
+import type { DrainWaitResult } from "./drain_wait.ts";
 import { formatDuration } from "./duration.ts";
 import { SmctlError, UsageError } from "./errors.ts";
 import { ExitCode } from "./exit_codes.ts";
-import { type DrainModel, drainModel, type ExecutorModel, executorModel } from "./model.ts";
-import { ProgressReporter } from "./progress.ts";
+import { type DrainModel, drainModel, type ExecutorModel } from "./model.ts";
 import { safeWrite } from "./safe_write.ts";
-import { selectorFrom, selectorMatches } from "./selector.ts";
 
 /** The flags of `executor drain`. */
 export interface DrainOptions {
@@ -29,25 +38,16 @@ export interface DrainOptions {
   readonly waitTimeoutGiven?: boolean;
   /** `--force`: drain even past the disruption budget. */
   readonly force?: boolean;
-  /** `--dry-run`: print the shards that would move, store nothing. */
+  /** `--dry-run`: print the executors matched and the shards that would move, store nothing. */
   readonly dryRun?: boolean;
+  /** `--all-namespaces`: every namespace where a target runs. */
+  readonly allNamespaces?: boolean;
 }
 
-type Target = { executorId: string } | { selector: Record<string, string> };
-
-/** Exactly one of an id and a selector, or a usage error naming both flags. */
-function targetOf(id: string | undefined, pairs: readonly string[], command: string): Target {
-  if (id !== undefined && pairs.length > 0) {
-    throw new UsageError(`${command}: give an executor id or --selector, not both`);
-  }
-  if (id !== undefined) {
-    if (id.trim() === "") throw new UsageError(`${command}: the executor id must not be empty`);
-    return { executorId: id };
-  }
-  if (pairs.length === 0) {
-    throw new UsageError(`${command}: give an executor id or at least one --selector key=value`);
-  }
-  return { selector: selectorFrom(pairs) };
+/** A drain made by this command. */
+interface Made {
+  readonly namespace: string;
+  readonly drain: DrainModel;
 }
 
 /**
@@ -57,48 +57,97 @@ function targetOf(id: string | undefined, pairs: readonly string[], command: str
  * ```ts ignore
  * import { drainExecutors } from "./executor_drain.ts";
  *
- * await drainExecutors(ctx, "worker-7", { wait: true, waitTimeout: 300_000 });
+ * await drainExecutors(ctx, ["worker-7", "worker-8"], { wait: true, waitTimeout: 300_000 });
  * ```
  */
 export async function drainExecutors(
   ctx: Context,
-  id: string | undefined,
+  ids: readonly string[],
   options: DrainOptions,
 ): Promise<void> {
-  const namespace = ctx.namespace();
-  const target = targetOf(id, options.selector ?? [], "executor drain");
+  const targets = targetsOf(ids, options.selector ?? [], "executor drain");
   if (options.waitTimeoutGiven && !options.wait) {
     throw new UsageError("executor drain: --wait-timeout needs --wait");
   }
   if (options.dryRun && options.wait) {
     throw new UsageError("executor drain: --dry-run and --wait do not go together");
   }
-  const out = ctx.output;
+  const runs = await resolveRuns(ctx, targets, options.allNamespaces === true);
+  // The shape of one drain in one namespace stays as it always was.
+  const single = runs.length === 1 && !options.allNamespaces;
+  if (options.dryRun) return await dryRun(ctx, runs, single, options);
+  const namespaces = [...new Set(runs.map((r) => r.namespace))];
   // Before draining, to know how many shards there are to move.
-  const before = options.wait ? await states(ctx, namespace) : [];
+  const before = new Map<string, ExecutorModel[]>();
+  if (options.wait) {
+    for (const namespace of namespaces) before.set(namespace, await executorsOf(ctx, namespace));
+  }
+  const made: Made[] = [];
+  for (const [i, run] of runs.entries()) {
+    try {
+      made.push(await drainOne(ctx, run, options));
+    } catch (error) {
+      throw partialFailure(error, made, runs.slice(i + 1));
+    }
+  }
+  const out = ctx.output;
+  if (!options.wait) {
+    if (single) out.result({ namespace: made[0]!.namespace, drain: made[0]!.drain }, () => text());
+    else out.result({ drains: made }, () => text());
+    return;
+  }
+  if (!out.json) out.line(text());
+  const waits: { namespace: string; wait: DrainWaitResult }[] = [];
+  const deadline = Date.now() + options.waitTimeout;
+  for (const namespace of namespaces) {
+    const drains = made.filter((m) => m.namespace === namespace).map((m) => m.drain);
+    const left = Math.max(0, deadline - Date.now());
+    const wait = await waitForDrains(ctx, namespace, drains, before.get(namespace) ?? [], left);
+    waits.push({ namespace, wait });
+    if (!out.json) out.line(`${runs.length > 1 ? `${namespace}: ` : ""}${drainWaitText(wait)}`);
+    if (!wait.completed) break;
+  }
+  if (out.json) {
+    if (single) {
+      out.printJson({ namespace: made[0]!.namespace, drain: made[0]!.drain, ...waits[0] });
+    } else out.printJson({ drains: made, waits });
+  }
+  const late = waits.find((w) => !w.wait.completed);
+  if (late) {
+    const { wait } = late;
+    throw new SmctlError(
+      `timed out after ${
+        formatDuration(options.waitTimeout)
+      }: ${wait.remainingShards} of ${wait.initialShards} shards are still on ${
+        Object.keys(wait.remaining).join(", ") || "the drained executors"
+      }${
+        single
+          ? "; the drain stays"
+          : ` in namespace ${JSON.stringify(late.namespace)}; the drains stay`
+      } in place`,
+      ExitCode.WAIT_TIMEOUT,
+    );
+  }
+
+  function text(): string {
+    return made.map((m) => drainedText(m.namespace, m.drain)).join("\n");
+  }
+}
+
+/** Makes one drain, warning when it matches nothing yet. */
+async function drainOne(ctx: Context, run: DrainRun, options: DrainOptions): Promise<Made> {
+  const { namespace, target } = run;
   const answer = await safeWrite(ctx, "drainExecutors", {
     namespace,
     ...target,
     reason: options.reason ?? "",
     force: options.force === true,
-    dryRun: options.dryRun === true,
+    dryRun: false,
   }, `smctl -n ${namespace} executor drains`);
   if (answer.drain === null) throw new Error("DrainExecutors answered without a drain");
   const drain = drainModel(answer.drain);
-  if (answer.dryRun) {
-    const moves = answer.plannedMoves.map((m) => ({
-      shardKey: m.shardKey,
-      from: m.fromExecutorId,
-      to: m.toExecutorId || null,
-    }));
-    out.result(
-      { namespace, dryRun: true, drain, plannedMoves: moves },
-      () => plannedMovesText(`Dry run: drain ${drain.id} would move`, moves),
-    );
-    return;
-  }
   if (drain.matchedExecutorIds.length === 0) {
-    out.warn(
+    ctx.output.warn(
       "executorId" in target
         ? `executor ${JSON.stringify(target.executorId)} is not registered in namespace ${
           JSON.stringify(namespace)
@@ -108,110 +157,126 @@ export async function drainExecutors(
         } now; the drain applies to executors that register with matching metadata`,
     );
   }
-  if (!options.wait) {
-    out.result({ namespace, drain }, () => drainedText(namespace, drain));
+  return { namespace, drain };
+}
+
+/**
+ * A drain failed after others of the same command were made: the failure,
+ * then what this command already drained (it stays) and what it did not try.
+ */
+function partialFailure(error: unknown, made: readonly Made[], rest: readonly DrainRun[]) {
+  if (made.length === 0 || !(error instanceof SmctlError)) return error;
+  const done = made.map((m) => `${m.drain.id} in ${m.namespace}`).join(", ");
+  const untried = rest.length === 0
+    ? ""
+    : `; not attempted: ${rest.map((r) => `${targetText(r.target)} in ${r.namespace}`).join(", ")}`;
+  return new SmctlError(
+    `${
+      error.message.replace(/\.?$/, "")
+    }. Already drained by this command (still in place): ${done}${untried}`,
+    error.exitCode,
+    { cause: error },
+  );
+}
+
+/** One dry run's outcome. */
+interface Preview {
+  readonly namespace: string;
+  readonly drainId: string;
+  readonly matchedExecutorIds: readonly string[];
+  readonly plannedMoves: readonly { shardKey: string; from: string; to: string | null }[];
+  readonly drain?: DrainModel;
+  readonly refused?: string;
+}
+
+/**
+ * `--dry-run`: for each target, the executors it matches now and the shards
+ * that would move; a drain the service would refuse is reported (exit code
+ * 5) with the executors it matched.
+ */
+async function dryRun(
+  ctx: Context,
+  runs: readonly DrainRun[],
+  single: boolean,
+  options: DrainOptions,
+): Promise<void> {
+  const previews: Preview[] = [];
+  for (const { namespace, target } of runs) {
+    const executors = await executorsOf(ctx, namespace);
+    const matched = executors.filter((e) => targetMatches(target, e)).map((e) => e.id).sort();
+    try {
+      const answer = await ctx.connection.call("drainExecutors", {
+        namespace,
+        ...target,
+        reason: options.reason ?? "",
+        force: options.force === true,
+        dryRun: true,
+        requestId: crypto.randomUUID(),
+      });
+      if (answer.drain === null) throw new Error("DrainExecutors answered without a drain");
+      const drain = drainModel(answer.drain);
+      previews.push({
+        namespace,
+        drainId: drain.id,
+        drain,
+        matchedExecutorIds: drain.matchedExecutorIds,
+        plannedMoves: answer.plannedMoves.map((m) => ({
+          shardKey: m.shardKey,
+          from: m.fromExecutorId,
+          to: m.toExecutorId || null,
+        })),
+      });
+    } catch (error) {
+      if (!(error instanceof SmctlError) || error.exitCode !== ExitCode.FAILED_PRECONDITION) {
+        throw error;
+      }
+      const drainId = targetDrainId(target);
+      if (single) {
+        // The refusal is the error; say first what the drain would have matched.
+        ctx.output.result(
+          { namespace, dryRun: true, drainId, matchedExecutorIds: matched, refused: error.message },
+          () => `Dry run: drain ${drainId} ${matchesText(matched)}; the service refuses it.`,
+        );
+        throw error;
+      }
+      previews.push({
+        namespace,
+        drainId,
+        matchedExecutorIds: matched,
+        plannedMoves: [],
+        refused: error.message,
+      });
+    }
+  }
+  const out = ctx.output;
+  if (single) {
+    const p = previews[0]!;
+    out.result(
+      { namespace: p.namespace, dryRun: true, drain: p.drain, plannedMoves: p.plannedMoves },
+      () =>
+        `${plannedMovesText(`Dry run: drain ${p.drainId} would move`, p.plannedMoves)}\n` +
+        `Dry run: drain ${p.drainId} ${matchesText(p.matchedExecutorIds)}; nothing was drained.`,
+    );
     return;
   }
-  if (!out.json) out.line(drainedText(namespace, drain));
-  const matches = matcher(drain);
-  const progress = new ProgressReporter({
-    write: (text) => out.writeErr(text),
-    isTerminal: out.stderrIsTerminal,
-  });
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  Deno.addSignalListener("SIGINT", onSignal);
-  let wait: DrainWaitResult;
-  try {
-    wait = await waitForDrain({
-      fetch: (signal) => states(ctx, namespace, signal),
-      matches,
-      initialShards: before.filter(matches).reduce((sum, e) => sum + e.shardCount, 0),
-      timeoutMs: options.waitTimeout,
-      onProgress: (moved, total) => progress.update(moved, total),
-      signal: stop.signal,
-    });
-  } catch (error) {
-    if (error instanceof SmctlError && error.exitCode === ExitCode.INTERRUPTED) {
-      throw new SmctlError(
-        `${error.message}; undo with: smctl -n ${namespace} executor undrain ${undoArgs(drain)}`,
-        ExitCode.INTERRUPTED,
-      );
-    }
-    throw error;
-  } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
-    progress.finish();
-  }
-  if (out.json) out.printJson({ namespace, drain, wait });
-  else out.line(drainWaitText(wait));
-  if (!wait.completed) {
+  out.result({ dryRun: true, drains: previews }, () =>
+    previews.map((p) => {
+      const head = `Dry run: drain ${p.drainId} in namespace ${JSON.stringify(p.namespace)} ${
+        matchesText(p.matchedExecutorIds)
+      }`;
+      return p.refused === undefined
+        ? `${head}.\n${plannedMovesText("It would move", p.plannedMoves)}`
+        : `${head}; the service would refuse it: ${p.refused}`;
+    }).join("\n") + "\nNothing was drained.");
+  const refused = previews.filter((p) => p.refused !== undefined);
+  if (refused.length > 0) {
     throw new SmctlError(
-      `timed out after ${
-        formatDuration(options.waitTimeout)
-      }: ${wait.remainingShards} of ${wait.initialShards} shards are still on ${
-        Object.keys(wait.remaining).join(", ") || "the drained executors"
-      }; the drain stays in place`,
-      ExitCode.WAIT_TIMEOUT,
+      `the service would refuse ${refused.length} of ${previews.length} drains (see above)`,
+      ExitCode.FAILED_PRECONDITION,
     );
   }
 }
 
-/**
- * Removes an executor drain.
- *
- * @example
- * ```ts ignore
- * import { undrainExecutors } from "./executor_drain.ts";
- *
- * await undrainExecutors(ctx, "worker-7", []);
- * ```
- */
-export async function undrainExecutors(
-  ctx: Context,
-  id: string | undefined,
-  pairs: readonly string[],
-): Promise<void> {
-  const namespace = ctx.namespace();
-  const target = targetOf(id, pairs, "executor undrain");
-  const answer = await safeWrite(
-    ctx,
-    "undrainExecutors",
-    { namespace, ...target },
-    `smctl -n ${namespace} executor drains`,
-  );
-  const removed = answer.removed === null ? null : drainModel(answer.removed);
-  const still = answer.stillDrainedExecutorIds;
-  if (still.length > 0) {
-    ctx.output.warn(`still drained by other drains: ${still.join(", ")}`);
-  }
-  const asked = {
-    executorId: "executorId" in target ? target.executorId : null,
-    selector: "selector" in target ? target.selector : null,
-  };
-  ctx.output.result(
-    { namespace, removed, stillDrainedExecutorIds: still },
-    () => undrainedText(namespace, asked, removed),
-  );
-}
-
-function matcher(drain: DrainModel): (e: ExecutorModel) => boolean {
-  return (e) =>
-    e.drainedBy.includes(drain.id) || drain.matchedExecutorIds.includes(e.id) ||
-    (drain.executorId !== null && e.id === drain.executorId) ||
-    (drain.selector !== null && selectorMatches(e.metadata, drain.selector));
-}
-
-function undoArgs(drain: DrainModel): string {
-  if (drain.selector === null) return drain.executorId ?? "";
-  return Object.entries(drain.selector).map(([k, v]) => `--selector '${k}=${v}'`).join(" ");
-}
-
-async function states(
-  ctx: Context,
-  namespace: string,
-  signal?: AbortSignal,
-): Promise<ExecutorModel[]> {
-  const state = await ctx.connection.call("getNamespaceState", { namespace }, signal);
-  return state.executors.map(executorModel);
+function matchesText(matched: readonly string[]): string {
+  return matched.length === 0 ? "matches no executor now" : `matches ${matched.join(", ")}`;
 }

@@ -29,6 +29,7 @@ export function leaderTable(
   if (leaders.length === 0) return "No namespaces.";
   // Addresses and names only from a service that sends them (older ones do not).
   const located = leaders.some((l) => l.grpcAddress || l.httpAddress || l.instanceName);
+  const asOf = viewAgeText(leaders, now);
   return renderTable(
     [
       { header: "NAMESPACE" },
@@ -52,7 +53,37 @@ export function leaderTable(
       ];
     }),
     { palette: paint },
-  );
+  ) + (asOf === undefined ? "" : `\n${paint.yellow(asOf)}`);
+}
+
+/**
+ * The age of an answer given from the instance's own view while it cannot
+ * read its store; undefined when the answer is current.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { viewAgeText } from "./leader_format.ts";
+ *
+ * const leaders = [{ namespace: "ns", instanceId: "i", term: 1, since: null, unknownSince: "1970-01-01T00:00:01.000Z" }];
+ * assert.equal(
+ *   viewAgeText(leaders, 5_200),
+ *   "As of 4.2 s ago (1970-01-01 00:00:01Z), the instance's last good read; store unreachable.",
+ * );
+ * assert.equal(viewAgeText([{ ...leaders[0]!, unknownSince: null }], 5_200), undefined);
+ * ```
+ */
+export function viewAgeText(
+  leaders: readonly Pick<LeaderModel, "unknownSince">[],
+  now: number,
+): string | undefined {
+  const times = leaders.flatMap((l) => l.unknownSince ? [Date.parse(l.unknownSince)] : []);
+  if (times.length === 0) return undefined;
+  const oldest = Math.min(...times);
+  const age = Math.max(0, now - oldest) / 1_000;
+  return `As of ${age.toFixed(1)} s ago (${
+    shortTime(oldest)
+  }), the instance's last good read; store unreachable.`;
 }
 
 /**

@@ -9,12 +9,14 @@
  */
 import { stringify as toYaml } from "yaml";
 import { colourWanted, type Palette, palette } from "./colour.ts";
+import type { JsonPathTemplate } from "./jsonpath.ts";
+import { withoutHeaders } from "./table.ts";
 
 /** The `-o` formats. */
 export const OUTPUT_FORMATS = ["table", "wide", "json", "yaml"] as const;
 
-/** One of {@linkcode OUTPUT_FORMATS}. */
-export type OutputFormat = typeof OUTPUT_FORMATS[number];
+/** One of {@linkcode OUTPUT_FORMATS}, or `jsonpath` (`-o jsonpath=TEMPLATE`). */
+export type OutputFormat = typeof OUTPUT_FORMATS[number] | "jsonpath";
 
 /** A byte sink such as `Deno.stdout`. */
 export interface Sink {
@@ -36,6 +38,10 @@ export interface OutputOptions {
   readonly stderr?: Sink;
   /** The value of `NO_COLOR`. @default {Deno.env.get("NO_COLOR")} */
   readonly noColor?: string | undefined;
+  /** The template of `-o jsonpath=...` (with format `jsonpath`). */
+  readonly jsonpath?: JsonPathTemplate;
+  /** `--no-headers`: tables without their header line. @default {false} */
+  readonly noHeaders?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -73,11 +79,18 @@ export class Output {
   readonly stderrIsTerminal: boolean;
   readonly #stdout: Sink;
   readonly #stderr: Sink;
+  readonly #jsonpath: JsonPathTemplate | undefined;
+  readonly #noHeaders: boolean;
 
   /** Wraps the streams; see {@linkcode OutputOptions} for defaults. */
   constructor(options: OutputOptions = {}) {
     this.format = options.format ?? (options.json ? "json" : "table");
-    this.json = this.format === "json" || this.format === "yaml";
+    if (this.format === "jsonpath" && options.jsonpath === undefined) {
+      throw new TypeError("Output format jsonpath needs its template (options.jsonpath)");
+    }
+    this.#jsonpath = options.jsonpath;
+    this.#noHeaders = options.noHeaders === true;
+    this.json = this.format === "json" || this.format === "yaml" || this.format === "jsonpath";
     this.wide = this.format === "wide";
     this.#stdout = options.stdout ?? Deno.stdout;
     this.#stderr = options.stderr ?? Deno.stderr;
@@ -95,12 +108,18 @@ export class Output {
    */
   result(value: unknown, human: (wide: boolean) => string): void {
     if (this.json) this.printJson(value);
-    else this.line(human(this.wide));
+    else this.line(this.humanText(human));
+  }
+
+  /** The text `human` makes for people, in this output's width, without headers under `--no-headers`. */
+  humanText(human: (wide: boolean) => string): string {
+    return this.#noHeaders ? withoutHeaders(() => human(this.wide)) : human(this.wide);
   }
 
   /** Prints one document in the machine format: indented JSON, or YAML with `-o yaml`. */
   printJson(value: unknown): void {
-    if (this.format === "yaml") this.write(toYaml(plain(value)));
+    if (this.#jsonpath) this.#writeJsonPath(value);
+    else if (this.format === "yaml") this.write(toYaml(plain(value)));
     else this.write(JSON.stringify(value, null, 2) + "\n");
   }
 
@@ -109,8 +128,15 @@ export class Output {
    * a YAML document after `---` with `-o yaml`.
    */
   record(value: unknown): void {
-    if (this.format === "yaml") this.write(`---\n${toYaml(plain(value))}`);
+    if (this.#jsonpath) this.#writeJsonPath(value);
+    else if (this.format === "yaml") this.write(`---\n${toYaml(plain(value))}`);
     else this.write(JSON.stringify(value) + "\n");
+  }
+
+  /** The template's text of `value`, ended with a newline unless it ends with one. */
+  #writeJsonPath(value: unknown): void {
+    const text = this.#jsonpath!.apply(plain(value));
+    this.write(text.endsWith("\n") ? text : `${text}\n`);
   }
 
   /** Prints `text` and a newline on stdout. */

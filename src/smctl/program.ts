@@ -6,27 +6,39 @@
  */
 import { Command, Option } from "commander";
 import project from "../../deno.json" with { type: "json" };
-import { durationArgument } from "./arguments.ts";
+import { durationArgument, outputArgument } from "./arguments.ts";
 import { registerExecutorCommands } from "./executor.ts";
 import { registerLeaderCommands } from "./leader.ts";
 import { registerNamespaceCommands } from "./namespace.ts";
 import { registerShardCommands } from "./shard.ts";
-import { OUTPUT_FORMATS } from "./output.ts";
 import { registerCompletionCommand } from "./completion.ts";
+import { registerConfigCommands } from "./config_commands.ts";
+import { registerCompleteNames } from "./complete_names.ts";
 
 const GLOBAL_HELP = `
 Flags can be given before or after the command. Durations are written like
 500ms, 5s or 2m.
 
 Output (-o): table, aligned for people (coloured on a terminal unless NO_COLOR
-is set); wide, the same with more columns; json (or --json) and yaml, one
-document on stdout (namespace watch: one JSON object per line, or one YAML
-document each). Errors are one line on stderr.
+is set; --no-headers leaves out the header line); wide, the same with more
+columns; json (or --json) and yaml, one document on stdout (namespace watch:
+one JSON object per line, or one YAML document each); jsonpath=TEMPLATE, a
+subset of kubectl's JSONPath applied to the JSON document, e.g.
+-o jsonpath='{.executors[*].id}' or
+-o jsonpath='{range .executors[*]}{.id}{"\t"}{.shardCount}{"\n"}{end}'.
+Errors are one line on stderr.
+
+Saved contexts: a config file ($SMCTL_CONFIG, else ~/.config/smctl/config.yaml)
+holds named contexts of endpoints, credentials and a default namespace; pick
+one with --context NAME, SMCTL_CONTEXT or smctl config use-context NAME. A flag
+beats its environment variable, which beats the context. --endpoints ""
+(empty) ignores SMCTL_ENDPOINTS, so --address, the context or the default
+applies.
 
 Every global flag can be set in the environment: SMCTL_ADDRESS,
 SMCTL_ENDPOINTS, SMCTL_NAMESPACE, SMCTL_OUTPUT, SMCTL_JSON, SMCTL_TIMEOUT,
 SMCTL_TLS, SMCTL_CA_FILE, SMCTL_CERT_FILE, SMCTL_KEY_FILE, SMCTL_SERVER_NAME,
-SMCTL_TOKEN (or SM_TOKEN). A flag on the command line wins; SMCTL_JSON and
+SMCTL_TOKEN (or SM_TOKEN), SMCTL_CONTEXT. A flag on the command line wins; SMCTL_JSON and
 SMCTL_TLS switch on when set to anything but "", "0" or "false".
 
 Exit codes:
@@ -62,7 +74,7 @@ See docs/smctl.md for the full reference and an operator's walkthrough.`;
  * import { buildProgram } from "./program.ts";
  *
  * const program = buildProgram();
- * assert.deepEqual(program.commands.map((c) => c.name()), ["namespace", "executor", "shard", "leader", "completion"]);
+ * assert.deepEqual(program.commands.map((c) => c.name()), ["namespace", "executor", "shard", "leader", "config", "__complete", "completion"]);
  * assert.equal(program.opts().address, "127.0.0.1:7943");
  * ```
  */
@@ -85,7 +97,7 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         "--endpoints <host:port,...>",
-        "instances to call, in order: the next is tried when one cannot be reached",
+        'instances to call, in order: the next is tried when one cannot be reached ("" for none)',
       ).env("SMCTL_ENDPOINTS"),
     )
     .addOption(
@@ -93,8 +105,17 @@ export function buildProgram(): Command {
         .env("SMCTL_NAMESPACE"),
     )
     .addOption(
-      new Option("-o, --output <format>", "result format").choices(OUTPUT_FORMATS)
-        .env("SMCTL_OUTPUT"),
+      new Option(
+        "-o, --output <format>",
+        "result format: table, wide, json, yaml or jsonpath=TEMPLATE",
+      ).argParser(outputArgument).env("SMCTL_OUTPUT"),
+    )
+    .addOption(new Option("--no-headers", "tables without their header line"))
+    .addOption(
+      new Option(
+        "--context <name>",
+        "saved context to use (see smctl config); default: the config's current-context",
+      ).env("SMCTL_CONTEXT"),
     )
     .addOption(
       new Option("--json", "the same as -o json: one JSON document on stdout").env("SMCTL_JSON"),
@@ -133,6 +154,8 @@ export function buildProgram(): Command {
   registerExecutorCommands(program);
   registerShardCommands(program);
   registerLeaderCommands(program);
+  registerConfigCommands(program);
+  registerCompleteNames(program);
   registerCompletionCommand(program); // last: its scripts cover every command above
   return program;
 }

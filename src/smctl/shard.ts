@@ -10,6 +10,7 @@ import { SmctlError } from "./errors.ts";
 import { drainedShardModel, type ShardModel, shardModel } from "./model.ts";
 import { registerShardMove } from "./placement_commands.ts";
 import { safeWrite } from "./safe_write.ts";
+import { registerShardList } from "./shard_list.ts";
 import {
   drainedShardsText,
   shardChangeText,
@@ -30,7 +31,7 @@ import {
  * registerShardCommands(program);
  * const group = program.commands[0]!;
  * assert.equal(group.name(), "shard");
- * assert.deepEqual(group.commands.map((c) => c.name()), ["owner", "inspect", "drain", "undrain", "drained", "move"]);
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "owner", "inspect", "drain", "undrain", "drained", "move"]);
  * ```
  */
 export function registerShardCommands(program: Command): void {
@@ -39,9 +40,12 @@ export function registerShardCommands(program: Command): void {
       "after",
       `
 Examples:
+  $ smctl -n orders shard list --owner worker-7
   $ smctl -n orders shard owner 42
   $ smctl -n orders shard drain 42 43 --json`,
     );
+
+  registerShardList(shard);
 
   shard.command("owner").description("print the executor that owns a shard (GetShardOwner)")
     .argument("<key>", "shard key")

@@ -62,9 +62,34 @@ export function renderTable(
       return columns[c]!.align === "right" ? pad + style(cell) : style(cell) + pad;
     }).join(gap).trimEnd();
   return [
-    line(columns.map((c) => c.header), paint.bold),
+    ...(headersOff > 0 ? [] : [line(columns.map((c) => c.header), paint.bold)]),
     ...rows.map((row) => line(row, (text) => text)),
   ].join("\n");
+}
+
+let headersOff = 0;
+
+/**
+ * Runs `render` with every {@linkcode renderTable} inside it leaving out its
+ * header line (`--no-headers`); widths still count the headers, so columns
+ * line up as they would with them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderTable, withoutHeaders } from "./table.ts";
+ *
+ * const text = withoutHeaders(() => renderTable([{ header: "ID" }], [["a"], ["b"]]));
+ * assert.equal(text, "a\nb");
+ * ```
+ */
+export function withoutHeaders<T>(render: () => T): T {
+  headersOff++;
+  try {
+    return render();
+  } finally {
+    headersOff--;
+  }
 }
 
 /**

@@ -13,13 +13,15 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 
 /**
  * The `deno run` permissions smctl needs: net for gRPC, env for its
- * variables, read for TLS files. (The wire contract is embedded, so no
- * `.proto` file is read.)
+ * variables, read for TLS files and its config, write for
+ * `config use-context`. (The wire contract is embedded, so no `.proto` file
+ * is read.)
  */
 export const SMCTL_PERMISSIONS: readonly string[] = [
   "--allow-net",
   "--allow-env",
   "--allow-read",
+  "--allow-write",
 ];
 
 /** The command line that runs smctl with `args`. */
