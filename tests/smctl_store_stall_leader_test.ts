@@ -2,7 +2,9 @@
  * Issue 37: `smctl leader list` answers within about a second while etcd is
  * paused (SIGSTOP), from the instance's own view, with its age: "As of N s
  * ago ...; store unreachable". Before, the instance waited on the leader
- * store and smctl printed `no answer ... within` its timeout.
+ * store and smctl printed `no answer ... within` its timeout. `namespace get`
+ * answers from the instance's followed copy, and `namespace events` says at
+ * once that the store is unreachable.
  */
 import assert from "node:assert/strict";
 import { startEtcdCluster, uniquePrefix } from "./support/etcd.ts";
@@ -68,6 +70,18 @@ Deno.test("smctl leader list answers within a second from the instance's view wh
     assert.equal(leaders[0]?.namespace, "ns");
     assert.ok(leaders[0]?.instanceId, "the leader at the last good read");
     assert.ok(Date.now() - Date.parse(leaders[0]!.unknownSince) >= 2_000, "the view's age shows");
+
+    // The other reads do not hang either: the definition comes from the followed copy, and
+    // the history (kept only in the store) is refused at once, in plain words.
+    const definition = await timed(["namespace", "get", "ns", "-o", "yaml"]);
+    assert.equal(definition.code, 0, definition.stderr);
+    assert.ok(definition.ms < baseline.ms + 2_000, `answered in ${definition.ms.toFixed(0)} ms`);
+    assert.match(definition.stdout, /shardNum: 4/);
+    const events = await timed(["-n", "ns", "namespace", "events"]);
+    assert.notEqual(events.code, 0);
+    assert.ok(events.ms < baseline.ms + 1_000, `answered in ${events.ms.toFixed(0)} ms`);
+    assert.match(events.stderr, /store unreachable since .*: the history is kept in the store/i);
+    assert.doesNotMatch(events.stderr, /circuit breaker/);
 
     await member.kill("SIGCONT");
     paused = false;

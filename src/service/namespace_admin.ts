@@ -18,8 +18,9 @@ import {
   NamespaceExistsError,
   NamespaceNotFoundError,
   PreconditionError,
+  StoreUnavailableError,
 } from "../core/errors.ts";
-import type { Clock } from "../core/clock.ts";
+import { type Clock, sleep } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import { fixedShardKeys } from "../plan/shard_universe.ts";
 import type { Store } from "../store/mod.ts";
@@ -60,6 +61,9 @@ export interface UpdateOutcome {
 
 const DEFAULT_DRAIN_MS = 30_000;
 
+/** How long a reader's definition read waits for the store before it answers from the followed copy, ms. */
+export const DEFINITION_READ_BOUND_MS = 1_000;
+
 /** Creates, changes and deletes namespaces through the store. */
 export class NamespaceAdmin {
   readonly #o: NamespaceAdminOptions;
@@ -99,6 +103,31 @@ export class NamespaceAdmin {
       );
     }
     return { config, spec: { ...spec } };
+  }
+
+  /**
+   * The definition of `name` for a reader: the store's, or when the store
+   * does not answer within {@linkcode DEFINITION_READ_BOUND_MS}, the copy this
+   * instance follows (current up to the store's last answer), so that a read
+   * never hangs on a stalled store.
+   */
+  async read(name: string): Promise<StoredDefinition> {
+    const timeUp = new AbortController();
+    const late = sleep(DEFINITION_READ_BOUND_MS, timeUp.signal, this.#o.clock).then(() =>
+      undefined
+    );
+    try {
+      const found = await Promise.race([this.get(name), late]);
+      if (found) return found;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+    } finally {
+      timeUp.abort();
+      await late.catch(() => {});
+    }
+    const followed = this.#o.catalog.definition(name);
+    if (!followed) throw new NamespaceNotFoundError(name);
+    return followed;
   }
 
   /** The stored definition of `name`; `NamespaceNotFoundError` when there is none. */

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { NamespaceNotFoundError, NotLeaderError } from "../../core/errors.ts";
+import { NotLeaderError } from "../../core/errors.ts";
+import { historyHandlers } from "./history_handlers.ts";
 import { validateRequestId } from "../../service/operator_writes.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import { InvalidArgumentError } from "../../core/errors.ts";
@@ -24,7 +25,6 @@ import {
   toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
-  toHistoryEvent,
   toInspectShardResponse,
   toNamespaceLeader,
   toShardOwners,
@@ -120,6 +120,7 @@ export function routingHandlers(
       })),
     })),
     ...namespaceHandlers(manager, context),
+    ...historyHandlers(manager, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),
@@ -215,23 +216,6 @@ export function routingHandlers(
         return await forwarded;
       }
     }, true),
-    ListNamespaceEvents: unary(context, "ListNamespaceEvents", async (req) => {
-      const namespace = validateNamespace(req.namespace);
-      const since = req.since
-        ? Number(req.since.seconds ?? 0) * 1000 + Math.floor((req.since.nanos ?? 0) / 1e6)
-        : undefined;
-      const query = {
-        ...(since === undefined ? {} : { sinceMs: since }),
-        ...(req.afterId ? { afterId: req.afterId } : {}),
-        ...(req.limit && req.limit > 0 ? { limit: req.limit } : {}),
-      };
-      // A deleted namespace's history stays readable until its retention ends.
-      const events = manager.namespaces.has(namespace)
-        ? await manager.history.read(namespace, query)
-        : await manager.history.readRemoved(namespace, query);
-      if (events === undefined) throw new NamespaceNotFoundError(namespace);
-      return { namespace, events: events.map(toHistoryEvent) };
-    }),
     GetBlastRadius: unary(
       context,
       "GetBlastRadius",

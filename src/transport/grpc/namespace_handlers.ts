@@ -53,7 +53,7 @@ export function namespaceHandlers(manager: ShardManager, context: HandlerContext
       return { undrainedShardKeys: undrained, deletedKeys: String(deletedKeys) };
     }),
     GetNamespaceDefinition: unary(context, "GetNamespaceDefinition", async (req) => ({
-      definition: toNamespaceDefinition(await admin.get(validateNamespace(req.namespace))),
+      definition: toNamespaceDefinition(await admin.read(validateNamespace(req.namespace))),
     })),
   };
 }
