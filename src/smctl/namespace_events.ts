@@ -96,7 +96,7 @@ export function eventModel(wire: HistoryEvent__Output): EventModel {
  * ```
  */
 export function eventLine(e: EventModel): string {
-  const by = e.actor && !e.text.includes(` by ${e.actor} `) ? ` (by ${e.actor})` : "";
+  const by = e.actor && !e.text.includes(e.actor) ? ` (by ${e.actor})` : "";
   return `${e.at ?? "-"}  ${e.type.padEnd(18)}  ${e.text}${by}`;
 }
 

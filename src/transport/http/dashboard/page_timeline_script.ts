@@ -47,7 +47,7 @@ const EVENT_KIND = {
 
 /** " (by alice)" for an operator's change, unless its text names the caller already. */
 function byActor(e) {
-  return e.actor && !e.text.includes(" by " + e.actor + " ") ? " (by " + e.actor + ")" : "";
+  return e.actor && !e.text.includes(e.actor) ? " (by " + e.actor + ")" : "";
 }
 
 function renderTimeline() {
