@@ -24,7 +24,7 @@ const RANKS: readonly (readonly string[])[] = [
   ["plan", "state"],
   ["store"], // the ports: src/store/*.ts
   // The foundation, importable from every rank above, importing nothing above it:
-  ["core", "streams", "config", "limits", "security", "loadbalancer", "placement"],
+  ["core", "streams", "config", "limits", "security", "loadbalancer", "placement", "shared"],
 ];
 const ADAPTERS = ["store/etcd", "store/embedded"];
 const CLIENT_SIDE = ["client", "smctl"];
@@ -143,7 +143,8 @@ Deno.test("src/wire/ imports nothing else from src/, and on the server side only
 });
 
 Deno.test("the client side imports no server code, and the server imports no client code", async () => {
-  const shared = ["client", WIRE, "placement"]; // placement: pure owner-set functions (README, SDKs)
+  // placement: pure owner-set functions (README, SDKs); shared: durations (configuration, smctl)
+  const shared = ["client", WIRE, "placement", "shared"];
   const offenders = (await edges()).filter((e) => {
     const from = areaOf(e.from);
     const to = areaOf(e.target);
@@ -154,12 +155,13 @@ Deno.test("the client side imports no server code, and the server imports no cli
   assertNone(offenders, "client SDKs and smctl are separate from the server");
 });
 
-Deno.test("src/placement/, which the SDKs import, imports nothing else from src/ and no package", async () => {
-  const offenders = (await edges()).filter((e) =>
-    areaOf(e.from) === "placement" && areaOf(e.target) !== "placement" &&
-    !e.target.startsWith("node:assert")
-  );
-  assertNone(offenders, "placement must stay pure and importable by clients");
+Deno.test("src/placement/ and src/shared/, which the client side imports, import nothing else from src/ and no package", async () => {
+  const offenders = (await edges()).filter((e) => {
+    const from = areaOf(e.from) ?? "";
+    return ["placement", "shared"].includes(from) && areaOf(e.target) !== from &&
+      !e.target.startsWith("node:assert");
+  });
+  assertNone(offenders, "placement and shared must stay pure and importable by clients");
 });
 
 Deno.test("src/plan/ (tests aside) imports no store types: a plan is plain data", async () => {
