@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./inspection.ts";
+export * from "./liveness.ts";
 export * from "./routed_namespace.ts";
 export * from "./namespace_stats.ts";
 export * from "./not_running.ts";

@@ -15,7 +15,7 @@ import { type Clock, sleep } from "../core/clock.ts";
 import { HeardReports } from "../heartbeat/heard_reports.ts";
 import type { Heartbeat } from "../heartbeat/validate_heartbeat.ts";
 import type { NamespacePolicy } from "../policy/namespace_policy.ts";
-import type { InspectionTime } from "../routing/inspection.ts";
+import type { InspectionTime } from "../routing/liveness.ts";
 import { notRunningShards, type RunningEvidence } from "../routing/not_running.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import { type Note, NotRunningNotes, type NotRunningNotesOptions } from "./not_running_notes.ts";

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { http2ServersOf } from "./_http2_servers.ts";
+import { http2ServersOf } from "./_runtime_internals.ts";
 
 /** The part of an HTTP/2 server stream the guard touches. */
 interface StreamLike {
@@ -55,7 +55,8 @@ export function guardClosedStream(stream: StreamLike): boolean {
  * the guard caught. Returns the number of HTTP/2 servers guarded.
  *
  * grpc-js keeps its HTTP/2 servers in a private `http2Servers` map; a grpc-js
- * without it throws here, so an upgrade cannot drop the guard silently.
+ * without it throws here (`server.ts` checks first, with
+ * `checkRuntimeInternals`), so an upgrade cannot drop the guard silently.
  */
 export function installClosedStreamGuard(server: object, onGuarded: () => void): number {
   const servers = http2ServersOf(server, "the closed-stream guard");

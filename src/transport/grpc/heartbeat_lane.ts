@@ -31,7 +31,7 @@
 import { Buffer } from "node:buffer";
 import type { EventEmitter } from "node:events";
 import { status as Status } from "@grpc/grpc-js";
-import { http2ServersOf } from "./_http2_servers.ts";
+import { http2ServersOf, interceptGrpcStreams } from "./_runtime_internals.ts";
 import type { HeartbeatAnswerer } from "./handlers.ts";
 import { decoded } from "./malformed.ts";
 import { frameMessage, type FrameProblem, UnaryFrameReader } from "./unary_frame_reader.ts";
@@ -317,8 +317,6 @@ export class HeartbeatLane {
   }
 }
 
-type StreamListener = (stream: LaneStream, headers: LaneHeaders, ...rest: unknown[]) => void;
-
 /**
  * Puts the lane in front of grpc-js's stream listener on every HTTP/2 server
  * of the bound grpc-js `server`; streams the lane does not take go to
@@ -333,18 +331,11 @@ type StreamListener = (stream: LaneStream, headers: LaneHeaders, ...rest: unknow
 export function installHeartbeatLane(server: object, lane: HeartbeatLane): number {
   const servers = http2ServersOf(server, "the Heartbeat lane");
   for (const http2 of servers) {
-    const listeners = http2.listeners("stream") as StreamListener[];
-    if (listeners.length !== 1) {
-      throw new TypeError(
-        `the Heartbeat lane expects grpc-js's one stream listener, found ${listeners.length}`,
-      );
-    }
-    const grpcjs = listeners[0]!;
-    http2.removeListener("stream", grpcjs);
-    http2.on("stream", (stream: LaneStream, headers: LaneHeaders, ...rest: unknown[]) => {
-      if (lane.takes(headers)) lane.serve(stream, headers);
-      else grpcjs(stream, headers, ...rest);
-    });
+    interceptGrpcStreams(http2, (stream: LaneStream, headers: LaneHeaders) => {
+      if (!lane.takes(headers)) return false;
+      lane.serve(stream, headers);
+      return true;
+    }, "the Heartbeat lane");
   }
   return servers.length;
 }

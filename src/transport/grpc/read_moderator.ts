@@ -30,11 +30,17 @@
  * are read in the same turn. Pausing stops the socket's native reads
  * (`socket._handle.readStop()`), not just its `data` events: that is what
  * lets the kernel gather the bytes. A runtime whose sockets have no such
- * handle is left as it is (`watch` returns false).
+ * handle is left as it is (`watch` returns false); `_runtime_internals.ts`
+ * finds the handle, and checks at start that this runtime has it.
  *
  * @module
  */
-import { http2ServersOf, sessionField } from "./_http2_servers.ts";
+import {
+  http2ServersOf,
+  type NativeReader,
+  nativeReader,
+  sessionSocket,
+} from "./_runtime_internals.ts";
 
 /** The window `SM_READ_WINDOW_MS=on` means, ms. */
 export const DEFAULT_READ_WINDOW_MS = 10;
@@ -46,17 +52,10 @@ export const DEFAULT_READ_WINDOW_MS = 10;
  */
 export const BULK_BYTES = 16 * 1024;
 
-/** The native reading switch of a socket (`net.Socket#_handle`). */
-interface NativeReader {
-  readStart(): unknown;
-  readStop(): unknown;
-}
-
 /** The parts of a `net.Socket` the moderator uses. */
 interface ModeratedSocket {
   readonly destroyed: boolean;
   readonly bytesWritten?: number;
-  readonly _handle?: unknown;
   prependListener(event: "data", listener: (chunk: { readonly length: number }) => void): unknown;
   once(event: "close", listener: () => void): unknown;
 }
@@ -64,11 +63,6 @@ interface ModeratedSocket {
 function isSocket(value: unknown): value is ModeratedSocket {
   const socket = value as Partial<ModeratedSocket> | null | undefined;
   return typeof socket?.prependListener === "function" && typeof socket.once === "function";
-}
-
-function isReader(value: unknown): value is NativeReader {
-  const handle = value as Partial<NativeReader> | null | undefined;
-  return typeof handle?.readStart === "function" && typeof handle.readStop === "function";
 }
 
 /** Pauses busy connections' reads and resumes them together once per window. */
@@ -119,8 +113,8 @@ export class ReadModerator {
    */
   watch(socket: unknown): boolean {
     if (!isSocket(socket)) return false;
-    const handle = socket._handle;
-    if (!isReader(handle)) return false;
+    const handle = nativeReader(socket);
+    if (handle === undefined) return false;
     let last = -Infinity;
     let bulkUntil = -Infinity;
     let written = socket.bytesWritten ?? 0;
@@ -180,7 +174,7 @@ export function installReadModerator(
   const servers = http2ServersOf(server, "the read moderator");
   for (const http2 of servers) {
     http2.prependListener("session", (session: object) => {
-      const socket = sessionField(session, "socket");
+      const socket = sessionSocket(session);
       if ((socket as { encrypted?: boolean } | undefined)?.encrypted === true) return;
       if (!moderator.watch(socket)) onMissing();
     });

@@ -3,7 +3,7 @@ import { Buffer } from "node:buffer";
 import { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { BULK_BYTES, installReadModerator, ReadModerator } from "./read_moderator.ts";
-import { http2ServersOf, sessionField } from "./_http2_servers.ts";
+import { http2ServersOf, sessionSocket } from "./_runtime_internals.ts";
 import { bytesMethod } from "../../../tests/support/grpc_clients.ts";
 
 /** A socket whose native handle counts its stops and starts. */
@@ -155,7 +155,7 @@ async function serveModerated(windowMs: number): Promise<Moderated> {
   let reads = 0;
   for (const http2 of http2ServersOf(server, "the test")) {
     http2.on("session", (session: object) => {
-      (sessionField(session, "socket") as EventEmitter).on("data", () => reads++);
+      (sessionSocket(session) as EventEmitter).on("data", () => reads++);
     });
   }
   const Client = grpc.makeGenericClientConstructor({ Echo: echo, Big: big }, "Test");

@@ -21,6 +21,7 @@ import { tolerantDefinition } from "./malformed.ts";
 import { installClosedStreamGuard } from "./closed_stream_guard.ts";
 import { installWriteCoalescer } from "./write_coalescer.ts";
 import { installReadModerator, ReadModerator } from "./read_moderator.ts";
+import { checkRuntimeInternals } from "./_runtime_internals.ts";
 
 /**
  * Largest answer sent, in bytes: a snapshot of a large namespace is big.
@@ -116,7 +117,16 @@ export async function startGrpcServer(
       (error, port) => error ? reject(error) : resolve(port),
     )
   );
-  if ((options.heartbeatLane ?? true) && !authorizer) {
+  // The workarounds below reach into grpc-js and Deno; what this runtime lacks is said once
+  // here, and the calls it concerns go through plain grpc-js.
+  const windowMs = options.readWindowMs ?? 0;
+  const lane = (options.heartbeatLane ?? true) && !authorizer;
+  const support = await checkRuntimeInternals(server, {
+    heartbeatLane: lane,
+    readModerator: windowMs > 0,
+  });
+  for (const sentence of support.missing) logger.warn(sentence);
+  if (lane && support.heartbeatLane) {
     const heartbeat = executorDefinition.Heartbeat;
     installHeartbeatLane(
       server,
@@ -130,10 +140,12 @@ export async function startGrpcServer(
       }),
     );
   }
-  installClosedStreamGuard(
-    server,
-    () => logger.debug("a call arrived on a stream its client had already closed; not answered"),
-  );
+  if (support.closedStreamGuard) {
+    installClosedStreamGuard(
+      server,
+      () => logger.debug("a call arrived on a stream its client had already closed; not answered"),
+    );
+  }
   /** A warning said once, however many connections the runtime leaves unimproved. */
   const warnOnce = (message: string) => {
     let said = false;
@@ -143,15 +155,16 @@ export async function startGrpcServer(
       logger.warn(message);
     };
   };
-  installWriteCoalescer(
-    server,
-    warnOnce(
-      "this Deno's HTTP/2 sessions keep their socket elsewhere: answers are written frame by " +
-        "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
-    ),
-  );
-  const windowMs = options.readWindowMs ?? 0;
-  const moderator = windowMs > 0 ? new ReadModerator(windowMs) : undefined;
+  if (support.writeCoalescer) {
+    installWriteCoalescer(
+      server,
+      warnOnce(
+        "this Deno's HTTP/2 sessions keep their socket elsewhere: answers are written frame by " +
+          "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
+      ),
+    );
+  }
+  const moderator = windowMs > 0 && support.readModerator ? new ReadModerator(windowMs) : undefined;
   if (moderator) {
     installReadModerator(
       server,

@@ -20,36 +20,14 @@
  * lost when a connection closes gracefully.
  *
  * It reaches two private fields of the session (its socket and its nghttp2
- * handle, found by their symbols' descriptions). A runtime without them is
- * left as it is and reported through `onMissing`, so an upgrade of Deno can
- * slow the server down but not break it; `write_coalescer_test.ts` fails on
- * such a runtime.
+ * handle), through `_runtime_internals.ts`, which checks at start that this
+ * runtime has them. A session without them is left as it is and reported
+ * through `onMissing`, so an upgrade of Deno can slow the server down but not
+ * break it; `write_coalescer_test.ts` fails on such a runtime.
  *
  * @module
  */
-import { http2ServersOf, sessionField } from "./_http2_servers.ts";
-
-/** The parts of a `net.Socket` the coalescer uses. */
-interface CorkableSocket {
-  cork(): void;
-  uncork(): void;
-  readonly writableCorked: number;
-  readonly destroyed: boolean;
-}
-
-/** The part of the session's nghttp2 handle the coalescer wraps. */
-interface PendingSender {
-  sendPending: () => void;
-}
-
-function isCorkable(value: unknown): value is CorkableSocket {
-  const socket = value as Partial<CorkableSocket> | null | undefined;
-  return typeof socket?.cork === "function" && typeof socket.uncork === "function";
-}
-
-function isSender(value: unknown): value is PendingSender {
-  return typeof (value as Partial<PendingSender> | null | undefined)?.sendPending === "function";
-}
+import { http2ServersOf, sessionWriter } from "./_runtime_internals.ts";
 
 /**
  * Makes `session` write what it has to send once per turn of the event
@@ -66,9 +44,9 @@ function isSender(value: unknown): value is PendingSender {
  * ```
  */
 export function coalesceSessionWrites(session: object): boolean {
-  const socket = sessionField(session, "socket");
-  const handle = sessionField(session, "kHandle");
-  if (!isCorkable(socket) || !isSender(handle)) return false;
+  const writer = sessionWriter(session);
+  if (writer === undefined) return false;
+  const { socket, handle } = writer;
   const send = handle.sendPending;
   let corked = false;
   const uncork = () => {
@@ -93,7 +71,8 @@ export function coalesceSessionWrites(session: object): boolean {
  * HTTP/2 servers.
  *
  * grpc-js keeps its HTTP/2 servers in a private `http2Servers` map; a grpc-js
- * without it throws here, so an upgrade cannot drop the coalescer silently.
+ * without it throws here (`server.ts` checks first, with
+ * `checkRuntimeInternals`), so an upgrade cannot drop the coalescer silently.
  */
 export function installWriteCoalescer(server: object, onMissing: () => void): number {
   const servers = http2ServersOf(server, "the write coalescer");

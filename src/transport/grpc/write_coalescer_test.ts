@@ -3,7 +3,7 @@ import { Buffer } from "node:buffer";
 import type { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { coalesceSessionWrites, installWriteCoalescer } from "./write_coalescer.ts";
-import { http2ServersOf } from "./_http2_servers.ts";
+import { http2ServersOf } from "./_runtime_internals.ts";
 import { bytesMethod } from "../../../tests/support/grpc_clients.ts";
 
 const unary = bytesMethod("/coalescer.Test/Echo");

@@ -94,3 +94,46 @@ Deno.test("formatDuration rejects values that are not finite", () => {
   assert.throws(() => formatDuration(Number.NaN), RangeError);
   assert.throws(() => formatDuration(Infinity), RangeError);
 });
+
+Deno.test("the command-line syntax reads ms, s, m and h, rounded to a whole millisecond", () => {
+  const cli = { syntax: "command-line" } as const;
+  assert.equal(parseDuration(" 10s ", cli), 10_000);
+  assert.equal(parseDuration("1m30s", cli), 90_000);
+  assert.equal(parseDuration("1.5m", cli), 90_000);
+  assert.equal(parseDuration("1.0004s", cli), 1_000);
+});
+
+Deno.test("the command-line syntax refuses what the Go syntax reads, with its own messages", () => {
+  const cli = { syntax: "command-line" } as const;
+  for (const text of ["0", "500us", "1ns", ".5s", "5.s", "-1s", " ", "1e3s"]) {
+    assert.throws(
+      () => parseDuration(text, cli),
+      new TypeError(`expected a duration such as 500ms, 5s or 2m, got ${JSON.stringify(text)}`),
+    );
+  }
+  for (const text of ["0s", "0.4ms"]) {
+    assert.throws(
+      () => parseDuration(text, cli),
+      new TypeError(`expected a duration above zero, got ${JSON.stringify(text)}`),
+    );
+  }
+});
+
+Deno.test("the short style keeps two units and shows negative values as zero", () => {
+  const short = { style: "short" } as const;
+  assert.equal(formatDuration(-5, short), "0ms");
+  assert.equal(formatDuration(9_990, short), "10s");
+  assert.equal(formatDuration(90_500, short), "1m30s");
+  assert.equal(formatDuration(4 * 86_400_000 + 3_600_000, short), "4d1h");
+});
+
+Deno.test("an unknown syntax or style is a TypeError naming it", () => {
+  assert.throws(
+    () => parseDuration("1s", { syntax: "yaml" as "go" }),
+    /syntax must be "go" or "command-line", got "yaml"/,
+  );
+  assert.throws(
+    () => formatDuration(1, { style: "long" as "go" }),
+    /style must be "go" or "short", got "long"/,
+  );
+});
