@@ -49,3 +49,17 @@ Deno.test("a fake clock moves wall and monotonic time together", async () => {
   assert.equal(time.clock.now(), 5_250);
   assert.equal(time.clock.monotonic(), 5_250);
 });
+
+Deno.test("startTimer lets the process exit while an unref'd timer waits, on the clock's own timers", () => {
+  const time = fakeClock();
+  const unrefd: unknown[] = [];
+  const clock: Clock = { ...time.clock, unrefTimer: (handle) => unrefd.push(handle) };
+  const keep = startTimer(clock, 100, () => {});
+  assert.deepEqual(unrefd, [], "a timer keeps the process alive by default");
+  const housekeeping = startTimer(clock, 100, () => {}, { unref: true });
+  assert.equal(unrefd.length, 1);
+  assert.equal(time.pending(), 2, "both run on the fake clock");
+  keep();
+  housekeeping();
+  assert.equal(time.pending(), 0);
+});
