@@ -133,3 +133,42 @@ export function sleep(ms: number, signal?: AbortSignal, clock: Clock = systemClo
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/** A signal that times out, from {@linkcode timeoutSignal}. */
+export interface TimeoutSignal {
+  /** Aborts with a `TimeoutError` `DOMException` once the time is up. */
+  readonly signal: AbortSignal;
+  /** Stops the timer (the signal then never aborts); call it once the wait is over. */
+  clear(): void;
+}
+
+/**
+ * `AbortSignal.timeout` on any clock: a signal that aborts after `ms` of
+ * `clock`'s time. Unlike `AbortSignal.timeout`, its timer holds the process
+ * until it fires or is cleared, so clear it when the wait ends.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { timeoutSignal } from "./clock.ts";
+ * import { fakeClock } from "./fake_clock.ts";
+ *
+ * const time = fakeClock();
+ * const late = timeoutSignal(5_000, time.clock);
+ * await time.tick(5_000);
+ * assert.equal(late.signal.reason.name, "TimeoutError");
+ * const early = timeoutSignal(5_000, time.clock);
+ * early.clear();
+ * assert.equal(time.pending(), 0);
+ * ```
+ *
+ * @param ms How long until the signal aborts.
+ * @param clock Whose time. @default {systemClock}
+ */
+export function timeoutSignal(ms: number, clock: Clock = systemClock): TimeoutSignal {
+  const controller = new AbortController();
+  const clear = startTimer(clock, ms, () => {
+    controller.abort(new DOMException(`Timed out after ${ms} ms`, "TimeoutError"));
+  });
+  return { signal: controller.signal, clear };
+}
