@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
 import { http2ServersOf, sessionField } from "./_http2_servers.ts";
 
 /** The window `SM_READ_WINDOW_MS=on` means, ms. */
@@ -75,22 +76,26 @@ function isReader(value: unknown): value is NativeReader {
 export class ReadModerator {
   readonly #windowMs: number;
   readonly #now: () => number;
+  readonly #clock: Clock;
   /** Paused sockets and their native handles. */
   readonly #paused = new Map<ModeratedSocket, NativeReader>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #resume: (() => void) | undefined;
   #pauses = 0;
   #closed = false;
 
   /**
    * A moderator pausing for up to `windowMs` (a positive number of
-   * milliseconds); `now` is the clock (for tests).
+   * milliseconds) of `time`: a {@linkcode Clock} (its monotonic time and
+   * timers), or a monotonic time source alone, with timers on
+   * {@linkcode systemClock}. @default {systemClock}
    */
-  constructor(windowMs: number, now: () => number = () => performance.now()) {
+  constructor(windowMs: number, time: Clock | (() => number) = systemClock) {
     if (!(windowMs > 0) || !Number.isFinite(windowMs)) {
       throw new RangeError(`read window must be a positive number of ms, got ${windowMs}`);
     }
     this.#windowMs = windowMs;
-    this.#now = now;
+    this.#clock = typeof time === "function" ? systemClock : time;
+    this.#now = typeof time === "function" ? time : () => this.#clock.monotonic();
   }
 
   /** How many times a connection was paused so far. */
@@ -145,11 +150,11 @@ export class ReadModerator {
     handle.readStop();
     this.#paused.set(socket, handle);
     this.#pauses++;
-    this.#timer ??= setTimeout(() => this.#resumeAll(), this.#windowMs);
+    this.#resume ??= startTimer(this.#clock, this.#windowMs, () => this.#resumeAll());
   }
 
   #resumeAll(): void {
-    this.#timer = undefined;
+    this.#resume = undefined;
     const paused = [...this.#paused];
     this.#paused.clear();
     // Every paused socket reads again, even one its stream has paused since:
@@ -160,7 +165,7 @@ export class ReadModerator {
   /** Resumes every paused connection and pauses none from now on. */
   close(): void {
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#resume?.();
     this.#resumeAll();
   }
 }
