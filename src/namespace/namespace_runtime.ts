@@ -173,6 +173,7 @@ export class NamespaceRuntime implements RoutedNamespace {
       leaderStore,
       ...election,
       logger,
+      clock,
       lead: async (leadership, termSignal) => {
         this.#leading = true;
         try {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { sleep } from "../core/clock.ts";
+import { type Clock, systemClock, timeoutSignal } from "../core/clock.ts";
 import {
   EphemeralShardLimitExceededError,
   NoOwnerError,
@@ -42,13 +42,15 @@ function hasLiveExecutor(state: NamespaceView, now: number): boolean {
 
 /**
  * Who owns `key`; an ephemeral shard is created on first ask and the call
- * waits (up to `CREATE_TIMEOUT_MS` or until `signal` aborts) for its owner.
+ * waits (up to `CREATE_TIMEOUT_MS` of `clock`'s time, default
+ * `systemClock`, or until `signal` aborts) for its owner.
  */
 export async function getShardOwner(
   runtime: RoutedNamespace,
   key: string,
   now: number,
   signal?: AbortSignal,
+  clock: Clock = systemClock,
 ): Promise<ShardOwnerView> {
   assertShardExists(runtime, key);
   const { cache } = runtime;
@@ -63,8 +65,7 @@ export async function getShardOwner(
     if (!runtime.requester.has(key)) checkCapacity(runtime, key);
     await runtime.requester.request(key);
   }
-  const timeout = new AbortController();
-  const timer = sleep(CREATE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
+  const timeout = timeoutSignal(CREATE_TIMEOUT_MS, clock);
   try {
     await cache.waitUntil(
       () => state.ownerOf(key) !== undefined || state.isDrained(key),
@@ -73,8 +74,7 @@ export async function getShardOwner(
   } catch {
     throw new NoOwnerError(state.namespace, key, "it was not placed in time; retry");
   } finally {
-    timeout.abort();
-    await timer;
+    timeout.clear();
     runtime.requester.settled(key);
   }
   const placed = state.ownerOf(key);

@@ -5,8 +5,7 @@
  * @module
  */
 import type { Store } from "../store/store.ts";
-import { sleep } from "../core/clock.ts";
-import type { Clock } from "../core/clock.ts";
+import { type Clock, timeoutSignal } from "../core/clock.ts";
 import {
   ExecutorNotFoundError,
   InvalidArgumentError,
@@ -183,8 +182,7 @@ export class CellOperations {
     const pending = runtime.cellMoves;
     pending.add(moving, to);
     runtime.requestPass();
-    const timeout = new AbortController();
-    const timer = sleep(MOVE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
+    const timeout = timeoutSignal(MOVE_TIMEOUT_MS, this.#host.clock);
     try {
       await cache.waitUntil(
         () => moving.every((key) => state.ownerOf(key) === to),
@@ -199,8 +197,7 @@ export class CellOperations {
       );
     } finally {
       pending.settle(moving, to);
-      timeout.abort();
-      await timer;
+      timeout.clear();
     }
     return { moved: moving, unchanged, planned: [] };
   }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import type { NamespaceConfig } from "../config/mod.ts";
+import type { Clock } from "../core/clock.ts";
+import { fakeClock } from "../core/fake_clock.ts";
 import { silentLogger } from "../core/logger.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import type {
@@ -73,7 +75,7 @@ function memoryDefinitions(): NamespaceDefinitions {
   };
 }
 
-function setup() {
+function setup(clock?: Clock) {
   const definitions = memoryDefinitions();
   const registry = new NamespaceRegistry();
   const events: string[] = [];
@@ -82,6 +84,7 @@ function setup() {
     registry,
     build: (config) => fakeRuntime(config, events),
     logger: silentLogger,
+    ...(clock ? { clock } : {}),
   });
   return { definitions, registry, events, catalog };
 }
@@ -157,6 +160,26 @@ Deno.test("the catalog skips a stored definition that does not validate and keep
       !registry.has("x") && !registry.has("y"),
       "a spec naming another namespace is skipped",
     );
+  } finally {
+    stop.abort();
+    await catalog.stopAll();
+  }
+});
+
+Deno.test("the catalog's wait for a revision gives up after its timeout on the catalog's clock", async () => {
+  const time = fakeClock();
+  const { catalog } = setup(time.clock);
+  const stop = new AbortController();
+  try {
+    await catalog.start(stop.signal);
+    let outcome: boolean | undefined;
+    const waiting = catalog.waitFor(7, 1_000).then((applied) => outcome = applied);
+    await time.tick(999);
+    assert.equal(outcome, undefined, "still waiting");
+    await time.tick(1);
+    await waiting;
+    assert.equal(outcome, false, "revision 7 never came");
+    assert.equal(time.pending(), 0, "no timer left behind");
   } finally {
     stop.abort();
     await catalog.stopAll();

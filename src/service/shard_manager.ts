@@ -84,7 +84,7 @@ export class ShardManager {
   /** Records refused operator calls in the history. */
   readonly audit: OperatorAudit;
   #options: ShardManagerOptions;
-  #advertisement = new Advertisement();
+  #advertisement: Advertisement;
   #startedAt: { readonly now: number; readonly wallMs: number };
   #clock: Clock;
   #ingest: HeartbeatIngest;
@@ -101,6 +101,7 @@ export class ShardManager {
   constructor(options: ShardManagerOptions) {
     this.#options = options;
     const clock = this.#clock = options.clock ?? systemClock;
+    this.#advertisement = new Advertisement(clock);
     this.#running = new RunningShards(clock);
     this.#startedAt = { now: clock.monotonic(), wallMs: clock.now() };
     this.instanceId = options.instanceId ?? crypto.randomUUID();
@@ -143,6 +144,7 @@ export class ShardManager {
       registry: this.namespaces,
       build,
       logger: options.logger,
+      clock,
     });
     this.admin = new NamespaceAdmin({
       store: options.store,
@@ -322,6 +324,7 @@ export class ShardManager {
       key,
       this.#clock.monotonic(),
       signal,
+      this.#clock,
     );
   }
 

@@ -112,9 +112,9 @@ export async function runLeaderTerm(
   term.addEventListener("abort", () => unsubscribe?.(), { once: true });
   const triggers = mergeStreams(
     cache.triggers.changes(term, 0),
-    ticker(options.policy.periodMs, term),
+    ticker(options.policy.periodMs, term, { clock }),
     wake.readable,
-  ).pipeThrough(new ThrottleStream({ cooldownMs: () => passSpacing.cooldownMs() }));
+  ).pipeThrough(new ThrottleStream({ cooldownMs: () => passSpacing.cooldownMs(), clock }));
   const context: PassContext = {
     cache,
     store,

@@ -31,6 +31,7 @@
 import { Buffer } from "node:buffer";
 import type { EventEmitter } from "node:events";
 import { status as Status } from "@grpc/grpc-js";
+import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
 import { http2ServersOf, interceptGrpcStreams } from "./_runtime_internals.ts";
 import type { HeartbeatAnswerer } from "./handlers.ts";
 import { decoded } from "./malformed.ts";
@@ -78,6 +79,8 @@ export interface HeartbeatLaneOptions {
   readonly answer: HeartbeatAnswerer;
   /** Logging and observation, as for every handler. */
   readonly context: HandlerContext;
+  /** Whose timers sweep expired deadlines. @default {systemClock} */
+  readonly clock?: Clock;
 }
 
 /**
@@ -128,12 +131,18 @@ export function laneTakes(headers: LaneHeaders, path: string): boolean {
 /** Lane calls with a deadline that have not ended, checked every {@linkcode SWEEP_MS}. */
 class DeadlineSweeper {
   readonly #calls = new Set<LaneCall>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #clock: Clock;
+  #armed = false;
+
+  /** Sweeps on `clock`'s timers (deadlines are wall-clock times, from `Date.now()`). */
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
 
   /** Watches `call` until it ends. */
   add(call: LaneCall): void {
     this.#calls.add(call);
-    if (this.#timer === undefined) this.#arm();
+    if (!this.#armed) this.#arm();
   }
 
   /** Stops watching `call`. */
@@ -142,12 +151,13 @@ class DeadlineSweeper {
   }
 
   #arm(): void {
-    this.#timer = setTimeout(() => this.#sweep(), SWEEP_MS);
-    Deno.unrefTimer(this.#timer);
+    // A sweep is housekeeping: it must not keep the process alive.
+    this.#armed = true;
+    startTimer(this.#clock, SWEEP_MS, () => this.#sweep(), { unref: true });
   }
 
   #sweep(): void {
-    this.#timer = undefined;
+    this.#armed = false;
     const now = Date.now();
     for (const call of this.#calls) {
       if (call.gone()) this.#calls.delete(call);
@@ -273,11 +283,12 @@ const IGNORE = () => {};
  */
 export class HeartbeatLane {
   readonly #options: HeartbeatLaneOptions;
-  readonly #sweeper = new DeadlineSweeper();
+  readonly #sweeper: DeadlineSweeper;
 
   /** A lane serving with `options`. */
   constructor(options: HeartbeatLaneOptions) {
     this.#options = options;
+    this.#sweeper = new DeadlineSweeper(options.clock ?? systemClock);
   }
 
   /** True when this lane serves a stream with these headers ({@linkcode laneTakes}). */

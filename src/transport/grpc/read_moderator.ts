@@ -35,6 +35,7 @@
  *
  * @module
  */
+import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
 import {
   http2ServersOf,
   type NativeReader,
@@ -69,22 +70,26 @@ function isSocket(value: unknown): value is ModeratedSocket {
 export class ReadModerator {
   readonly #windowMs: number;
   readonly #now: () => number;
+  readonly #clock: Clock;
   /** Paused sockets and their native handles. */
   readonly #paused = new Map<ModeratedSocket, NativeReader>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #resume: (() => void) | undefined;
   #pauses = 0;
   #closed = false;
 
   /**
    * A moderator pausing for up to `windowMs` (a positive number of
-   * milliseconds); `now` is the clock (for tests).
+   * milliseconds) of `time`: a {@linkcode Clock} (its monotonic time and
+   * timers), or a monotonic time source alone, with timers on
+   * {@linkcode systemClock}. @default {systemClock}
    */
-  constructor(windowMs: number, now: () => number = () => performance.now()) {
+  constructor(windowMs: number, time: Clock | (() => number) = systemClock) {
     if (!(windowMs > 0) || !Number.isFinite(windowMs)) {
       throw new RangeError(`read window must be a positive number of ms, got ${windowMs}`);
     }
     this.#windowMs = windowMs;
-    this.#now = now;
+    this.#clock = typeof time === "function" ? systemClock : time;
+    this.#now = typeof time === "function" ? time : () => this.#clock.monotonic();
   }
 
   /** How many times a connection was paused so far. */
@@ -139,11 +144,11 @@ export class ReadModerator {
     handle.readStop();
     this.#paused.set(socket, handle);
     this.#pauses++;
-    this.#timer ??= setTimeout(() => this.#resumeAll(), this.#windowMs);
+    this.#resume ??= startTimer(this.#clock, this.#windowMs, () => this.#resumeAll());
   }
 
   #resumeAll(): void {
-    this.#timer = undefined;
+    this.#resume = undefined;
     const paused = [...this.#paused];
     this.#paused.clear();
     // Every paused socket reads again, even one its stream has paused since:
@@ -154,7 +159,7 @@ export class ReadModerator {
   /** Resumes every paused connection and pauses none from now on. */
   close(): void {
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#resume?.();
     this.#resumeAll();
   }
 }

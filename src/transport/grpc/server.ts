@@ -6,6 +6,7 @@
  */
 import { LeaderForwarder } from "./leader_forwarder.ts";
 import * as grpc from "@grpc/grpc-js";
+import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { ShardManager } from "../../service/shard_manager.ts";
 import { executorHandlers, heartbeatAnswerer, routingHandlers } from "./handlers.ts";
@@ -55,6 +56,8 @@ export interface GrpcServerOptions {
    * (`read_moderator.ts`); 0 leaves reads alone. @default {0}
    */
   readonly readWindowMs?: number;
+  /** Whose timers the server uses (deadline sweeps, read windows, shutdown grace). @default {systemClock} */
+  readonly clock?: Clock;
 }
 
 /**
@@ -73,6 +76,7 @@ export async function startGrpcServer(
   logger: Logger,
   options: GrpcServerOptions = {},
 ): Promise<GrpcServer> {
+  const clock = options.clock ?? systemClock;
   const server = new grpc.Server({
     "grpc.max_receive_message_length": manager.limits.maxReceiveMessageBytes,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
@@ -137,6 +141,7 @@ export async function startGrpcServer(
         deserialize: (bytes) => heartbeat.requestDeserialize(bytes),
         answer,
         context,
+        clock,
       }),
     );
   }
@@ -164,7 +169,9 @@ export async function startGrpcServer(
       ),
     );
   }
-  const moderator = windowMs > 0 && support.readModerator ? new ReadModerator(windowMs) : undefined;
+  const moderator = windowMs > 0 && support.readModerator
+    ? new ReadModerator(windowMs, clock)
+    : undefined;
   if (moderator) {
     installReadModerator(
       server,
@@ -180,14 +187,14 @@ export async function startGrpcServer(
     address: `${host}:${port}`,
     stop: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
+        const force = startTimer(clock, graceMs, () => {
           server.forceShutdown();
           resolve();
-        }, graceMs);
+        });
         forwarder?.close();
         moderator?.close();
         server.tryShutdown(() => {
-          clearTimeout(timer);
+          force();
           resolve();
         });
       }),

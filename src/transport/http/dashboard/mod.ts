@@ -25,6 +25,7 @@ import type { ExecutorSamples } from "./executor_samples.ts";
 import { historyResponse } from "./history_route.ts";
 import { errorResponse, httpStatusOf, jsonError } from "./http_errors.ts";
 import type { Authorizer } from "../../../security/authorizer.ts";
+import { type Clock, systemClock } from "../../../core/clock.ts";
 import type { Logger } from "../../../core/logger.ts";
 import { LeaderCache } from "./leaders.ts";
 import { dashboardPage } from "./page.ts";
@@ -54,6 +55,8 @@ export interface DashboardOptions {
   readonly logger?: Logger;
   /** The executors' samples of the last hour. @default {undefined} no trends (empty answers) */
   readonly samples?: Pick<ExecutorSamples, "trends">;
+  /** Whose time the leader cache, history reads and event streams run on. @default {systemClock} */
+  readonly clock?: Clock;
 }
 
 /** Why actions are refused when they are off. */
@@ -74,7 +77,8 @@ const JSON_HEADERS = { "cache-control": "no-store" };
  * ```
  */
 export function dashboardRoutes(manager: DashboardBackend, options: DashboardOptions): HttpRoute {
-  const leaders = new LeaderCache(() => manager.listLeaders());
+  const clock = options.clock ?? systemClock;
+  const leaders = new LeaderCache(() => manager.listLeaders(), { clock });
   const { allowActions, refreshMs = 1_000, authorizer, logger, samples } = options;
   let page: ReturnType<typeof dashboardPage> | undefined;
 
@@ -134,7 +138,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
       case "history": {
         const ns = namespaceInfo(manager, route.namespace).name;
         const since = Number(new URL(request.url).searchParams.get("sinceMs") ?? "0");
-        return await historyResponse(manager, ns, Number.isFinite(since) ? since : 0);
+        return await historyResponse(manager, ns, Number.isFinite(since) ? since : 0, { clock });
       }
       case "trends": {
         const ns = namespaceInfo(manager, route.namespace).name;
@@ -158,7 +162,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
           // Deno cancels the body when the client disconnects, which ends the
           // watch. (Reading request.signal instead would make Deno 2 print a
           // non-JSON warning on stderr when the stream ends normally.)
-          { refreshMs },
+          { refreshMs, clock },
         );
         return new Response(body, {
           headers: {
