@@ -4,7 +4,7 @@
  * scale for load. The page always pairs a colour with a text label (legend,
  * tooltip, table), so colour is never the only carrier of meaning. Shared:
  * the server colours owners in `state.ts`, the browser loads this file for
- * the load scale (`shard_map.js`, `tables.js`).
+ * the load scale (`shard_map.js`, `legend.js`).
  *
  * @module
  */
