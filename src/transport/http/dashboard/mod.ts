@@ -1,7 +1,9 @@
 /**
  * The live dashboard served by every instance over HTTP:
  *
- * - `GET /`: the page (self-contained HTML; see `page.ts`);
+ * - `GET /`: the page (HTML; see `page.ts`);
+ * - `GET /browser/<file>.js`: the page's code, ES modules from `browser/`
+ *   (see `scripts.ts`);
  * - `GET /api/namespaces`: this instance's id, whether actions are allowed,
  *   and the configured namespaces;
  * - reads are open; one that sends `authorization: Bearer <token>` (under
@@ -31,6 +33,7 @@ import { LeaderCache } from "./leaders.ts";
 import { dashboardPage } from "./page.ts";
 import { type DashboardRoute, methodOf, parseDashboardPath } from "./paths.ts";
 import { checkPost } from "./request_guard.ts";
+import { readBrowserScripts, scriptResponse } from "./scripts.ts";
 import { type DashboardBackend, namespaceInfo, namespaceSnapshot } from "./snapshot.ts";
 
 export type { DashboardBackend } from "./snapshot.ts";
@@ -81,6 +84,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
   const leaders = new LeaderCache(() => manager.listLeaders(), { clock });
   const { allowActions, refreshMs = 1_000, authorizer, logger, samples } = options;
   let page: ReturnType<typeof dashboardPage> | undefined;
+  let scripts: ReturnType<typeof readBrowserScripts> | undefined;
 
   /** Checks `method` for the request's token; a refusal as a response, or the namespaces it sees. */
   const decide = async (
@@ -112,7 +116,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
       : Promise.resolve(() => true);
 
   const handle = async (request: Request, route: DashboardRoute): Promise<Response> => {
-    if (route.kind !== "page" && route.kind !== "action") {
+    if (route.kind !== "page" && route.kind !== "script" && route.kind !== "action") {
       const checked = route.kind === "namespaces"
         ? await readCheck(request, "ListNamespaces")
         : await readCheck(request, "GetNamespaceState", route.namespace);
@@ -130,6 +134,9 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
         const { html, headers } = await (page ??= dashboardPage());
         return new Response(html, { headers });
       }
+      case "script":
+        return scriptResponse(await (scripts ??= readBrowserScripts()), route.file) ??
+          jsonError(404, `The dashboard has no script ${JSON.stringify(route.file)}`);
       case "namespace":
         return Response.json(
           await namespaceSnapshot(manager, route.namespace, { leaders, allowActions }),
