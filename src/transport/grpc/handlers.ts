@@ -18,8 +18,13 @@ import {
   validateShardKey,
   validateShardKeys,
 } from "../../limits/validate_request.ts";
-import type { HeartbeatAnswer, RawHeartbeat, ShardManager } from "../../service/mod.ts";
-import type { OwnedShard } from "../../service/heartbeat_answers.ts";
+import type {
+  HeartbeatAnswer,
+  Heartbeats,
+  OwnedShard,
+  RawHeartbeat,
+  ShardManager,
+} from "../../service/mod.ts";
 import {
   enumValue,
   toBlastRadiusResponse,
@@ -260,12 +265,12 @@ export type HeartbeatAnswerer = (request: HeartbeatRequest__Output) => Promise<U
  * answer's wire form is kept until the executor's shards change (see
  * pre_encoded.ts).
  */
-export function heartbeatAnswerer(manager: ShardManager): HeartbeatAnswerer {
+export function heartbeatAnswerer(heartbeats: Heartbeats): HeartbeatAnswerer {
   const serialize = executorService.Heartbeat.responseSerialize;
   const answers = new EncodedByStamp();
   return async (req) => {
     const { namespace } = req; // validated with the rest of the heartbeat, by the service
-    const answer = await manager.heartbeat(rawHeartbeat(req));
+    const answer = await heartbeats.handle(rawHeartbeat(req));
     const key = `${namespace}\u0000${req.executorId}`;
     const encode = () => {
       const shards = answer.shards(); // sorted and built on each call: once here
@@ -280,7 +285,7 @@ export function heartbeatAnswerer(manager: ShardManager): HeartbeatAnswerer {
 export function executorHandlers(
   manager: ShardManager,
   context: HandlerContext,
-  answer: HeartbeatAnswerer = heartbeatAnswerer(manager),
+  answer: HeartbeatAnswerer = heartbeatAnswerer(manager.heartbeats),
 ): ShardDistributorExecutorAPIHandlers {
   return {
     Heartbeat: unary(

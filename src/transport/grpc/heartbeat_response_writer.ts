@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { HeartbeatAnswer, OwnedShard } from "../../service/heartbeat_answers.ts";
+import type { HeartbeatAnswer, OwnedShard } from "../../service/mod.ts";
 import { ByteWriter, delimitedSize, isWireNumber, varintSize } from "./wire_bytes.ts";
 
 const READY = 1;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { HeartbeatAnswer } from "../../service/heartbeat_answers.ts";
+import type { HeartbeatAnswer } from "../../service/mod.ts";
 import { compareShardKeys } from "../../routing/routing.ts";
 import { toHeartbeatResponse } from "./handlers.ts";
 import { writeHeartbeatResponse } from "./heartbeat_response_writer.ts";

@@ -94,7 +94,7 @@ export async function startGrpcServer(
   };
   const { authorizer } = options;
   const routing = routingHandlers(manager, context);
-  const answer = heartbeatAnswerer(manager);
+  const answer = heartbeatAnswerer(manager.heartbeats);
   const executor = executorHandlers(manager, context, answer);
   const routingDefinition = passEncodedThrough(
     tolerantDefinition(shardDistributorService),
