@@ -35,7 +35,7 @@
  *
  * @module
  */
-import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
+import { type Clock, startTimer, systemClock } from "../../../core/clock.ts";
 import {
   http2ServersOf,
   type NativeReader,

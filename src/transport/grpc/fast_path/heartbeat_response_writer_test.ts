@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { HeartbeatAnswer } from "../../service/heartbeat_answers.ts";
-import { compareShardKeys } from "../../routing/routing.ts";
-import { toHeartbeatResponse } from "./handlers.ts";
+import type { HeartbeatAnswer } from "../../../service/mod.ts";
+import { compareShardKeys } from "../../../routing/routing.ts";
+import { toHeartbeatResponse } from "../heartbeat_handler.ts";
 import { writeHeartbeatResponse } from "./heartbeat_response_writer.ts";
-import { executorService } from "../../wire/proto.ts";
+import { executorService } from "../../../wire/proto.ts";
 
 const numRuns = Number(Deno.env.get("FUZZ_RUNS") ?? 300);
 const generic = (answer: HeartbeatAnswer) =>

@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { BULK_BYTES, installReadModerator, ReadModerator } from "./read_moderator.ts";
 import { http2ServersOf, sessionSocket } from "./_runtime_internals.ts";
-import { bytesMethod } from "../../../tests/support/grpc_clients.ts";
+import { bytesMethod } from "../../../../tests/support/grpc_clients.ts";
 
 /** A socket whose native handle counts its stops and starts. */
 class FakeSocket extends EventEmitter {

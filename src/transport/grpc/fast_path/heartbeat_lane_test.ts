@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { EventEmitter } from "node:events";
-import { NamespaceNotFoundError } from "../../core/errors.ts";
-import type { Logger } from "../../core/logger.ts";
+import { NamespaceNotFoundError } from "../../../core/errors.ts";
+import type { Logger } from "../../../core/logger.ts";
 import { HeartbeatLane, type HeartbeatLaneOptions, laneTakes, SWEEP_MS } from "./heartbeat_lane.ts";
 import { frameMessage } from "./unary_frame_reader.ts";
 

@@ -55,7 +55,7 @@ export function guardClosedStream(stream: StreamLike): boolean {
  * the guard caught. Returns the number of HTTP/2 servers guarded.
  *
  * grpc-js keeps its HTTP/2 servers in a private `http2Servers` map; a grpc-js
- * without it throws here (`server.ts` checks first, with
+ * without it throws here (`install_fast_path.ts` checks first, with
  * `checkRuntimeInternals`), so an upgrade cannot drop the guard silently.
  */
 export function installClosedStreamGuard(server: object, onGuarded: () => void): number {

@@ -18,7 +18,7 @@
  *
  * {@linkcode checkRuntimeInternals} checks all of it once at start (the
  * session and socket fields on a throwaway loopback connection) and says
- * which workarounds can run; `server.ts` logs what is missing and leaves the
+ * which workarounds can run; `install_fast_path.ts` logs what is missing and leaves the
  * calls to plain grpc-js. Each accessor also checks what it returns, so a
  * connection unlike the probe's is left alone too.
  *
@@ -229,7 +229,7 @@ export async function checkRuntimeInternals(
     missing.push(
       "this grpc-js Server has no http2Servers map: every call goes through plain grpc-js, " +
         "without the Heartbeat lane, the closed-stream guard, the write coalescer or the read " +
-        "moderator (see src/transport/grpc/_runtime_internals.ts)",
+        "moderator (see src/transport/grpc/fast_path/_runtime_internals.ts)",
     );
     return {
       closedStreamGuard: false,
@@ -245,20 +245,20 @@ export async function checkRuntimeInternals(
     missing.push(
       `grpc-js's HTTP/2 servers have ${counts.join(", ")} stream listeners, not one each: ` +
         "Heartbeat calls go through plain grpc-js, without the Heartbeat lane " +
-        "(see src/transport/grpc/_runtime_internals.ts)",
+        "(see src/transport/grpc/fast_path/_runtime_internals.ts)",
     );
   }
   const session = await (options.session ?? probeSession)();
   if (!session.writes) {
     missing.push(
       "this Deno's HTTP/2 sessions keep their socket elsewhere: answers are written frame by " +
-        "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
+        "frame, which costs the server CPU (see src/transport/grpc/fast_path/write_coalescer.ts)",
     );
   }
   if (!session.reads && (options.readModerator ?? true)) {
     missing.push(
       "this Deno's sockets have no native handle to pause: busy connections are read call by " +
-        "call, which costs the server CPU (see src/transport/grpc/read_moderator.ts)",
+        "call, which costs the server CPU (see src/transport/grpc/fast_path/read_moderator.ts)",
     );
   }
   return {

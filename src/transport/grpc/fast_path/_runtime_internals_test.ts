@@ -124,7 +124,7 @@ function codeLines(text: string): [number, string][] {
 }
 
 Deno.test("no code of src/ but _runtime_internals.ts reaches into grpc-js's or Deno's internals", async () => {
-  const src = fileURLToPath(new URL("../../", import.meta.url));
+  const src = fileURLToPath(new URL("../../../", import.meta.url));
   const offenders: string[] = [];
   for await (const file of codeFiles(src)) {
     if (file.endsWith("_runtime_internals.ts")) continue;

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { indexKey } from "../../core/index_keys.ts";
+import { indexKey } from "../../../core/index_keys.ts";
 import { ProtoCursor } from "./_proto_cursor.ts";
 
 /** One report as the Heartbeat handler passes it on: enum names for known statuses, numbers otherwise. */

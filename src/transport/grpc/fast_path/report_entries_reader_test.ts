@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Buffer } from "node:buffer";
 import fc from "fast-check";
-import { indexKeys } from "../../core/index_keys.ts";
-import { executorService } from "../../wire/proto.ts";
+import { indexKeys } from "../../../core/index_keys.ts";
+import { executorService } from "../../../wire/proto.ts";
 import { splitHeartbeatReports, splitReportsOf } from "./heartbeat_split.ts";
 import { readReportEntries } from "./report_entries_reader.ts";
 

@@ -31,12 +31,12 @@
 import { Buffer } from "node:buffer";
 import type { EventEmitter } from "node:events";
 import { status as Status } from "@grpc/grpc-js";
-import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
+import { type Clock, startTimer, systemClock } from "../../../core/clock.ts";
 import { http2ServersOf, interceptGrpcStreams } from "./_runtime_internals.ts";
-import type { HeartbeatAnswerer } from "./handlers.ts";
-import { decoded } from "./malformed.ts";
+import type { HeartbeatAnswerer } from "../heartbeat_handler.ts";
+import { decoded } from "../malformed.ts";
 import { frameMessage, type FrameProblem, UnaryFrameReader } from "./unary_frame_reader.ts";
-import { type GrpcStatus, type HandlerContext, settleCall } from "./unary_handler.ts";
+import { type GrpcStatus, type HandlerContext, settleCall } from "../unary_handler.ts";
 
 /** How often pending lane calls are checked against their deadlines, ms. */
 export const SWEEP_MS = 20;
@@ -268,7 +268,7 @@ const IGNORE = () => {};
  * ```ts
  * import assert from "node:assert/strict";
  * import { HeartbeatLane } from "./heartbeat_lane.ts";
- * import type { Logger } from "../../core/logger.ts";
+ * import type { Logger } from "../../../core/logger.ts";
  *
  * const lane = new HeartbeatLane({
  *   path: "/s/Heartbeat",

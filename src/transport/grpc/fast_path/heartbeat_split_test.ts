@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
-import { executorService } from "../../wire/proto.ts";
+import { executorService } from "../../../wire/proto.ts";
 import { reportsSpan, splitHeartbeatReports, splitReportsOf } from "./heartbeat_split.ts";
 
 const method = executorService.Heartbeat;

@@ -71,7 +71,7 @@ export function coalesceSessionWrites(session: object): boolean {
  * HTTP/2 servers.
  *
  * grpc-js keeps its HTTP/2 servers in a private `http2Servers` map; a grpc-js
- * without it throws here (`server.ts` checks first, with
+ * without it throws here (`install_fast_path.ts` checks first, with
  * `checkRuntimeInternals`), so an upgrade cannot drop the coalescer silently.
  */
 export function installWriteCoalescer(server: object, onMissing: () => void): number {

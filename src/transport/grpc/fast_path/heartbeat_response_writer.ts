@@ -18,8 +18,8 @@
  *
  * @module
  */
-import type { HeartbeatAnswer, OwnedShard } from "../../service/heartbeat_answers.ts";
-import { ByteWriter, delimitedSize, isWireNumber, varintSize } from "./wire_bytes.ts";
+import type { HeartbeatAnswer, OwnedShard } from "../../../service/mod.ts";
+import { ByteWriter, delimitedSize, isWireNumber, varintSize } from "../wire_bytes.ts";
 
 const READY = 1;
 const RELEASING = 2;

@@ -4,7 +4,7 @@ import type { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { coalesceSessionWrites, installWriteCoalescer } from "./write_coalescer.ts";
 import { http2ServersOf } from "./_runtime_internals.ts";
-import { bytesMethod } from "../../../tests/support/grpc_clients.ts";
+import { bytesMethod } from "../../../../tests/support/grpc_clients.ts";
 
 const unary = bytesMethod("/coalescer.Test/Echo");
 const stream = bytesMethod("/coalescer.Test/Repeat", true);
