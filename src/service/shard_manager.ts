@@ -159,7 +159,7 @@ export class ShardManager {
       namespaces: (name) => {
         if (!this.namespaces.has(name)) return undefined;
         const ns = this.namespaces.get(name);
-        const recordEvery = ns.policy.ownershipLeaseMs !== undefined;
+        const recordEvery = ns.policy.ownership.mode === "exclusive";
         return {
           executor: (id) => ns.view.executor(id),
           recordEvery,
@@ -284,10 +284,7 @@ export class ShardManager {
       rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
     );
     return runtimes.map(({ policy }) => ({
-      name: policy.name,
-      type: policy.type,
-      shardNum: policy.shardNum,
-      mode: "onboarded",
+      ...routing.namespaceInfoOf(policy),
       source: this.catalog.source(policy.name) ?? "file",
     }));
   }
@@ -296,8 +293,8 @@ export class ShardManager {
   async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
     const revision = await this.#ingest.submit(raw); // validates it, namespace included
     let ns = this.namespaces.get(raw.namespace);
-    const leaseMs = ns.policy.ownershipLeaseMs;
-    const exclusive = leaseMs !== undefined;
+    const { ownership } = ns.policy;
+    const exclusive = ownership.mode === "exclusive";
     // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
     // that a shard moved away before it was written is never handed back (docs/ownership.md).
     if (exclusive && revision !== undefined) {
@@ -310,7 +307,7 @@ export class ShardManager {
         await ns.cache.waitForRevision(revision, this.#stop.signal);
       }
     }
-    return heartbeatAnswer(ns.view, raw.executorId, leaseMs);
+    return heartbeatAnswer(ns.view, raw.executorId, exclusive ? ownership.leaseMs : undefined);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */
@@ -375,7 +372,7 @@ export class ShardManager {
     const ns = this.namespaces.get(namespace);
     const running = this.#running.evidence(ns);
     return routing.namespaceStats(ns.view, this.#time(), {
-      ...(ns.policy.type === "fixed" ? { shardNum: ns.policy.shardNum } : {}),
+      ...(ns.policy.keys.kind === "fixed" ? { shardNum: ns.policy.keys.shardNum } : {}),
       ...(running ? { running } : {}),
     });
   }
