@@ -32,12 +32,17 @@ export interface Heartbeats {
   handle(raw: RawHeartbeat): Promise<HeartbeatAnswer>;
 }
 
+/** A namespace's ownership as the heartbeat answers it (the policy's `ownership`). */
+export type HeartbeatOwnership =
+  | { readonly mode: "available" }
+  | { readonly mode: "exclusive"; readonly leaseMs: number };
+
 /** A served namespace as the heartbeat needs it: to record, to wait and to answer. */
 export interface HeartbeatNamespace extends IngestNamespace {
   /** The namespace's picture as this instance follows it now. */
   readonly view: NamespaceView;
-  /** The ownership lease of an exclusive namespace; undefined for an available one. */
-  readonly leaseMs: number | undefined;
+  /** Who may run a shard: any owner (available), or one at a time under a lease (exclusive). */
+  readonly ownership: HeartbeatOwnership;
   /** Aborts when this namespace's runtime stops (its definition changed, or it was deleted). */
   readonly lifetime: AbortSignal;
   /** Resolves once the followed picture is at `revision` or newer; rejects when `signal` aborts. */
@@ -77,7 +82,7 @@ export interface HeartbeatResponderOptions extends Omit<HeartbeatIngestOptions, 
  * }, 0);
  * const ns = {
  *   view,
- *   leaseMs: undefined, // available: answered at once
+ *   ownership: { mode: "available" } as const, // answered at once
  *   lifetime: new AbortController().signal,
  *   waitForRevision: () => Promise.resolve(),
  *   executor: () => undefined,
@@ -112,8 +117,7 @@ export class HeartbeatResponder implements Heartbeats {
   async handle(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
     const revision = await this.#ingest.submit(raw); // validates it, namespace included
     let ns = this.#namespace(raw.namespace);
-    const leaseMs = ns.leaseMs;
-    const exclusive = leaseMs !== undefined;
+    const exclusive = ns.ownership.mode === "exclusive";
     // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
     // that a shard moved away before it was written is never handed back (docs/ownership.md).
     if (exclusive && revision !== undefined) {
@@ -127,6 +131,8 @@ export class HeartbeatResponder implements Heartbeats {
         await ns.waitForRevision(revision, stop);
       }
     }
+    const { ownership } = ns;
+    const leaseMs = ownership.mode === "exclusive" ? ownership.leaseMs : undefined;
     return heartbeatAnswer(ns.view, raw.executorId, leaseMs);
   }
 

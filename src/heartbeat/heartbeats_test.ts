@@ -4,20 +4,24 @@ import { fakeClock } from "../core/fake_clock.ts";
 import { silentLogger } from "../core/logger.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
 import { MemoryExecutorStore, rawHeartbeat, track } from "./_testing.ts";
-import { type HeartbeatNamespace, HeartbeatResponder } from "./heartbeats.ts";
+import {
+  type HeartbeatNamespace,
+  type HeartbeatOwnership,
+  HeartbeatResponder,
+} from "./heartbeats.ts";
 
 /** A namespace whose picture is at `revision` until `advance` moves it on. */
 class FollowedNamespace implements HeartbeatNamespace {
   readonly view = new NamespaceState("ns", { heartbeatTtlMs: 10_000 });
   readonly recordEvery: boolean;
-  readonly leaseMs: number | undefined;
+  readonly ownership: HeartbeatOwnership;
   readonly #ends = new AbortController();
   readonly #store: MemoryExecutorStore;
   #waits: { revision: number; resolve: () => void }[] = [];
 
   constructor(store: MemoryExecutorStore, leaseMs?: number) {
     this.#store = store;
-    this.leaseMs = leaseMs;
+    this.ownership = leaseMs === undefined ? { mode: "available" } : { mode: "exclusive", leaseMs };
     this.recordEvery = leaseMs !== undefined;
   }
 

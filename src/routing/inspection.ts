@@ -47,7 +47,7 @@ export function inspectShard(
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
     };
   }
-  if (runtime.policy.kind !== "fixed" && state.requestRevision(key) === undefined) {
+  if (runtime.policy.keys.kind !== "fixed" && state.requestRevision(key) === undefined) {
     throw new ShardNotFoundError(state.namespace, key);
   }
   throw new NoOwnerError(state.namespace, key, "no executor is available");

@@ -58,7 +58,7 @@ export async function getShardOwner(
   if (state.isDrained(key)) throw new ShardDrainedError(state.namespace, key);
   const owner = state.ownerOf(key);
   if (owner !== undefined) return ownerView(state, owner, key);
-  if (runtime.policy.kind === "fixed" || !hasLiveExecutor(state, now)) {
+  if (runtime.policy.keys.kind === "fixed" || !hasLiveExecutor(state, now)) {
     throw new NoOwnerError(state.namespace, key, "no executor is available");
   }
   if (state.requestRevision(key) === undefined) {
@@ -92,8 +92,9 @@ export async function getShardOwner(
  */
 function checkCapacity(runtime: RoutedNamespace, key: string): void {
   const { requester, cache } = runtime;
-  const { maxShards } = runtime.policy;
-  if (maxShards === undefined) return;
+  const { keys } = runtime.policy;
+  if (keys.kind === "fixed") return;
+  const { maxShards } = keys;
   const state = cache.state;
   const held = shardCount(state);
   if (held >= maxShards) {

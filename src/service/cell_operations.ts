@@ -90,7 +90,8 @@ export class CellOperations {
     options: { readonly dryRun?: boolean; readonly requestId?: string | undefined } = {},
   ): Promise<MoveResult> {
     const runtime = this.#host.lookup(namespace);
-    if (runtime.policy.kind !== "cells") {
+    const { placement } = runtime.policy;
+    if (placement.kind !== "cells") {
       throw new PreconditionError(
         namespace,
         `Namespace ${
@@ -110,7 +111,7 @@ export class CellOperations {
     validateExecutorId(to, "to_executor_id");
     const { cache } = runtime;
     const state = cache.state;
-    const pins = runtime.policy.pins;
+    const pins = placement.pins;
     const unique = [...new Set(keys)];
     const dedicated = [...pins.values()].includes(to);
     for (const [i, key] of unique.entries()) {
@@ -215,8 +216,9 @@ export class CellOperations {
     const alive = new Set<string>();
     for (const e of state.executors()) if (state.isAlive(e, now)) alive.add(e.executorId);
     const tables = state.tables();
-    const universe = policy.kind === "fixed"
-      ? fixedShardKeys(policy.shardNum)
+    const { keys, placement } = policy;
+    const universe = keys.kind === "fixed"
+      ? fixedShardKeys(keys.shardNum)
       : new Set([...tables.owners.keys(), ...tables.requested.keys()]);
     const ownerSets: string[][] = [];
     for (const shard of universe) {
@@ -224,9 +226,8 @@ export class CellOperations {
       ownerSets.push(state.ownersOf(shard).filter((owner) => alive.has(owner)));
     }
     const radius = { namespace, ...blastRadius(ownerSets, [...alive].sort()) };
-    const replicas = policy.replicas;
-    if (replicas <= 1) return radius;
-    const bound = policy.maxOverlap;
+    if (placement.kind !== "replicated") return radius;
+    const { replicas, maxOverlap: bound } = placement;
     const overlap = measureOverlap(ownerSets, bound === undefined ? {} : { bound });
     return {
       ...radius,

@@ -35,8 +35,8 @@ export function heartbeatNamespaces(
     const ns = registry.get(name);
     let seen = made.get(ns);
     if (seen === undefined) {
-      const leaseMs = ns.policy.ownershipLeaseMs;
-      const recordEvery = leaseMs !== undefined;
+      const { ownership } = ns.policy;
+      const recordEvery = ownership.mode === "exclusive";
       seen = {
         executor: (id) => ns.view.executor(id),
         recordEvery,
@@ -44,7 +44,7 @@ export function heartbeatNamespaces(
         get view() {
           return ns.view;
         },
-        leaseMs,
+        ownership,
         get lifetime() {
           return ns.lifetime;
         },

@@ -10,6 +10,7 @@ import type {
   NamespaceDefinitions,
   StoredDefinition,
 } from "../store/namespace_definitions.ts";
+import { policyOf } from "../policy/_testing.ts";
 import { NamespaceCatalog } from "./namespace_catalog.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 
@@ -19,7 +20,7 @@ function fakeRuntime(config: NamespaceConfig, events: string[]): NamespaceRuntim
   const tag = `${config.name}@${config.kind === "fixed" ? config.shardNum : "-"}`;
   return {
     name: config.name,
-    policy: { config },
+    policy: policyOf(config),
     load: () => {
       events.push(`load ${tag}`);
       return Promise.resolve();
@@ -115,10 +116,7 @@ Deno.test("the catalog starts stored namespaces, replaces changed ones (old stop
     });
     assert.ok(await catalog.waitFor(changed!));
     assert.deepEqual(events, ["load b@8", "stop b@4", "campaign b@8"]);
-    assert.equal(
-      (registry.get("b").policy.config as { shardNum: number }).shardNum,
-      8,
-    );
+    assert.deepEqual(registry.get("b").policy.keys, { kind: "fixed", shardNum: 8 });
 
     events.length = 0;
     const same = await definitions.putDefinition({ name: "b", source: "api", spec: spec("b", 8) });
@@ -149,7 +147,7 @@ Deno.test("the catalog skips a stored definition that does not validate and keep
       spec: { name: "a", type: "fixed", shardNum: 0 },
     });
     assert.ok(await catalog.waitFor(bad!));
-    assert.equal((registry.get("a").policy.config as { shardNum: number }).shardNum, 2);
+    assert.deepEqual(registry.get("a").policy.keys, { kind: "fixed", shardNum: 2 });
     const renamed = await definitions.putDefinition({
       name: "x",
       source: "api",

@@ -276,10 +276,7 @@ export class ShardManager {
       rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
     );
     return runtimes.map(({ policy }) => ({
-      name: policy.name,
-      type: policy.type,
-      shardNum: policy.shardNum,
-      mode: "onboarded",
+      ...routing.namespaceInfoOf(policy),
       source: this.catalog.source(policy.name) ?? "file",
     }));
   }
@@ -346,7 +343,7 @@ export class ShardManager {
     const ns = this.namespaces.get(namespace);
     const running = this.#running.evidence(ns);
     return routing.namespaceStats(ns.view, this.#time(), {
-      ...(ns.policy.type === "fixed" ? { shardNum: ns.policy.shardNum } : {}),
+      ...(ns.policy.keys.kind === "fixed" ? { shardNum: ns.policy.keys.shardNum } : {}),
       ...(running ? { running } : {}),
     });
   }
