@@ -12,7 +12,7 @@ import { advertisedAddress } from "./service/advertisement.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
-import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/read_moderator.ts";
+import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/fast_path/mod.ts";
 import { Authorizer } from "./security/mod.ts";
 import {
   dashboardRoutes,

@@ -7,7 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { describeEdge, type ImportEdge, importGraph } from "./support/import_graph.ts";
+import {
+  describeEdge,
+  fileCycles,
+  findCycles,
+  type ImportEdge,
+  importGraph,
+} from "./support/import_graph.ts";
 
 /**
  * Server areas from the top of the dependency direction down
@@ -24,7 +30,7 @@ const RANKS: readonly (readonly string[])[] = [
   ["plan", "state"],
   ["store"], // the ports: src/store/*.ts
   // The foundation, importable from every rank above, importing nothing above it:
-  ["core", "streams", "config", "limits", "security", "loadbalancer", "placement"],
+  ["core", "streams", "config", "limits", "security", "loadbalancer", "placement", "shared"],
 ];
 const ADAPTERS = ["store/etcd", "store/embedded"];
 const CLIENT_SIDE = ["client", "smctl"];
@@ -143,7 +149,8 @@ Deno.test("src/wire/ imports nothing else from src/, and on the server side only
 });
 
 Deno.test("the client side imports no server code, and the server imports no client code", async () => {
-  const shared = ["client", WIRE, "placement"]; // placement: pure owner-set functions (README, SDKs)
+  // placement: pure owner-set functions (README, SDKs); shared: durations (configuration, smctl)
+  const shared = ["client", WIRE, "placement", "shared"];
   const offenders = (await edges()).filter((e) => {
     const from = areaOf(e.from);
     const to = areaOf(e.target);
@@ -154,12 +161,13 @@ Deno.test("the client side imports no server code, and the server imports no cli
   assertNone(offenders, "client SDKs and smctl are separate from the server");
 });
 
-Deno.test("src/placement/, which the SDKs import, imports nothing else from src/ and no package", async () => {
-  const offenders = (await edges()).filter((e) =>
-    areaOf(e.from) === "placement" && areaOf(e.target) !== "placement" &&
-    !e.target.startsWith("node:assert")
-  );
-  assertNone(offenders, "placement must stay pure and importable by clients");
+Deno.test("src/placement/ and src/shared/, which the client side imports, import nothing else from src/ and no package", async () => {
+  const offenders = (await edges()).filter((e) => {
+    const from = areaOf(e.from) ?? "";
+    return ["placement", "shared"].includes(from) && areaOf(e.target) !== from &&
+      !e.target.startsWith("node:assert");
+  });
+  assertNone(offenders, "placement and shared must stay pure and importable by clients");
 });
 
 Deno.test("src/plan/ (tests aside) imports no store types: a plan is plain data", async () => {
@@ -203,20 +211,54 @@ Deno.test("the area graph of src/ has no cycles (tests aside)", async () => {
     if (!next.has(from)) next.set(from, new Set());
     next.get(from)!.add(to);
   }
-  const cycles: string[] = [];
-  const state = new Map<string, "open" | "done">();
-  const visit = (area: string, path: string[]) => {
-    if (state.get(area) === "done") return;
-    if (state.get(area) === "open") {
-      cycles.push([...path.slice(path.indexOf(area)), area].join(" → "));
-      return;
-    }
-    state.set(area, "open");
-    for (const to of next.get(area) ?? []) visit(to, [...path, area]);
-    state.set(area, "done");
-  };
-  for (const area of next.keys()) visit(area, []);
-  assert.deepEqual(cycles, []);
+  assert.deepEqual(findCycles(next).map((cycle) => cycle.join(" → ")), []);
+});
+
+Deno.test("no files of src/ or packages/ import each other, directly or in a ring", async () => {
+  const ours = (await edges()).filter((e) => !e.from.startsWith("examples/"));
+  const cycles = fileCycles(ours);
+  assert.deepEqual(
+    cycles,
+    [],
+    `move what the files share into a file of its own:\n${cycles.join("\n")}`,
+  );
+});
+
+Deno.test("findCycles reports each ring once, from its smallest node, and nothing for a chain", () => {
+  const next = new Map<string, string[]>([
+    ["a", ["b"]], // a ↔ b
+    ["b", ["a", "c"]],
+    ["c", ["d"]], // c → d → e → c, entered from b
+    ["d", ["e"]],
+    ["e", ["c", "f"]],
+    ["f", []], // a chain out of the ring
+    ["g", ["g"]], // imports itself
+    ["h", ["a"]], // leads into a ring, is not in one
+  ]);
+  assert.deepEqual(findCycles(next), [["a", "b", "a"], ["c", "d", "e", "c"], ["g", "g"]]);
+  assert.deepEqual(findCycles(new Map([["x", ["y"]], ["y", ["z"]]])), []);
+});
+
+Deno.test("the file-cycle check catches two files that import each other, type-only included", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sm-import-cycle-" });
+  try {
+    await Deno.mkdir(join(dir, "lib"));
+    await Deno.writeTextFile(
+      join(dir, "lib", "heap.ts"),
+      'import type { Load } from "./cells.ts";\nexport const least = (l: Load[]) => l[0];\n',
+    );
+    await Deno.writeTextFile(
+      join(dir, "lib", "cells.ts"),
+      'import { least } from "./heap.ts";\nexport interface Load { id: string }\n' +
+        "export const pick = least;\n",
+    );
+    await Deno.writeTextFile(join(dir, "lib", "free.ts"), 'import "./cells.ts";\n');
+    assert.deepEqual(fileCycles(await importGraph(["lib"], { root: dir })), [
+      "lib/cells.ts → lib/heap.ts → lib/cells.ts",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("the known violations are still violations (remove them from the list once fixed)", async () => {

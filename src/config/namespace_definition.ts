@@ -8,7 +8,7 @@
  */
 import { stringify } from "yaml";
 import { parseYaml } from "./_parse_yaml.ts";
-import { formatDuration } from "./duration.ts";
+import { formatDuration } from "../shared/duration.ts";
 import { namespaceSchema } from "./namespace_schema.ts";
 import type { NamespaceConfig } from "./namespace_types.ts";
 

@@ -318,7 +318,7 @@ export class PrometheusMetrics implements ServiceObserver {
     });
     registerAlertGauges(this.registry, {
       listNamespaces: () => manager.listNamespaces(),
-      heartbeatTtlMs: (ns) => manager.namespaces.get(ns).policy.liveness.heartbeatTtlMs,
+      heartbeatTtlMs: (ns) => manager.namespaces.get(ns).policy.budgets.heartbeatTtlMs,
       drainTimesMs: (ns) =>
         [...manager.namespaces.get(ns).view.executorDrains()].map((d) => d.createdAtMs),
       storeLostSinceMs: () => manager.storeLostSince()?.now,

@@ -28,7 +28,7 @@ import { IdlePassGate } from "../leader/process/idle_pass_gate.ts";
 import { RotationDigest } from "../leader/process/term_history.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
 import { runLeaderTerm } from "../leader/process/leader_term.ts";
-import type { NamespacePolicy } from "../policy/namespace_policy.ts";
+import { livenessOf, type NamespacePolicy } from "../policy/namespace_policy.ts";
 import { type RoutedNamespace, ShardRequester, WatchFanout } from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
@@ -102,11 +102,12 @@ export class NamespaceRuntime implements RoutedNamespace {
     this.#options = options;
     // The shard keys this namespace's records will name, built before any is read, so
     // that reading them reuses these strings (see core/index_keys.ts).
-    if (policy.shardNum > 0) indexKeys(policy.shardNum);
-    this.#gate = new IdlePassGate(policy.executorRetentionMs);
+    const { keys } = policy;
+    if (keys.kind === "fixed") indexKeys(keys.shardNum);
+    this.#gate = new IdlePassGate(policy.budgets.executorRetentionMs);
     this.cache = new NamespaceCache(options.store, policy.name, {
-      ...policy.liveness,
-      ...(policy.shardNum > 0 ? { shardNum: policy.shardNum } : {}),
+      ...livenessOf(policy),
+      ...(keys.kind === "fixed" ? { shardNum: keys.shardNum } : {}),
       clock: options.clock,
       logger: options.logger,
       observer: options.observer,
@@ -173,6 +174,7 @@ export class NamespaceRuntime implements RoutedNamespace {
       leaderStore,
       ...election,
       logger,
+      clock,
       lead: async (leadership, termSignal) => {
         this.#leading = true;
         try {

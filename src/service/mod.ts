@@ -5,4 +5,4 @@
  */
 export * from "./shard_manager.ts";
 export * from "./namespace_operations.ts";
-export * from "./heartbeat_answers.ts";
+export type { HeartbeatAnswer, Heartbeats, OwnedShard, RawHeartbeat } from "../heartbeat/mod.ts";

@@ -20,7 +20,7 @@ import {
   PreconditionError,
   StoreUnavailableError,
 } from "../core/errors.ts";
-import { type Clock, sleep } from "../core/clock.ts";
+import { type Clock, sleep, timeoutSignal } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import { fixedShardKeys } from "../plan/shard_universe.ts";
 import type { Store } from "../store/mod.ts";
@@ -60,6 +60,10 @@ export interface UpdateOutcome {
 }
 
 const DEFAULT_DRAIN_MS = 30_000;
+/** Longest wait for the catalog to stop a deleted namespace's runtime here, ms. */
+const STOP_WAIT_MS = 5_000;
+/** Time given to heartbeats in flight when a namespace is deleted, before its keys are reset again, ms. */
+const IN_FLIGHT_MS = 500;
 
 /** How long a reader's definition read waits for the store before it answers from the followed copy, ms. */
 export const DEFINITION_READ_BOUND_MS = 1_000;
@@ -300,12 +304,14 @@ export class NamespaceAdmin {
         `Namespace ${JSON.stringify(name)} changed while it was drained; read it again`,
       );
     }
-    for (let i = 0; i < 50 && this.#o.registry.has(name); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // The catalog stops the runtime once its watch sees the deletion.
+    const { registry, clock } = this.#o;
+    const stopping = timeoutSignal(STOP_WAIT_MS, clock);
+    await registry.waitUntil(() => !registry.has(name), stopping.signal).catch(() => {});
+    stopping.clear();
     // Heartbeats already in flight may write once more: reset again after they settled.
     let deletedKeys = await this.#o.store.resetNamespace(name);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(IN_FLIGHT_MS, undefined, clock);
     deletedKeys += await this.#o.store.resetNamespace(name);
     this.#o.logger.info("namespace deleted", { namespace: name, deletedKeys });
     void this.#o.history?.record(name, {
@@ -349,7 +355,13 @@ export class NamespaceAdmin {
       return keys.filter((key) => reported.has(key));
     };
     while (left().length > 0 && clock.monotonic() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Wait for the next change the cache applies (an owner gone, a heartbeat), or
+      // until time alone changes the answer: an executor's liveness ends, or the deadline.
+      const now = clock.monotonic();
+      const until = Math.min(deadline, runtime.view.livenessDeadline(now, Infinity) + 1);
+      const wake = timeoutSignal(until - now, clock);
+      await runtime.cache.waitUntil(() => left().length === 0, wake.signal).catch(() => {});
+      wake.clear();
     }
     return left();
   }

@@ -11,6 +11,7 @@
 import { namespaceSchema } from "../config/namespace_schema.ts";
 import { rememberSpec } from "../config/namespace_definition.ts";
 import type { NamespaceConfig } from "../config/mod.ts";
+import { type Clock, sleep, systemClock, timeoutSignal } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import type {
@@ -30,6 +31,8 @@ export interface NamespaceCatalogOptions {
   readonly build: (config: NamespaceConfig) => NamespaceRuntime;
   /** Where to log each change. */
   readonly logger: Logger;
+  /** Whose time the waits run on. @default {systemClock} */
+  readonly clock?: Clock;
 }
 
 interface Running {
@@ -58,6 +61,7 @@ export function storedConfig(
 /** The runtimes of one instance, following the stored definitions. */
 export class NamespaceCatalog {
   readonly #options: NamespaceCatalogOptions;
+  readonly #clock: Clock;
   readonly #running = new Map<string, Running>();
   #revision = 0;
   #waiters: { revision: number; resolve: () => void }[] = [];
@@ -66,6 +70,7 @@ export class NamespaceCatalog {
   /** A catalog that fills `options.registry`. */
   constructor(options: NamespaceCatalogOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** The stored definition a running namespace was started from. */
@@ -98,14 +103,14 @@ export class NamespaceCatalog {
   /** Resolves once changes up to `revision` are applied here (or after `timeoutMs`). */
   async waitFor(revision: number, timeoutMs = 5_000): Promise<boolean> {
     if (this.#revision >= revision) return true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const applied = new Promise<boolean>((resolve) => {
       this.#waiters.push({ revision, resolve: () => resolve(true) });
     });
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    return await Promise.race([applied, late]).finally(() => clearTimeout(timer));
+    const late = timeoutSignal(timeoutMs, this.#clock);
+    const timedOut = new Promise<boolean>((resolve) =>
+      late.signal.addEventListener("abort", () => resolve(false), { once: true })
+    );
+    return await Promise.race([applied, timedOut]).finally(late.clear);
   }
 
   /** Stops every runtime (the instance is shutting down). */
@@ -141,16 +146,7 @@ export class NamespaceCatalog {
         if (signal.aborted) return;
         this.#options.logger.warn("namespace definitions watch failed; retrying", { error });
       }
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) return resolve();
-        const timer = setTimeout(done, 500);
-        signal.addEventListener("abort", done, { once: true });
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", done);
-          resolve();
-        }
-      });
+      await sleep(500, signal, this.#clock).catch(() => {});
     }
   }
 

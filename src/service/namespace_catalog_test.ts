@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import type { NamespaceConfig } from "../config/mod.ts";
+import type { Clock } from "../core/clock.ts";
+import { fakeClock } from "../core/fake_clock.ts";
 import { silentLogger } from "../core/logger.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import type {
@@ -8,6 +10,7 @@ import type {
   NamespaceDefinitions,
   StoredDefinition,
 } from "../store/namespace_definitions.ts";
+import { policyOf } from "../policy/_testing.ts";
 import { NamespaceCatalog } from "./namespace_catalog.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 
@@ -17,7 +20,7 @@ function fakeRuntime(config: NamespaceConfig, events: string[]): NamespaceRuntim
   const tag = `${config.name}@${config.kind === "fixed" ? config.shardNum : "-"}`;
   return {
     name: config.name,
-    policy: { config },
+    policy: policyOf(config),
     load: () => {
       events.push(`load ${tag}`);
       return Promise.resolve();
@@ -73,7 +76,7 @@ function memoryDefinitions(): NamespaceDefinitions {
   };
 }
 
-function setup() {
+function setup(clock?: Clock) {
   const definitions = memoryDefinitions();
   const registry = new NamespaceRegistry();
   const events: string[] = [];
@@ -82,6 +85,7 @@ function setup() {
     registry,
     build: (config) => fakeRuntime(config, events),
     logger: silentLogger,
+    ...(clock ? { clock } : {}),
   });
   return { definitions, registry, events, catalog };
 }
@@ -112,10 +116,7 @@ Deno.test("the catalog starts stored namespaces, replaces changed ones (old stop
     });
     assert.ok(await catalog.waitFor(changed!));
     assert.deepEqual(events, ["load b@8", "stop b@4", "campaign b@8"]);
-    assert.equal(
-      (registry.get("b").policy.config as { shardNum: number }).shardNum,
-      8,
-    );
+    assert.deepEqual(registry.get("b").policy.keys, { kind: "fixed", shardNum: 8 });
 
     events.length = 0;
     const same = await definitions.putDefinition({ name: "b", source: "api", spec: spec("b", 8) });
@@ -146,7 +147,7 @@ Deno.test("the catalog skips a stored definition that does not validate and keep
       spec: { name: "a", type: "fixed", shardNum: 0 },
     });
     assert.ok(await catalog.waitFor(bad!));
-    assert.equal((registry.get("a").policy.config as { shardNum: number }).shardNum, 2);
+    assert.deepEqual(registry.get("a").policy.keys, { kind: "fixed", shardNum: 2 });
     const renamed = await definitions.putDefinition({
       name: "x",
       source: "api",
@@ -157,6 +158,26 @@ Deno.test("the catalog skips a stored definition that does not validate and keep
       !registry.has("x") && !registry.has("y"),
       "a spec naming another namespace is skipped",
     );
+  } finally {
+    stop.abort();
+    await catalog.stopAll();
+  }
+});
+
+Deno.test("the catalog's wait for a revision gives up after its timeout on the catalog's clock", async () => {
+  const time = fakeClock();
+  const { catalog } = setup(time.clock);
+  const stop = new AbortController();
+  try {
+    await catalog.start(stop.signal);
+    let outcome: boolean | undefined;
+    const waiting = catalog.waitFor(7, 1_000).then((applied) => outcome = applied);
+    await time.tick(999);
+    assert.equal(outcome, undefined, "still waiting");
+    await time.tick(1);
+    await waiting;
+    assert.equal(outcome, false, "revision 7 never came");
+    assert.equal(time.pending(), 0, "no timer left behind");
   } finally {
     stop.abort();
     await catalog.stopAll();

@@ -13,9 +13,7 @@ import { ShuttingDownError } from "../core/errors.ts";
 import { StoreEvidence } from "../core/store_evidence.ts";
 import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
-import { HeartbeatIngest } from "../heartbeat/heartbeat_ingest.ts";
-import type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
-export type { RawHeartbeat } from "../heartbeat/validate_heartbeat.ts";
+import { HeartbeatResponder, type Heartbeats } from "../heartbeat/mod.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
 import * as routing from "../routing/mod.ts";
 import type { DefinitionSource, LeaderStore, Store } from "../store/mod.ts";
@@ -26,7 +24,6 @@ import { NamespaceCatalog } from "./namespace_catalog.ts";
 import { type FileNamespaceOutcome, seedFileNamespaces } from "./seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
-import { type HeartbeatAnswer, heartbeatAnswer } from "./heartbeat_answers.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { HistoryLog } from "./history_log.ts";
 import { recordStoreOutages } from "./outage_history.ts";
@@ -38,6 +35,7 @@ import { runtimeBuilder } from "./runtime_builder.ts";
 import { runStorePulse, STORE_SILENCE_MS } from "./store_pulse.ts";
 import { listLeaders } from "./leader_list.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
+import { heartbeatNamespaces } from "./heartbeat_namespaces.ts";
 
 /** Options of {@linkcode ShardManager}. */
 export interface ShardManagerOptions {
@@ -83,11 +81,13 @@ export class ShardManager {
   readonly admin: NamespaceAdmin;
   /** Records refused operator calls in the history. */
   readonly audit: OperatorAudit;
+  /** The heartbeat: record, wait, answer (heartbeat/heartbeats.ts). */
+  readonly heartbeats: Heartbeats;
   #options: ShardManagerOptions;
-  #advertisement = new Advertisement();
+  #advertisement: Advertisement;
   #startedAt: { readonly now: number; readonly wallMs: number };
   #clock: Clock;
-  #ingest: HeartbeatIngest;
+  #heartbeats: HeartbeatResponder;
   #stop = new AbortController();
   #health: Promise<void> | undefined;
   #pulse: Promise<void> | undefined;
@@ -101,6 +101,7 @@ export class ShardManager {
   constructor(options: ShardManagerOptions) {
     this.#options = options;
     const clock = this.#clock = options.clock ?? systemClock;
+    this.#advertisement = new Advertisement(clock);
     this.#running = new RunningShards(clock);
     this.#startedAt = { now: clock.monotonic(), wallMs: clock.now() };
     this.instanceId = options.instanceId ?? crypto.randomUUID();
@@ -143,6 +144,7 @@ export class ShardManager {
       registry: this.namespaces,
       build,
       logger: options.logger,
+      clock,
     });
     this.admin = new NamespaceAdmin({
       store: options.store,
@@ -153,17 +155,8 @@ export class ShardManager {
       clock,
       history: this.history,
     });
-    this.#ingest = new HeartbeatIngest(options.store, {
-      namespaces: (name) => {
-        if (!this.namespaces.has(name)) return undefined;
-        const ns = this.namespaces.get(name);
-        const recordEvery = ns.policy.ownershipLeaseMs !== undefined;
-        return {
-          executor: (id) => ns.view.executor(id),
-          recordEvery,
-          heard: recordEvery ? this.#running.hear : undefined,
-        };
-      },
+    this.heartbeats = this.#heartbeats = new HeartbeatResponder(options.store, {
+      namespaces: heartbeatNamespaces(this.namespaces, this.#running.hear),
       limits: this.limits,
       // Every answered heartbeat is recorded within one flush (coalesced per executor), so an
       // executor's shards move at most TTL + TTL/8 (or TTL + 1 s) + a period after its last one,
@@ -173,6 +166,7 @@ export class ShardManager {
         const { checkedAtMs, storeReachable } = this.health.status;
         return checkedAtMs === 0 || storeReachable;
       },
+      stop: this.#stop.signal,
       clock,
       logger: options.logger,
     });
@@ -265,7 +259,7 @@ export class ShardManager {
       this.#pulse,
       this.#notes,
     ]);
-    await this.#ingest.close();
+    await this.#heartbeats.close();
   }
 
   /**
@@ -282,33 +276,9 @@ export class ShardManager {
       rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
     );
     return runtimes.map(({ policy }) => ({
-      name: policy.name,
-      type: policy.type,
-      shardNum: policy.shardNum,
-      mode: "onboarded",
+      ...routing.namespaceInfoOf(policy),
       source: this.catalog.source(policy.name) ?? "file",
     }));
-  }
-
-  /** Records a heartbeat and answers with the executor's shards. */
-  async heartbeat(raw: RawHeartbeat): Promise<HeartbeatAnswer> {
-    const revision = await this.#ingest.submit(raw); // validates it, namespace included
-    let ns = this.namespaces.get(raw.namespace);
-    const leaseMs = ns.policy.ownershipLeaseMs;
-    const exclusive = leaseMs !== undefined;
-    // Exclusive: answer from a picture at least as new as this heartbeat's own record, so
-    // that a shard moved away before it was written is never handed back (docs/ownership.md).
-    if (exclusive && revision !== undefined) {
-      try {
-        await ns.cache.waitForRevision(revision, AbortSignal.any([this.#stop.signal, ns.lifetime]));
-      } catch (error) {
-        if (this.#stop.signal.aborted) throw error;
-        // The namespace's definition changed meanwhile: wait on its new runtime.
-        ns = this.namespaces.get(raw.namespace);
-        await ns.cache.waitForRevision(revision, this.#stop.signal);
-      }
-    }
-    return heartbeatAnswer(ns.view, raw.executorId, leaseMs);
   }
 
   /** Who owns a shard (creating an ephemeral one on first ask). */
@@ -322,6 +292,7 @@ export class ShardManager {
       key,
       this.#clock.monotonic(),
       signal,
+      this.#clock,
     );
   }
 
@@ -372,7 +343,7 @@ export class ShardManager {
     const ns = this.namespaces.get(namespace);
     const running = this.#running.evidence(ns);
     return routing.namespaceStats(ns.view, this.#time(), {
-      ...(ns.policy.type === "fixed" ? { shardNum: ns.policy.shardNum } : {}),
+      ...(ns.policy.keys.kind === "fixed" ? { shardNum: ns.policy.keys.shardNum } : {}),
       ...(running ? { running } : {}),
     });
   }

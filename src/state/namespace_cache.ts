@@ -109,7 +109,7 @@ export class NamespaceCache {
       }
       this.#synced = false;
       if (signal.aborted) break;
-      await sleep(backoff, signal).catch(() => {});
+      await sleep(backoff, signal, this.#clock).catch(() => {});
       backoff = Math.min(backoff * 2, 5_000);
     }
   }

@@ -9,7 +9,6 @@ import { NotLeaderError } from "../../core/errors.ts";
 import { historyHandlers } from "./history_handlers.ts";
 import { validateRequestId } from "../../service/operator_writes.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
-import { InvalidArgumentError } from "../../core/errors.ts";
 import {
   validateExecutorId,
   validateMetadata,
@@ -18,10 +17,8 @@ import {
   validateShardKey,
   validateShardKeys,
 } from "../../limits/validate_request.ts";
-import type { HeartbeatAnswer, RawHeartbeat, ShardManager } from "../../service/mod.ts";
-import type { OwnedShard } from "../../service/heartbeat_answers.ts";
+import type { ShardManager } from "../../service/mod.ts";
 import {
-  enumValue,
   toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
@@ -31,25 +28,17 @@ import {
   toWatchResponse,
 } from "./convert.ts";
 import {
-  executorService,
-  type HeartbeatRequest__Output,
-  type HeartbeatResponse,
-  type ShardAssignment,
   type ShardDistributorAPIHandlers,
-  type ShardDistributorExecutorAPIHandlers,
   shardDistributorService,
   type WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
-import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
-import { writeHeartbeatResponse } from "./heartbeat_response_writer.ts";
+import { EncodedOnce } from "./fast_path/mod.ts";
 import { writeWatchDelta, writeWatchPicture } from "./watch_message_writer.ts";
 import { serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
 import { namespaceHandlers } from "./namespace_handlers.ts";
 import { type HandlerContext, unary } from "./unary_handler.ts";
-import { splitReportsOf } from "./heartbeat_split.ts";
-import { readReportEntries } from "./report_entries_reader.ts";
 
 export type { HandlerContext } from "./unary_handler.ts";
 
@@ -233,7 +222,7 @@ export function routingHandlers(
           ? manager.watchNamespaceDeltas(namespace, signal)
           : manager.watchNamespace(namespace, signal);
         // Pulled only as fast as the HTTP/2 stream drains (server_stream_sink.ts); the
-        // server's definition passes the shared bytes through (pre_encoded.ts).
+        // server's definition passes the shared bytes through (fast_path/pre_encoded.ts).
         const encode = (view: Parameters<typeof watchBytes.bytesOf>[0]) =>
           watchBytes.bytesOf(view) as unknown as WatchNamespaceStateResponse;
         context.observer.watchStream?.(namespace, 1);
@@ -249,114 +238,4 @@ export function routingHandlers(
       });
     },
   };
-}
-
-/** Answers one decoded Heartbeat request with its encoded `HeartbeatResponse`. */
-export type HeartbeatAnswerer = (request: HeartbeatRequest__Output) => Promise<Uint8Array>;
-
-/**
- * The Heartbeat method's work, from decoded request to encoded answer, shared
- * by the grpc-js handler and the Heartbeat lane (`heartbeat_lane.ts`). An
- * answer's wire form is kept until the executor's shards change (see
- * pre_encoded.ts).
- */
-export function heartbeatAnswerer(manager: ShardManager): HeartbeatAnswerer {
-  const serialize = executorService.Heartbeat.responseSerialize;
-  const answers = new EncodedByStamp();
-  return async (req) => {
-    const { namespace } = req; // validated with the rest of the heartbeat, by the service
-    const answer = await manager.heartbeat(rawHeartbeat(req));
-    const key = `${namespace}\u0000${req.executorId}`;
-    const encode = () => {
-      const shards = answer.shards(); // sorted and built on each call: once here
-      return writeHeartbeatResponse(shards, answer.exclusive) ??
-        serialize(toHeartbeatResponse(shards, answer.exclusive));
-    };
-    return answer.stamp === undefined ? encode() : answers.bytesOf(key, answer.stamp, encode);
-  };
-}
-
-/** Handlers of `ShardDistributorExecutorAPI`; `answer` does a heartbeat's work. */
-export function executorHandlers(
-  manager: ShardManager,
-  context: HandlerContext,
-  answer: HeartbeatAnswerer = heartbeatAnswerer(manager),
-): ShardDistributorExecutorAPIHandlers {
-  return {
-    Heartbeat: unary(
-      context,
-      "Heartbeat",
-      async (req: HeartbeatRequest__Output) => (await answer(req)) as unknown as HeartbeatResponse,
-    ),
-  };
-}
-
-type ReportsOnWire = HeartbeatRequest__Output["shardStatusReports"];
-
-/**
- * The heartbeat as ingestion takes it. Reports the deserializer left encoded
- * (heartbeat_split.ts) are decoded only if ingestion reads `reports`, which it
- * does only when their bytes differ from the executor's last accepted ones.
- */
-function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
-  const split = splitReportsOf(req);
-  let reports: RawHeartbeat["reports"] | undefined;
-  const decode = () => {
-    // Most changed reports are read straight from their bytes; the rest as protobufjs decodes them.
-    const direct = split && readReportEntries(split.bytes);
-    if (direct) return direct;
-    let wire: ReportsOnWire = req.shardStatusReports;
-    if (split) {
-      try {
-        wire = split.decode() as ReportsOnWire;
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new InvalidArgumentError(
-          "shard_status_reports",
-          `not a valid HeartbeatRequest: ${reason.slice(0, 200)}`,
-        );
-      }
-    }
-    const converted: Record<string, { status: string | number; load: number }> = {};
-    for (const [key, report] of Object.entries(wire)) {
-      converted[key] = { status: enumValue(report.status), load: report.shardLoad };
-    }
-    return converted;
-  };
-  return {
-    namespace: req.namespace,
-    executorId: req.executorId,
-    status: enumValue(req.status),
-    get reports() {
-      return reports ??= decode();
-    },
-    ...(split ? { reportsBytes: split.bytes } : {}),
-    metadata: req.metadata,
-    ...(req.appliedRevision === undefined ? {} : { appliedRevision: req.appliedRevision }),
-  };
-}
-
-/**
- * The generic form of a heartbeat answer's `shards` and `exclusive`
- * (heartbeat_response_writer.ts writes most answers without it).
- */
-export function toHeartbeatResponse(
-  shards: readonly OwnedShard[],
-  exclusive?: HeartbeatAnswer["exclusive"],
-): HeartbeatResponse {
-  const shardAssignments: Record<string, ShardAssignment> = {};
-  for (const { shardKey, fencingToken, releasing } of shards) {
-    shardAssignments[shardKey] = {
-      status: releasing ? "ASSIGNMENT_STATUS_RELEASING" : "ASSIGNMENT_STATUS_READY",
-      fencingToken: String(fencingToken),
-    };
-  }
-  const ownership = exclusive
-    ? {
-      ownershipMode: "OWNERSHIP_MODE_EXCLUSIVE" as const,
-      ownershipLeaseMs: String(exclusive.leaseMs),
-      revision: String(exclusive.revision),
-    }
-    : { ownershipMode: "OWNERSHIP_MODE_AVAILABLE" as const };
-  return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED", ...ownership };
 }

@@ -93,8 +93,14 @@ Deno.test("dashboard serves its page, namespace list and snapshots; other paths 
   const route = dashboardRoutes(fakeBackend().backend, { allowActions: false });
   const page = await call(route, "/");
   assert.equal(page?.status, 200);
-  assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'sha256-/);
+  assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'self';/);
   assert.match(await page.text(), /<canvas id="shard-map"/);
+  const script = await call(route, "/browser/app.js");
+  assert.equal(script?.headers.get("content-type"), "text/javascript; charset=utf-8");
+  assert.match(await script.text(), /^\/\/ @ts-check/);
+  const missing = await call(route, "/browser/nope.js");
+  assert.equal(missing?.status, 404);
+  assert.match((await missing.json()).error, /no script "nope.js"/);
   const list = await call(route, "/api/namespaces");
   assert.deepEqual(await list?.json(), {
     instanceId: "inst-1",

@@ -10,7 +10,7 @@ import type { HealthStatus } from "../../../service/health_monitor.ts";
 import type { ExecutorDrainView } from "../../../service/executor_drains.ts";
 import { compareShardKeys } from "../../../routing/routing.ts";
 import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
-import { ownerColour } from "./colour.ts";
+import { ownerColour } from "../../../../packages/dashboard_browser/colour.js";
 import type { LeaderInfo } from "./leaders.ts";
 import type { NamespaceSetting } from "./namespace_settings.ts";
 
