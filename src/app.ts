@@ -5,9 +5,11 @@
  * @module
  */
 import type { Config } from "./config/mod.ts";
+import { systemClock } from "./core/clock.ts";
 import type { Logger } from "./core/logger.ts";
 import { runtimeProblem } from "./core/runtime_check.ts";
 import { ShardManager } from "./service/shard_manager.ts";
+import { stopWithin } from "./service/stop_within.ts";
 import { advertisedAddress } from "./service/advertisement.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
@@ -39,7 +41,8 @@ export interface RunningInstance {
    * about to exit passes `keepConnections: true`: the kernel then drops the
    * connections without an HTTP/2 GOAWAY, which Deno 2.9.4+'s `node:http2` in
    * clients can crash on (see docs/reliability.md); clients reconnect and
-   * retry elsewhere either way.
+   * retry elsewhere either way. Never hangs: each step waits at most
+   * `STOP_WAIT_MS` (8 s), then logs what is still running and goes on.
    */
   stop(options?: { readonly keepConnections?: boolean }): Promise<void>;
 }
@@ -265,11 +268,17 @@ export async function startInstance(
         // Resign at once (another instance takes over without waiting for a
         // lease to expire) while the server finishes its calls; stopping the
         // manager also ends watch streams, so the server need not wait for them.
-        const servers = options.keepConnections ? [] : [grpcServer.stop(), httpServer.stop()];
         sampling.abort();
-        await Promise.all([manager.stop(), sampler, ...servers]);
-        await store.close();
-        await leaderStore.close();
+        const stopped = manager.stop();
+        await stopWithin("the listeners", logger, systemClock, {
+          "gRPC server": options.keepConnections ? undefined : grpcServer.stop(),
+          "HTTP server": options.keepConnections ? undefined : httpServer.stop(),
+          "metrics sampler": sampler,
+        });
+        await stopped.finally(async () => {
+          await store.close();
+          await leaderStore.close();
+        });
       })(),
   };
 }

@@ -7,6 +7,9 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 
+/** Every call here has a deadline: a stuck call fails the test instead of hanging it. */
+const CALL_DEADLINE_MS = 10_000;
+
 const REFLECTION_PROTO = new URL("./support/proto/reflection_v1.proto", import.meta.url).pathname;
 
 interface ReflectionResponse {
@@ -27,14 +30,20 @@ function reflect(address: string, request: Record<string, string>): Promise<Refl
   );
   return new Promise((resolve, reject) => {
     const call = (client as unknown as {
-      serverReflectionInfo(): grpc.ClientDuplexStream<unknown, ReflectionResponse>;
-    }).serverReflectionInfo();
+      serverReflectionInfo(
+        options: grpc.CallOptions,
+      ): grpc.ClientDuplexStream<unknown, ReflectionResponse>;
+    }).serverReflectionInfo({ deadline: Date.now() + CALL_DEADLINE_MS });
     call.on("data", (response: ReflectionResponse) => {
       resolve(response);
       call.end();
       client.close();
     });
-    call.on("error", reject);
+    call.on("error", (error) => {
+      client.close();
+      reject(error);
+    });
+    call.on("end", () => reject(new Error("the reflection stream ended without an answer")));
     call.write(request);
   });
 }
@@ -59,11 +68,15 @@ function fileDescriptorSet(files: readonly Uint8Array[]): Buffer {
 function checkHealth(address: string, service: string): Promise<string> {
   const Client = grpc.makeGenericClientConstructor(healthService, "Health");
   const client = new Client(address, grpc.credentials.createInsecure()) as unknown as {
-    check(req: { service: string }, cb: (e: Error | null, res?: { status: string }) => void): void;
+    check(
+      req: { service: string },
+      options: grpc.CallOptions,
+      cb: (e: Error | null, res?: { status: string }) => void,
+    ): void;
     close(): void;
   };
   return new Promise((resolve, reject) =>
-    client.check({ service }, (error, res) => {
+    client.check({ service }, { deadline: Date.now() + CALL_DEADLINE_MS }, (error, res) => {
       client.close();
       error ? reject(error) : resolve(String(res?.status));
     })
@@ -79,10 +92,13 @@ Deno.test("health over gRPC and HTTP follows etcd; reflection lists the services
   }));
   const grpcAddress = instance.server.address;
   const http = `http://${instance.http.address}`;
+  const get = (path: string) =>
+    fetch(`${http}${path}`, { signal: AbortSignal.timeout(CALL_DEADLINE_MS) });
+  const status = (path: string) => get(path).then(async (r) => (await r.body?.cancel(), r.status));
   try {
-    assert.equal((await fetch(`${http}/healthz`).then((r) => r.json())).status, "ok");
+    assert.equal((await get("/healthz").then((r) => r.json())).status, "ok");
     await eventually(
-      async () => (await fetch(`${http}/readyz`).then((r) => r.status)) === 200,
+      async () => (await status("/readyz")) === 200,
       10_000,
       "ready over HTTP",
     );
@@ -130,12 +146,12 @@ Deno.test("health over gRPC and HTTP follows etcd; reflection lists the services
 
     await etcd[Symbol.asyncDispose]();
     await eventually(
-      async () => (await fetch(`${http}/readyz`).then((r) => r.status)) === 503,
+      async () => (await status("/readyz")) === 503,
       15_000,
       "not ready once etcd is gone",
     );
     assert.equal(await checkHealth(grpcAddress, ""), "NOT_SERVING");
-    const body = await fetch(`${http}/readyz`).then((r) => r.json());
+    const body = await get("/readyz").then((r) => r.json());
     assert.equal(body.storeReachable, false);
   } finally {
     await instance.stop();

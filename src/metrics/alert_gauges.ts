@@ -8,6 +8,7 @@
  */
 import * as prom from "prom-client";
 import { type Clock, systemClock } from "../core/clock.ts";
+import { namespaceGauge } from "./namespace_gauge.ts";
 
 /** What the gauges read. */
 export interface AlertGaugeSource {
@@ -63,16 +64,7 @@ export function registerAlertGauges(
   const clock = options.clock ?? systemClock;
   const registers = [registry];
   const perNamespace = (name: string, help: string, read: (ns: string) => number) =>
-    new prom.Gauge({
-      name,
-      help,
-      labelNames: ["namespace"],
-      registers,
-      collect() {
-        this.reset();
-        for (const { name: ns } of source.listNamespaces()) this.set({ namespace: ns }, read(ns));
-      },
-    });
+    namespaceGauge(registers, () => source.listNamespaces(), name, help, read);
   new prom.Gauge({
     name: "sm_store_unreachable_seconds",
     help: "Seconds since the main store last answered, while this instance counts it " +

@@ -12,6 +12,7 @@ import type { ShardManager } from "../service/shard_manager.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { registerAlertGauges } from "./alert_gauges.ts";
 import { registerNamespaceGauges } from "./namespace_gauges.ts";
+import { namespaceGauge } from "./namespace_gauge.ts";
 import { OPERATOR_METHODS } from "../core/operator_methods.ts";
 import { registerProcessMetrics } from "./process_metrics.ts";
 
@@ -226,23 +227,8 @@ export class PrometheusMetrics implements ServiceObserver {
       if (!found) cache.stats.set(ns, found = manager.namespaceStats(ns));
       return found;
     };
-    const perNamespace = (
-      name: string,
-      help: string,
-      read: (ns: string) => number,
-    ) =>
-      new prom.Gauge({
-        name,
-        help,
-        labelNames: ["namespace"],
-        registers,
-        collect() {
-          this.reset();
-          for (const { name: ns } of manager.listNamespaces()) {
-            this.set({ namespace: ns }, read(ns));
-          }
-        },
-      });
+    const perNamespace = (name: string, help: string, read: (ns: string) => number) =>
+      namespaceGauge(registers, () => manager.listNamespaces(), name, help, read);
     perNamespace(
       "sm_namespace_leader",
       "1 when this instance leads the namespace, else 0.",

@@ -33,6 +33,7 @@ import { graceAfterOutages } from "./outage_grace.ts";
 import { RunningShards } from "./running_shards.ts";
 import { runtimeBuilder } from "./runtime_builder.ts";
 import { runStorePulse, STORE_SILENCE_MS } from "./store_pulse.ts";
+import { stopWithin } from "./stop_within.ts";
 import { listLeaders } from "./leader_list.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 import { heartbeatNamespaces } from "./heartbeat_namespaces.ts";
@@ -249,17 +250,26 @@ export class ShardManager {
     });
   }
 
-  /** Resigns every leadership, drains the heartbeat pipeline and stops following the store. */
+  /**
+   * Resigns every leadership, drains the heartbeat pipeline and stops
+   * following the store. Each step is waited for at most `STOP_WAIT_MS`;
+   * what is still running then is logged by name and left to end when the
+   * caller closes the store.
+   */
   async stop(): Promise<void> {
     if (this.#stop.signal.aborted) return;
     this.#stop.abort(new ShuttingDownError());
-    await Promise.all([
-      ...this.namespaces.all().map((ns) => ns.stopped()),
-      this.#health,
-      this.#pulse,
-      this.#notes,
-    ]);
-    await this.#heartbeats.close();
+    await stopWithin("leaderships and background work", this.#options.logger, this.#clock, {
+      ...Object.fromEntries(
+        this.namespaces.all().map((ns) => [`namespace ${ns.name}`, ns.stopped()]),
+      ),
+      "health monitor": this.#health,
+      "store pulse": this.#pulse,
+      "running-shard notes": this.#notes,
+    });
+    await stopWithin("the heartbeat pipeline", this.#options.logger, this.#clock, {
+      "heartbeat writes": this.#heartbeats.close(),
+    });
   }
 
   /**

@@ -40,6 +40,7 @@ export class NamespaceCache {
   #clock: Clock;
   #logger: Logger;
   #synced = false;
+  #feedConnected = true;
   #observer: ServiceObserver;
   #handovers = new HandoverTracker();
 
@@ -52,9 +53,13 @@ export class NamespaceCache {
     this.state = new NamespaceState(namespace, options);
   }
 
-  /** True while the cache follows the store (false before the first load and while reloading). */
+  /**
+   * True while the cache follows the store: false before the first load,
+   * while reloading, and while its change feed reconnects to the store (the
+   * picture is kept, but it may be behind).
+   */
   get synced(): boolean {
-    return this.#synced;
+    return this.#synced && this.#feedConnected;
   }
 
   /** Starts following; resolves once the first snapshot is loaded. */
@@ -85,7 +90,10 @@ export class NamespaceCache {
         this.#synced = true;
         backoff = 100;
         this.#bumpAll();
-        const feed = this.#store.watchNamespace(this.state.namespace, snapshot.revision, signal);
+        this.#feedConnected = true;
+        const feed = this.#store.watchNamespace(this.state.namespace, snapshot.revision, signal, {
+          onConnection: (connected) => this.#connection(connected),
+        });
         const turns = new TurnTaker(APPLY_SLICE_MS);
         for await (const batch of feed) {
           const change = this.state.apply(batch, this.#clock.monotonic());
@@ -112,6 +120,12 @@ export class NamespaceCache {
       await sleep(backoff, signal, this.#clock).catch(() => {});
       backoff = Math.min(backoff * 2, 5_000);
     }
+  }
+
+  #connection(connected: boolean): void {
+    this.#feedConnected = connected;
+    if (connected) this.#logger.info("change feed connected again; it resumes where it stopped");
+    else this.#logger.info("change feed lost its connection to the store; reconnecting");
   }
 
   #observe(batch: NamespaceEventBatch): void {

@@ -152,6 +152,17 @@ export function assertUnchangedWithinLimit(unchanged: readonly Versioned[]): voi
   }
 }
 
+/** Options of {@linkcode Store.watchNamespace}. */
+export interface NamespaceWatchOptions {
+  /**
+   * Told `false` when the feed lost its connection to the store (it
+   * reconnects by itself and resumes where it stopped, nothing lost) and
+   * `true` once it is connected again. Until then the feed is silent, not
+   * caught up: readiness must not count it as following.
+   */
+  readonly onConnection?: (connected: boolean) => void;
+}
+
 /** Bounds of a store that callers plan around. */
 export interface StoreLimits {
   /** Most executors one `commitAssignment` may require to be unchanged. */
@@ -174,6 +185,7 @@ export interface Store extends HistoryStore {
     namespace: string,
     afterRevision: number,
     signal: AbortSignal,
+    options?: NamespaceWatchOptions,
   ): ReadableStream<NamespaceEventBatch>;
   /** Writes executor state for many executors at once; returns the store revision. */
   writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number>;

@@ -98,12 +98,22 @@ export async function eventually(
   what: string | (() => string) = "condition",
 ): Promise<number> {
   const start = performance.now();
-  while (!(await check())) {
-    if (performance.now() - start > timeoutMs) {
-      const described = typeof what === "function" ? what() : what;
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${described}`);
-    }
+  const fail = (how: string) => {
+    const described = typeof what === "function" ? what() : what;
+    return new Error(`Timed out after ${timeoutMs} ms waiting for ${described}${how}`);
+  };
+  for (;;) {
+    // A check that never returns (a call without a deadline) fails the test, not hangs it;
+    // a slow one gets 15 s past the timeout.
+    const left = Math.max(timeoutMs - (performance.now() - start), 0) + 15_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), left));
+    const ok = await Promise.race([Promise.resolve(check()), late]).finally(() =>
+      clearTimeout(timer)
+    );
+    if (ok === "late") throw fail(` (the last check did not return within ${Math.round(left)} ms)`);
+    if (ok) return performance.now() - start;
+    if (performance.now() - start > timeoutMs) throw fail("");
     await new Promise((r) => setTimeout(r, 25));
   }
-  return performance.now() - start;
 }

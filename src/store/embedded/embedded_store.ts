@@ -26,6 +26,7 @@ import {
   type NamespaceEvent,
   type NamespaceEventBatch,
   type NamespaceSnapshot,
+  type NamespaceWatchOptions,
   type Store,
   type StoreLimits,
   type Versioned,
@@ -117,11 +118,12 @@ export class EmbeddedStore implements Store {
     return Promise.resolve(this.#model(namespace).snapshot(this.#revision));
   }
 
-  /** Streams a namespace's changes after `afterRevision`. */
+  /** Streams a namespace's changes after `afterRevision` (in memory: it never loses its connection). */
   watchNamespace(
     namespace: string,
     afterRevision: number,
     signal: AbortSignal,
+    _options?: NamespaceWatchOptions,
   ): ReadableStream<NamespaceEventBatch> {
     return this.#feed(namespace).watch(afterRevision, signal);
   }

@@ -41,6 +41,47 @@ const MAX_RECEIVE_BYTES = 512 * 1024 * 1024;
  */
 export const CALL_TIMEOUT_MS = 10_000;
 
+/** First wait before etcd3 retries a lost watch stream, ms. */
+export const WATCH_RETRY_FIRST_MS = 100;
+
+/**
+ * Longest wait between etcd3's attempts to reconnect a lost watch stream, ms.
+ * etcd3's own default grows to 30 s, so a watch could stay silent for half a
+ * minute after etcd came back while reads and writes already worked (and an
+ * operator write waits until the cache shows it). One attempt a second
+ * against a dead endpoint is cheap.
+ */
+export const WATCH_RETRY_MAX_MS = 1_000;
+
+type WatchBackoff = NonNullable<NonNullable<IOptions["faultHandling"]>["watchBackoff"]>;
+
+function watchRetry(delayMs: number): WatchBackoff {
+  return {
+    duration: delayMs * (0.75 + Math.random() / 4), // jitter: a fleet does not retry in step
+    next: () => watchRetry(Math.min(delayMs * 2, WATCH_RETRY_MAX_MS)),
+  };
+}
+
+/**
+ * The watch manager's backoff (etcd3 takes `next()` of it for each first
+ * retry): {@linkcode WATCH_RETRY_FIRST_MS}, then doubling up to
+ * {@linkcode WATCH_RETRY_MAX_MS}, each less up to a quarter at random.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WATCH_RETRY_MAX_MS, watchBackoff } from "./client.ts";
+ *
+ * let retry = watchBackoff().next(undefined);
+ * assert.ok(retry.duration <= 100);
+ * for (let i = 0; i < 20; i++) retry = retry.next(undefined);
+ * assert.ok(retry.duration <= WATCH_RETRY_MAX_MS);
+ * ```
+ */
+export function watchBackoff(): WatchBackoff {
+  return { duration: 0, next: () => watchRetry(WATCH_RETRY_FIRST_MS) };
+}
+
 /** Turns `host:port` into a URL (`https://` when `secure`); URLs are kept. */
 export function endpointUrl(endpoint: string, secure = false): string {
   if (/^[a-z]+:\/\//i.test(endpoint)) return endpoint;
@@ -68,6 +109,7 @@ export function createEtcdClient(connection: EtcdConnection): Etcd3 {
     },
     defaultCallOptions: (context) =>
       context.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS },
+    faultHandling: { watchBackoff: watchBackoff() },
   };
   if (tls) {
     options.credentials = {

@@ -16,6 +16,7 @@ import type {
   StoredDefinition,
 } from "../namespace_definitions.ts";
 import { absent, del, errorText, modIs, put, txn } from "./txn.ts";
+import { cancelWatcher } from "./watchers.ts";
 import { parseJson } from "../../core/parse_json.ts";
 
 /** Decodes one stored value; undefined when it is not a definition. */
@@ -69,7 +70,7 @@ export class EtcdDefinitions implements NamespaceDefinitions {
         const close = (resync: boolean) => {
           if (closed) return;
           closed = true;
-          void watcher?.cancel().catch(() => {});
+          void cancelWatcher(watcher);
           if (resync && !signal.aborted) {
             controller.enqueue({ revision: 0, changes: [], resync: true });
           }
@@ -100,7 +101,7 @@ export class EtcdDefinitions implements NamespaceDefinitions {
       },
       cancel() {
         closed = true;
-        return watcher?.cancel().catch(() => {});
+        return cancelWatcher(watcher);
       },
     });
   }

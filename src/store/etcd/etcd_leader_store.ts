@@ -14,6 +14,7 @@ import { untilAborted } from "../../streams/until_aborted.ts";
 import type { LeaderInfo, Leadership, LeaderStore } from "../leader_store.ts";
 import { prefixEnd } from "./keys.ts";
 import { absent, errorText, txn } from "./txn.ts";
+import { cancelWatcher, createWatcher } from "./watchers.ts";
 
 /** The `LeaderStore` port on an etcd cluster. */
 export class EtcdLeaderStore implements LeaderStore {
@@ -60,7 +61,8 @@ export class EtcdLeaderStore implements LeaderStore {
       if (!res.succeeded) throw new StoreUnavailableError(`Election key ${key} already exists`);
       const term = Number(res.header.revision);
       await this.#waitForTurn(namespace, term, AbortSignal.any([signal, lost.signal]));
-      return this.#leadership(namespace, term, key, lease, lost, ttlSeconds * 1000);
+      const until = AbortSignal.any([signal, lost.signal]);
+      return await this.#leadership(namespace, term, key, lease, lost, ttlSeconds * 1000, until);
     } catch (error) {
       lost.abort(new Error("Campaign ended"));
       await revokeWithin(lease, ttlSeconds * 1000);
@@ -114,8 +116,10 @@ export class EtcdLeaderStore implements LeaderStore {
   }
 
   async #waitForDelete(key: string, afterRevision: number, signal: AbortSignal): Promise<void> {
-    const watcher = await this.#client.watch().key(key).startRevision(String(afterRevision + 1))
-      .create();
+    const watcher = await createWatcher(
+      this.#client.watch().key(key).startRevision(String(afterRevision + 1)),
+      signal,
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         watcher.on("delete", () => resolve());
@@ -123,7 +127,7 @@ export class EtcdLeaderStore implements LeaderStore {
         signal.addEventListener("abort", () => reject(signal.reason), { once: true });
       });
     } finally {
-      await watcher.cancel().catch(() => {});
+      await cancelWatcher(watcher);
     }
   }
 
@@ -134,16 +138,21 @@ export class EtcdLeaderStore implements LeaderStore {
     lease: Lease,
     lost: AbortController,
     ttlMs: number,
+    signal: AbortSignal,
   ): Promise<Leadership> {
-    // Leadership also ends if someone deletes the election key.
-    const watcher = await this.#client.watch().key(key).startRevision(String(term + 1)).create();
+    // Leadership also ends if someone deletes the election key. Without etcd the watch is
+    // never confirmed: the campaign then ends with the lease (or the caller's signal).
+    const watcher = await createWatcher(
+      this.#client.watch().key(key).startRevision(String(term + 1)),
+      signal,
+    );
     watcher.on("delete", () => lost.abort(new StoreUnavailableError("Election key deleted")));
     watcher.on("error", (error) => lost.abort(new StoreUnavailableError(errorText(error))));
     let resigned: Promise<void> | undefined;
     const resign = () =>
       resigned ??= (async () => {
         if (!lost.signal.aborted) lost.abort(new Error("Resigned"));
-        await watcher.cancel().catch(() => {});
+        await cancelWatcher(watcher);
         await revokeWithin(lease, ttlMs);
       })();
     const leadership: Leadership = { namespace, term, signal: lost.signal, resign };

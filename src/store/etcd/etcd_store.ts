@@ -26,6 +26,7 @@ import {
   MAX_UNCHANGED_EXECUTORS,
   type NamespaceEventBatch,
   type NamespaceSnapshot,
+  type NamespaceWatchOptions,
   type Store,
   type StoreLimits,
   type Versioned,
@@ -105,8 +106,9 @@ export class EtcdStore implements Store {
     namespace: string,
     afterRevision: number,
     signal: AbortSignal,
+    options: NamespaceWatchOptions = {},
   ): ReadableStream<NamespaceEventBatch> {
-    return watchNamespace(this.#client, this.#ns(namespace), afterRevision, signal);
+    return watchNamespace(this.#client, this.#ns(namespace), afterRevision, signal, options);
   }
 
   /** Writes executor state, packing many executors into each transaction. */

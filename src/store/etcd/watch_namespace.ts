@@ -15,6 +15,11 @@
  * so pausing that stream would stall every namespace; cancelling this watch
  * stalls only this one.)
  *
+ * Connection loss: etcd3 reconnects a lost watch stream by itself (retrying
+ * with the client's watch backoff, `WATCH_RETRY_MAX_MS` in `client.ts` at
+ * most) and resumes every watcher after the last revision it delivered.
+ * Meanwhile the feed is silent; `onConnection` tells the reader so.
+ *
  * @module
  */
 import type { Etcd3, IWatchResponse, Watcher } from "etcd3";
@@ -22,6 +27,7 @@ import type { NamespaceEventBatch } from "../store.ts";
 import type { NamespaceKeys } from "./keys.ts";
 import { errorText } from "./txn.ts";
 import { byRevision, EventDecoder } from "./watch_decoder.ts";
+import { cancelWatcher } from "./watchers.ts";
 
 /** Options of {@linkcode watchNamespace}. */
 export interface WatchNamespaceOptions {
@@ -29,6 +35,12 @@ export interface WatchNamespaceOptions {
   readonly highWaterMarkBytes?: number;
   /** Told when the watch pauses (buffer full) or resumes (half empty), with the bytes buffered. */
   readonly onFlow?: (event: "paused" | "resumed", bufferedBytes: number) => void;
+  /**
+   * Told `false` when etcd3 reports the watch stream lost (it reconnects it
+   * and resumes from the last revision seen) and `true` once it is created
+   * again; only on changes.
+   */
+  readonly onConnection?: (connected: boolean) => void;
 }
 
 /**
@@ -73,6 +85,12 @@ export function watchNamespace(
   let next = afterRevision + 1; // the first revision not yet delivered
   let closed = false;
   let chain = Promise.resolve();
+  let connected = true;
+  const tell = (now: boolean) => {
+    if (now === connected) return;
+    connected = now;
+    options.onConnection?.(now);
+  };
   const buffered = () => limit - (controller.desiredSize ?? 0);
 
   const finish = (reason: string) => {
@@ -84,16 +102,16 @@ export function watchNamespace(
       }
       controller.close();
     });
-    void watcher?.cancel().catch(() => {});
+    void cancelWatcher(watcher);
   };
   const onAbort = () => {
     if (closed) return;
     closed = true;
-    void watcher?.cancel().catch(() => {});
+    void cancelWatcher(watcher);
     chain = chain.then(() => controller.close());
   };
   const pause = () => {
-    void watcher?.cancel().catch(() => {});
+    void cancelWatcher(watcher);
     watcher = undefined;
     options.onFlow?.("paused", buffered());
   };
@@ -120,6 +138,9 @@ export function watchNamespace(
         }
       }).catch((error) => finish(`watch decoding failed: ${errorText(error)}`));
     });
+    // etcd3 emits `disconnected` once per failed attempt while it reconnects.
+    own.on("disconnected", () => current() && tell(false));
+    own.on("connected", () => current() && tell(true));
     own.on("error", (error: Error) => {
       if (current()) finish(`watch failed: ${errorText(error)}`);
     });
@@ -140,7 +161,7 @@ export function watchNamespace(
     },
     cancel() {
       closed = true;
-      return watcher?.cancel().catch(() => {});
+      return cancelWatcher(watcher);
     },
   }, { highWaterMark: limit, size: (batch) => Math.max(1, sizes.get(batch) ?? 1) });
 }
