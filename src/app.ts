@@ -256,7 +256,7 @@ export async function startInstance(
   });
   logger.info("shard manager started", {
     instanceId: manager.instanceId,
-    namespaces: manager.listNamespaces().map((ns) => ns.name),
+    namespaces: manager.routing.listNamespaces().map((ns) => ns.name),
   });
   let stopping: Promise<void> | undefined;
   return {

@@ -137,6 +137,56 @@ Deno.test("store adapters import only the store ports and the foundation, and on
   assertNone(offenders, "store ports ← store adapters");
 });
 
+/** The areas that reach the service from outside it: the transport and the metrics. */
+const SERVICE_CALLERS = ["transport/grpc", "transport/http", "metrics"];
+
+/**
+ * Imports of the service from its callers that bypass `src/service/mod.ts`
+ * (its narrow use cases, service/use_cases.ts).
+ */
+function pastServiceMod(all: readonly ImportEdge[]): ImportEdge[] {
+  return all.filter((e) =>
+    SERVICE_CALLERS.includes(areaOf(e.from) ?? "") && areaOf(e.target) === "service" &&
+    e.target !== "src/service/mod.ts"
+  );
+}
+
+Deno.test("the transport and the metrics import the service only through src/service/mod.ts", async () => {
+  const all = await edges();
+  assert.ok(
+    all.some((e) => areaOf(e.from) === "transport/grpc" && e.target === "src/service/mod.ts"),
+    "the graph shows no import of the service by the transport at all",
+  );
+  assertNone(pastServiceMod(all), "the service's way in is its mod.ts");
+});
+
+Deno.test("the service's way in is enforced: an import past service/mod.ts is caught", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sm-service-mod-" });
+  try {
+    await Deno.mkdir(join(dir, "src", "service"), { recursive: true });
+    await Deno.mkdir(join(dir, "src", "transport", "grpc"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "src", "service", "registry.ts"), "export const r = 1;\n");
+    await Deno.writeTextFile(
+      join(dir, "src", "service", "mod.ts"),
+      'export { r } from "./registry.ts";\n',
+    );
+    await Deno.writeTextFile(
+      join(dir, "src", "transport", "grpc", "ok.ts"),
+      'import { r } from "../../service/mod.ts";\nexport const a = r;\n',
+    );
+    await Deno.writeTextFile(
+      join(dir, "src", "transport", "grpc", "bad.ts"),
+      'import { r } from "../../service/registry.ts";\nexport const b = r;\n',
+    );
+    const offenders = pastServiceMod(await importGraph(["src"], { root: dir }));
+    assert.deepEqual(offenders.map((e) => `${e.from} → ${e.target}`), [
+      "src/transport/grpc/bad.ts → src/service/registry.ts",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("src/wire/ imports nothing else from src/, and on the server side only src/transport/grpc/ imports it", async () => {
   const offenders = (await edges()).filter((e) => {
     const from = areaOf(e.from);

@@ -1,9 +1,11 @@
 /**
- * One Shard Manager instance: a registry of namespace runtimes, the heartbeat
- * pipeline and the health monitor they share, and the API the transport
- * calls. Any instance answers any call; only the leader of a namespace
- * rebalances it. Everything about one namespace lives in its
- * `NamespaceRuntime`, built once from its policy (runtime_builder.ts).
+ * One Shard Manager instance, composed: a private registry of namespace
+ * runtimes, the heartbeat pipeline and the health monitor they share, and
+ * the use cases the transport calls (`use_cases.ts`: routing reads,
+ * operations, drains, cells, admin, history, heartbeats). Any instance
+ * answers any call; only the leader of a namespace rebalances it.
+ * Everything about one namespace lives in its `NamespaceRuntime`, built once
+ * from its policy (runtime_builder.ts).
  *
  * @module
  */
@@ -15,8 +17,7 @@ import type { Logger } from "../core/logger.ts";
 import { noopObserver, type ServiceObserver } from "../core/observer.ts";
 import { HeartbeatResponder, type Heartbeats } from "../heartbeat/mod.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
-import * as routing from "../routing/mod.ts";
-import type { DefinitionSource, LeaderStore, Store } from "../store/mod.ts";
+import type { LeaderStore, Store } from "../store/mod.ts";
 import { Advertisement } from "./advertisement.ts";
 import type { AdvertisedInstance } from "../core/types.ts";
 import { NamespaceAdmin } from "./namespace_admin.ts";
@@ -34,9 +35,10 @@ import { RunningShards } from "./running_shards.ts";
 import { runtimeBuilder } from "./runtime_builder.ts";
 import { runStorePulse, STORE_SILENCE_MS } from "./store_pulse.ts";
 import { stopWithin } from "./stop_within.ts";
-import { listLeaders } from "./leader_list.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";
 import { heartbeatNamespaces } from "./heartbeat_namespaces.ts";
+import { RoutingReads } from "./routing_reads.ts";
+import type { NamespaceDirectory, Service } from "./use_cases.ts";
 
 /** Options of {@linkcode ShardManager}. */
 export interface ShardManagerOptions {
@@ -56,12 +58,18 @@ export interface ShardManagerOptions {
   readonly observer?: ServiceObserver;
 }
 
-/** One Shard Manager instance. */
-export class ShardManager {
+/**
+ * One Shard Manager instance: the composition root. It builds the use cases
+ * the transport calls ({@linkcode Service}) over a private registry of
+ * namespace runtimes, and owns start and stop.
+ */
+export class ShardManager implements Service {
   /** This instance's id (recorded in leader claims). */
   readonly instanceId: string;
-  /** The namespaces served. */
-  readonly namespaces: NamespaceRegistry = new NamespaceRegistry();
+  /** The namespaces served, read-only. */
+  readonly namespaces: NamespaceDirectory;
+  /** Reads and watches, answered from the namespace caches. */
+  readonly routing: RoutingReads;
   /** Drain, undrain and reset. */
   readonly operations: NamespaceOperations;
   /** Operator drains of executors. */
@@ -76,17 +84,16 @@ export class ShardManager {
   readonly observer: ServiceObserver;
   /** Limits on requests, from the `limits` section of the configuration. */
   readonly limits: RequestLimits;
-  /** The runtimes' definitions, followed in the store. */
-  readonly catalog: NamespaceCatalog;
   /** The namespace RPCs: create, update, delete. */
   readonly admin: NamespaceAdmin;
   /** Records refused operator calls in the history. */
   readonly audit: OperatorAudit;
   /** The heartbeat: record, wait, answer (heartbeat/heartbeats.ts). */
   readonly heartbeats: Heartbeats;
+  readonly #registry = new NamespaceRegistry();
+  readonly #catalog: NamespaceCatalog;
   #options: ShardManagerOptions;
   #advertisement: Advertisement;
-  #startedAt: { readonly now: number; readonly wallMs: number };
   #clock: Clock;
   #heartbeats: HeartbeatResponder;
   #stop = new AbortController();
@@ -104,7 +111,6 @@ export class ShardManager {
     const clock = this.#clock = options.clock ?? systemClock;
     this.#advertisement = new Advertisement(clock);
     this.#running = new RunningShards(clock);
-    this.#startedAt = { now: clock.monotonic(), wallMs: clock.now() };
     this.instanceId = options.instanceId ?? crypto.randomUUID();
     this.history = new HistoryLog(options.store, {
       clock,
@@ -115,7 +121,7 @@ export class ShardManager {
         ? { retention: options.config.shardDistribution.history }
         : {}),
     });
-    this.audit = new OperatorAudit(this.history, (name) => this.namespaces.has(name), clock);
+    this.audit = new OperatorAudit(this.history, (name) => this.#registry.has(name), clock);
     this.observer = options.observer ?? noopObserver;
     this.limits = options.config.limits;
     const { shardDistribution: sd } = options.config;
@@ -123,7 +129,7 @@ export class ShardManager {
     const evidence = this.#evidence = new StoreEvidence({ silenceMs: STORE_SILENCE_MS, clock });
     this.health = new HealthMonitor(
       options.store,
-      () => this.namespaces.all().every((ns) => ns.cache.synced),
+      () => this.#registry.all().every((ns) => ns.cache.synced),
       { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok), evidence },
     );
     const build = runtimeBuilder({
@@ -140,24 +146,39 @@ export class ShardManager {
       advertisement: this.#advertisement,
       history: this.history,
     });
-    this.catalog = new NamespaceCatalog({
+    this.#catalog = new NamespaceCatalog({
       definitions: options.store.definitions,
-      registry: this.namespaces,
+      registry: this.#registry,
       build,
       logger: options.logger,
       clock,
     });
+    this.routing = new RoutingReads({
+      instanceId: this.instanceId,
+      registry: this.#registry,
+      catalog: this.#catalog,
+      fileOrder: sd.namespaces.map((n) => n.name),
+      leaderStore: options.leaderStore,
+      advertisement: this.#advertisement,
+      health: this.health,
+      evidence,
+      pulsing: () => this.#pulse !== undefined,
+      running: this.#running,
+      stop: this.#stop.signal,
+      clock,
+    });
+    this.namespaces = this.routing;
     this.admin = new NamespaceAdmin({
       store: options.store,
-      catalog: this.catalog,
-      registry: this.namespaces,
+      catalog: this.#catalog,
+      registry: this.#registry,
       heartbeatTtlMs: process.heartbeatTtlMs,
       logger: options.logger,
       clock,
       history: this.history,
     });
     this.heartbeats = this.#heartbeats = new HeartbeatResponder(options.store, {
-      namespaces: heartbeatNamespaces(this.namespaces, this.#running.hear),
+      namespaces: heartbeatNamespaces(this.#registry, this.#running.hear),
       limits: this.limits,
       // Every answered heartbeat is recorded within one flush (coalesced per executor), so an
       // executor's shards move at most TTL + TTL/8 (or TTL + 1 s) + a period after its last one,
@@ -171,7 +192,7 @@ export class ShardManager {
       clock,
       logger: options.logger,
     });
-    const lookup = (name: string) => this.namespaces.get(name);
+    const lookup = (name: string) => this.#registry.get(name);
     this.operations = new NamespaceOperations(options.store, lookup, clock, this.history);
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
     this.cells = new CellOperations({ lookup, clock, store: options.store });
@@ -180,27 +201,15 @@ export class ShardManager {
       clock,
       instance: () => this.#advertisement.get()?.instanceName ?? this.instanceId,
       namespaces: () =>
-        this.namespaces.all().filter((n) => n.view.leader?.claim.instanceId === this.instanceId)
+        this.#registry.all().filter((n) => n.view.leader?.claim.instanceId === this.instanceId)
           .map((n) => n.name),
     });
-    graceAfterOutages(this.health, () => this.namespaces.all().map((n) => n.cache.state), {
+    graceAfterOutages(this.health, () => this.#registry.all().map((n) => n.cache.state), {
       clock,
       logger: options.logger,
       detectionMs: this.health.detectionMs,
       evidence,
     });
-  }
-
-  /**
-   * The gRPC address the namespace's leader advertised in its claim, as this
-   * instance's cache last saw it; undefined when unknown or when this
-   * instance leads.
-   */
-  leaderAddress(namespace: string): string | undefined {
-    if (!this.namespaces.has(namespace)) return undefined;
-    const claim = this.namespaces.get(namespace).view.leader?.claim;
-    if (!claim || claim.instanceId === this.instanceId) return undefined;
-    return claim.grpcAddress;
   }
 
   /** Records where this instance can be reached (once its listeners are bound). */
@@ -220,15 +229,15 @@ export class ShardManager {
       logger: this.#options.logger,
       history: this.history,
     });
-    await this.catalog.start(signal);
+    await this.#catalog.start(signal);
     this.#evidence.heard(); // every namespace was just loaded from the store
     this.#pulse = runStorePulse(this.#options.store, this.#evidence, signal, {
       clock: this.#clock,
     });
     this.#health = this.health.run(signal);
     this.#notes = this.#running.run(signal, {
-      namespaces: () => this.namespaces.all(),
-      time: () => this.#time(),
+      namespaces: () => this.#registry.all(),
+      time: () => this.routing.time(),
       record: (namespace, note) => void this.history.record(namespace, note),
     });
     // "shard manager started" is logged by app.ts once both listeners are bound.
@@ -261,7 +270,7 @@ export class ShardManager {
     this.#stop.abort(new ShuttingDownError());
     await stopWithin("leaderships and background work", this.#options.logger, this.#clock, {
       ...Object.fromEntries(
-        this.namespaces.all().map((ns) => [`namespace ${ns.name}`, ns.stopped()]),
+        this.#registry.all().map((ns) => [`namespace ${ns.name}`, ns.stopped()]),
       ),
       "health monitor": this.#health,
       "store pulse": this.#pulse,
@@ -270,142 +279,5 @@ export class ShardManager {
     await stopWithin("the heartbeat pipeline", this.#options.logger, this.#clock, {
       "heartbeat writes": this.#heartbeats.close(),
     });
-  }
-
-  /**
-   * The namespaces served, with where each definition comes from: the file's
-   * in the file's order, then the API's by name.
-   */
-  listNamespaces(): (routing.NamespaceInfo & { source: DefinitionSource })[] {
-    const inFile = this.#options.config.shardDistribution.namespaces.map((n) => n.name);
-    const rank = (name: string) => {
-      const index = inFile.indexOf(name);
-      return index < 0 ? inFile.length : index;
-    };
-    const runtimes = this.namespaces.all().sort((a, b) =>
-      rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-    );
-    return runtimes.map(({ policy }) => ({
-      ...routing.namespaceInfoOf(policy),
-      source: this.catalog.source(policy.name) ?? "file",
-    }));
-  }
-
-  /** Who owns a shard (creating an ephemeral one on first ask). */
-  getShardOwner(
-    namespace: string,
-    key: string,
-    signal?: AbortSignal,
-  ): Promise<routing.ShardOwnerView> {
-    return routing.getShardOwner(
-      this.namespaces.get(namespace),
-      key,
-      this.#clock.monotonic(),
-      signal,
-      this.#clock,
-    );
-  }
-
-  /** Who owns a shard, with its load and history; never creates it. */
-  inspectShard(namespace: string, key: string): routing.ShardInspection {
-    const ns = this.namespaces.get(namespace);
-    const evidence = this.#running.evidence(ns);
-    return routing.inspectShard(ns, key, evidence && { evidence, time: this.#time() });
-  }
-
-  /** Every executor of a namespace. */
-  getNamespaceState(namespace: string): routing.ExecutorStateView[] {
-    const ns = this.namespaces.get(namespace);
-    return routing.namespaceState(ns.view, this.#time(), this.#running.evidence(ns));
-  }
-
-  /** A namespace's owner changes by reason, as this instance applied them since it started. */
-  getShardMoves(
-    namespace: string,
-  ): Readonly<Record<"placement" | "balance" | "drain" | "loss", number>> {
-    return { ...this.namespaces.get(namespace).view.moveCounts };
-  }
-
-  /** One executor. */
-  getExecutorState(namespace: string, executorId: string): routing.ExecutorStateView {
-    const ns = this.namespaces.get(namespace);
-    return routing.executorState(ns.view, executorId, this.#time(), this.#running.evidence(ns));
-  }
-
-  /**
-   * Who leads each namespace now, sorted by namespace: the election's winner
-   * (from the leader store), with the start of its term from its claim.
-   */
-  listLeaders(): Promise<routing.LeaderView[]> {
-    return listLeaders({
-      runtimes: this.namespaces.names().map((name) => this.namespaces.get(name)),
-      leaderStore: this.#options.leaderStore,
-      instanceId: this.instanceId,
-      advertised: this.#advertisement.get(),
-      storeLostSince: this.storeLostSince(),
-      lastGoodReadMs: () => this.health.status.lastGoodReadMs,
-      clock: this.#clock,
-    });
-  }
-
-  /** Aggregates of a namespace, for metrics. */
-  namespaceStats(namespace: string): routing.NamespaceStats {
-    const ns = this.namespaces.get(namespace);
-    const running = this.#running.evidence(ns);
-    return routing.namespaceStats(ns.view, this.#time(), {
-      ...(ns.policy.keys.kind === "fixed" ? { shardNum: ns.policy.keys.shardNum } : {}),
-      ...(running ? { running } : {}),
-    });
-  }
-
-  /** Whether this instance leads `namespace` now. */
-  isLeading(namespace: string): boolean {
-    return this.namespaces.has(namespace) && this.namespaces.get(namespace).leading;
-  }
-
-  #time(): routing.InspectionTime {
-    const lost = this.storeLostSince();
-    const now = this.#clock.monotonic();
-    return {
-      now,
-      wallNow: this.#clock.now(),
-      ...(lost === undefined ? {} : { storeLostSince: lost }),
-      ...(this.#pulse === undefined ? {} : { vouchedNow: this.#evidence.vouchedAt(now) }),
-    };
-  }
-
-  /**
-   * While the main store is unreachable (its pulse unanswered for a second, or
-   * the last probe failed): its last answer, on both clocks (the instance's
-   * start when there was none). Undefined while the store answers.
-   */
-  storeLostSince(): { readonly now: number; readonly wallMs: number } | undefined {
-    const status = this.health.status;
-    if (status.checkedAtMs === 0 || status.storeReachable) return undefined;
-    return {
-      now: status.lastGoodReadMonotonic ?? this.#startedAt.now,
-      wallMs: status.lastGoodReadMs ?? this.#startedAt.wallMs,
-    };
-  }
-
-  /** Open subscriptions to `namespace`'s pictures: gRPC watch streams, dashboards, in-process. */
-  watchSubscribers(namespace: string): number {
-    return this.namespaces.get(namespace).fanout.subscribers;
-  }
-
-  /** A stream of the namespace picture: the current one, then every change. */
-  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespacePicture> {
-    const ns = this.namespaces.get(namespace);
-    // Ends when the runtime does (a changed definition): the spectator reconnects to the new one.
-    return ns.fanout.subscribe(AbortSignal.any([signal, this.#stop.signal, ns.lifetime]));
-  }
-
-  /** Like `watchNamespace`, but after the first picture only what changed. */
-  watchNamespaceDeltas(
-    namespace: string,
-    signal: AbortSignal,
-  ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta> {
-    const ns = this.namespaces.get(namespace);
-    return ns.fanout.subscribeDeltas(AbortSignal.any([signal, this.#stop.signal, ns.lifetime]));
   }
 }

@@ -7,7 +7,7 @@
  */
 import { NotLeaderError } from "../../core/errors.ts";
 import { historyHandlers } from "./history_handlers.ts";
-import { validateRequestId } from "../../service/operator_writes.ts";
+import { validateRequestId } from "../../service/mod.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import {
   validateExecutorId,
@@ -17,7 +17,7 @@ import {
   validateShardKey,
   validateShardKeys,
 } from "../../limits/validate_request.ts";
-import type { ShardManager } from "../../service/mod.ts";
+import type { Service } from "../../service/mod.ts";
 import {
   toBlastRadiusResponse,
   toExecutorDrain,
@@ -51,12 +51,12 @@ function drainTarget(req: { executorId: string; selector: Record<string, string>
 
 /** Handlers of `ShardDistributorAPI`. */
 export function routingHandlers(
-  manager: ShardManager,
+  service: Service,
   context: HandlerContext,
 ): ShardDistributorAPIHandlers {
   const { logger } = context;
-  const ops = manager.operations;
-  const drains = manager.executorDrains;
+  const ops = service.operations;
+  const drains = service.executorDrains;
   // Subscribers at the same point share one view: encode it once for all of them,
   // straight to bytes unless it holds what the direct writers leave to protobufjs.
   const serialize = shardDistributorService.WatchNamespaceState.responseSerialize;
@@ -64,12 +64,12 @@ export function routingHandlers(
     (view.kind === "delta" ? writeWatchDelta(view) : writeWatchPicture(view)) ??
       serialize(toWatchResponse(view))
   );
-  const { limits } = manager;
+  const { limits } = service;
   const shardKey = (key: string) => validateShardKey(key, "shard_key", limits);
   return {
     GetShardOwner: unary(context, "GetShardOwner", async (req, signal) => {
       const ns = validateNamespace(req.namespace);
-      const view = await manager.getShardOwner(ns, shardKey(req.shardKey), signal);
+      const view = await service.routing.getShardOwner(ns, shardKey(req.shardKey), signal);
       return {
         owner: view.owner,
         namespace: view.namespace,
@@ -81,7 +81,7 @@ export function routingHandlers(
       context,
       "InspectShard",
       (req) =>
-        toInspectShardResponse(manager.inspectShard(
+        toInspectShardResponse(service.routing.inspectShard(
           validateNamespace(req.namespace),
           shardKey(req.shardKey),
         )),
@@ -90,17 +90,20 @@ export function routingHandlers(
       const namespace = validateNamespace(req.namespace);
       return {
         namespace,
-        executors: manager.getNamespaceState(namespace).map(toExecutorState),
-        shardMoves: manager.getShardMoves(namespace),
+        executors: service.routing.getNamespaceState(namespace).map(toExecutorState),
+        shardMoves: service.routing.getShardMoves(namespace),
       };
     }),
     GetExecutorState: unary(context, "GetExecutorState", (req) => {
       const namespace = validateNamespace(req.namespace);
       const id = validateExecutorId(req.executorId);
-      return { namespace, executor: toExecutorState(manager.getExecutorState(namespace, id)) };
+      return {
+        namespace,
+        executor: toExecutorState(service.routing.getExecutorState(namespace, id)),
+      };
     }),
     ListNamespaces: unary(context, "ListNamespaces", () => ({
-      namespaces: manager.listNamespaces().map((n) => ({
+      namespaces: service.routing.listNamespaces().map((n) => ({
         name: n.name,
         type: n.type,
         mode: n.mode,
@@ -108,8 +111,8 @@ export function routingHandlers(
         source: n.source,
       })),
     })),
-    ...namespaceHandlers(manager, context),
-    ...historyHandlers(manager, context),
+    ...namespaceHandlers(service, context),
+    ...historyHandlers(service, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),
@@ -170,14 +173,14 @@ export function routingHandlers(
       return { namespace, drains: drains.list(namespace).map(toExecutorDrain) };
     }),
     ListLeaders: unary(context, "ListLeaders", async () => ({
-      leaders: (await manager.listLeaders()).map(toNamespaceLeader),
+      leaders: (await service.routing.listLeaders()).map(toNamespaceLeader),
     })),
     MoveShards: unary(context, "MoveShards", async (req, signal, metadata) => {
       const namespace = validateNamespace(req.namespace);
       const to = validateExecutorId(req.toExecutorId, "to_executor_id");
       const requestId = validateRequestId(req.requestId);
       try {
-        const { moved, unchanged, planned } = await manager.cells.moveShards(
+        const { moved, unchanged, planned } = await service.cells.moveShards(
           namespace,
           validateShardKeys(req.shardKeys, limits),
           to,
@@ -208,7 +211,7 @@ export function routingHandlers(
     GetBlastRadius: unary(
       context,
       "GetBlastRadius",
-      (req) => toBlastRadiusResponse(manager.cells.blastRadius(validateNamespace(req.namespace))),
+      (req) => toBlastRadiusResponse(service.cells.blastRadius(validateNamespace(req.namespace))),
     ),
     WatchNamespaceState: (call) => {
       const cancelled = new AbortController();
@@ -219,8 +222,8 @@ export function routingHandlers(
         const request = decoded(call.request);
         const namespace = validateNamespace(request.namespace);
         const views = request.acceptDeltas
-          ? manager.watchNamespaceDeltas(namespace, signal)
-          : manager.watchNamespace(namespace, signal);
+          ? service.routing.watchNamespaceDeltas(namespace, signal)
+          : service.routing.watchNamespace(namespace, signal);
         // Pulled only as fast as the HTTP/2 stream drains (server_stream_sink.ts); the
         // server's definition passes the shared bytes through (fast_path/pre_encoded.ts).
         const encode = (view: Parameters<typeof watchBytes.bytesOf>[0]) =>

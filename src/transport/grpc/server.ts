@@ -8,7 +8,7 @@ import { LeaderForwarder } from "./leader_forwarder.ts";
 import * as grpc from "@grpc/grpc-js";
 import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
 import type { Logger } from "../../core/logger.ts";
-import type { ShardManager } from "../../service/shard_manager.ts";
+import type { Service } from "../../service/mod.ts";
 import { routingHandlers } from "./handlers.ts";
 import { executorHandlers, heartbeatAnswerer } from "./heartbeat_handler.ts";
 import { installFastPath, passEncodedThrough, splitHeartbeatReports } from "./fast_path/mod.ts";
@@ -56,40 +56,40 @@ export interface GrpcServerOptions {
 }
 
 /**
- * Serves both Shard Distributor services of `manager` on `address`.
+ * Serves both Shard Distributor services of `service` on `address`.
  *
  * @example
  * ```ts ignore
- * const server = await startGrpcServer(manager, "127.0.0.1:0", logger);
+ * const server = await startGrpcServer(service, "127.0.0.1:0", logger);
  * console.log(server.address);
  * await server.stop();
  * ```
  */
 export async function startGrpcServer(
-  manager: ShardManager,
+  service: Service,
   address: string,
   logger: Logger,
   options: GrpcServerOptions = {},
 ): Promise<GrpcServer> {
   const clock = options.clock ?? systemClock;
   const server = new grpc.Server({
-    "grpc.max_receive_message_length": manager.limits.maxReceiveMessageBytes,
+    "grpc.max_receive_message_length": service.limits.maxReceiveMessageBytes,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
   // Forwarding reaches the leader in plaintext, so only a plaintext server forwards;
   // with TLS a non-leader answers FAILED_PRECONDITION naming the leader and its address.
   const forwarder = (options.forwardToLeader ?? options.credentials === undefined)
-    ? new LeaderForwarder((namespace) => manager.leaderAddress(namespace))
+    ? new LeaderForwarder((namespace) => service.routing.leaderAddress(namespace))
     : undefined;
   const context = {
     logger,
-    observer: manager.observer,
-    audit: manager.audit,
+    observer: service.observer,
+    audit: service.audit,
     ...(forwarder ? { forwarder } : {}),
   };
   const { authorizer } = options;
-  const routing = routingHandlers(manager, context);
-  const answer = heartbeatAnswerer(manager.heartbeats);
+  const routing = routingHandlers(service, context);
+  const answer = heartbeatAnswerer(service.heartbeats);
   const executor = executorHandlers(context, answer);
   const routingDefinition = passEncodedThrough(
     tolerantDefinition(shardDistributorService),
@@ -107,7 +107,7 @@ export async function startGrpcServer(
     executorDefinition,
     authorizer ? guardHandlers(executorDefinition, executor, authorizer, context) : executor,
   );
-  addHealthService(server, manager.health);
+  addHealthService(server, service.health);
   new ReflectionService({ ...packageDefinition, ...healthPackageDefinition() }).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
@@ -123,7 +123,7 @@ export async function startGrpcServer(
     lane: (options.heartbeatLane ?? true) && !authorizer
       ? {
         path: heartbeat.path,
-        maxReceiveBytes: manager.limits.maxReceiveMessageBytes,
+        maxReceiveBytes: service.limits.maxReceiveMessageBytes,
         maxSendBytes: MAX_MESSAGE_BYTES,
         deserialize: (bytes) => heartbeat.requestDeserialize(bytes),
         answer,

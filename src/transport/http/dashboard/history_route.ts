@@ -9,8 +9,8 @@
  */
 import { type Clock, sleep, systemClock } from "../../../core/clock.ts";
 import type { HistoryEvent } from "../../../core/history_event.ts";
-import type { HistoryLog } from "../../../service/history_log.ts";
-import type { HealthStatus } from "../../../service/health_monitor.ts";
+import type { HistoryLog } from "../../../service/mod.ts";
+import type { HealthStatus } from "../../../service/mod.ts";
 import { httpStatusOf, jsonError } from "./http_errors.ts";
 
 /** Longest wait for the store to answer a history read, ms. */

@@ -81,7 +81,7 @@ const JSON_HEADERS = { "cache-control": "no-store" };
  */
 export function dashboardRoutes(manager: DashboardBackend, options: DashboardOptions): HttpRoute {
   const clock = options.clock ?? systemClock;
-  const leaders = new LeaderCache(() => manager.listLeaders(), { clock });
+  const leaders = new LeaderCache(() => manager.routing.listLeaders(), { clock });
   const { allowActions, refreshMs = 1_000, authorizer, logger, samples } = options;
   let page: ReturnType<typeof dashboardPage> | undefined;
   let scripts: ReturnType<typeof readBrowserScripts> | undefined;
@@ -125,7 +125,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
         return Response.json({
           instanceId: manager.instanceId,
           allowActions,
-          namespaces: manager.listNamespaces().filter((n) => checked(n.name)),
+          namespaces: manager.routing.listNamespaces().filter((n) => checked(n.name)),
         }, { headers: JSON_HEADERS });
       }
     }
@@ -163,7 +163,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
       case "events": {
         const ns = namespaceInfo(manager, route.namespace).name;
         const body = stateEvents(
-          (signal) => manager.watchNamespace(ns, signal),
+          (signal) => manager.routing.watchNamespace(ns, signal),
           (picture) =>
             namespaceSnapshot(manager, ns, { leaders, allowActions, version: picture.version }),
           // Deno cancels the body when the client disconnects, which ends the
