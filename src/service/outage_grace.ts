@@ -13,11 +13,11 @@
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
-import type { NamespaceState } from "../state/namespace_state.ts";
+import type { NamespaceCache } from "../state/namespace_cache.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
 
 /**
- * Renews `states()`'s live executors after each silence of the store's pulse
+ * Renews `caches()`' live executors after each silence of the store's pulse
  * (`evidence`: outages, and stalls too short for a probe to notice), or,
  * without a pulse, after each outage `health` reports, taken to have begun
  * `detectionMs` (the longest a probe can take to notice) before it did.
@@ -25,7 +25,7 @@ import type { HealthMonitor } from "./health_monitor.ts";
  */
 export function graceAfterOutages(
   health: HealthMonitor,
-  states: () => Iterable<NamespaceState>,
+  caches: () => Iterable<NamespaceCache>,
   options: {
     readonly clock: Clock;
     readonly logger: Logger;
@@ -34,11 +34,11 @@ export function graceAfterOutages(
   },
 ): () => void {
   const forgive = (since: number, now: number) => {
-    for (const state of states()) {
-      const renewed = state.forgiveOutage(since, now);
+    for (const cache of caches()) {
+      const renewed = cache.forgiveOutage(since, now);
       if (renewed > 0) {
         options.logger.info("store reachable again; executors get one TTL to be heard", {
-          namespace: state.namespace,
+          namespace: cache.state.namespace,
           executors: renewed,
           outageMs: Math.round(now - since),
         });

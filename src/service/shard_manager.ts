@@ -204,7 +204,7 @@ export class ShardManager implements Service {
         this.#registry.all().filter((n) => n.view.leader?.claim.instanceId === this.instanceId)
           .map((n) => n.name),
     });
-    graceAfterOutages(this.health, () => this.#registry.all().map((n) => n.cache.state), {
+    graceAfterOutages(this.health, () => this.#registry.all().map((n) => n.cache), {
       clock,
       logger: options.logger,
       detectionMs: this.health.detectionMs,
