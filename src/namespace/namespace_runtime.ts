@@ -165,6 +165,30 @@ export class NamespaceRuntime implements RoutedNamespace {
     this.cache.triggers.bump();
   }
 
+  /** True while this instance's picture follows the store (see `NamespaceCache.synced`). */
+  get synced(): boolean {
+    return this.cache.synced;
+  }
+
+  /** Resolves once the picture shows store revision `revision`. */
+  waitForRevision(revision: number, signal?: AbortSignal): Promise<void> {
+    return this.cache.waitForRevision(revision, signal);
+  }
+
+  /** Resolves once `condition` holds after some applied change (or at once). */
+  waitUntil(condition: () => boolean, signal?: AbortSignal): Promise<void> {
+    return this.cache.waitUntil(condition, signal);
+  }
+
+  /**
+   * After a store outage that began at monotonic `sinceMs`: every executor
+   * heard before it gets one TTL from `now`, and the leader's pass is woken.
+   * Returns how many executors were renewed.
+   */
+  forgiveOutage(sinceMs: number, now: number): number {
+    return this.cache.forgiveOutage(sinceMs, now);
+  }
+
   #elect(signal: AbortSignal): Promise<void> {
     const { election, logger, leaderStore, store, instanceId, clock, observer } = this.#options;
     const policy = this.policy;

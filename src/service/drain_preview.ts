@@ -26,7 +26,7 @@ export function plannedDrainMoves(
   drain: ExecutorDrain,
   now: number,
 ): PlannedMove[] {
-  const base = planInput(runtime.cache.state, now);
+  const base = planInput(runtime.view, now);
   const executors = new Map(base.executors);
   const matched: string[] = [];
   for (const [id, e] of executors) {

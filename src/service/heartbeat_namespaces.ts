@@ -48,7 +48,7 @@ export function heartbeatNamespaces(
         get lifetime() {
           return ns.lifetime;
         },
-        waitForRevision: (revision, signal) => ns.cache.waitForRevision(revision, signal),
+        waitForRevision: (revision, signal) => ns.waitForRevision(revision, signal),
       };
       made.set(ns, seen);
     }

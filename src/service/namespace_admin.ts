@@ -333,7 +333,7 @@ export class NamespaceAdmin {
     const runtime = this.#o.registry.has(name) ? this.#o.registry.get(name) : undefined;
     if (!runtime || keys.length === 0) return [];
     const revision = await this.#o.store.setDrained(name, keys, true);
-    await runtime.cache.waitForRevision(revision);
+    await runtime.waitForRevision(revision);
     runtime.requestPass();
     const { clock } = this.#o;
     const deadline = clock.monotonic() + timeoutMs;
@@ -360,7 +360,7 @@ export class NamespaceAdmin {
       const now = clock.monotonic();
       const until = Math.min(deadline, runtime.view.livenessDeadline(now, Infinity) + 1);
       const wake = timeoutSignal(until - now, clock);
-      await runtime.cache.waitUntil(() => left().length === 0, wake.signal).catch(() => {});
+      await runtime.waitUntil(() => left().length === 0, wake.signal).catch(() => {});
       wake.clear();
     }
     return left();

@@ -29,7 +29,11 @@ Deno.test("after a store outage, executors alive when it began get one TTL from 
     logger: silentLogger,
     state,
   });
-  graceAfterOutages(health, () => [cache], { clock, logger: silentLogger, detectionMs: 4_000 });
+  const ns = {
+    name: "ns",
+    forgiveOutage: (since: number, at: number) => cache.forgiveOutage(since, at),
+  };
+  graceAfterOutages(health, () => [ns], { clock, logger: silentLogger, detectionMs: 4_000 });
   const triggers = cache.triggers.version;
   await health.probe();
 

@@ -129,7 +129,7 @@ export class ShardManager implements Service {
     const evidence = this.#evidence = new StoreEvidence({ silenceMs: STORE_SILENCE_MS, clock });
     this.health = new HealthMonitor(
       options.store,
-      () => this.#registry.all().every((ns) => ns.cache.synced),
+      () => this.#registry.all().every((ns) => ns.synced),
       { clock, onProbe: (ms, ok) => this.observer.storeProbe?.(ms, ok), evidence },
     );
     const build = runtimeBuilder({
@@ -204,7 +204,7 @@ export class ShardManager implements Service {
         this.#registry.all().filter((n) => n.view.leader?.claim.instanceId === this.instanceId)
           .map((n) => n.name),
     });
-    graceAfterOutages(this.health, () => this.#registry.all().map((n) => n.cache), {
+    graceAfterOutages(this.health, () => this.#registry.all(), {
       clock,
       logger: options.logger,
       detectionMs: this.health.detectionMs,
