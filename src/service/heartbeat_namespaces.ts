@@ -9,7 +9,7 @@
  */
 import type { Heartbeat, HeartbeatNamespace, HeartbeatNamespaces } from "../heartbeat/mod.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
-import type { NamespaceRegistry } from "./namespace_registry.ts";
+import type { NamespaceRegistry } from "../namespace/namespace_registry.ts";
 
 /**
  * The runtimes of `registry` as the heartbeat sees them; `hear` is told of
@@ -18,7 +18,7 @@ import type { NamespaceRegistry } from "./namespace_registry.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { NamespaceRegistry } from "./namespace_registry.ts";
+ * import { NamespaceRegistry } from "../namespace/namespace_registry.ts";
  * import { heartbeatNamespaces } from "./heartbeat_namespaces.ts";
  *
  * const lookup = heartbeatNamespaces(new NamespaceRegistry(), () => {});

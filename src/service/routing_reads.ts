@@ -15,8 +15,8 @@ import * as routing from "../routing/mod.ts";
 import type { Advertisement } from "./advertisement.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
 import { listLeaders } from "./leader_list.ts";
-import type { NamespaceCatalog } from "./namespace_catalog.ts";
-import type { NamespaceRegistry } from "./namespace_registry.ts";
+import type { NamespaceCatalog } from "../namespace/namespace_catalog.ts";
+import type { NamespaceRegistry } from "../namespace/namespace_registry.ts";
 import type { RunningShards } from "./running_shards.ts";
 import type { NamespaceDirectory, NamespaceListing, Routing, StoreLostSince } from "./use_cases.ts";
 

@@ -20,19 +20,22 @@ import type { RequestLimits } from "../limits/request_limits.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { Advertisement } from "./advertisement.ts";
 import type { AdvertisedInstance } from "../core/types.ts";
-import { NamespaceAdmin } from "./namespace_admin.ts";
-import { NamespaceCatalog } from "./namespace_catalog.ts";
-import { type FileNamespaceOutcome, seedFileNamespaces } from "./seed_file_namespaces.ts";
+import { NamespaceAdmin } from "../namespace/namespace_admin.ts";
+import { NamespaceCatalog } from "../namespace/namespace_catalog.ts";
+import {
+  type FileNamespaceOutcome,
+  seedFileNamespaces,
+} from "../namespace/seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { HistoryLog } from "./history_log.ts";
 import { recordStoreOutages } from "./outage_history.ts";
 import { OperatorAudit } from "./operator_audit.ts";
-import { NamespaceRegistry } from "./namespace_registry.ts";
+import { NamespaceRegistry } from "../namespace/namespace_registry.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
 import { RunningShards } from "./running_shards.ts";
-import { runtimeBuilder } from "./runtime_builder.ts";
+import { runtimeBuilder } from "../namespace/runtime_builder.ts";
 import { runStorePulse, STORE_SILENCE_MS } from "./store_pulse.ts";
 import { stopWithin } from "./stop_within.ts";
 import { NamespaceOperations } from "./namespace_operations.ts";

@@ -16,7 +16,7 @@ import type { CellOperations } from "./cell_operations.ts";
 import type { ExecutorDrains } from "./executor_drains.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
 import type { HistoryLog } from "./history_log.ts";
-import type { NamespaceAdmin } from "./namespace_admin.ts";
+import type { NamespaceAdmin } from "../namespace/namespace_admin.ts";
 import type { NamespaceOperations } from "./namespace_operations.ts";
 import type { OperatorAudit } from "./operator_audit.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";

@@ -13,7 +13,7 @@ import { rememberSpec } from "../config/namespace_definition.ts";
 import type { NamespaceConfig } from "../config/mod.ts";
 import { type Clock, sleep, systemClock, timeoutSignal } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
-import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import type { NamespaceRuntime } from "./namespace_runtime.ts";
 import type {
   DefinitionSource,
   NamespaceDefinitions,

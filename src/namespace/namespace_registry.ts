@@ -6,7 +6,7 @@
  * @module
  */
 import { NamespaceNotFoundError } from "../core/errors.ts";
-import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import type { NamespaceRuntime } from "./namespace_runtime.ts";
 import { VersionSignal } from "../streams/version_signal.ts";
 
 /**

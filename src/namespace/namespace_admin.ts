@@ -28,7 +28,7 @@ import type { StoredDefinition } from "../store/namespace_definitions.ts";
 import { describeChanges, refusal } from "./definition_changes.ts";
 import { type NamespaceCatalog, storedConfig } from "./namespace_catalog.ts";
 import type { NamespaceRegistry } from "./namespace_registry.ts";
-import type { HistoryLog } from "./history_log.ts";
+import type { NamespaceHistory } from "./namespace_history.ts";
 
 /** What the admin acts with. */
 export interface NamespaceAdminOptions {
@@ -45,7 +45,7 @@ export interface NamespaceAdminOptions {
   /** Time source (liveness of the executors a drain waits for). */
   readonly clock: Clock;
   /** Where creations, changes and deletions are recorded. @default {none} */
-  readonly history?: Pick<HistoryLog, "record">;
+  readonly history?: NamespaceHistory;
 }
 
 /** Who changed a namespace defined in the configuration file. */

@@ -12,12 +12,11 @@ import type { Logger } from "../core/logger.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
 import type { ServiceObserver } from "../core/observer.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
-import { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import { NamespaceRuntime } from "./namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
-import type { Advertisement } from "./advertisement.ts";
-import type { HealthMonitor } from "./health_monitor.ts";
-import type { HistoryLog } from "./history_log.ts";
+import type { AdvertisedInstance } from "../core/types.ts";
+import type { NamespaceHistory } from "./namespace_history.ts";
 
 /** Longest a new leader term waits for this instance's listeners to be bound, ms. */
 const ADVERTISE_WAIT_MS = 2_000;
@@ -43,11 +42,16 @@ export interface RuntimeDeps {
   /** When the main store last answered (its pulse). */
   readonly evidence: StoreEvidence;
   /** Probed before each leader term. */
-  readonly health: HealthMonitor;
+  readonly health: { probe(): Promise<unknown> };
   /** Where this instance can be reached, once its listeners are bound. */
-  readonly advertisement: Advertisement;
+  readonly advertisement: {
+    /** Waits at most `ms` for the listeners' addresses. */
+    waitFor(ms: number): Promise<unknown>;
+    /** The addresses, once known. */
+    get(): AdvertisedInstance | undefined;
+  };
   /** The per-namespace history. */
-  readonly history: HistoryLog;
+  readonly history: NamespaceHistory;
 }
 
 /** A function that builds a namespace's runtime from its definition. */

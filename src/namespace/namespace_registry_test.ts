@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import type { NamespaceRuntime } from "./namespace_runtime.ts";
 import { NamespaceRegistry } from "./namespace_registry.ts";
 
 const runtime = (name: string) => ({ name }) as unknown as NamespaceRuntime;

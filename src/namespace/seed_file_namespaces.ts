@@ -13,7 +13,7 @@ import { ShardManagerError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { NamespaceDefinitions } from "../store/namespace_definitions.ts";
 import { FILE_ACTOR, fileDefinition, type NamespaceAdmin } from "./namespace_admin.ts";
-import type { HistoryLog } from "./history_log.ts";
+import type { NamespaceHistory } from "./namespace_history.ts";
 
 /** What happened to one namespace of the file. */
 export interface FileNamespaceOutcome {
@@ -36,7 +36,7 @@ export interface SeedOptions {
   /** A reload (SIGHUP): also delete file namespaces that left the file. @default {false} */
   readonly reload?: boolean;
   /** Where creations and refusals are recorded (changes and deletions: the admin). @default {none} */
-  readonly history?: Pick<HistoryLog, "record">;
+  readonly history?: NamespaceHistory;
 }
 
 /** Applies the file's namespaces to the store; returns one outcome per namespace touched. */

@@ -3,7 +3,7 @@ import type { NamespaceConfig } from "../config/mod.ts";
 import type { Clock } from "../core/clock.ts";
 import { fakeClock } from "../core/fake_clock.ts";
 import { silentLogger } from "../core/logger.ts";
-import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import type { NamespaceRuntime } from "./namespace_runtime.ts";
 import type {
   DefinitionBatch,
   DefinitionValue,
