@@ -10,6 +10,7 @@ import {
   ConfigError,
   formatDuration,
   type NamespaceConfig,
+  type NamespaceSpec,
   namespaceSpec,
   parseNamespaceDefinition,
 } from "../config/mod.ts";
@@ -375,9 +376,13 @@ export function summary(config: NamespaceConfig): string {
   return parts.join(", ");
 }
 
-/** The definition of a namespace from the file, as stored. */
+/**
+ * The definition of a namespace from the file, as stored: `spec` as it was
+ * written, else written out from `config`.
+ */
 export function fileDefinition(
   config: NamespaceConfig,
+  spec: NamespaceSpec = namespaceSpec(config),
 ): { name: string; source: "file"; spec: Record<string, unknown> } {
-  return { name: config.name, source: "file" as const, spec: { ...namespaceSpec(config) } };
+  return { name: config.name, source: "file" as const, spec: { ...spec } };
 }

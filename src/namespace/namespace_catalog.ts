@@ -9,7 +9,6 @@
  * @module
  */
 import { namespaceSchema } from "../config/namespace_schema.ts";
-import { rememberSpec } from "../config/namespace_definition.ts";
 import type { NamespaceConfig } from "../config/mod.ts";
 import { type Clock, sleep, systemClock, timeoutSignal } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
@@ -54,7 +53,6 @@ export function storedConfig(
     });
     return undefined;
   }
-  rememberSpec(parsed.data, definition.spec);
   return parsed.data;
 }
 

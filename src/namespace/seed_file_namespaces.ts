@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { NamespaceConfig } from "../config/mod.ts";
+import type { NamespaceConfig, NamespaceSpec } from "../config/mod.ts";
 import { ShardManagerError } from "../core/errors.ts";
 import type { Logger } from "../core/logger.ts";
 import type { NamespaceDefinitions } from "../store/namespace_definitions.ts";
@@ -37,6 +37,11 @@ export interface SeedOptions {
   readonly reload?: boolean;
   /** Where creations and refusals are recorded (changes and deletions: the admin). @default {none} */
   readonly history?: NamespaceHistory;
+  /**
+   * Each namespace as written in the file, in the order of `configs`: what is
+   * stored and printed back. @default {written out from each configuration}
+   */
+  readonly specs?: readonly NamespaceSpec[] | undefined;
 }
 
 /** Applies the file's namespaces to the store; returns one outcome per namespace touched. */
@@ -70,8 +75,8 @@ export async function seedFileNamespaces(
       ...(outcome.detail ? { detail: outcome.detail } : {}),
     });
   };
-  for (const config of configs) {
-    const next = fileDefinition(config);
+  for (const [i, config] of configs.entries()) {
+    const next = fileDefinition(config, options.specs?.[i]);
     const current = stored.get(config.name);
     try {
       if (!current) {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Config, NamespaceConfig } from "../config/mod.ts";
+import type { Config, NamespaceConfig, NamespaceSpec } from "../config/mod.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { ShuttingDownError } from "../core/errors.ts";
 import { StoreEvidence } from "../core/store_evidence.ts";
@@ -226,7 +226,9 @@ export class ShardManager implements Service {
    */
   async start(): Promise<void> {
     const signal = this.#stop.signal;
-    await seedFileNamespaces(this.#options.config.shardDistribution.namespaces, {
+    const { namespaces, namespaceSpecs } = this.#options.config.shardDistribution;
+    await seedFileNamespaces(namespaces, {
+      specs: namespaceSpecs,
       admin: this.admin,
       definitions: this.#options.store.definitions,
       logger: this.#options.logger,
@@ -252,8 +254,12 @@ export class ShardManager implements Service {
    * deleted after a drain; each outcome is logged and returned. A change that
    * cannot be applied is refused and leaves its namespace running as it was.
    */
-  reloadFileNamespaces(namespaces: readonly NamespaceConfig[]): Promise<FileNamespaceOutcome[]> {
+  reloadFileNamespaces(
+    namespaces: readonly NamespaceConfig[],
+    specs?: readonly NamespaceSpec[],
+  ): Promise<FileNamespaceOutcome[]> {
     return seedFileNamespaces(namespaces, {
+      specs,
       admin: this.admin,
       definitions: this.#options.store.definitions,
       logger: this.#options.logger,
