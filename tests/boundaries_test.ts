@@ -13,6 +13,7 @@ import {
   findCycles,
   type ImportEdge,
   importGraph,
+  ROOT,
 } from "./support/import_graph.ts";
 
 /**
@@ -185,6 +186,53 @@ Deno.test("the service's way in is enforced: an import past service/mod.ts is ca
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/**
+ * Folders of src/ without a `mod.ts`, and why: every other folder's way in is
+ * its `mod.ts`, which says what the folder offers.
+ */
+const NO_MOD: Readonly<Record<string, string>> = {
+  "src": "the composition root: app.ts and main.ts are programs, not a library",
+  "src/client/common": "internals shared by the SDKs; each SDK's mod.ts is the way in",
+  "src/core": "the foundation: small independent modules imported one by one, so that a file " +
+    "importing the clock does not load the errors, types and logger too",
+  "src/leader": "two areas of their own, election/ and process/",
+  "src/leader/election": "one file, election_loop.ts, used only by namespace/namespace_runtime.ts",
+  "src/leader/process": "a leader's term, run only by namespace/namespace_runtime.ts " +
+    "(leader_term.ts is its entry)",
+  "src/limits": "two independent modules (request limits and their validation)",
+  "src/metrics": "the Prometheus adapter (prometheus_metrics.ts, with its gauges), built only by " +
+    "app.ts",
+  "src/policy": "one module, namespace_policy.ts",
+  "src/smctl": "a program (main.ts), not a library",
+  "src/state": "a namespace's picture: namespace_cache.ts (followed) and namespace_view.ts " +
+    "(read) are its entries",
+  "src/streams": "generic Web Streams helpers imported one by one",
+  "src/transport": "two adapters of their own, grpc/ and http/",
+  "src/transport/grpc": "an adapter built only by app.ts (server.ts is its entry)",
+  "src/transport/http": "an adapter built only by app.ts (http_server.ts is its entry)",
+  "src/wire": "the generated contract: proto.ts is its entry (docs/architecture.md)",
+};
+
+Deno.test("every folder of src/ has a way in (mod.ts) or says why not", async () => {
+  const folders: string[] = [];
+  const walk = async (dir: string) => {
+    folders.push(dir);
+    for await (const entry of Deno.readDir(join(ROOT, dir))) {
+      if (entry.isDirectory) await walk(`${dir}/${entry.name}`);
+    }
+  };
+  await walk("src");
+  const without: string[] = [];
+  for (const dir of folders) {
+    if (dir.startsWith("src/wire/gen")) continue; // generated
+    const hasMod = await Deno.stat(join(ROOT, dir, "mod.ts")).then(() => true, () => false);
+    if (!hasMod && NO_MOD[dir] === undefined) without.push(dir);
+    if (hasMod && NO_MOD[dir] !== undefined) without.push(`${dir} (has a mod.ts: drop its reason)`);
+  }
+  assert.deepEqual(without, [], `folders with no mod.ts and no reason:\n${without.join("\n")}`);
+  for (const dir of Object.keys(NO_MOD)) assert.ok(folders.includes(dir), `${dir} is gone`);
 });
 
 Deno.test("src/wire/ imports nothing else from src/, and on the server side only src/transport/grpc/ imports it", async () => {
