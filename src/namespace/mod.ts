@@ -12,7 +12,8 @@
  *
  * **While it runs.** The runtime owns the cache, the spectator fan-out, the
  * shard requester, pending cell moves and the election loop; others read its
- * `view` and wait on it (`waitForRevision`, `waitUntil`), and the service
+ * `view`, follow it (`subscribe`, `subscribeDeltas`) and wait on it
+ * (`waitForRevision`, `waitUntil`), and the service
  * tells it about store outages (`forgiveOutage`). History goes through this
  * folder's own port (`namespace_history.ts`).
  *

@@ -29,7 +29,13 @@ import { RotationDigest } from "../leader/process/term_history.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
 import { runLeaderTerm } from "../leader/process/leader_term.ts";
 import { livenessOf, type NamespacePolicy } from "../policy/namespace_policy.ts";
-import { type RoutedNamespace, ShardRequester, WatchFanout } from "../routing/mod.ts";
+import {
+  type NamespaceDelta,
+  type NamespacePicture,
+  type RoutedNamespace,
+  ShardRequester,
+  WatchFanout,
+} from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
@@ -163,6 +169,19 @@ export class NamespaceRuntime implements RoutedNamespace {
   /** Asks the leader for a pass soon (an input outside the store changed). */
   requestPass(): void {
     this.cache.triggers.bump();
+  }
+
+  /**
+   * The namespace's pictures for a watcher: the current one, then every
+   * change; ends when `signal` aborts or this runtime stops.
+   */
+  subscribe(signal: AbortSignal): ReadableStream<NamespacePicture> {
+    return this.fanout.subscribe(AbortSignal.any([signal, this.#lifetime]));
+  }
+
+  /** Like {@linkcode subscribe}, but after the first picture only what changed. */
+  subscribeDeltas(signal: AbortSignal): ReadableStream<NamespacePicture | NamespaceDelta> {
+    return this.fanout.subscribeDeltas(AbortSignal.any([signal, this.#lifetime]));
   }
 
   /** True while this instance's picture follows the store (see `NamespaceCache.synced`). */

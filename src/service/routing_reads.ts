@@ -188,9 +188,8 @@ export class RoutingReads implements Routing, NamespaceDirectory {
 
   /** A stream of the namespace picture: the current one, then every change. */
   watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespacePicture> {
-    const ns = this.#o.registry.get(namespace);
     // Ends when the runtime does (a changed definition): the spectator reconnects to the new one.
-    return ns.fanout.subscribe(AbortSignal.any([signal, this.#o.stop, ns.lifetime]));
+    return this.#o.registry.get(namespace).subscribe(AbortSignal.any([signal, this.#o.stop]));
   }
 
   /** Like `watchNamespace`, but after the first picture only what changed. */
@@ -198,8 +197,7 @@ export class RoutingReads implements Routing, NamespaceDirectory {
     namespace: string,
     signal: AbortSignal,
   ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta> {
-    const ns = this.#o.registry.get(namespace);
-    return ns.fanout.subscribeDeltas(AbortSignal.any([signal, this.#o.stop, ns.lifetime]));
+    return this.#o.registry.get(namespace).subscribeDeltas(AbortSignal.any([signal, this.#o.stop]));
   }
 
   /**
