@@ -43,13 +43,23 @@ Deno.test("an executor of unknown status keeps its shards until stale, gets noth
     );
     const held = [...shards];
     await beat(7 as never);
-    const state = await call<unknown, GetNamespaceStateResponse__Output>(
-      clients.api,
-      "getNamespaceState",
-      { namespace: "ns" },
+    // The answer does not wait for the record to reach this instance's cache (an available
+    // namespace): read until it has, within a flush and a watch event.
+    type Executor = GetNamespaceStateResponse__Output["executors"][number];
+    let u: Executor | undefined;
+    await eventually(
+      async () => {
+        const state = await call<unknown, GetNamespaceStateResponse__Output>(
+          clients.api,
+          "getNamespaceState",
+          { namespace: "ns" },
+        );
+        u = state.executors.find((e) => e.executorId === "u");
+        return u?.status === (7 as never);
+      },
+      5_000,
+      () => `the number to come back as sent (status ${u?.status})`,
     );
-    const u = state.executors.find((e) => e.executorId === "u");
-    assert.equal(u?.status, 7 as never, "the number comes back as sent");
     assert.equal(u?.alive, true);
 
     // A newcomer would get half the shards from an ACTIVE u; from this u it gets none.
