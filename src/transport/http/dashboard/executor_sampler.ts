@@ -66,8 +66,7 @@ export function sampleOnce(source: SampleSource, samples: ExecutorSamples, clock
  * const stop = new AbortController();
  * const running = runExecutorSampler({
  *   health: { status: { storeReachable: true } },
- *   listNamespaces: () => [{ name: "ns" }],
- *   getNamespaceState: () => [],
+ *   routing: { listNamespaces: () => [{ name: "ns" }], getNamespaceState: () => [] },
  * }, samples, { clock: time.clock, signal: stop.signal });
  * await time.tick(30_000);
  * assert.deepEqual(samples.trends("ns").times, [0, 15_000, 30_000]);
