@@ -14,7 +14,7 @@ import { advertisedAddress } from "./service/advertisement.ts";
 import { openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
-import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/read_moderator.ts";
+import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/fast_path/mod.ts";
 import { Authorizer } from "./security/mod.ts";
 import {
   dashboardRoutes,
@@ -256,7 +256,7 @@ export async function startInstance(
   });
   logger.info("shard manager started", {
     instanceId: manager.instanceId,
-    namespaces: manager.listNamespaces().map((ns) => ns.name),
+    namespaces: manager.routing.listNamespaces().map((ns) => ns.name),
   });
   let stopping: Promise<void> | undefined;
   return {

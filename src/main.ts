@@ -155,7 +155,8 @@ async function reload(
     });
     return;
   }
-  const outcomes = await instance.manager.reloadFileNamespaces(config.shardDistribution.namespaces);
+  const { namespaces, namespaceSpecs } = config.shardDistribution;
+  const outcomes = await instance.manager.reloadFileNamespaces(namespaces, namespaceSpecs);
   logger.info("configuration reloaded", {
     path,
     namespaces: outcomes.filter((o) => o.action !== "unchanged").map((o) =>

@@ -7,7 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { describeEdge, type ImportEdge, importGraph } from "./support/import_graph.ts";
+import {
+  describeEdge,
+  fileCycles,
+  findCycles,
+  type ImportEdge,
+  importGraph,
+  ROOT,
+} from "./support/import_graph.ts";
 
 /**
  * Server areas from the top of the dependency direction down
@@ -24,7 +31,7 @@ const RANKS: readonly (readonly string[])[] = [
   ["plan", "state"],
   ["store"], // the ports: src/store/*.ts
   // The foundation, importable from every rank above, importing nothing above it:
-  ["core", "streams", "config", "limits", "security", "loadbalancer", "placement"],
+  ["core", "streams", "config", "limits", "security", "loadbalancer", "placement", "shared"],
 ];
 const ADAPTERS = ["store/etcd", "store/embedded"];
 const CLIENT_SIDE = ["client", "smctl"];
@@ -131,6 +138,103 @@ Deno.test("store adapters import only the store ports and the foundation, and on
   assertNone(offenders, "store ports ← store adapters");
 });
 
+/** The areas that reach the service from outside it: the transport and the metrics. */
+const SERVICE_CALLERS = ["transport/grpc", "transport/http", "metrics"];
+
+/**
+ * Imports of the service from its callers that bypass `src/service/mod.ts`
+ * (its narrow use cases, service/use_cases.ts).
+ */
+function pastServiceMod(all: readonly ImportEdge[]): ImportEdge[] {
+  return all.filter((e) =>
+    SERVICE_CALLERS.includes(areaOf(e.from) ?? "") && areaOf(e.target) === "service" &&
+    e.target !== "src/service/mod.ts"
+  );
+}
+
+Deno.test("the transport and the metrics import the service only through src/service/mod.ts", async () => {
+  const all = await edges();
+  assert.ok(
+    all.some((e) => areaOf(e.from) === "transport/grpc" && e.target === "src/service/mod.ts"),
+    "the graph shows no import of the service by the transport at all",
+  );
+  assertNone(pastServiceMod(all), "the service's way in is its mod.ts");
+});
+
+Deno.test("the service's way in is enforced: an import past service/mod.ts is caught", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sm-service-mod-" });
+  try {
+    await Deno.mkdir(join(dir, "src", "service"), { recursive: true });
+    await Deno.mkdir(join(dir, "src", "transport", "grpc"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "src", "service", "registry.ts"), "export const r = 1;\n");
+    await Deno.writeTextFile(
+      join(dir, "src", "service", "mod.ts"),
+      'export { r } from "./registry.ts";\n',
+    );
+    await Deno.writeTextFile(
+      join(dir, "src", "transport", "grpc", "ok.ts"),
+      'import { r } from "../../service/mod.ts";\nexport const a = r;\n',
+    );
+    await Deno.writeTextFile(
+      join(dir, "src", "transport", "grpc", "bad.ts"),
+      'import { r } from "../../service/registry.ts";\nexport const b = r;\n',
+    );
+    const offenders = pastServiceMod(await importGraph(["src"], { root: dir }));
+    assert.deepEqual(offenders.map((e) => `${e.from} → ${e.target}`), [
+      "src/transport/grpc/bad.ts → src/service/registry.ts",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/**
+ * Folders of src/ without a `mod.ts`, and why: every other folder's way in is
+ * its `mod.ts`, which says what the folder offers.
+ */
+const NO_MOD: Readonly<Record<string, string>> = {
+  "src": "the composition root: app.ts and main.ts are programs, not a library",
+  "src/client/common": "internals shared by the SDKs; each SDK's mod.ts is the way in",
+  "src/core": "the foundation: small independent modules imported one by one, so that a file " +
+    "importing the clock does not load the errors, types and logger too",
+  "src/leader": "two areas of their own, election/ and process/",
+  "src/leader/election": "one file, election_loop.ts, used only by namespace/namespace_runtime.ts",
+  "src/leader/process": "a leader's term, run only by namespace/namespace_runtime.ts " +
+    "(leader_term.ts is its entry)",
+  "src/limits": "two independent modules (request limits and their validation)",
+  "src/metrics": "the Prometheus adapter (prometheus_metrics.ts, with its gauges), built only by " +
+    "app.ts",
+  "src/policy": "one module, namespace_policy.ts",
+  "src/smctl": "a program (main.ts), not a library",
+  "src/state": "a namespace's picture: namespace_cache.ts (followed) and namespace_view.ts " +
+    "(read) are its entries",
+  "src/streams": "generic Web Streams helpers imported one by one",
+  "src/transport": "two adapters of their own, grpc/ and http/",
+  "src/transport/grpc": "an adapter built only by app.ts (server.ts is its entry)",
+  "src/transport/http": "an adapter built only by app.ts (http_server.ts is its entry)",
+  "src/wire": "the generated contract: proto.ts is its entry (docs/architecture.md)",
+};
+
+Deno.test("every folder of src/ has a way in (mod.ts) or says why not", async () => {
+  const folders: string[] = [];
+  const walk = async (dir: string) => {
+    folders.push(dir);
+    for await (const entry of Deno.readDir(join(ROOT, dir))) {
+      if (entry.isDirectory) await walk(`${dir}/${entry.name}`);
+    }
+  };
+  await walk("src");
+  const without: string[] = [];
+  for (const dir of folders) {
+    if (dir.startsWith("src/wire/gen")) continue; // generated
+    const hasMod = await Deno.stat(join(ROOT, dir, "mod.ts")).then(() => true, () => false);
+    if (!hasMod && NO_MOD[dir] === undefined) without.push(dir);
+    if (hasMod && NO_MOD[dir] !== undefined) without.push(`${dir} (has a mod.ts: drop its reason)`);
+  }
+  assert.deepEqual(without, [], `folders with no mod.ts and no reason:\n${without.join("\n")}`);
+  for (const dir of Object.keys(NO_MOD)) assert.ok(folders.includes(dir), `${dir} is gone`);
+});
+
 Deno.test("src/wire/ imports nothing else from src/, and on the server side only src/transport/grpc/ imports it", async () => {
   const offenders = (await edges()).filter((e) => {
     const from = areaOf(e.from);
@@ -143,7 +247,8 @@ Deno.test("src/wire/ imports nothing else from src/, and on the server side only
 });
 
 Deno.test("the client side imports no server code, and the server imports no client code", async () => {
-  const shared = ["client", WIRE, "placement"]; // placement: pure owner-set functions (README, SDKs)
+  // placement: pure owner-set functions (README, SDKs); shared: durations (configuration, smctl)
+  const shared = ["client", WIRE, "placement", "shared"];
   const offenders = (await edges()).filter((e) => {
     const from = areaOf(e.from);
     const to = areaOf(e.target);
@@ -154,12 +259,13 @@ Deno.test("the client side imports no server code, and the server imports no cli
   assertNone(offenders, "client SDKs and smctl are separate from the server");
 });
 
-Deno.test("src/placement/, which the SDKs import, imports nothing else from src/ and no package", async () => {
-  const offenders = (await edges()).filter((e) =>
-    areaOf(e.from) === "placement" && areaOf(e.target) !== "placement" &&
-    !e.target.startsWith("node:assert")
-  );
-  assertNone(offenders, "placement must stay pure and importable by clients");
+Deno.test("src/placement/ and src/shared/, which the client side imports, import nothing else from src/ and no package", async () => {
+  const offenders = (await edges()).filter((e) => {
+    const from = areaOf(e.from) ?? "";
+    return ["placement", "shared"].includes(from) && areaOf(e.target) !== from &&
+      !e.target.startsWith("node:assert");
+  });
+  assertNone(offenders, "placement and shared must stay pure and importable by clients");
 });
 
 Deno.test("src/plan/ (tests aside) imports no store types: a plan is plain data", async () => {
@@ -203,20 +309,54 @@ Deno.test("the area graph of src/ has no cycles (tests aside)", async () => {
     if (!next.has(from)) next.set(from, new Set());
     next.get(from)!.add(to);
   }
-  const cycles: string[] = [];
-  const state = new Map<string, "open" | "done">();
-  const visit = (area: string, path: string[]) => {
-    if (state.get(area) === "done") return;
-    if (state.get(area) === "open") {
-      cycles.push([...path.slice(path.indexOf(area)), area].join(" → "));
-      return;
-    }
-    state.set(area, "open");
-    for (const to of next.get(area) ?? []) visit(to, [...path, area]);
-    state.set(area, "done");
-  };
-  for (const area of next.keys()) visit(area, []);
-  assert.deepEqual(cycles, []);
+  assert.deepEqual(findCycles(next).map((cycle) => cycle.join(" → ")), []);
+});
+
+Deno.test("no files of src/ or packages/ import each other, directly or in a ring", async () => {
+  const ours = (await edges()).filter((e) => !e.from.startsWith("examples/"));
+  const cycles = fileCycles(ours);
+  assert.deepEqual(
+    cycles,
+    [],
+    `move what the files share into a file of its own:\n${cycles.join("\n")}`,
+  );
+});
+
+Deno.test("findCycles reports each ring once, from its smallest node, and nothing for a chain", () => {
+  const next = new Map<string, string[]>([
+    ["a", ["b"]], // a ↔ b
+    ["b", ["a", "c"]],
+    ["c", ["d"]], // c → d → e → c, entered from b
+    ["d", ["e"]],
+    ["e", ["c", "f"]],
+    ["f", []], // a chain out of the ring
+    ["g", ["g"]], // imports itself
+    ["h", ["a"]], // leads into a ring, is not in one
+  ]);
+  assert.deepEqual(findCycles(next), [["a", "b", "a"], ["c", "d", "e", "c"], ["g", "g"]]);
+  assert.deepEqual(findCycles(new Map([["x", ["y"]], ["y", ["z"]]])), []);
+});
+
+Deno.test("the file-cycle check catches two files that import each other, type-only included", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sm-import-cycle-" });
+  try {
+    await Deno.mkdir(join(dir, "lib"));
+    await Deno.writeTextFile(
+      join(dir, "lib", "heap.ts"),
+      'import type { Load } from "./cells.ts";\nexport const least = (l: Load[]) => l[0];\n',
+    );
+    await Deno.writeTextFile(
+      join(dir, "lib", "cells.ts"),
+      'import { least } from "./heap.ts";\nexport interface Load { id: string }\n' +
+        "export const pick = least;\n",
+    );
+    await Deno.writeTextFile(join(dir, "lib", "free.ts"), 'import "./cells.ts";\n');
+    assert.deepEqual(fileCycles(await importGraph(["lib"], { root: dir })), [
+      "lib/cells.ts → lib/heap.ts → lib/cells.ts",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("the known violations are still violations (remove them from the list once fixed)", async () => {

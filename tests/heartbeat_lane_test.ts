@@ -19,7 +19,7 @@ import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { startGrpcServer } from "../src/transport/grpc/server.ts";
 import { silentLogger } from "../src/core/logger.ts";
 import { executorService } from "../src/wire/proto.ts";
-import { frameMessage as framed } from "../src/transport/grpc/unary_frame_reader.ts";
+import { frameMessage as framed } from "../src/transport/grpc/fast_path/unary_frame_reader.ts";
 
 const PATH = executorService.Heartbeat.path;
 

@@ -20,7 +20,7 @@ const ORDERS = "name: orders\ntype: fixed\nshardNum: 4\nloadBalancer: greedy\n";
 /** Every shard of `namespace` as `instance` sees it, sorted. */
 function owned(instance: RunningInstance, namespace: string): string[] {
   if (!instance.manager.namespaces.has(namespace)) return [];
-  return [...instance.manager.namespaces.get(namespace).view.owned()].map(([shard]) => shard)
+  return [...instance.manager.namespaces.view(namespace).owned()].map(([shard]) => shard)
     .sort();
 }
 
@@ -93,7 +93,10 @@ Deno.test("namespaces as data: create through smctl, follow on every instance, u
     const got = await sm("namespace", "get", "orders", "-o", "yaml");
     assert.equal(got.code, 0, got.stderr);
     assert.equal(got.stdout, ORDERS);
-    assert.equal(b.manager.namespaces.get("orders").policy.shardNum, 4);
+    assert.deepEqual(b.manager.namespaces.policy("orders").keys, {
+      kind: "fixed",
+      shardNum: 4,
+    });
 
     // The file's namespace is read-only through the API.
     await Deno.writeTextFile(`${dir}/jobs.yaml`, "name: jobs\ntype: fixed\nshardNum: 3\n");
@@ -116,11 +119,14 @@ Deno.test("namespaces as data: create through smctl, follow on every instance, u
     assert.match(grown.stdout, /shardNum: 4 → 6/);
     assert.match(grown.stdout, /loadBalancer: "greedy" → "naive"/);
     await eventually(
-      () => b.manager.namespaces.get("orders").policy.shardNum === 6,
+      () => {
+        const { keys } = b.manager.namespaces.policy("orders");
+        return keys.kind === "fixed" && keys.shardNum === 6;
+      },
       1_000,
       "b to apply the update",
     );
-    assert.equal(b.manager.namespaces.get("orders").policy.config.kind, "fixed");
+    assert.equal(b.manager.namespaces.policy("orders").keys.kind, "fixed");
     await eventually(
       () => executors.flatMap((e) => e.shards).sort().join() === "0,1,2,3,4,5",
       15_000,
@@ -167,7 +173,10 @@ Deno.test("namespaces as data: create through smctl, follow on every instance, u
     const recreated = await sm("namespace", "create", "-f", `${dir}/saved.yaml`);
     assert.equal(recreated.code, 0, recreated.stderr);
     await eventually(() => b.manager.namespaces.has("orders"), 1_000, "b to follow the re-create");
-    assert.equal(b.manager.namespaces.get("orders").policy.shardNum, 6);
+    assert.deepEqual(b.manager.namespaces.policy("orders").keys, {
+      kind: "fixed",
+      shardNum: 6,
+    });
     assert.deepEqual(owned(b, "orders"), []);
   } finally {
     for (const e of executors) await e.stop();
@@ -197,7 +206,10 @@ Deno.test("namespaces as data: shrinking shardNum with force drains the removed 
     );
     const refused = a.manager.admin.update("orders", ORDERS.replace("shardNum: 4", "shardNum: 2"));
     await assert.rejects(refused, /--force/);
-    assert.equal(a.manager.namespaces.get("orders").policy.shardNum, 4);
+    assert.deepEqual(a.manager.namespaces.policy("orders").keys, {
+      kind: "fixed",
+      shardNum: 4,
+    });
 
     const { changes } = await a.manager.admin.update(
       "orders",
@@ -210,7 +222,10 @@ Deno.test("namespaces as data: shrinking shardNum with force drains the removed 
       executors.every((e) => !e.shards.includes("2") && !e.shards.includes("3")),
       `removed shards still held: ${JSON.stringify(executors.map((e) => e.shards))}`,
     );
-    assert.equal(a.manager.namespaces.get("orders").policy.shardNum, 2);
+    assert.deepEqual(a.manager.namespaces.policy("orders").keys, {
+      kind: "fixed",
+      shardNum: 2,
+    });
     assert.deepEqual(a.manager.operations.drainedShards("orders"), [], "drain marks cleared");
     await eventually(
       () => executors.flatMap((e) => e.shards).sort().join() === "0,1",

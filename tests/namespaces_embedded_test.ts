@@ -29,7 +29,7 @@ log: { level: warn }
       revision = created.revision;
       assert.ok(first.manager.namespaces.has("orders"));
       assert.deepEqual(
-        first.manager.listNamespaces().map((n) => `${n.name}:${n.source}`).sort(),
+        first.manager.routing.listNamespaces().map((n) => `${n.name}:${n.source}`).sort(),
         ["orders:api", "seeded:file"],
       );
     } finally {
@@ -38,7 +38,10 @@ log: { level: warn }
     const second = await startInstance(config(), silentLogger);
     try {
       assert.deepEqual(second.manager.namespaces.names(), ["orders", "seeded"]);
-      assert.equal(second.manager.namespaces.get("orders").policy.maxShards, 5);
+      assert.deepEqual(second.manager.namespaces.policy("orders").keys, {
+        kind: "ephemeral",
+        maxShards: 5,
+      });
       const updated = await second.manager.admin.update(
         "orders",
         "name: orders\ntype: ephemeral\nmaxShards: 7\n",
@@ -51,7 +54,10 @@ log: { level: warn }
         /is at revision \d+, not \d+; read it again/,
       );
       assert.deepEqual(updated.changes, ["maxShards: 5 → 7"]);
-      assert.equal(second.manager.namespaces.get("orders").policy.maxShards, 7);
+      assert.deepEqual(second.manager.namespaces.policy("orders").keys, {
+        kind: "ephemeral",
+        maxShards: 7,
+      });
       await assert.rejects(
         second.manager.admin.update("seeded", "name: seeded\ntype: fixed\nshardNum: 2\n"),
         /defined in the configuration file/,
@@ -64,9 +70,13 @@ log: { level: warn }
     const third = await startInstance(config("naive"), silentLogger);
     try {
       assert.ok(performance.now() - started < 3_000, "the start did not wait on the change");
-      const seeded = third.manager.namespaces.get("seeded").policy.config;
-      assert.ok(seeded.kind === "fixed" && seeded.loadBalancer === "naive");
-      assert.equal(third.manager.namespaces.get("orders").policy.maxShards, 7);
+      const seeded = third.manager.namespaces.policy("seeded");
+      assert.equal(seeded.keys.kind, "fixed");
+      assert.ok(seeded.placement.kind === "balanced" && seeded.placement.balancer.name === "naive");
+      assert.deepEqual(third.manager.namespaces.policy("orders").keys, {
+        kind: "ephemeral",
+        maxShards: 7,
+      });
     } finally {
       await third.stop();
     }

@@ -75,7 +75,7 @@ Deno.test({
         return open.size;
       };
       await eventually(() => running() === SHARDS, 60_000, () => `${running()} shards run`);
-      await eventually(() => manager.namespaceStats("excl").notRunningShards === 0, 10_000);
+      await eventually(() => manager.routing.namespaceStats("excl").notRunningShards === 0, 10_000);
       assert.equal(await scrape(instance.http.address), 0);
 
       const pausedAt = Date.now();
@@ -83,9 +83,9 @@ Deno.test({
       paused = true;
       let seenAt = 0, viewCount = 0, metric = NaN;
       while (Date.now() - pausedAt < 6_000) {
-        if (seenAt === 0 && manager.namespaceStats("excl").notRunningShards === SHARDS) {
+        if (seenAt === 0 && manager.routing.namespaceStats("excl").notRunningShards === SHARDS) {
           seenAt = Date.now();
-          viewCount = manager.getExecutorState("excl", "x1").notRunningShards ?? 0;
+          viewCount = manager.routing.getExecutorState("excl", "x1").notRunningShards ?? 0;
           metric = await scrape(instance.http.address);
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -105,7 +105,7 @@ Deno.test({
       assert.equal(metric, SHARDS, "sm_shards_not_running");
 
       await eventually(() => running() === SHARDS, 20_000, () => `${running()} run again`);
-      await eventually(() => manager.namespaceStats("excl").notRunningShards === 0, 10_000);
+      await eventually(() => manager.routing.namespaceStats("excl").notRunningShards === 0, 10_000);
       assert.equal(await scrape(instance.http.address), 0);
       await eventually(
         async () => {
@@ -150,16 +150,16 @@ Deno.test({
         () => executor.events.filter((e) => e.event === "start").length === SHARDS - 1,
         60_000,
       );
-      await eventually(() => manager.namespaceStats("excl").notRunningShards === 1, 10_000);
+      await eventually(() => manager.routing.namespaceStats("excl").notRunningShards === 1, 10_000);
       assert.equal(await scrape(instance.http.address), 1);
-      const view = manager.getExecutorState("excl", "x1");
+      const view = manager.routing.getExecutorState("excl", "x1");
       assert.equal(view.notRunningShards, 1);
       assert.deepEqual(view.assignedShards.filter((s) => s.notRunning).map((s) => s.shardKey), [
         "2",
       ]);
-      assert.equal(manager.inspectShard("excl", "2").notRunning, true);
-      assert.equal(manager.inspectShard("excl", "2").status, "NOT_RUNNING");
-      assert.equal(manager.inspectShard("excl", "1").notRunning, undefined);
+      assert.equal(manager.routing.inspectShard("excl", "2").notRunning, true);
+      assert.equal(manager.routing.inspectShard("excl", "2").status, "NOT_RUNNING");
+      assert.equal(manager.routing.inspectShard("excl", "1").notRunning, undefined);
     } finally {
       await executor.kill("SIGTERM");
       await instance.stop();

@@ -46,7 +46,7 @@ export class RawUnaryClient {
 
   /**
    * Sends `body` (a framed message: `frameMessage` of
-   * `src/transport/grpc/unary_frame_reader.ts`) to `path`; resolves
+   * `src/transport/grpc/fast_path/unary_frame_reader.ts`) to `path`; resolves
    * with the answer's message bytes.
    *
    * @example

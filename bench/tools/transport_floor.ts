@@ -24,10 +24,13 @@ import net from "node:net";
 import http2 from "node:http2";
 import { cpuSecondsOf } from "../lib/proc.ts";
 import { RawUnaryClient } from "../lib/raw_unary.ts";
-import { frameMessage } from "../../src/transport/grpc/unary_frame_reader.ts";
-import { coalesceSessionWrites } from "../../src/transport/grpc/write_coalescer.ts";
-import { DEFAULT_READ_WINDOW_MS, ReadModerator } from "../../src/transport/grpc/read_moderator.ts";
-import { sessionField } from "../../src/transport/grpc/_http2_servers.ts";
+import { frameMessage } from "../../src/transport/grpc/fast_path/unary_frame_reader.ts";
+import { coalesceSessionWrites } from "../../src/transport/grpc/fast_path/write_coalescer.ts";
+import {
+  DEFAULT_READ_WINDOW_MS,
+  ReadModerator,
+} from "../../src/transport/grpc/fast_path/read_moderator.ts";
+import { sessionSocket } from "../../src/transport/grpc/fast_path/_runtime_internals.ts";
 import { sleep } from "../lib/wait.ts";
 
 const MODES = ["tcp", "http2", "http2+moderated"] as const;
@@ -67,7 +70,7 @@ function serve(mode: Mode, port: number): void {
   const server = http2.createServer();
   server.on("session", (session) => {
     coalesceSessionWrites(session);
-    moderator?.watch(sessionField(session, "socket"));
+    moderator?.watch(sessionSocket(session));
   });
   server.on("stream", (stream: http2.ServerHttp2Stream) => {
     stream.on("error", () => {});

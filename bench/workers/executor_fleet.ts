@@ -31,7 +31,7 @@ import type { HeartbeatResponse__Output } from "../../src/wire/proto.ts";
 import { percentile } from "../lib/stats.ts";
 import { heartbeatMethod, type Method, openClient, unary } from "../lib/wire.ts";
 import { RawUnaryClient } from "../lib/raw_unary.ts";
-import { frameMessage } from "../../src/transport/grpc/unary_frame_reader.ts";
+import { frameMessage } from "../../src/transport/grpc/fast_path/unary_frame_reader.ts";
 import { emit, serveCommands, workerOptions } from "./_protocol.ts";
 
 /** Options of the worker. */

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { describeValue } from "./_issue_message.ts";
-import { formatDuration, parseDuration } from "./duration.ts";
+import { formatDuration, parseDuration } from "../shared/duration.ts";
 
 /** Longest duration a timer can wait: setTimeout fires at once beyond 2^31 - 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

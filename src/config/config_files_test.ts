@@ -42,7 +42,12 @@ yamlTest("config/example.yaml loads and spells out exactly the defaults", () => 
     "    - { name: my-ephemeral-namespace, type: ephemeral }\n" +
     `  leaderStore:\n${store("leader")}  store:\n${store("store")}`;
   const defaults: Config = parseConfig(minimal);
-  assert.deepEqual(written, defaults);
+  // The same configuration; only the entries as written (kept to print them back) differ.
+  const withoutSpecs = (config: Config) => ({
+    ...config,
+    shardDistribution: { ...config.shardDistribution, namespaceSpecs: undefined },
+  });
+  assert.deepEqual(withoutSpecs(written), withoutSpecs(defaults));
 });
 
 Deno.test({

@@ -5,10 +5,10 @@
  */
 import { fileURLToPath } from "node:url";
 import { parseYaml } from "./_parse_yaml.ts";
-import { rememberSpec } from "./namespace_definition.ts";
 import { ConfigError } from "./errors.ts";
 import { configSchema } from "./schema.ts";
 import type { Config } from "./types.ts";
+import type { NamespaceSpec } from "./namespace_types.ts";
 
 /**
  * Parses and validates a YAML configuration.
@@ -51,8 +51,13 @@ export function parseConfig(text: string, source?: string): Config {
   // Each namespace keeps the entry it was read from: what is stored and printed back.
   const raw = (data as { shardDistribution?: { namespaces?: unknown[] } }).shardDistribution
     ?.namespaces;
-  value.shardDistribution.namespaces.forEach((ns, i) => rememberSpec(ns, raw?.[i]));
+  const specs = value.shardDistribution.namespaces.map((_, i) => raw?.[i]);
+  if (specs.every(isSpec)) value.shardDistribution.namespaceSpecs = specs;
   return value;
+}
+
+function isSpec(entry: unknown): entry is NamespaceSpec {
+  return typeof entry === "object" && entry !== null && !Array.isArray(entry);
 }
 
 /**

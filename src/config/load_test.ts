@@ -66,6 +66,11 @@ yamlTest("parseConfig accepts the design document's block as written", () => {
           ownership: { mode: "available" },
         },
       ],
+      // Each entry as written: what is stored and printed back.
+      namespaceSpecs: [
+        { name: "my-fixed-namespace", type: "fixed", shardNum: 32 },
+        { name: "my-ephemeral-namespace", type: "ephemeral" },
+      ],
       leaderStore: {
         storageParams: {
           endpoints: ["localhost:2379"],

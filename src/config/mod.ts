@@ -17,7 +17,7 @@
  *
  * @module
  */
-export * from "./duration.ts";
+export * from "../shared/duration.ts";
 export * from "./errors.ts";
 export * from "./load.ts";
 export * from "./namespace_definition.ts";

@@ -8,12 +8,13 @@
  */
 import { stringify } from "yaml";
 import { parseYaml } from "./_parse_yaml.ts";
-import { formatDuration } from "./duration.ts";
+import { formatDuration } from "../shared/duration.ts";
 import { namespaceSchema } from "./namespace_schema.ts";
 import type { NamespaceConfig } from "./namespace_types.ts";
 
-/** A definition as written: plain YAML data (`name`, `type`, `shardNum`, ...). */
-export type NamespaceSpec = Readonly<Record<string, unknown>>;
+import type { NamespaceSpec } from "./namespace_types.ts";
+
+export type { NamespaceSpec } from "./namespace_types.ts";
 
 /** A parsed definition: the validated configuration and the data it was read from. */
 export interface NamespaceDefinitionInput {
@@ -21,18 +22,6 @@ export interface NamespaceDefinitionInput {
   readonly config: NamespaceConfig;
   /** What was written, to store and to print back. */
   readonly spec: NamespaceSpec;
-}
-
-const specs = new WeakMap<NamespaceConfig, NamespaceSpec>();
-
-/**
- * Records the data `config` was read from (the configuration file's entry),
- * so that {@linkcode namespaceSpec} returns it unchanged.
- */
-export function rememberSpec(config: NamespaceConfig, spec: unknown): void {
-  if (typeof spec === "object" && spec !== null && !Array.isArray(spec)) {
-    specs.set(config, spec as NamespaceSpec);
-  }
 }
 
 /**
@@ -55,14 +44,14 @@ export function parseNamespaceDefinition(text: string, source?: string): Namespa
     what: "namespace definition",
     ...(source === undefined ? {} : { source }),
   });
-  rememberSpec(value, data);
   return { config: value, spec: data as NamespaceSpec };
 }
 
 /**
  * The definition of `config` as data that {@linkcode parseNamespaceDefinition}
- * reads back into the same configuration: the data it was read from when
- * known, else written out from its fields.
+ * reads back into the same configuration, written out from its fields (for a
+ * configuration built in code; one read from text keeps the data it was read
+ * from: `NamespaceDefinitionInput.spec`, `ShardDistributionConfig.namespaceSpecs`).
  *
  * @example
  * ```ts
@@ -80,8 +69,6 @@ export function parseNamespaceDefinition(text: string, source?: string): Namespa
  * ```
  */
 export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
-  const known = specs.get(config);
-  if (known) return known;
   if (config.kind === "cells") {
     return {
       name: config.name,

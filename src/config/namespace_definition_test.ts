@@ -36,8 +36,8 @@ Deno.test("a namespace spec written out from its configuration reads back into t
 Deno.test("a parsed definition prints back as it was written", () => {
   const text =
     "name: orders\ntype: fixed\nshardNum: 8\nownership: exclusive\nownershipLease: 10s\n";
-  const { config } = parseNamespaceDefinition(text);
-  assert.equal(formatNamespaceSpec(namespaceSpec(config)), text);
+  const { spec } = parseNamespaceDefinition(text);
+  assert.equal(formatNamespaceSpec(spec), text);
 });
 
 Deno.test("definition errors name the field and its line, like the configuration file's", () => {

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { duration, integer, section } from "./_fields.ts";
 import { describeValue } from "./_issue_message.ts";
-import type { NamespaceConfig, NamespaceType } from "./types.ts";
+import type { NamespaceConfig } from "./types.ts";
 import type { SectionSchema } from "./section_schema.ts";
 import { NAMESPACE_NAME_PATTERN as NAME } from "../limits/request_limits.ts";
 import { checkCells, checkReplicas, MAX_KEY, MAX_REPLICAS } from "./namespace_checks.ts";
@@ -159,21 +159,6 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     ...(n.maxShards === undefined ? {} : { maxShards: n.maxShards }),
   };
 });
-
-/**
- * The wire's `type` of a namespace: cells namespaces are ephemeral.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { namespaceType } from "./namespace_schema.ts";
- *
- * assert.equal(namespaceType({ kind: "cells", name: "tenants", pins: {} }), "ephemeral");
- * ```
- */
-export function namespaceType(config: NamespaceConfig): NamespaceType {
-  return config.kind === "fixed" ? "fixed" : "ephemeral";
-}
 
 /**
  * `shardDistribution.namespaces`: at least one namespace, names unique.

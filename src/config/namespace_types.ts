@@ -151,3 +151,6 @@ export type NamespaceConfig =
   | FixedNamespaceConfig
   | EphemeralNamespaceConfig
   | CellsNamespaceConfig;
+
+/** A definition as written: plain YAML data (`name`, `type`, `shardNum`, ...). */
+export type NamespaceSpec = Readonly<Record<string, unknown>>;

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { duration, hostPort, integer, section } from "./_fields.ts";
-import { formatDuration } from "./duration.ts";
+import { formatDuration } from "../shared/duration.ts";
 import { limitsSchema } from "./limits_schema.ts";
 import { namespacesSchema } from "./namespace_schema.ts";
 import type { SectionSchema } from "./section_schema.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { NamespaceConfig } from "./namespace_types.ts";
+import type { NamespaceConfig, NamespaceSpec } from "./namespace_types.ts";
 
 export type * from "./namespace_types.ts";
 
@@ -103,6 +103,12 @@ export interface ShardDistributionConfig {
   election: ElectionConfig;
   /** The namespaces served; at least one, names unique. */
   namespaces: NamespaceConfig[];
+  /**
+   * Each of `namespaces` as it was written in the file, in the same order:
+   * what is stored and printed back. Absent for a configuration built in
+   * code, whose definitions are written out from their fields.
+   */
+  namespaceSpecs?: NamespaceSpec[];
   /** The etcd used for elections; absent exactly when `embedded` is set. */
   leaderStore?: LeaderStoreConfig;
   /** The etcd used for namespace state; absent exactly when `embedded` is set. */

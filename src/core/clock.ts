@@ -1,7 +1,9 @@
 /**
  * Time as a port, so that timers and staleness can be tested with fake time:
- * code reads time and sets timers only through a {@linkcode Clock}, and a test
- * passes a fake one (see `fake_clock.ts`).
+ * code reads time, sets timers and waits only through a {@linkcode Clock}
+ * ({@linkcode startTimer}, {@linkcode sleep}), and a test passes a fake one
+ * (see `fake_clock.ts`). This file is the server's only user of the global
+ * timers; `tests/clock_test.ts` keeps it so.
  *
  * @module
  */
@@ -23,10 +25,16 @@ export interface Clock {
   setTimeout?(callback: () => void, ms: number): TimerHandle;
   /** Cancels a timer of this clock; a handle that fired or was cleared is ignored. */
   clearTimeout?(handle: TimerHandle): void;
+  /**
+   * Lets the process exit while this timer waits (see
+   * {@linkcode StartTimerOptions.unref}); a clock whose timers never hold the
+   * process (a fake) has none.
+   */
+  unrefTimer?(handle: TimerHandle): void;
 }
 
 /** A clock that has its own timers. */
-export type TimerClock = Required<Clock>;
+export type TimerClock = Clock & Required<Pick<Clock, "setTimeout" | "clearTimeout">>;
 
 /**
  * The real clock: `Date.now()`, `performance.now()` and the global timers
@@ -47,11 +55,23 @@ export const systemClock: TimerClock = Object.freeze({
   monotonic: () => performance.now(),
   setTimeout: (callback: () => void, ms: number): TimerHandle => setTimeout(callback, ms),
   clearTimeout: (handle: TimerHandle) => clearTimeout(handle as number | undefined),
+  unrefTimer: (handle: TimerHandle) => Deno.unrefTimer(handle as number),
 });
 
+/** Options of {@linkcode startTimer}. */
+export interface StartTimerOptions {
+  /**
+   * The timer does not keep the process alive (`Deno.unrefTimer`): for a
+   * housekeeping wake-up that nothing waits on, such as a sweep of deadlines.
+   * @default {false}
+   */
+  readonly unref?: boolean;
+}
+
 /**
- * Calls `callback` once after `ms` on `clock` (its own timers, or the global
- * ones when it has none) and returns a function that cancels the timer.
+ * Calls `callback` once after `ms` on `clock` (its own timers, or
+ * {@linkcode systemClock}'s when it has none) and returns a function that
+ * cancels the timer.
  *
  * @example
  * ```ts
@@ -65,14 +85,21 @@ export const systemClock: TimerClock = Object.freeze({
  * assert.equal(fired, false);
  * ```
  */
-export function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
+export function startTimer(
+  clock: Clock,
+  ms: number,
+  callback: () => void,
+  options: StartTimerOptions = {},
+): () => void {
   const delay = Math.max(0, ms);
-  if (clock.setTimeout && clock.clearTimeout) {
-    const handle = clock.setTimeout(callback, delay);
-    return () => clock.clearTimeout?.(handle);
-  }
-  const handle = setTimeout(callback, delay);
-  return () => clearTimeout(handle);
+  const timers = hasTimers(clock) ? clock : systemClock;
+  const handle = timers.setTimeout(callback, delay);
+  if (options.unref) timers.unrefTimer?.(handle);
+  return () => timers.clearTimeout(handle);
+}
+
+function hasTimers(clock: Clock): clock is TimerClock {
+  return clock.setTimeout !== undefined && clock.clearTimeout !== undefined;
 }
 
 /**
@@ -105,4 +132,43 @@ export function sleep(ms: number, signal?: AbortSignal, clock: Clock = systemClo
     });
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** A signal that times out, from {@linkcode timeoutSignal}. */
+export interface TimeoutSignal {
+  /** Aborts with a `TimeoutError` `DOMException` once the time is up. */
+  readonly signal: AbortSignal;
+  /** Stops the timer (the signal then never aborts); call it once the wait is over. */
+  clear(): void;
+}
+
+/**
+ * `AbortSignal.timeout` on any clock: a signal that aborts after `ms` of
+ * `clock`'s time. Unlike `AbortSignal.timeout`, its timer holds the process
+ * until it fires or is cleared, so clear it when the wait ends.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { timeoutSignal } from "./clock.ts";
+ * import { fakeClock } from "./fake_clock.ts";
+ *
+ * const time = fakeClock();
+ * const late = timeoutSignal(5_000, time.clock);
+ * await time.tick(5_000);
+ * assert.equal(late.signal.reason.name, "TimeoutError");
+ * const early = timeoutSignal(5_000, time.clock);
+ * early.clear();
+ * assert.equal(time.pending(), 0);
+ * ```
+ *
+ * @param ms How long until the signal aborts.
+ * @param clock Whose time. @default {systemClock}
+ */
+export function timeoutSignal(ms: number, clock: Clock = systemClock): TimeoutSignal {
+  const controller = new AbortController();
+  const clear = startTimer(clock, ms, () => {
+    controller.abort(new DOMException(`Timed out after ${ms} ms`, "TimeoutError"));
+  });
+  return { signal: controller.signal, clear };
 }

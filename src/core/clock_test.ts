@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
-import { type Clock, sleep, startTimer } from "./clock.ts";
+import { type Clock, sleep, startTimer, timeoutSignal } from "./clock.ts";
 import { fakeClock } from "./fake_clock.ts";
 
 Deno.test("sleep waits on the clock it is given, not on real time", async () => {
@@ -48,4 +48,33 @@ Deno.test("a fake clock moves wall and monotonic time together", async () => {
   await time.tick(250);
   assert.equal(time.clock.now(), 5_250);
   assert.equal(time.clock.monotonic(), 5_250);
+});
+
+Deno.test("startTimer lets the process exit while an unref'd timer waits, on the clock's own timers", () => {
+  const time = fakeClock();
+  const unrefd: unknown[] = [];
+  const clock: Clock = { ...time.clock, unrefTimer: (handle) => unrefd.push(handle) };
+  const keep = startTimer(clock, 100, () => {});
+  assert.deepEqual(unrefd, [], "a timer keeps the process alive by default");
+  const housekeeping = startTimer(clock, 100, () => {}, { unref: true });
+  assert.equal(unrefd.length, 1);
+  assert.equal(time.pending(), 2, "both run on the fake clock");
+  keep();
+  housekeeping();
+  assert.equal(time.pending(), 0);
+});
+
+Deno.test("timeoutSignal aborts with a TimeoutError after its time on the clock, and not once cleared", async () => {
+  const time = fakeClock();
+  const late = timeoutSignal(1_000, time.clock);
+  await time.tick(999);
+  assert.equal(late.signal.aborted, false);
+  await time.tick(1);
+  assert.equal(late.signal.aborted, true);
+  assert.equal((late.signal.reason as DOMException).name, "TimeoutError");
+  const cleared = timeoutSignal(1_000, time.clock);
+  cleared.clear();
+  await time.tick(2_000);
+  assert.equal(cleared.signal.aborted, false);
+  assert.equal(time.pending(), 0);
 });

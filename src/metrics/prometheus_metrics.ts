@@ -8,7 +8,7 @@
 import * as prom from "prom-client";
 import type { PassObservation, ServiceObserver } from "../core/observer.ts";
 import type { NamespaceStats } from "../routing/namespace_stats.ts";
-import type { ShardManager } from "../service/shard_manager.ts";
+import type { ShardManager } from "../service/mod.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { registerAlertGauges } from "./alert_gauges.ts";
 import { registerNamespaceGauges } from "./namespace_gauges.ts";
@@ -217,22 +217,22 @@ export class PrometheusMetrics implements ServiceObserver {
   /** Adds the gauges read from `manager` (whose clock is `options.clock`) at each scrape. */
   watch(manager: ShardManager, options: { readonly clock?: Clock } = {}): void {
     const registers = [this.registry];
-    this.#namespaces = () => manager.listNamespaces();
+    this.#namespaces = () => manager.routing.listNamespaces();
     // One scrape reads each namespace's stats once, however many gauges use them.
     let cache = { atMs: -Infinity, stats: new Map<string, NamespaceStats>() };
     const stats = (ns: string): NamespaceStats => {
       const now = performance.now();
       if (now - cache.atMs > 100) cache = { atMs: now, stats: new Map() };
       let found = cache.stats.get(ns);
-      if (!found) cache.stats.set(ns, found = manager.namespaceStats(ns));
+      if (!found) cache.stats.set(ns, found = manager.routing.namespaceStats(ns));
       return found;
     };
     const perNamespace = (name: string, help: string, read: (ns: string) => number) =>
-      namespaceGauge(registers, () => manager.listNamespaces(), name, help, read);
+      namespaceGauge(registers, () => manager.routing.listNamespaces(), name, help, read);
     perNamespace(
       "sm_namespace_leader",
       "1 when this instance leads the namespace, else 0.",
-      (ns) => manager.isLeading(ns) ? 1 : 0,
+      (ns) => manager.routing.isLeading(ns) ? 1 : 0,
     );
     perNamespace(
       "sm_shards_owned",
@@ -273,7 +273,7 @@ export class PrometheusMetrics implements ServiceObserver {
       registers,
       collect() {
         this.reset();
-        for (const { name: namespace } of manager.listNamespaces()) {
+        for (const { name: namespace } of manager.routing.listNamespaces()) {
           const counts = stats(namespace).executors;
           for (const [state, n] of Object.entries(counts)) this.set({ namespace, state }, n);
         }
@@ -298,16 +298,16 @@ export class PrometheusMetrics implements ServiceObserver {
       },
     });
     registerNamespaceGauges(this.registry, {
-      listNamespaces: () => manager.listNamespaces(),
+      listNamespaces: () => manager.routing.listNamespaces(),
       stats,
-      watchSubscribers: (ns) => manager.watchSubscribers(ns),
+      watchSubscribers: (ns) => manager.routing.watchSubscribers(ns),
     });
     registerAlertGauges(this.registry, {
-      listNamespaces: () => manager.listNamespaces(),
-      heartbeatTtlMs: (ns) => manager.namespaces.get(ns).policy.liveness.heartbeatTtlMs,
+      listNamespaces: () => manager.routing.listNamespaces(),
+      heartbeatTtlMs: (ns) => manager.namespaces.policy(ns).budgets.heartbeatTtlMs,
       drainTimesMs: (ns) =>
-        [...manager.namespaces.get(ns).view.executorDrains()].map((d) => d.createdAtMs),
-      storeLostSinceMs: () => manager.storeLostSince()?.now,
+        [...manager.namespaces.view(ns).executorDrains()].map((d) => d.createdAtMs),
+      storeLostSinceMs: () => manager.routing.storeLostSince()?.now,
     }, { clock: options.clock ?? systemClock });
   }
 

@@ -28,8 +28,14 @@ import { IdlePassGate } from "../leader/process/idle_pass_gate.ts";
 import { RotationDigest } from "../leader/process/term_history.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
 import { runLeaderTerm } from "../leader/process/leader_term.ts";
-import type { NamespacePolicy } from "../policy/namespace_policy.ts";
-import { type RoutedNamespace, ShardRequester, WatchFanout } from "../routing/mod.ts";
+import { livenessOf, type NamespacePolicy } from "../policy/namespace_policy.ts";
+import {
+  type NamespaceDelta,
+  type NamespacePicture,
+  type RoutedNamespace,
+  ShardRequester,
+  WatchFanout,
+} from "../routing/mod.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
@@ -102,11 +108,12 @@ export class NamespaceRuntime implements RoutedNamespace {
     this.#options = options;
     // The shard keys this namespace's records will name, built before any is read, so
     // that reading them reuses these strings (see core/index_keys.ts).
-    if (policy.shardNum > 0) indexKeys(policy.shardNum);
-    this.#gate = new IdlePassGate(policy.executorRetentionMs);
+    const { keys } = policy;
+    if (keys.kind === "fixed") indexKeys(keys.shardNum);
+    this.#gate = new IdlePassGate(policy.budgets.executorRetentionMs);
     this.cache = new NamespaceCache(options.store, policy.name, {
-      ...policy.liveness,
-      ...(policy.shardNum > 0 ? { shardNum: policy.shardNum } : {}),
+      ...livenessOf(policy),
+      ...(keys.kind === "fixed" ? { shardNum: keys.shardNum } : {}),
       clock: options.clock,
       logger: options.logger,
       observer: options.observer,
@@ -164,6 +171,43 @@ export class NamespaceRuntime implements RoutedNamespace {
     this.cache.triggers.bump();
   }
 
+  /**
+   * The namespace's pictures for a watcher: the current one, then every
+   * change; ends when `signal` aborts or this runtime stops.
+   */
+  subscribe(signal: AbortSignal): ReadableStream<NamespacePicture> {
+    return this.fanout.subscribe(AbortSignal.any([signal, this.#lifetime]));
+  }
+
+  /** Like {@linkcode subscribe}, but after the first picture only what changed. */
+  subscribeDeltas(signal: AbortSignal): ReadableStream<NamespacePicture | NamespaceDelta> {
+    return this.fanout.subscribeDeltas(AbortSignal.any([signal, this.#lifetime]));
+  }
+
+  /** True while this instance's picture follows the store (see `NamespaceCache.synced`). */
+  get synced(): boolean {
+    return this.cache.synced;
+  }
+
+  /** Resolves once the picture shows store revision `revision`. */
+  waitForRevision(revision: number, signal?: AbortSignal): Promise<void> {
+    return this.cache.waitForRevision(revision, signal);
+  }
+
+  /** Resolves once `condition` holds after some applied change (or at once). */
+  waitUntil(condition: () => boolean, signal?: AbortSignal): Promise<void> {
+    return this.cache.waitUntil(condition, signal);
+  }
+
+  /**
+   * After a store outage that began at monotonic `sinceMs`: every executor
+   * heard before it gets one TTL from `now`, and the leader's pass is woken.
+   * Returns how many executors were renewed.
+   */
+  forgiveOutage(sinceMs: number, now: number): number {
+    return this.cache.forgiveOutage(sinceMs, now);
+  }
+
   #elect(signal: AbortSignal): Promise<void> {
     const { election, logger, leaderStore, store, instanceId, clock, observer } = this.#options;
     const policy = this.policy;
@@ -173,6 +217,7 @@ export class NamespaceRuntime implements RoutedNamespace {
       leaderStore,
       ...election,
       logger,
+      clock,
       lead: async (leadership, termSignal) => {
         this.#leading = true;
         try {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CellLoad } from "./cells.ts";
+import type { CellLoad } from "./cell_load.ts";
 
 /** A mutable cell in the heap. */
 interface Entry {

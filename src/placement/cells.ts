@@ -5,25 +5,9 @@
  * @module
  */
 import { CellHeap } from "./_cell_heap.ts";
+import type { CellLoad } from "./cell_load.ts";
 
-/**
- * A cell and its current load (for example its number of tenants).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { CellLoad } from "./cells.ts";
- *
- * const cell: CellLoad = { id: "cell-1", load: 12 };
- * assert.equal(cell.load, 12);
- * ```
- */
-export interface CellLoad {
-  /** Cell id. */
-  readonly id: string;
-  /** Current load, finite and ≥ 0. */
-  readonly load: number;
-}
+export type { CellLoad } from "./cell_load.ts";
 
 /**
  * Options of {@linkcode placeTenant} and {@linkcode placeNewTenants}.

@@ -1,21 +1,25 @@
 /**
  * Where a namespace's behaviour comes from: its configuration entry, the
- * instance's `process` settings and request limits, read once into one value.
- * Every component of the namespace (routing, heartbeat answers, the leader's
- * passes, operator checks) reads this policy; none reads the configuration.
+ * instance's `process` settings and request limits, read once into one value
+ * of typed parts: its keys (fixed, ephemeral or cells), its ownership
+ * (available, or exclusive with its lease), its placement (the planner and
+ * its knobs) and its budgets (timings and the drain budget). Every component
+ * of the namespace (routing, heartbeat answers, the leader's passes, operator
+ * checks) reads this policy; none reads the configuration entry, and the
+ * policy does not keep it.
  *
  * @module
  */
-import {
-  type LimitsConfig,
-  type NamespaceConfig,
-  type NamespaceKind,
-  type NamespaceType,
-  namespaceType,
-  type ProcessConfig,
-} from "../config/mod.ts";
+import type { LimitsConfig, NamespaceConfig, ProcessConfig } from "../config/mod.ts";
 import { loadBalancerFor } from "../loadbalancer/mod.ts";
-import { type PlanPolicy, replicationSeed, type ShardUniverse } from "../plan/mod.ts";
+import {
+  type BalancedPolicy,
+  type CellsPolicy,
+  type ReplicatedPolicy,
+  replicationSeed,
+  type ShardUniverse,
+} from "../plan/mod.ts";
+import { DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_budget.ts";
 import type { LivenessOptions } from "../state/namespace_state.ts";
 
 /** Default `settleWindow`: three heartbeat intervals of the SDK's default 1 s. */
@@ -25,39 +29,98 @@ export const DEFAULT_MIN_IMPROVEMENT = 0.1;
 /** Default `shardCooldown`: one minute, like upstream GREEDY. */
 export const DEFAULT_SHARD_COOLDOWN_MS = 60_000;
 
-/** A namespace's behaviour, decided once. */
-export interface NamespacePolicy {
-  /** Namespace name. */
-  readonly name: string;
-  /** fixed, ephemeral or cells. */
-  readonly kind: NamespaceKind;
-  /** Its `type` on the wire (cells namespaces are ephemeral). */
-  readonly type: NamespaceType;
-  /** Number of shards of a fixed namespace; 0 otherwise. */
+/** Keys of a fixed namespace: `"0"`..`"shardNum-1"`, known up front. */
+export interface FixedKeys {
+  /** Discriminant. */
+  readonly kind: "fixed";
+  /** Number of shards. */
   readonly shardNum: number;
-  /** Cap on the shards of an ephemeral or cells namespace; undefined: none (fixed). */
-  readonly maxShards: number | undefined;
-  /** How liveness is judged. */
-  readonly liveness: LivenessOptions;
-  /** The ownership lease of an exclusive namespace; undefined: available ownership. */
-  readonly ownershipLeaseMs: number | undefined;
-  /** Owners per shard (1 unless replicated). */
-  readonly replicas: number;
-  /** Shuffle-sharded namespaces: the overlap bound. */
-  readonly maxOverlap: number | undefined;
-  /** Cells namespaces: tenant → cell pins (empty otherwise). */
-  readonly pins: ReadonlyMap<string, string>;
-  /** How the leader's passes plan. */
-  readonly plan: PlanPolicy;
+}
+
+/** Keys of an ephemeral namespace: created on first lookup, removed when DONE. */
+export interface EphemeralKeys {
+  /** Discriminant. */
+  readonly kind: "ephemeral";
+  /** Cap on the namespace's shards, owned plus requested. */
+  readonly maxShards: number;
+}
+
+/** Keys of a cells namespace: tenants, created on first lookup like ephemeral keys. */
+export interface CellKeys {
+  /** Discriminant. */
+  readonly kind: "cells";
+  /** Cap on the namespace's tenants, owned plus requested. */
+  readonly maxShards: number;
+}
+
+/** Where a namespace's shard keys come from. */
+export type KeyPolicy = FixedKeys | EphemeralKeys | CellKeys;
+
+/** Available ownership: executors keep their shards while the service is unreachable. */
+export interface AvailableOwnership {
+  /** Discriminant. */
+  readonly mode: "available";
+}
+
+/** Exclusive ownership: a shard never runs on two executors at once. */
+export interface ExclusiveOwnership {
+  /** Discriminant. */
+  readonly mode: "exclusive";
+  /** The ownership lease: an executor keeps its shards at most this long unheard. */
+  readonly leaseMs: number;
+}
+
+/** How strictly a namespace keeps one owner per shard. */
+export type OwnershipPolicy = AvailableOwnership | ExclusiveOwnership;
+
+/** Times and limits a namespace runs within. */
+export interface PolicyBudgets {
+  /** An executor unseen for longer is stale (`process.heartbeatTTL`). */
+  readonly heartbeatTtlMs: number;
   /** Longest time between two passes. */
   readonly periodMs: number;
   /** Least time between two passes. */
   readonly cooldownMs: number;
   /** Stale executors that own nothing are forgotten after this long unseen. */
   readonly executorRetentionMs: number;
-  /** The configuration it was read from. */
-  readonly config: NamespaceConfig;
+  /** Largest share (0 to 1) of the live executors operator drains may take out at once. */
+  readonly maxDrainedShare: number;
 }
+
+/** What every policy has. */
+interface PolicyCommon {
+  /** Namespace name. */
+  readonly name: string;
+  /** Timings and the drain budget. */
+  readonly budgets: PolicyBudgets;
+}
+
+/** A fixed or ephemeral namespace: single owners by a load balancer, or replicated owner sets. */
+export interface ShardedNamespacePolicy extends PolicyCommon {
+  /** Fixed or ephemeral keys. */
+  readonly keys: FixedKeys | EphemeralKeys;
+  /** Available or exclusive. */
+  readonly ownership: OwnershipPolicy;
+  /** How the leader's passes plan: balanced (exclusive when `ownership` is) or replicated. */
+  readonly placement: BalancedPolicy | ReplicatedPolicy;
+}
+
+/** A cells namespace: tenants placed once on a cell, always available, one owner. */
+export interface CellsNamespacePolicy extends PolicyCommon {
+  /** Tenants. */
+  readonly keys: CellKeys;
+  /** Always available. */
+  readonly ownership: AvailableOwnership;
+  /** Sticky placement with the tenant → cell pins. */
+  readonly placement: CellsPolicy;
+}
+
+/**
+ * A namespace's behaviour, decided once. Its parts are discriminated unions:
+ * read `keys.kind`, `ownership.mode` and `placement.kind`, and the fields of
+ * that kind.
+ */
+export type NamespacePolicy = ShardedNamespacePolicy | CellsNamespacePolicy;
 
 /** What a policy is read from besides the namespace's own entry. */
 export interface PolicyContext {
@@ -93,45 +156,46 @@ export interface PolicyContext {
  *     maxReliedOn: 100,
  *   },
  * );
- * assert.equal(policy.ownershipLeaseMs, 2_000); // the heartbeat TTL when no lease is set
- * assert.equal(policy.plan.kind, "balanced");
+ * assert.deepEqual(policy.keys, { kind: "fixed", shardNum: 8 });
+ * // The heartbeat TTL when no lease is set:
+ * assert.deepEqual(policy.ownership, { mode: "exclusive", leaseMs: 2_000 });
+ * assert.equal(policy.placement.kind, "balanced");
+ * assert.equal(policy.budgets.maxDrainedShare, 0.5);
  * ```
  */
 export function namespacePolicy(config: NamespaceConfig, context: PolicyContext): NamespacePolicy {
   const { process } = context;
   const executorRetentionMs = Math.max(10 * process.heartbeatTtlMs, 60_000);
-  const leaseMs = config.kind !== "cells" && config.ownership.mode === "exclusive"
-    ? config.ownership.leaseMs ?? process.heartbeatTtlMs
-    : undefined;
-  const common = {
+  const common: PolicyCommon = {
     name: config.name,
-    kind: config.kind,
-    type: namespaceType(config),
-    shardNum: config.kind === "fixed" ? config.shardNum : 0,
-    maxShards: config.kind === "fixed"
-      ? undefined
-      : config.maxShards ?? context.limits.maxEphemeralShards,
-    liveness: leaseMs === undefined
-      ? { heartbeatTtlMs: process.heartbeatTtlMs }
-      : { heartbeatTtlMs: process.heartbeatTtlMs, ownershipLeaseMs: leaseMs },
-    ownershipLeaseMs: leaseMs,
-    periodMs: process.periodMs,
-    cooldownMs: process.rebalanceCooldownMs,
-    executorRetentionMs,
-    config,
+    budgets: {
+      heartbeatTtlMs: process.heartbeatTtlMs,
+      periodMs: process.periodMs,
+      cooldownMs: process.rebalanceCooldownMs,
+      executorRetentionMs,
+      maxDrainedShare: config.maxDrainedShare ?? DEFAULT_MAX_DRAINED_SHARE,
+    },
   };
   if (config.kind === "cells") {
-    const pins = new Map(Object.entries(config.pins));
     return {
       ...common,
-      replicas: 1,
-      maxOverlap: undefined,
-      pins,
-      plan: { kind: "cells", pins, executorRetentionMs },
+      keys: { kind: "cells", maxShards: config.maxShards ?? context.limits.maxEphemeralShards },
+      ownership: { mode: "available" },
+      placement: {
+        kind: "cells",
+        pins: new Map(Object.entries(config.pins)),
+        executorRetentionMs,
+      },
     };
   }
-  const universe: ShardUniverse = config.kind === "fixed"
+  const keys: FixedKeys | EphemeralKeys = config.kind === "fixed"
     ? { kind: "fixed", shardNum: config.shardNum }
+    : { kind: "ephemeral", maxShards: config.maxShards ?? context.limits.maxEphemeralShards };
+  const ownership: OwnershipPolicy = config.ownership.mode === "exclusive"
+    ? { mode: "exclusive", leaseMs: config.ownership.leaseMs ?? process.heartbeatTtlMs }
+    : { mode: "available" };
+  const universe: ShardUniverse = keys.kind === "fixed"
+    ? { kind: "fixed", shardNum: keys.shardNum }
     : { kind: "ephemeral" };
   const maxMoves = config.maxMovesPerPass ?? process.maxMovesPerPass;
   const churn = {
@@ -145,10 +209,9 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
     const maxOverlap = replication.placement === "shuffle" ? replication.maxOverlap : undefined;
     return {
       ...common,
-      replicas: replication.replicas,
-      maxOverlap,
-      pins: new Map(),
-      plan: {
+      keys,
+      ownership,
+      placement: {
         kind: "replicated",
         universe,
         replicas: replication.replicas,
@@ -164,10 +227,9 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
   }
   return {
     ...common,
-    replicas: 1,
-    maxOverlap: undefined,
-    pins: new Map(),
-    plan: {
+    keys,
+    ownership,
+    placement: {
       kind: "balanced",
       universe,
       balancer: loadBalancerFor(config.loadBalancer),
@@ -177,9 +239,35 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       ...(context.limits.maxShardReportsPerHeartbeat === undefined
         ? {}
         : { maxShardsPerExecutor: context.limits.maxShardReportsPerHeartbeat }),
-      ...(leaseMs === undefined
+      ...(ownership.mode === "available"
         ? {}
-        : { exclusive: { leaseMs, maxReliedOn: context.maxReliedOn } }),
+        : { exclusive: { leaseMs: ownership.leaseMs, maxReliedOn: context.maxReliedOn } }),
     },
   };
+}
+
+/**
+ * How the namespace's picture judges liveness: the heartbeat TTL and, when
+ * ownership is exclusive, its lease.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { livenessOf } from "./namespace_policy.ts";
+ *
+ * const budgets = { heartbeatTtlMs: 2_000, periodMs: 1_000, cooldownMs: 100, executorRetentionMs: 60_000, maxDrainedShare: 0.5 };
+ * assert.deepEqual(livenessOf({ ownership: { mode: "available" }, budgets }), { heartbeatTtlMs: 2_000 });
+ * assert.deepEqual(
+ *   livenessOf({ ownership: { mode: "exclusive", leaseMs: 5_000 }, budgets }),
+ *   { heartbeatTtlMs: 2_000, ownershipLeaseMs: 5_000 },
+ * );
+ * ```
+ */
+export function livenessOf(
+  policy: Pick<NamespacePolicy, "ownership" | "budgets">,
+): LivenessOptions {
+  const { ownership, budgets } = policy;
+  return ownership.mode === "exclusive"
+    ? { heartbeatTtlMs: budgets.heartbeatTtlMs, ownershipLeaseMs: ownership.leaseMs }
+    : { heartbeatTtlMs: budgets.heartbeatTtlMs };
 }

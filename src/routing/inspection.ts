@@ -12,6 +12,7 @@ import {
   ShardNotFoundError,
 } from "../core/errors.ts";
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
+import { heartbeatAge, type InspectionTime, livenessOf } from "./liveness.ts";
 import { notRunningShards, type RunningEvidence } from "./not_running.ts";
 import { assertShardExists, type RoutedNamespace } from "./routed_namespace.ts";
 import { ownerView } from "./routing.ts";
@@ -46,54 +47,10 @@ export function inspectShard(
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
     };
   }
-  if (runtime.policy.kind !== "fixed" && state.requestRevision(key) === undefined) {
+  if (runtime.policy.keys.kind !== "fixed" && state.requestRevision(key) === undefined) {
     throw new ShardNotFoundError(state.namespace, key);
   }
   throw new NoOwnerError(state.namespace, key, "no executor is available");
-}
-
-/** Times that make an executor's health: monotonic `now` and wall-clock `wallNow`. */
-export interface InspectionTime {
-  /** Monotonic ms, as the state's `seenAtMs`. */
-  readonly now: number;
-  /** Wall-clock ms since epoch. */
-  readonly wallNow: number;
-  /**
-   * Set while the instance cannot read its store: its last good read, on both
-   * clocks. Liveness is then unknown for executors alive at that read.
-   */
-  readonly storeLostSince?: { readonly now: number; readonly wallMs: number };
-  /**
-   * The latest monotonic time the store vouches for (its last answer, at most
-   * `now`): liveness is judged then, so a stall too young to count as lost
-   * never shows an executor stale. @default {now}
-   */
-  readonly vouchedNow?: number;
-}
-
-/** Whether an executor is alive: `unknown` while the store cannot be read. */
-export type Liveness = "alive" | "stale" | "unknown";
-
-/**
- * An executor's liveness at `time`. While the store cannot be read no
- * heartbeat can be recorded, so an executor that was alive at the last good
- * read is unknown, not stale; it is stale only on evidence (its heartbeats
- * had stopped before then).
- */
-export function livenessOf(state: NamespaceView, e: ExecutorView, time: InspectionTime): Liveness {
-  const lost = time.storeLostSince;
-  if (lost === undefined) return state.isAlive(e, time.vouchedNow ?? time.now) ? "alive" : "stale";
-  return state.isAlive(e, lost.now) ? "unknown" : "stale";
-}
-
-/**
- * Milliseconds since `executor`'s heartbeat: by this instance's monotonic
- * clock when it saw one, else by the wall clock from the stored record.
- */
-export function heartbeatAge(executor: ExecutorView, time: InspectionTime): number {
-  return Number.isFinite(executor.seenAtMs)
-    ? time.now - executor.seenAtMs
-    : time.wallNow - executor.lastHeartbeatMs;
 }
 
 function heartbeatAgeMs(e: ExecutorView, time: InspectionTime): number {

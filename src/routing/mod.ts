@@ -4,7 +4,9 @@
  * @module
  */
 export * from "./inspection.ts";
+export * from "./liveness.ts";
 export * from "./routed_namespace.ts";
+export * from "./namespace_info.ts";
 export * from "./namespace_stats.ts";
 export * from "./not_running.ts";
 export * from "./routing.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
-import { heartbeatAge, type InspectionTime, livenessOf } from "./inspection.ts";
+import { heartbeatAge, type InspectionTime, livenessOf } from "./liveness.ts";
 import { notRunningShards, type RunningEvidence } from "./not_running.ts";
 
 /**

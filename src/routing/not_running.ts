@@ -23,7 +23,7 @@
 import { compareShardKeys } from "../core/shard_key_order.ts";
 import type { ShardReports } from "../core/types.ts";
 import type { ExecutorView, NamespaceView } from "../state/namespace_view.ts";
-import { type InspectionTime, livenessOf } from "./inspection.ts";
+import { type InspectionTime, livenessOf } from "./liveness.ts";
 
 /** What an executor last sent to the serving instance (heartbeat/heard_reports.ts). */
 export interface HeardReportView {

@@ -124,7 +124,7 @@ Deno.test("inspect shard says whether its owner runs it", () => {
   const state = setup({ "0": READY });
   const runtime = {
     cache: { state },
-    policy: { kind: "fixed", shardNum: 4 },
+    policy: { keys: { kind: "fixed", shardNum: 4 } },
   } as unknown as RoutedNamespace;
   const running = { evidence: evidence(), time: at(0) };
   assert.equal(inspectShard(runtime, "0", running).notRunning, undefined);

@@ -39,8 +39,8 @@ export function isFixedShard(key: string, shardNum: number): boolean {
 
 /** Throws `ShardNotFoundError` unless `key` can exist in the namespace. */
 export function assertShardExists(namespace: RoutedNamespace, key: string): void {
-  const { policy } = namespace;
-  if (policy.kind === "fixed" && !isFixedShard(key, policy.shardNum)) {
-    throw new ShardNotFoundError(policy.name, key);
+  const { name, keys } = namespace.policy;
+  if (keys.kind === "fixed" && !isFixedShard(key, keys.shardNum)) {
+    throw new ShardNotFoundError(name, key);
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { sleep } from "../core/clock.ts";
+import { type Clock, systemClock, timeoutSignal } from "../core/clock.ts";
 import {
   EphemeralShardLimitExceededError,
   NoOwnerError,
@@ -42,13 +42,15 @@ function hasLiveExecutor(state: NamespaceView, now: number): boolean {
 
 /**
  * Who owns `key`; an ephemeral shard is created on first ask and the call
- * waits (up to `CREATE_TIMEOUT_MS` or until `signal` aborts) for its owner.
+ * waits (up to `CREATE_TIMEOUT_MS` of `clock`'s time, default
+ * `systemClock`, or until `signal` aborts) for its owner.
  */
 export async function getShardOwner(
   runtime: RoutedNamespace,
   key: string,
   now: number,
   signal?: AbortSignal,
+  clock: Clock = systemClock,
 ): Promise<ShardOwnerView> {
   assertShardExists(runtime, key);
   const { cache } = runtime;
@@ -56,15 +58,14 @@ export async function getShardOwner(
   if (state.isDrained(key)) throw new ShardDrainedError(state.namespace, key);
   const owner = state.ownerOf(key);
   if (owner !== undefined) return ownerView(state, owner, key);
-  if (runtime.policy.kind === "fixed" || !hasLiveExecutor(state, now)) {
+  if (runtime.policy.keys.kind === "fixed" || !hasLiveExecutor(state, now)) {
     throw new NoOwnerError(state.namespace, key, "no executor is available");
   }
   if (state.requestRevision(key) === undefined) {
     if (!runtime.requester.has(key)) checkCapacity(runtime, key);
     await runtime.requester.request(key);
   }
-  const timeout = new AbortController();
-  const timer = sleep(CREATE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
+  const timeout = timeoutSignal(CREATE_TIMEOUT_MS, clock);
   try {
     await cache.waitUntil(
       () => state.ownerOf(key) !== undefined || state.isDrained(key),
@@ -73,8 +74,7 @@ export async function getShardOwner(
   } catch {
     throw new NoOwnerError(state.namespace, key, "it was not placed in time; retry");
   } finally {
-    timeout.abort();
-    await timer;
+    timeout.clear();
     runtime.requester.settled(key);
   }
   const placed = state.ownerOf(key);
@@ -92,8 +92,9 @@ export async function getShardOwner(
  */
 function checkCapacity(runtime: RoutedNamespace, key: string): void {
   const { requester, cache } = runtime;
-  const { maxShards } = runtime.policy;
-  if (maxShards === undefined) return;
+  const { keys } = runtime.policy;
+  if (keys.kind === "fixed") return;
+  const { maxShards } = keys;
   const state = cache.state;
   const held = shardCount(state);
   if (held >= maxShards) {

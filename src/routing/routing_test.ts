@@ -8,6 +8,7 @@ import {
 } from "../core/errors.ts";
 import { silentLogger } from "../core/logger.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
+import { NamespaceState } from "../state/namespace_state.ts";
 import { putExecutorDrain } from "../state/_testing.ts";
 import type { Store, StoredExecutor } from "../store/store.ts";
 import { policyOf } from "../policy/_testing.ts";
@@ -40,14 +41,20 @@ function executor(id: string, timestampMs = WALL): StoredExecutor {
   };
 }
 
+/** The writable picture behind each cache built here (the cache itself only shows it). */
+const states = new WeakMap<NamespaceCache, NamespaceState>();
+function stateOf(cache: NamespaceCache): NamespaceState {
+  return states.get(cache)!;
+}
+
 /** A runtime whose cache holds a hand-built picture, loaded at monotonic time 0. */
 function runtime(config: NamespaceConfig, requested: string[][] = []): RoutedNamespace {
   const store = fakeStore(requested);
-  const cache = new NamespaceCache(store, config.name, {
-    heartbeatTtlMs: 1_000,
-    logger: silentLogger,
-  });
-  cache.state.load(
+  const options = { heartbeatTtlMs: 1_000, logger: silentLogger };
+  const state = new NamespaceState(config.name, options);
+  const cache = new NamespaceCache(store, config.name, { ...options, state });
+  states.set(cache, state);
+  state.load(
     {
       revision: 50,
       executors: new Map([["b", executor("b")], ["a", executor("a")]]),
@@ -163,7 +170,7 @@ Deno.test("executor state lists the executor's shards in key order with their re
     totalLoad: 0,
   });
   assert.throws(() => executorState(cache.state, "zz", time), ExecutorNotFoundError);
-  putExecutorDrain(cache.state, {
+  putExecutorDrain(stateOf(cache), {
     id: "selector:addr=a:7000",
     selector: { addr: "a:7000" },
     reason: "",
@@ -198,7 +205,7 @@ Deno.test("get shard owner of a new ephemeral key requests it and waits for the 
   const owner = getShardOwner(rt, "new-key", 10);
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.deepEqual(requested, [["new-key"]]);
-  rt.cache.state.apply({
+  stateOf(rt.cache).apply({
     revision: 51,
     events: [{
       type: "assignment",

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../core/logger.ts";
 import type { AssignmentDelta } from "../core/types.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
+import { NamespaceState } from "../state/namespace_state.ts";
 import type { NamespaceEvent, Store } from "../store/store.ts";
 import { WatchFanout } from "./watch_fanout.ts";
 
@@ -13,10 +14,9 @@ const unusedStore = new Proxy({} as Store, {
 
 /** Executors a (owns 0) and b (owns 1), heartbeat revision 1, at revision 5. */
 function setup(hidden?: Map<string, number>) {
-  const cache = new NamespaceCache(unusedStore, "ns", {
-    heartbeatTtlMs: 1_000,
-    logger: silentLogger,
-  });
+  const options = { heartbeatTtlMs: 1_000, logger: silentLogger };
+  const state = new NamespaceState("ns", options);
+  const cache = new NamespaceCache(unusedStore, "ns", { ...options, state });
   const stored = (id: string) => ({
     executorId: id,
     heartbeat: { status: "ACTIVE" as const, timestampMs: Date.now() },
@@ -24,7 +24,7 @@ function setup(hidden?: Map<string, number>) {
     metadata: { addr: id },
     reports: new Map(),
   });
-  cache.state.load(
+  state.load(
     {
       revision: 5,
       executors: new Map([["a", stored("a")], ["b", stored("b")]]),
@@ -42,7 +42,7 @@ function setup(hidden?: Map<string, number>) {
   );
   cache.views.bump();
   const apply = (...events: NamespaceEvent[]) => {
-    cache.state.apply({ revision: cache.state.revision + 1, events }, 0);
+    state.apply({ revision: state.revision + 1, events }, 0);
     cache.views.bump();
   };
   const commit = (delta: Partial<AssignmentDelta>) =>

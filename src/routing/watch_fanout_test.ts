@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../core/logger.ts";
 import { NamespaceCache } from "../state/namespace_cache.ts";
+import { NamespaceState } from "../state/namespace_state.ts";
 import type { NamespaceEvent, Store } from "../store/store.ts";
 import { WatchFanout } from "./watch_fanout.ts";
 
@@ -10,11 +11,17 @@ const unusedStore = new Proxy({} as Store, {
   },
 });
 
+/** The writable picture behind each cache built here (the cache itself only shows it). */
+const states = new WeakMap<NamespaceCache, NamespaceState>();
+function stateOf(cache: NamespaceCache): NamespaceState {
+  return states.get(cache)!;
+}
+
 function cacheWith(owners: [string, string][]): NamespaceCache {
-  const cache = new NamespaceCache(unusedStore, "ns", {
-    heartbeatTtlMs: 1_000,
-    logger: silentLogger,
-  });
+  const options = { heartbeatTtlMs: 1_000, logger: silentLogger };
+  const state = new NamespaceState("ns", options);
+  const cache = new NamespaceCache(unusedStore, "ns", { ...options, state });
+  states.set(cache, state);
   const stored = (id: string) => ({
     executorId: id,
     heartbeat: { status: "ACTIVE" as const, timestampMs: Date.now() },
@@ -22,7 +29,7 @@ function cacheWith(owners: [string, string][]): NamespaceCache {
     metadata: { addr: id },
     reports: new Map(),
   });
-  cache.state.load(
+  state.load(
     {
       revision: 5,
       executors: new Map([["b", stored("b")], ["a", stored("a")]]),
@@ -48,7 +55,7 @@ function assign(cache: NamespaceCache, shard: string, owner: string): void {
     seq: cache.state.seq + 1,
     delta: { assign: { [owner]: [shard] }, unassign: [], remove: [] },
   };
-  cache.state.apply({ revision: cache.state.revision + 1, events: [event] }, 0);
+  stateOf(cache).apply({ revision: cache.state.revision + 1, events: [event] }, 0);
   cache.views.bump();
 }
 
@@ -133,7 +140,7 @@ Deno.test("delta subscribers get the picture once, then only what changed", asyn
     removedExecutors: [],
   });
   assert.equal(fanout.deltaSince(5), delta.value, "shared by subscribers at the same point");
-  cache.state.apply({
+  stateOf(cache).apply({
     revision: 8,
     events: [{ type: "metadata", executorId: "c", metadata: { addr: "c" } }],
   }, 0);
@@ -150,7 +157,7 @@ Deno.test("delta subscribers get the picture once, then only what changed", asyn
 
 Deno.test("watch fanout lists a replicated shard under its primary, with ranks elsewhere", () => {
   const cache = cacheWith([]);
-  cache.state.apply({
+  stateOf(cache).apply({
     revision: 6,
     events: [{
       type: "assignment",

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type Clock, systemClock, timeoutSignal } from "../core/clock.ts";
 import type { AdvertisedInstance } from "../core/types.ts";
 
 /** Holds the advertised addresses; a term may wait briefly for them before claiming. */
@@ -12,6 +13,12 @@ export class Advertisement {
   #info: AdvertisedInstance | undefined;
   #resolve!: () => void;
   #ready = new Promise<void>((resolve) => this.#resolve = resolve);
+  readonly #clock: Clock;
+
+  /** Addresses not known yet; `clock` times {@linkcode Advertisement.waitFor}. @default {systemClock} */
+  constructor(clock: Clock = systemClock) {
+    this.#clock = clock;
+  }
 
   /** Records the addresses (once the listeners are bound). */
   set(info: AdvertisedInstance): void {
@@ -27,12 +34,12 @@ export class Advertisement {
   /** Resolves once the addresses are known, or after `ms`. */
   async waitFor(ms: number): Promise<void> {
     if (this.#info) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      this.#ready,
-      new Promise<void>((resolve) => timer = setTimeout(resolve, ms)),
-    ]);
-    clearTimeout(timer);
+    const late = timeoutSignal(ms, this.#clock);
+    const timedOut = new Promise<void>((resolve) =>
+      late.signal.addEventListener("abort", () => resolve(), { once: true })
+    );
+    await Promise.race([this.#ready, timedOut]);
+    late.clear();
   }
 }
 

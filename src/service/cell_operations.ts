@@ -5,8 +5,7 @@
  * @module
  */
 import type { Store } from "../store/store.ts";
-import { sleep } from "../core/clock.ts";
-import type { Clock } from "../core/clock.ts";
+import { type Clock, timeoutSignal } from "../core/clock.ts";
 import {
   ExecutorNotFoundError,
   InvalidArgumentError,
@@ -91,7 +90,8 @@ export class CellOperations {
     options: { readonly dryRun?: boolean; readonly requestId?: string | undefined } = {},
   ): Promise<MoveResult> {
     const runtime = this.#host.lookup(namespace);
-    if (runtime.policy.kind !== "cells") {
+    const { placement } = runtime.policy;
+    if (placement.kind !== "cells") {
       throw new PreconditionError(
         namespace,
         `Namespace ${
@@ -111,7 +111,7 @@ export class CellOperations {
     validateExecutorId(to, "to_executor_id");
     const { cache } = runtime;
     const state = cache.state;
-    const pins = runtime.policy.pins;
+    const pins = placement.pins;
     const unique = [...new Set(keys)];
     const dedicated = [...pins.values()].includes(to);
     for (const [i, key] of unique.entries()) {
@@ -183,8 +183,7 @@ export class CellOperations {
     const pending = runtime.cellMoves;
     pending.add(moving, to);
     runtime.requestPass();
-    const timeout = new AbortController();
-    const timer = sleep(MOVE_TIMEOUT_MS, timeout.signal).then(() => timeout.abort(), () => {});
+    const timeout = timeoutSignal(MOVE_TIMEOUT_MS, this.#host.clock);
     try {
       await cache.waitUntil(
         () => moving.every((key) => state.ownerOf(key) === to),
@@ -199,8 +198,7 @@ export class CellOperations {
       );
     } finally {
       pending.settle(moving, to);
-      timeout.abort();
-      await timer;
+      timeout.clear();
     }
     return { moved: moving, unchanged, planned: [] };
   }
@@ -218,8 +216,9 @@ export class CellOperations {
     const alive = new Set<string>();
     for (const e of state.executors()) if (state.isAlive(e, now)) alive.add(e.executorId);
     const tables = state.tables();
-    const universe = policy.kind === "fixed"
-      ? fixedShardKeys(policy.shardNum)
+    const { keys, placement } = policy;
+    const universe = keys.kind === "fixed"
+      ? fixedShardKeys(keys.shardNum)
       : new Set([...tables.owners.keys(), ...tables.requested.keys()]);
     const ownerSets: string[][] = [];
     for (const shard of universe) {
@@ -227,9 +226,8 @@ export class CellOperations {
       ownerSets.push(state.ownersOf(shard).filter((owner) => alive.has(owner)));
     }
     const radius = { namespace, ...blastRadius(ownerSets, [...alive].sort()) };
-    const replicas = policy.replicas;
-    if (replicas <= 1) return radius;
-    const bound = policy.maxOverlap;
+    if (placement.kind !== "replicated") return radius;
+    const { replicas, maxOverlap: bound } = placement;
     const overlap = measureOverlap(ownerSets, bound === undefined ? {} : { bound });
     return {
       ...radius,

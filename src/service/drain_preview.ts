@@ -26,7 +26,7 @@ export function plannedDrainMoves(
   drain: ExecutorDrain,
   now: number,
 ): PlannedMove[] {
-  const base = planInput(runtime.cache.state, now);
+  const base = planInput(runtime.view, now);
   const executors = new Map(base.executors);
   const matched: string[] = [];
   for (const [id, e] of executors) {
@@ -34,7 +34,7 @@ export function plannedDrainMoves(
     matched.push(id);
     executors.set(id, { ...e, operatorDrained: true });
   }
-  const plan = planPass({ ...base, executors }, runtime.policy.plan);
+  const plan = planPass({ ...base, executors }, runtime.policy.placement);
   const to = new Map<string, string>();
   for (const [executorId, shards] of Object.entries(plan.delta.assign)) {
     for (const shard of shards) to.set(shard, executorId);

@@ -15,7 +15,7 @@ import {
 } from "../core/executor_drain.ts";
 import { InvalidArgumentError, PreconditionError } from "../core/errors.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
-import { checkDrainBudget, DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_budget.ts";
+import { checkDrainBudget } from "../plan/disruption_budget.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { Store } from "../store/store.ts";
 import { plannedDrainMoves, type PlannedMove } from "./drain_preview.ts";
@@ -174,7 +174,7 @@ export class ExecutorDrains {
     const verdict = checkDrainBudget({
       executors,
       shards: state.ownedCount + state.requestCount,
-      maxDrainedShare: runtime.policy.config.maxDrainedShare ?? DEFAULT_MAX_DRAINED_SHARE,
+      maxDrainedShare: runtime.policy.budgets.maxDrainedShare,
     });
     if (!verdict.ok) {
       throw new PreconditionError(

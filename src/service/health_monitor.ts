@@ -119,7 +119,7 @@ export class HealthMonitor {
     try {
       await Promise.race([
         this.#store.ping(),
-        sleep(this.#options.timeoutMs ?? 2_000, timeout.signal).then(() => {
+        sleep(this.#options.timeoutMs ?? 2_000, timeout.signal, clock).then(() => {
           throw new Error("the store did not answer in time");
         }),
       ]);

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Clock } from "../core/clock.ts";
+import { type Clock, timeoutSignal } from "../core/clock.ts";
 import { InvalidArgumentError, StoreUnavailableError } from "../core/errors.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
@@ -96,9 +96,10 @@ export async function applyOperatorWrite(
     }
     // The store's revision may be another namespace's, which this cache never
     // applies: wait for what the outcome implies instead, for a bounded time.
-    const bounded = AbortSignal.timeout(CATCH_UP_MS);
     if (outcome.reason === "duplicate") {
-      await cache.waitForRevision(outcome.revision, bounded).catch(() => {});
+      const bounded = timeoutSignal(CATCH_UP_MS, clock);
+      await cache.waitForRevision(outcome.revision, bounded.signal).catch(() => {});
+      bounded.clear();
       return outcome;
     }
     if (conflicts >= MAX_CONFLICTS) {
@@ -106,8 +107,10 @@ export async function applyOperatorWrite(
         `Executor drains of namespace ${JSON.stringify(namespace)} kept changing; retry the call`,
       );
     }
-    await cache.waitUntil(() => drainsSignature(cache.state) !== drainsSeen, bounded)
+    const bounded = timeoutSignal(CATCH_UP_MS, clock);
+    await cache.waitUntil(() => drainsSignature(cache.state) !== drainsSeen, bounded.signal)
       .catch(() => {});
+    bounded.clear();
   }
 }
 

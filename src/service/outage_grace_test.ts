@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Clock } from "../core/clock.ts";
 import { silentLogger } from "../core/logger.ts";
 import type { Store } from "../store/store.ts";
+import { NamespaceCache } from "../state/namespace_cache.ts";
 import { NamespaceState } from "../state/namespace_state.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { graceAfterOutages } from "./outage_grace.ts";
@@ -23,7 +24,17 @@ Deno.test("after a store outage, executors alive when it began get one TTL from 
   state.apply({ revision: 2, events: [heartbeat("long-gone")] }, 0);
   now = 10_000;
   state.apply({ revision: 3, events: [heartbeat("a")] }, now);
-  graceAfterOutages(health, () => [state], { clock, logger: silentLogger, detectionMs: 4_000 });
+  const cache = new NamespaceCache(store as unknown as Store, "ns", {
+    heartbeatTtlMs: TTL,
+    logger: silentLogger,
+    state,
+  });
+  const ns = {
+    name: "ns",
+    forgiveOutage: (since: number, at: number) => cache.forgiveOutage(since, at),
+  };
+  graceAfterOutages(health, () => [ns], { clock, logger: silentLogger, detectionMs: 4_000 });
+  const triggers = cache.triggers.version;
   await health.probe();
 
   now = 11_000; // etcd goes away; noticed at once
@@ -36,4 +47,5 @@ Deno.test("after a store outage, executors alive when it began get one TTL from 
   assert.equal(state.isAlive(state.executor("a")!, 40_000 + TTL - 1), true);
   assert.equal(state.isAlive(state.executor("a")!, 40_000 + TTL + 1), false);
   assert.equal(state.isAlive(state.executor("long-gone")!, 40_000), false, "stale before");
+  assert.ok(cache.triggers.version > triggers, "the leader's pass is told");
 });

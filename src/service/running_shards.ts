@@ -14,8 +14,8 @@
 import { type Clock, sleep } from "../core/clock.ts";
 import { HeardReports } from "../heartbeat/heard_reports.ts";
 import type { Heartbeat } from "../heartbeat/validate_heartbeat.ts";
-import type { NamespacePolicy } from "../policy/namespace_policy.ts";
-import type { InspectionTime } from "../routing/inspection.ts";
+import type { OwnershipPolicy, PolicyBudgets } from "../policy/namespace_policy.ts";
+import type { InspectionTime } from "../routing/liveness.ts";
 import { notRunningShards, type RunningEvidence } from "../routing/not_running.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import { type Note, NotRunningNotes, type NotRunningNotesOptions } from "./not_running_notes.ts";
@@ -24,8 +24,11 @@ import { type Note, NotRunningNotes, type NotRunningNotesOptions } from "./not_r
 export interface RunningNamespace {
   /** Its name. */
   readonly name: string;
-  /** Its policy: exclusive when it has an ownership lease. */
-  readonly policy: Pick<NamespacePolicy, "ownershipLeaseMs" | "liveness">;
+  /** Its policy: judged only when its ownership is exclusive. */
+  readonly policy: {
+    readonly ownership: OwnershipPolicy;
+    readonly budgets: Pick<PolicyBudgets, "heartbeatTtlMs">;
+  };
   /** Its picture. */
   readonly view: NamespaceView;
 }
@@ -52,7 +55,7 @@ export interface RunningShardsRunOptions extends NotRunningNotesOptions {
  * import { RunningShards } from "./running_shards.ts";
  *
  * const running = new RunningShards(systemClock);
- * const policy = { ownershipLeaseMs: undefined, liveness: { heartbeatTtlMs: 2_000 } };
+ * const policy = { ownership: { mode: "available" }, budgets: { heartbeatTtlMs: 2_000 } } as const;
  * assert.equal(running.evidence({ name: "ns", policy }), undefined); // available: not judged
  * ```
  */
@@ -73,12 +76,12 @@ export class RunningShards {
 
   /** The evidence of an exclusive namespace; undefined for an available one. */
   evidence(ns: Pick<RunningNamespace, "name" | "policy">): RunningEvidence | undefined {
-    if (ns.policy.ownershipLeaseMs === undefined) return undefined;
+    if (ns.policy.ownership.mode !== "exclusive") return undefined;
     const heard = this.#heard;
     const name = ns.name;
     return {
       heard: (executorId) => heard.latest(name, executorId),
-      heartbeatTtlMs: ns.policy.liveness.heartbeatTtlMs,
+      heartbeatTtlMs: ns.policy.budgets.heartbeatTtlMs,
     };
   }
 

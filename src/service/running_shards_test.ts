@@ -5,7 +5,10 @@ import { applyEvents, putExecutor } from "../state/_testing.ts";
 import type { Note } from "./not_running_notes.ts";
 import { RunningShards } from "./running_shards.ts";
 
-const EXCLUSIVE = { ownershipLeaseMs: 2_000, liveness: { heartbeatTtlMs: 2_000 } };
+const EXCLUSIVE = {
+  ownership: { mode: "exclusive", leaseMs: 2_000 },
+  budgets: { heartbeatTtlMs: 2_000 },
+} as const;
 
 function heartbeat(reports: Heartbeat["reports"]): Heartbeat {
   return {
@@ -21,7 +24,7 @@ function heartbeat(reports: Heartbeat["reports"]): Heartbeat {
 Deno.test("the instance an executor heartbeats to records its shards stopping and running again", () => {
   let t = 0;
   const clock = { now: () => t, monotonic: () => t };
-  const view = new NamespaceState("ns", EXCLUSIVE.liveness);
+  const view = new NamespaceState("ns", EXCLUSIVE.budgets);
   applyEvents(
     view,
     [{
@@ -64,6 +67,6 @@ Deno.test("the instance an executor heartbeats to records its shards stopping an
 
 Deno.test("available namespaces are not judged", () => {
   const running = new RunningShards({ now: () => 0, monotonic: () => 0 });
-  const policy = { ownershipLeaseMs: undefined, liveness: { heartbeatTtlMs: 2_000 } };
+  const policy = { ownership: { mode: "available" }, budgets: { heartbeatTtlMs: 2_000 } } as const;
   assert.equal(running.evidence({ name: "ns", policy }), undefined);
 });

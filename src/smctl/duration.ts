@@ -1,12 +1,15 @@
 /**
  * Durations on smctl's command line (`--timeout 5s`, `--wait-timeout 2m`) and
- * in its output (`3m12s`).
+ * in its output (`3m12s`): the shared parser and formatter
+ * (`src/shared/duration.ts`, which the configuration uses too) in their
+ * command-line syntax and short style.
  *
  * @module
  */
-
-const MS_PER_UNIT: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;
+import {
+  formatDuration as formatShared,
+  parseDuration as parseShared,
+} from "../shared/duration.ts";
 
 /**
  * Parses a duration made of numbers with units `ms`, `s`, `m` or `h`, such as
@@ -27,22 +30,7 @@ const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;
  * @throws {TypeError} If `text` is not such a duration, or is zero.
  */
 export function parseDuration(text: string): number {
-  const fail = () =>
-    new TypeError(`expected a duration such as 500ms, 5s or 2m, got ${JSON.stringify(text)}`);
-  const trimmed = text.trim();
-  if (trimmed === "") throw fail();
-  let ms = 0;
-  PART.lastIndex = 0;
-  while (PART.lastIndex < trimmed.length) {
-    const match = PART.exec(trimmed);
-    if (match === null) throw fail();
-    ms += Number(match[1]) * (MS_PER_UNIT[match[2]!] ?? 0);
-  }
-  const rounded = Math.round(ms);
-  if (rounded < 1) {
-    throw new TypeError(`expected a duration above zero, got ${JSON.stringify(text)}`);
-  }
-  return rounded;
+  return parseShared(text, { syntax: "command-line" });
 }
 
 /**
@@ -62,19 +50,5 @@ export function parseDuration(text: string): number {
  * @returns The short text.
  */
 export function formatDuration(ms: number): string {
-  const value = Math.max(0, ms);
-  if (value < 1_000) return `${Math.round(value)}ms`;
-  if (value < 10_000) {
-    const tenths = Math.round(value / 100) / 10;
-    return tenths >= 10 ? "10s" : `${tenths.toFixed(1).replace(/\.0$/, "")}s`;
-  }
-  const seconds = Math.floor(value / 1_000);
-  if (seconds < 60) return `${seconds}s`;
-  const pair = (big: number, bigUnit: string, small: number, smallUnit: string) =>
-    small === 0 ? `${big}${bigUnit}` : `${big}${bigUnit}${small}${smallUnit}`;
-  if (seconds < 3_600) return pair(Math.floor(seconds / 60), "m", seconds % 60, "s");
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 1_440) return pair(Math.floor(minutes / 60), "h", minutes % 60, "m");
-  const hours = Math.floor(minutes / 60);
-  return pair(Math.floor(hours / 24), "d", hours % 24, "h");
+  return formatShared(ms, { style: "short" });
 }

@@ -5,10 +5,11 @@
  *
  * @module
  */
+import { monotonicClock, type TimerClock } from "../client/common/clock.ts";
 
 /**
  * True when `address` (`host:port`) answers a plain `GET /` with an HTTP/1
- * status line within `timeoutMs`.
+ * status line within `timeoutMs` of `clock`'s time (default `monotonicClock`).
  *
  * @example
  * ```ts
@@ -20,13 +21,17 @@
  * await server.shutdown();
  * ```
  */
-export async function answersHttp(address: string, timeoutMs = 1_000): Promise<boolean> {
+export async function answersHttp(
+  address: string,
+  timeoutMs = 1_000,
+  clock: TimerClock = monotonicClock,
+): Promise<boolean> {
   const colon = address.lastIndexOf(":");
   const hostname = address.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
   const port = Number(address.slice(colon + 1));
   if (!Number.isInteger(port) || port < 1 || port > 65535) return false;
   let conn: Deno.TcpConn | undefined;
-  const timer = setTimeout(() => conn?.close(), timeoutMs);
+  const timer = clock.setTimeout(() => conn?.close(), timeoutMs);
   try {
     conn = await Deno.connect({ hostname, port });
     await conn.write(
@@ -43,7 +48,7 @@ export async function answersHttp(address: string, timeoutMs = 1_000): Promise<b
   } catch {
     return false;
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     try {
       conn?.close();
     } catch { /* closed by the timer */ }

@@ -8,6 +8,7 @@
  * @module
  */
 import { backoffDelay } from "../client/common/backoff.ts";
+import { monotonicClock } from "../client/common/clock.ts";
 import type { WatchNamespaceStateResponse__Output } from "../wire/proto.ts";
 import type { Context } from "./context.ts";
 import { formatDuration } from "./duration.ts";
@@ -49,7 +50,8 @@ export async function watchNamespace(ctx: Context): Promise<void> {
   Deno.addSignalListener("SIGINT", onSignal);
   Deno.addSignalListener("SIGTERM", onSignal);
   const screen = live ? new LiveScreen((text) => out.write(text)) : undefined;
-  const firstDeadline = setTimeout(() => {
+  const clock = monotonicClock;
+  const firstDeadline = clock.setTimeout(() => {
     if (version > 0) return;
     failure ??= new SmctlError(
       `no picture of namespace ${JSON.stringify(namespace)} from ${ctx.connection.address} within ${
@@ -59,7 +61,15 @@ export async function watchNamespace(ctx: Context): Promise<void> {
     );
     poke();
   }, ctx.options.timeout);
-  const ticker = live ? setInterval(poke, REFRESH_MS) : undefined;
+  // On a terminal, status is refreshed every second.
+  const ticking = live
+    ? (async () => {
+      while (!stop.signal.aborted) {
+        await sleep(REFRESH_MS, stop.signal, clock);
+        poke();
+      }
+    })()
+    : undefined;
   const pump = (async () => {
     let opened = 0;
     for (let attempt = 0; !stop.signal.aborted;) {
@@ -83,7 +93,7 @@ export async function watchNamespace(ctx: Context): Promise<void> {
       note = "reconnecting…";
       if (!live && !out.json) out.writeErr(`smctl: watch stream ended; reconnecting\n`);
       poke();
-      await sleep(backoffDelay(attempt++, { baseMs: 200, maxMs: 5_000 }), stop.signal);
+      await sleep(backoffDelay(attempt++, { baseMs: 200, maxMs: 5_000 }), stop.signal, clock);
     }
   })().catch((error) => {
     failure ??= error;
@@ -99,7 +109,7 @@ export async function watchNamespace(ctx: Context): Promise<void> {
       if (stop.signal.aborted) break;
       if (failure !== undefined) throw failure;
       if (latest === undefined) continue;
-      clearTimeout(firstDeadline);
+      clock.clearTimeout(firstDeadline);
       const picture = latest;
       const seen = version;
       states = await fetchStates(ctx, namespace, stop.signal) ?? states;
@@ -124,8 +134,8 @@ export async function watchNamespace(ctx: Context): Promise<void> {
     }
   } finally {
     stop.abort();
-    clearTimeout(firstDeadline);
-    clearInterval(ticker);
+    clock.clearTimeout(firstDeadline);
+    await ticking;
     Deno.removeSignalListener("SIGINT", onSignal);
     Deno.removeSignalListener("SIGTERM", onSignal);
     screen?.close();

@@ -1,11 +1,13 @@
 /**
- * An abortable sleep.
+ * An abortable sleep on the client side's clock.
  *
  * @module
  */
+import { monotonicClock, sleepOn, type TimerClock } from "../client/common/clock.ts";
 
 /**
- * Resolves after `ms`, or as soon as `signal` aborts (it never rejects).
+ * Resolves after `ms` of `clock`'s time, or as soon as `signal` aborts (it
+ * never rejects).
  *
  * @example
  * ```ts
@@ -13,15 +15,13 @@
  *
  * await sleep(1, new AbortController().signal);
  * ```
+ *
+ * @param clock Whose time. @default {monotonicClock}
  */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
+export function sleep(
+  ms: number,
+  signal: AbortSignal,
+  clock: TimerClock = monotonicClock,
+): Promise<void> {
+  return sleepOn(clock, ms, signal);
 }

@@ -12,6 +12,7 @@ import type { NamespaceEventBatch, Store } from "../store/store.ts";
 import { HandoverTracker } from "./handover_tracker.ts";
 import { VersionSignal } from "../streams/version_signal.ts";
 import { NamespaceState, type NamespaceStateOptions } from "./namespace_state.ts";
+import type { NamespaceView } from "./namespace_view.ts";
 
 /** Longest run of applying watched changes before timers and sockets get a turn, ms. */
 const APPLY_SLICE_MS = 50;
@@ -24,12 +25,17 @@ export interface NamespaceCacheOptions extends NamespaceStateOptions {
   readonly logger: Logger;
   /** Receives propagation and handover latencies. @default {noopObserver} */
   readonly observer?: ServiceObserver;
+  /**
+   * The picture to keep current. Whoever hands one in may also change it
+   * (unit tests set one up by hand); everyone else reads it as the cache's
+   * read-only {@linkcode NamespaceCache.state}. @default {a new NamespaceState}
+   */
+  readonly state?: NamespaceState;
 }
 
 /** A namespace's state, followed from the store. */
 export class NamespaceCache {
-  /** The current picture; read it, never write it. */
-  readonly state: NamespaceState;
+  readonly #state: NamespaceState;
   /** Bumped when owners, executors or metadata changed (what watchers see). */
   readonly views: VersionSignal = new VersionSignal();
   /** Bumped when something a rebalance pass reacts to changed. */
@@ -50,7 +56,24 @@ export class NamespaceCache {
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger.with({ namespace });
     this.#observer = options.observer ?? noopObserver;
-    this.state = new NamespaceState(namespace, options);
+    this.#state = options.state ?? new NamespaceState(namespace, options);
+  }
+
+  /** The current picture, read-only: only the change feed and {@linkcode forgiveOutage} change it. */
+  get state(): NamespaceView {
+    return this.#state;
+  }
+
+  /**
+   * After a store outage that began at monotonic `sinceMs`: gives every
+   * executor heard before it one TTL from `now` to be heard again (their
+   * heartbeats could not be recorded meanwhile), and tells the leader's pass
+   * (the triggers). Returns how many executors were renewed.
+   */
+  forgiveOutage(sinceMs: number, now: number): number {
+    const renewed = this.#state.forgiveOutage(sinceMs, now);
+    if (renewed > 0) this.triggers.bump();
+    return renewed;
   }
 
   /**
@@ -71,7 +94,7 @@ export class NamespaceCache {
 
   /** Resolves once the cache has applied store revision `revision`. */
   waitForRevision(revision: number, signal?: AbortSignal): Promise<void> {
-    return this.waitUntil(() => this.state.revision >= revision, signal);
+    return this.waitUntil(() => this.#state.revision >= revision, signal);
   }
 
   /** Resolves once `condition` holds after some applied change (or at once). */
@@ -84,19 +107,19 @@ export class NamespaceCache {
     let backoff = 100;
     while (!signal.aborted) {
       try {
-        const snapshot = await this.#store.loadNamespace(this.state.namespace);
-        this.state.load(snapshot, this.#clock.monotonic(), this.#clock.now());
+        const snapshot = await this.#store.loadNamespace(this.#state.namespace);
+        this.#state.load(snapshot, this.#clock.monotonic(), this.#clock.now());
         this.#handovers.clear();
         this.#synced = true;
         backoff = 100;
         this.#bumpAll();
         this.#feedConnected = true;
-        const feed = this.#store.watchNamespace(this.state.namespace, snapshot.revision, signal, {
+        const feed = this.#store.watchNamespace(this.#state.namespace, snapshot.revision, signal, {
           onConnection: (connected) => this.#connection(connected),
         });
         const turns = new TurnTaker(APPLY_SLICE_MS);
         for await (const batch of feed) {
-          const change = this.state.apply(batch, this.#clock.monotonic());
+          const change = this.#state.apply(batch, this.#clock.monotonic());
           this.#observe(batch);
           if (change.view) this.views.bump();
           if (change.rebalance) this.triggers.bump();
@@ -117,7 +140,7 @@ export class NamespaceCache {
       }
       this.#synced = false;
       if (signal.aborted) break;
-      await sleep(backoff, signal).catch(() => {});
+      await sleep(backoff, signal, this.#clock).catch(() => {});
       backoff = Math.min(backoff * 2, 5_000);
     }
   }
@@ -131,7 +154,7 @@ export class NamespaceCache {
   #observe(batch: NamespaceEventBatch): void {
     const { propagated, handedOver } = this.#observer;
     if (!propagated && !handedOver) return;
-    const namespace = this.state.namespace;
+    const namespace = this.#state.namespace;
     const now = this.#clock.now();
     for (const event of batch.events) {
       if (event.type === "assignment") {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { type Clock, startTimer, systemClock } from "../core/clock.ts";
 
 /** Options of {@linkcode ThrottleStream}. */
 export interface ThrottleOptions {
@@ -11,7 +12,9 @@ export interface ThrottleOptions {
    * chunk arrives (a cooldown that adapts to what the reader does).
    */
   readonly cooldownMs: number | (() => number);
-  /** Time source, for tests. @default {performance.now} */
+  /** Whose time the cooldowns run on (its monotonic time and timers). @default {systemClock} */
+  readonly clock?: Clock;
+  /** Monotonic time source, when it is not the clock's. @default {clock.monotonic} */
   readonly now?: () => number;
 }
 
@@ -38,10 +41,11 @@ export class ThrottleStream<T> extends TransformStream<T, T> {
     const fixed = cooldownOf();
     if (!(fixed >= 0)) throw new RangeError(`Cooldown must be >= 0, got ${fixed}`);
     const cooldown = () => Math.max(0, cooldownOf()) || 0;
-    const now = options.now ?? (() => performance.now());
+    const clock = options.clock ?? systemClock;
+    const now = options.now ?? (() => clock.monotonic());
     let last = -Infinity;
     let pending: { value: T } | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: (() => void) | undefined;
     // The readable has room for two chunks but holds at most one, so it never
     // pushes back: chunks keep reaching `transform` and fold into the waiting
     // one instead of queueing behind it.
@@ -57,17 +61,17 @@ export class ThrottleStream<T> extends TransformStream<T, T> {
           const wait = last + cooldown() - now();
           if (wait <= 0 && timer === undefined) return emit(controller, chunk);
           pending = { value: chunk };
-          timer ??= setTimeout(() => {
+          timer ??= startTimer(clock, wait, () => {
             timer = undefined;
             if (pending) emit(controller, pending.value);
             pending = undefined;
-          }, Math.max(0, wait));
+          });
         },
         flush() {
-          clearTimeout(timer);
+          timer?.();
         },
         cancel() {
-          clearTimeout(timer);
+          timer?.();
         },
       },
       undefined,

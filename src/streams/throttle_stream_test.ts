@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
+import { fakeClock } from "../core/fake_clock.ts";
 import { ThrottleStream } from "./throttle_stream.ts";
 
 /** A throttle on fake time, with a writer, and every output recorded with its time. */
@@ -114,4 +115,22 @@ Deno.test("throttle asks a cooldown function at each chunk: a longer cooldown ho
   } finally {
     clock.uninstall();
   }
+});
+
+Deno.test("throttle runs its cooldown on the clock it is given", async () => {
+  const time = fakeClock();
+  const throttle = new ThrottleStream<number>({ cooldownMs: 100, clock: time.clock });
+  const writer = throttle.writable.getWriter();
+  const out: { value: number; at: number }[] = [];
+  const reading = throttle.readable.pipeTo(
+    new WritableStream({ write: (value) => void out.push({ value, at: time.clock.now() }) }),
+  );
+  await writer.write(1);
+  await time.tick(10);
+  await writer.write(2);
+  assert.equal(time.pending(), 1, "the held chunk waits on the fake clock");
+  await time.tick(90);
+  assert.deepEqual(out, [{ value: 1, at: 0 }, { value: 2, at: 100 }]);
+  await writer.close();
+  await reading;
 });

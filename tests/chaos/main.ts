@@ -12,7 +12,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { parseDuration } from "../../src/config/duration.ts";
+import { parseDuration } from "../../src/shared/duration.ts";
 import { type ChaosReport, runChaos } from "./run.ts";
 import { table } from "./summary.ts";
 

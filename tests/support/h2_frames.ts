@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { frameMessage } from "../../src/transport/grpc/unary_frame_reader.ts";
+import { frameMessage } from "../../src/transport/grpc/fast_path/unary_frame_reader.ts";
 
 /** The client connection preface. */
 export const PREFACE: Uint8Array = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");

@@ -134,3 +134,117 @@ export async function importGraph(
 export function describeEdge(edge: ImportEdge): string {
   return `${edge.from}:${edge.line} imports ${edge.specifier}`;
 }
+
+/**
+ * The cycles of a directed graph: one per strongly connected component of
+ * more than one node (or a node that points at itself), each shown as one
+ * closed path through it, starting and ending at its smallest node; sorted.
+ * A component holds every node of its cycles, so breaking the path shown may
+ * leave a longer one to report next.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { findCycles } from "./import_graph.ts";
+ *
+ * const next = new Map([["a", ["b"]], ["b", ["a", "c"]], ["c", []]]);
+ * assert.deepEqual(findCycles(next), [["a", "b", "a"]]);
+ * ```
+ */
+export function findCycles(next: ReadonlyMap<string, Iterable<string>>): string[][] {
+  // Tarjan's strongly connected components, iterative so deep graphs cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  for (const start of [...next.keys()].sort()) {
+    if (index.has(start)) continue;
+    const work: { node: string; targets: Iterator<string> }[] = [];
+    const open = (node: string) => {
+      index.set(node, index.size);
+      low.set(node, index.get(node)!);
+      stack.push(node);
+      onStack.add(node);
+      work.push({ node, targets: (next.get(node) ?? [])[Symbol.iterator]() });
+    };
+    open(start);
+    while (work.length > 0) {
+      const top = work.at(-1)!;
+      const step = top.targets.next();
+      if (!step.done) {
+        const to = step.value;
+        if (!index.has(to)) open(to);
+        else if (onStack.has(to)) low.set(top.node, Math.min(low.get(top.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      const parent = work.at(-1);
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(top.node)!));
+      if (low.get(top.node) !== index.get(top.node)) continue;
+      const component: string[] = [];
+      let node: string;
+      do {
+        node = stack.pop()!;
+        onStack.delete(node);
+        component.push(node);
+      } while (node !== top.node);
+      const selfLoop = [...(next.get(top.node) ?? [])].includes(top.node);
+      if (component.length > 1 || selfLoop) components.push(component);
+    }
+  }
+  return components.map((component) => cycleThrough(component, next)).sort((a, b) =>
+    a.join("\n") < b.join("\n") ? -1 : 1
+  );
+}
+
+/** The shortest closed path from the smallest node of `component` back to it, inside it. */
+function cycleThrough(
+  component: readonly string[],
+  next: ReadonlyMap<string, Iterable<string>>,
+): string[] {
+  const members = new Set(component);
+  const start = [...component].sort()[0]!;
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let at = 0; at < queue.length; at++) {
+    const node = queue[at]!;
+    for (const to of [...(next.get(node) ?? [])].sort()) {
+      if (!members.has(to)) continue;
+      if (to === start) {
+        const path = [start];
+        for (let back = node; back !== start; back = cameFrom.get(back)!) path.splice(1, 0, back);
+        return [...path, start];
+      }
+      if (!cameFrom.has(to)) {
+        cameFrom.set(to, node);
+        queue.push(to);
+      }
+    }
+  }
+  throw new Error(`no cycle through ${start} inside its component`); // cannot happen
+}
+
+/**
+ * The import cycles between files among `edges` ({@linkcode findCycles} of
+ * the file graph), each as `a.ts → b.ts → a.ts`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileCycles } from "./import_graph.ts";
+ *
+ * const edge = (from: string, target: string) => ({ from, line: 1, specifier: target, target });
+ * assert.deepEqual(fileCycles([edge("a.ts", "b.ts"), edge("b.ts", "a.ts")]), [
+ *   "a.ts → b.ts → a.ts",
+ * ]);
+ * ```
+ */
+export function fileCycles(edges: readonly ImportEdge[]): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const e of edges) {
+    if (!next.has(e.from)) next.set(e.from, new Set());
+    next.get(e.from)!.add(e.target);
+  }
+  return findCycles(next).map((cycle) => cycle.join(" → "));
+}

@@ -7,7 +7,7 @@
  * @module
  */
 import { sameMetadata } from "./diff.ts";
-import { frozenMetadata } from "./placement.ts";
+import { frozenMetadata } from "./frozen_metadata.ts";
 import type {
   ChangeSet,
   ExecutorPlacement,

@@ -9,7 +9,7 @@
 import { ShardOwnerLookupError } from "./errors.ts";
 import type { NamespaceType, SpectatorTransport } from "./transport.ts";
 import type { Owner } from "./types.ts";
-import { frozenMetadata } from "./placement.ts";
+import { frozenMetadata } from "./frozen_metadata.ts";
 
 /** What {@linkcode OwnerFallback} needs. */
 export interface OwnerFallbackOptions {

@@ -6,6 +6,7 @@
  * @module
  */
 import { applyDelta } from "./apply_delta.ts";
+import { frozenMetadata } from "./frozen_metadata.ts";
 import type { ExecutorPlacement, Owner, Placement, PlacementUpdate } from "./types.ts";
 
 /**
@@ -74,26 +75,6 @@ function fromSnapshot(
     ownerSets.set(shard, Object.freeze(primary === undefined ? ids : [primary, ...ids]));
   }
   return Object.freeze({ version, receivedAtMs, executors, owners, ownerSets });
-}
-
-/**
- * A frozen copy of `metadata` without a prototype, so that looking up a key
- * such as `"toString"` finds only what the executor reported.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { frozenMetadata } from "./placement.ts";
- *
- * const metadata = frozenMetadata({ address: "a:80" });
- * assert.equal(metadata["toString"], undefined);
- * assert.ok(Object.isFrozen(metadata));
- * ```
- */
-export function frozenMetadata(
-  metadata: Readonly<Record<string, string>>,
-): Readonly<Record<string, string>> {
-  return Object.freeze(Object.assign(Object.create(null) as Record<string, string>, metadata));
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { applyUpdate, frozenMetadata } from "./placement.ts";
+import { applyUpdate } from "./placement.ts";
 import { snapshot } from "./_fake_transport.ts";
 
 Deno.test("applyUpdate maps every shard to its executor, one shared frozen owner per executor", () => {
@@ -33,12 +33,4 @@ Deno.test("applyUpdate copies the update's arrays, so later changes to them do n
   }, 0);
   shards.push("1");
   assert.deepEqual(placement.executors.get("a")?.shards, ["0"]);
-});
-
-Deno.test("frozenMetadata holds only reported keys: no inherited toString or constructor", () => {
-  const metadata = frozenMetadata({ address: "a:80" });
-  assert.equal(metadata["address"], "a:80");
-  assert.equal(metadata["toString"], undefined);
-  assert.equal(metadata["constructor"], undefined);
-  assert.deepEqual(Object.keys(metadata), ["address"]);
 });

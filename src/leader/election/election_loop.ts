@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { sleep } from "../../core/clock.ts";
+import { type Clock, sleep, startTimer, systemClock } from "../../core/clock.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { Leadership, LeaderStore } from "../../store/leader_store.ts";
 
@@ -29,6 +29,8 @@ export interface ElectionLoopOptions {
   readonly logger: Logger;
   /** Random numbers in [0, 1). @default {Math.random} */
   readonly random?: () => number;
+  /** Whose time the delays and the leader period run on. @default {systemClock} */
+  readonly clock?: Clock;
   /** The leader's work; must return once its signal aborts. */
   readonly lead: (leadership: Leadership, signal: AbortSignal) => Promise<void>;
 }
@@ -39,10 +41,11 @@ export async function runElectionLoop(
   signal: AbortSignal,
 ): Promise<void> {
   const random = options.random ?? Math.random;
+  const clock = options.clock ?? systemClock;
   const logger = options.logger.with({ namespace: options.namespace });
   while (!signal.aborted) {
     try {
-      await sleep(random() * options.maxRandomDelayMs, signal);
+      await sleep(random() * options.maxRandomDelayMs, signal, clock);
       const leadership = await options.leaderStore.campaign(
         options.namespace,
         options.instanceId,
@@ -50,9 +53,10 @@ export async function runElectionLoop(
       );
       logger.info("won election", { term: leadership.term });
       const period = new AbortController();
-      const timer = setTimeout(
-        () => period.abort(new Error("leader period over")),
+      const endPeriod = startTimer(
+        clock,
         options.leaderPeriodMs,
+        () => period.abort(new Error("leader period over")),
       );
       try {
         await options.lead(
@@ -60,14 +64,14 @@ export async function runElectionLoop(
           AbortSignal.any([leadership.signal, signal, period.signal]),
         );
       } finally {
-        clearTimeout(timer);
+        endPeriod();
         await leadership.resign();
         logger.info("resigned leadership", { term: leadership.term });
       }
     } catch (error) {
       if (signal.aborted) break;
       logger.warn("election attempt failed", { error });
-      await sleep(options.failedElectionCooldownMs, signal).catch(() => {});
+      await sleep(options.failedElectionCooldownMs, signal, clock).catch(() => {});
     }
   }
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
+import { fakeClock } from "../../core/fake_clock.ts";
 import { silentLogger } from "../../core/logger.ts";
 import type { LeaderInfo, Leadership, LeaderStore } from "../../store/leader_store.ts";
 import { type ElectionLoopOptions, runElectionLoop } from "./election_loop.ts";
@@ -173,4 +174,39 @@ Deno.test("election loop aborts the lead signal when leadership is lost", async 
   await clock.tickAsync(100);
   assert.deepEqual(store.campaigns, [100, 400]);
   await stop();
+});
+
+Deno.test("election loop runs its delays and the leader period on the clock it is given", async () => {
+  const time = fakeClock();
+  const store = new FakeLeaderStore(() => time.clock.now());
+  const reasons: unknown[] = [];
+  const controller = new AbortController();
+  const loop = runElectionLoop({
+    namespace: "ns",
+    instanceId: "i1",
+    leaderStore: store,
+    electionTtlMs: 3_000,
+    leaderPeriodMs: 1_000,
+    maxRandomDelayMs: 200,
+    failedElectionCooldownMs: 500,
+    logger: silentLogger,
+    random: () => 0.5,
+    clock: time.clock,
+    lead: async (_leadership, signal) => {
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      reasons.push(signal.reason);
+    },
+  }, controller.signal);
+  store.failures = 1;
+  await time.tick(100);
+  assert.deepEqual(store.campaigns, [100], "the random delay ran on the fake clock");
+  await time.tick(500 + 100);
+  assert.deepEqual(store.campaigns, [100, 700], "so did the cooldown after a failure");
+  await time.tick(1_000);
+  assert.deepEqual(store.resigns, [{ term: 1, at: 1_700 }], "and the leader period");
+  assert.match(String((reasons[0] as Error).message), /leader period over/);
+  controller.abort();
+  await time.settle();
+  await loop;
+  assert.equal(time.pending(), 0, "no timer left behind");
 });

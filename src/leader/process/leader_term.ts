@@ -47,10 +47,7 @@ export interface LeaderTermOptions {
   /** The main store. */
   readonly store: Store;
   /** The namespace's policy: how passes plan, how often they run. */
-  readonly policy: Pick<
-    NamespacePolicy,
-    "plan" | "periodMs" | "cooldownMs" | "executorRetentionMs"
-  >;
+  readonly policy: Pick<NamespacePolicy, "placement" | "budgets">;
   /** Operator moves of a cells namespace not yet committed (a pass input outside the store). */
   readonly cellMoves?: { readonly pending: ReadonlyMap<string, string>; readonly version: number };
   /** Where to log. */
@@ -105,23 +102,23 @@ export async function runLeaderTerm(
   if (taking) options.history?.(taking);
   const stop = new AbortController();
   const term = AbortSignal.any([signal, stop.signal]);
-  const passSpacing = new PassSpacing(options.policy.cooldownMs);
+  const passSpacing = new PassSpacing(options.policy.budgets.cooldownMs);
   const wake = new WakeTimer(term, clock);
   // After a store silence (passes skipped meanwhile), plan once it answers again.
   const unsubscribe = options.evidence?.onResume(() => wake.at(clock.monotonic()));
   term.addEventListener("abort", () => unsubscribe?.(), { once: true });
   const triggers = mergeStreams(
     cache.triggers.changes(term, 0),
-    ticker(options.policy.periodMs, term),
+    ticker(options.policy.budgets.periodMs, term, { clock }),
     wake.readable,
-  ).pipeThrough(new ThrottleStream({ cooldownMs: () => passSpacing.cooldownMs() }));
+  ).pipeThrough(new ThrottleStream({ cooldownMs: () => passSpacing.cooldownMs(), clock }));
   const context: PassContext = {
     cache,
     store,
     fence,
-    plan: options.policy.plan,
+    plan: options.policy.placement,
     ...(options.cellMoves ? { cellMoves: options.cellMoves } : {}),
-    gate: options.gate ?? new IdlePassGate(options.policy.executorRetentionMs),
+    gate: options.gate ?? new IdlePassGate(options.policy.budgets.executorRetentionMs),
     wake,
     placement: new PlacementLog(logger),
     carry: { balancingUnfinished: false },

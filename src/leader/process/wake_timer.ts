@@ -5,10 +5,11 @@
  *
  * @module
  */
-import type { Clock } from "../../core/clock.ts";
+import { type Clock, startTimer } from "../../core/clock.ts";
 
 /**
- * One timer, as a `ReadableStream` of the monotonic times it fired for.
+ * One timer on a {@linkcode Clock}, as a `ReadableStream` of the monotonic
+ * times it fired for.
  *
  * @example
  * ```ts
@@ -29,7 +30,7 @@ export class WakeTimer {
   /** Fires once per setting that was not replaced or cancelled. */
   readonly readable: ReadableStream<number>;
   #controller!: ReadableStreamDefaultController<number>;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #cancel: (() => void) | undefined;
   #clock: Clock;
 
   /** A timer that closes its stream when `signal` aborts. */
@@ -41,24 +42,27 @@ export class WakeTimer {
 
   /** Fires at monotonic time `atMs` (replacing any earlier setting); undefined clears it. */
   at(atMs: number | undefined): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#clear();
     if (atMs === undefined) return;
     const delay = Math.max(0, Math.ceil(atMs - this.#clock.monotonic()) + 1);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
+    this.#cancel = startTimer(this.#clock, delay, () => {
+      this.#cancel = undefined;
       try {
         this.#controller.enqueue(atMs);
       } catch { /* closed */ }
-    }, delay);
+    });
   }
 
   /** Clears the timer and closes the stream. */
   cancel(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#clear();
     try {
       this.#controller.close();
     } catch { /* already closed */ }
+  }
+
+  #clear(): void {
+    this.#cancel?.();
+    this.#cancel = undefined;
   }
 }

@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import type { NamespaceEvent } from "../store.ts";
 import { type ModelImage, NamespaceModel } from "./namespace_model.ts";
+import { sleep, systemClock } from "../../core/clock.ts";
 import { parseJson } from "../../core/parse_json.ts";
 import { reportsFrom } from "../../core/shared_reports.ts";
 
@@ -38,6 +39,8 @@ export interface Recovered {
 
 const SNAPSHOT_VERSION = 1;
 const encoder = new TextEncoder();
+/** How long opening waits for the data directory's lock before saying another process has it, ms. */
+const LOCK_WAIT_MS = 500;
 
 interface Waiter {
   readonly resolve: () => void;
@@ -74,10 +77,13 @@ export class Journal {
   static async open(dir: string): Promise<{ journal: Journal } & Recovered> {
     await Deno.mkdir(dir, { recursive: true });
     const lock = await Deno.open(join(dir, "LOCK"), { create: true, write: true });
+    // The lock is another process's: its wait runs on the real clock.
+    const gaveUp = new AbortController();
     const locked = await Promise.race([
       lock.lock(true).then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
+      sleep(LOCK_WAIT_MS, gaveUp.signal, systemClock).then(() => false, () => false),
     ]);
+    gaveUp.abort();
     if (!locked) {
       lock.close();
       throw new Error(`the data directory ${dir} is in use by another Shard Manager process`);

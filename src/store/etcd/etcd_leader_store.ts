@@ -8,6 +8,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { Etcd3, Lease } from "etcd3";
+import { startTimer, systemClock, timeoutSignal } from "../../core/clock.ts";
 import { StoreUnavailableError } from "../../core/errors.ts";
 import { untilAborted } from "../../streams/until_aborted.ts";
 import type { LeaderInfo, Leadership, LeaderStore } from "../leader_store.ts";
@@ -168,28 +169,34 @@ export class EtcdLeaderStore implements LeaderStore {
  * The etcd3 client reports a lost lease only after two TTLs without a
  * keep-alive, but etcd may expire the lease one TTL after the last keep-alive
  * it received. Leadership therefore ends once three quarters of a TTL pass
- * since the last keep-alive that was sent and then acknowledged.
+ * since the last keep-alive that was sent and then acknowledged: a deadline
+ * set again by every acknowledgement. (These timers run on the real clock,
+ * `systemClock`: the lease expires on etcd's time, which no fake clock moves.)
  */
 function watchKeepalives(lease: Lease, ttlMs: number, lost: AbortController): void {
-  let fired = performance.now();
-  let acknowledged = fired;
-  lease.on("keepaliveFired", () => fired = performance.now());
-  lease.on("keepaliveSucceeded", () => acknowledged = fired);
+  const clock = systemClock;
   const limit = ttlMs * 0.75;
-  const timer = setInterval(() => {
-    if (performance.now() - acknowledged > limit) {
+  let fired = clock.monotonic();
+  let cancel = () => {};
+  const expireAt = (acknowledged: number) => {
+    cancel();
+    cancel = startTimer(clock, acknowledged + limit - clock.monotonic() + 1, () => {
       lost.abort(new StoreUnavailableError(`No lease keep-alive acknowledged for ${limit} ms`));
-    }
-  }, Math.max(50, ttlMs / 20));
-  lost.signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+    });
+  };
+  lease.on("keepaliveFired", () => fired = clock.monotonic());
+  lease.on("keepaliveSucceeded", () => expireAt(fired));
+  expireAt(fired);
+  lost.signal.addEventListener("abort", () => cancel(), { once: true });
 }
 
 /**
- * Revokes `lease`, waiting at most `ms`: with etcd unreachable the revoke
- * would be retried for as long as that lasts, and the lease expires by itself
- * within its TTL anyway.
+ * Revokes `lease`, waiting at most `ms` (of the real clock, as above): with
+ * etcd unreachable the revoke would be retried for as long as that lasts, and
+ * the lease expires by itself within its TTL anyway.
  */
 async function revokeWithin(lease: Lease, ms: number): Promise<void> {
-  const timeout = AbortSignal.timeout(ms);
-  await untilAborted(lease.revoke(), timeout).catch(() => {});
+  const timeout = timeoutSignal(ms, systemClock);
+  await untilAborted(lease.revoke(), timeout.signal).catch(() => {});
+  timeout.clear();
 }

@@ -13,6 +13,7 @@
  * @module
  */
 import type { WatchBuilder, Watcher } from "etcd3";
+import { systemClock, timeoutSignal } from "../../core/clock.ts";
 import { StoreUnavailableError } from "../../core/errors.ts";
 import { untilAborted } from "../../streams/until_aborted.ts";
 import { errorText } from "./txn.ts";
@@ -30,7 +31,9 @@ export async function cancelWatcher(
   ms: number = WATCH_CANCEL_MS,
 ): Promise<void> {
   if (watcher === undefined) return;
-  await untilAborted(watcher.cancel(), AbortSignal.timeout(ms)).catch(() => {});
+  const timeout = timeoutSignal(ms, systemClock);
+  await untilAborted(watcher.cancel(), timeout.signal).catch(() => {});
+  timeout.clear();
 }
 
 /**

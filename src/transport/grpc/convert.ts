@@ -11,8 +11,8 @@ import type {
   OwnerEntry,
   ShardInspection,
 } from "../../routing/views.ts";
-import type { BlastRadiusView } from "../../service/cell_operations.ts";
-import type { ExecutorDrainView } from "../../service/executor_drains.ts";
+import type { BlastRadiusView } from "../../service/mod.ts";
+import type { ExecutorDrainView } from "../../service/mod.ts";
 import type { HistoryEvent as HistoryEventView } from "../../core/history_event.ts";
 import type {
   ExecutorDrain,

@@ -7,9 +7,8 @@
  */
 import { NotLeaderError } from "../../core/errors.ts";
 import { historyHandlers } from "./history_handlers.ts";
-import { validateRequestId } from "../../service/operator_writes.ts";
+import { validateRequestId } from "../../service/mod.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
-import { InvalidArgumentError } from "../../core/errors.ts";
 import {
   validateExecutorId,
   validateMetadata,
@@ -18,10 +17,8 @@ import {
   validateShardKey,
   validateShardKeys,
 } from "../../limits/validate_request.ts";
-import type { HeartbeatAnswer, RawHeartbeat, ShardManager } from "../../service/mod.ts";
-import type { OwnedShard } from "../../service/heartbeat_answers.ts";
+import type { Service } from "../../service/mod.ts";
 import {
-  enumValue,
   toBlastRadiusResponse,
   toExecutorDrain,
   toExecutorState,
@@ -31,25 +28,17 @@ import {
   toWatchResponse,
 } from "./convert.ts";
 import {
-  executorService,
-  type HeartbeatRequest__Output,
-  type HeartbeatResponse,
-  type ShardAssignment,
   type ShardDistributorAPIHandlers,
-  type ShardDistributorExecutorAPIHandlers,
   shardDistributorService,
   type WatchNamespaceStateResponse,
 } from "../../wire/proto.ts";
-import { EncodedByStamp, EncodedOnce } from "./pre_encoded.ts";
-import { writeHeartbeatResponse } from "./heartbeat_response_writer.ts";
+import { EncodedOnce } from "./fast_path/mod.ts";
 import { writeWatchDelta, writeWatchPicture } from "./watch_message_writer.ts";
 import { serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
 import { namespaceHandlers } from "./namespace_handlers.ts";
 import { type HandlerContext, unary } from "./unary_handler.ts";
-import { splitReportsOf } from "./heartbeat_split.ts";
-import { readReportEntries } from "./report_entries_reader.ts";
 
 export type { HandlerContext } from "./unary_handler.ts";
 
@@ -62,12 +51,12 @@ function drainTarget(req: { executorId: string; selector: Record<string, string>
 
 /** Handlers of `ShardDistributorAPI`. */
 export function routingHandlers(
-  manager: ShardManager,
+  service: Service,
   context: HandlerContext,
 ): ShardDistributorAPIHandlers {
   const { logger } = context;
-  const ops = manager.operations;
-  const drains = manager.executorDrains;
+  const ops = service.operations;
+  const drains = service.executorDrains;
   // Subscribers at the same point share one view: encode it once for all of them,
   // straight to bytes unless it holds what the direct writers leave to protobufjs.
   const serialize = shardDistributorService.WatchNamespaceState.responseSerialize;
@@ -75,12 +64,12 @@ export function routingHandlers(
     (view.kind === "delta" ? writeWatchDelta(view) : writeWatchPicture(view)) ??
       serialize(toWatchResponse(view))
   );
-  const { limits } = manager;
+  const { limits } = service;
   const shardKey = (key: string) => validateShardKey(key, "shard_key", limits);
   return {
     GetShardOwner: unary(context, "GetShardOwner", async (req, signal) => {
       const ns = validateNamespace(req.namespace);
-      const view = await manager.getShardOwner(ns, shardKey(req.shardKey), signal);
+      const view = await service.routing.getShardOwner(ns, shardKey(req.shardKey), signal);
       return {
         owner: view.owner,
         namespace: view.namespace,
@@ -92,7 +81,7 @@ export function routingHandlers(
       context,
       "InspectShard",
       (req) =>
-        toInspectShardResponse(manager.inspectShard(
+        toInspectShardResponse(service.routing.inspectShard(
           validateNamespace(req.namespace),
           shardKey(req.shardKey),
         )),
@@ -101,17 +90,20 @@ export function routingHandlers(
       const namespace = validateNamespace(req.namespace);
       return {
         namespace,
-        executors: manager.getNamespaceState(namespace).map(toExecutorState),
-        shardMoves: manager.getShardMoves(namespace),
+        executors: service.routing.getNamespaceState(namespace).map(toExecutorState),
+        shardMoves: service.routing.getShardMoves(namespace),
       };
     }),
     GetExecutorState: unary(context, "GetExecutorState", (req) => {
       const namespace = validateNamespace(req.namespace);
       const id = validateExecutorId(req.executorId);
-      return { namespace, executor: toExecutorState(manager.getExecutorState(namespace, id)) };
+      return {
+        namespace,
+        executor: toExecutorState(service.routing.getExecutorState(namespace, id)),
+      };
     }),
     ListNamespaces: unary(context, "ListNamespaces", () => ({
-      namespaces: manager.listNamespaces().map((n) => ({
+      namespaces: service.routing.listNamespaces().map((n) => ({
         name: n.name,
         type: n.type,
         mode: n.mode,
@@ -119,8 +111,8 @@ export function routingHandlers(
         source: n.source,
       })),
     })),
-    ...namespaceHandlers(manager, context),
-    ...historyHandlers(manager, context),
+    ...namespaceHandlers(service, context),
+    ...historyHandlers(service, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),
@@ -181,14 +173,14 @@ export function routingHandlers(
       return { namespace, drains: drains.list(namespace).map(toExecutorDrain) };
     }),
     ListLeaders: unary(context, "ListLeaders", async () => ({
-      leaders: (await manager.listLeaders()).map(toNamespaceLeader),
+      leaders: (await service.routing.listLeaders()).map(toNamespaceLeader),
     })),
     MoveShards: unary(context, "MoveShards", async (req, signal, metadata) => {
       const namespace = validateNamespace(req.namespace);
       const to = validateExecutorId(req.toExecutorId, "to_executor_id");
       const requestId = validateRequestId(req.requestId);
       try {
-        const { moved, unchanged, planned } = await manager.cells.moveShards(
+        const { moved, unchanged, planned } = await service.cells.moveShards(
           namespace,
           validateShardKeys(req.shardKeys, limits),
           to,
@@ -219,7 +211,7 @@ export function routingHandlers(
     GetBlastRadius: unary(
       context,
       "GetBlastRadius",
-      (req) => toBlastRadiusResponse(manager.cells.blastRadius(validateNamespace(req.namespace))),
+      (req) => toBlastRadiusResponse(service.cells.blastRadius(validateNamespace(req.namespace))),
     ),
     WatchNamespaceState: (call) => {
       const cancelled = new AbortController();
@@ -230,10 +222,10 @@ export function routingHandlers(
         const request = decoded(call.request);
         const namespace = validateNamespace(request.namespace);
         const views = request.acceptDeltas
-          ? manager.watchNamespaceDeltas(namespace, signal)
-          : manager.watchNamespace(namespace, signal);
+          ? service.routing.watchNamespaceDeltas(namespace, signal)
+          : service.routing.watchNamespace(namespace, signal);
         // Pulled only as fast as the HTTP/2 stream drains (server_stream_sink.ts); the
-        // server's definition passes the shared bytes through (pre_encoded.ts).
+        // server's definition passes the shared bytes through (fast_path/pre_encoded.ts).
         const encode = (view: Parameters<typeof watchBytes.bytesOf>[0]) =>
           watchBytes.bytesOf(view) as unknown as WatchNamespaceStateResponse;
         context.observer.watchStream?.(namespace, 1);
@@ -249,114 +241,4 @@ export function routingHandlers(
       });
     },
   };
-}
-
-/** Answers one decoded Heartbeat request with its encoded `HeartbeatResponse`. */
-export type HeartbeatAnswerer = (request: HeartbeatRequest__Output) => Promise<Uint8Array>;
-
-/**
- * The Heartbeat method's work, from decoded request to encoded answer, shared
- * by the grpc-js handler and the Heartbeat lane (`heartbeat_lane.ts`). An
- * answer's wire form is kept until the executor's shards change (see
- * pre_encoded.ts).
- */
-export function heartbeatAnswerer(manager: ShardManager): HeartbeatAnswerer {
-  const serialize = executorService.Heartbeat.responseSerialize;
-  const answers = new EncodedByStamp();
-  return async (req) => {
-    const { namespace } = req; // validated with the rest of the heartbeat, by the service
-    const answer = await manager.heartbeat(rawHeartbeat(req));
-    const key = `${namespace}\u0000${req.executorId}`;
-    const encode = () => {
-      const shards = answer.shards(); // sorted and built on each call: once here
-      return writeHeartbeatResponse(shards, answer.exclusive) ??
-        serialize(toHeartbeatResponse(shards, answer.exclusive));
-    };
-    return answer.stamp === undefined ? encode() : answers.bytesOf(key, answer.stamp, encode);
-  };
-}
-
-/** Handlers of `ShardDistributorExecutorAPI`; `answer` does a heartbeat's work. */
-export function executorHandlers(
-  manager: ShardManager,
-  context: HandlerContext,
-  answer: HeartbeatAnswerer = heartbeatAnswerer(manager),
-): ShardDistributorExecutorAPIHandlers {
-  return {
-    Heartbeat: unary(
-      context,
-      "Heartbeat",
-      async (req: HeartbeatRequest__Output) => (await answer(req)) as unknown as HeartbeatResponse,
-    ),
-  };
-}
-
-type ReportsOnWire = HeartbeatRequest__Output["shardStatusReports"];
-
-/**
- * The heartbeat as ingestion takes it. Reports the deserializer left encoded
- * (heartbeat_split.ts) are decoded only if ingestion reads `reports`, which it
- * does only when their bytes differ from the executor's last accepted ones.
- */
-function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
-  const split = splitReportsOf(req);
-  let reports: RawHeartbeat["reports"] | undefined;
-  const decode = () => {
-    // Most changed reports are read straight from their bytes; the rest as protobufjs decodes them.
-    const direct = split && readReportEntries(split.bytes);
-    if (direct) return direct;
-    let wire: ReportsOnWire = req.shardStatusReports;
-    if (split) {
-      try {
-        wire = split.decode() as ReportsOnWire;
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new InvalidArgumentError(
-          "shard_status_reports",
-          `not a valid HeartbeatRequest: ${reason.slice(0, 200)}`,
-        );
-      }
-    }
-    const converted: Record<string, { status: string | number; load: number }> = {};
-    for (const [key, report] of Object.entries(wire)) {
-      converted[key] = { status: enumValue(report.status), load: report.shardLoad };
-    }
-    return converted;
-  };
-  return {
-    namespace: req.namespace,
-    executorId: req.executorId,
-    status: enumValue(req.status),
-    get reports() {
-      return reports ??= decode();
-    },
-    ...(split ? { reportsBytes: split.bytes } : {}),
-    metadata: req.metadata,
-    ...(req.appliedRevision === undefined ? {} : { appliedRevision: req.appliedRevision }),
-  };
-}
-
-/**
- * The generic form of a heartbeat answer's `shards` and `exclusive`
- * (heartbeat_response_writer.ts writes most answers without it).
- */
-export function toHeartbeatResponse(
-  shards: readonly OwnedShard[],
-  exclusive?: HeartbeatAnswer["exclusive"],
-): HeartbeatResponse {
-  const shardAssignments: Record<string, ShardAssignment> = {};
-  for (const { shardKey, fencingToken, releasing } of shards) {
-    shardAssignments[shardKey] = {
-      status: releasing ? "ASSIGNMENT_STATUS_RELEASING" : "ASSIGNMENT_STATUS_READY",
-      fencingToken: String(fencingToken),
-    };
-  }
-  const ownership = exclusive
-    ? {
-      ownershipMode: "OWNERSHIP_MODE_EXCLUSIVE" as const,
-      ownershipLeaseMs: String(exclusive.leaseMs),
-      revision: String(exclusive.revision),
-    }
-    : { ownershipMode: "OWNERSHIP_MODE_AVAILABLE" as const };
-  return { shardAssignments, migrationMode: "MIGRATION_MODE_ONBOARDED", ...ownership };
 }

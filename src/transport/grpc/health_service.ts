@@ -10,7 +10,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { loadSync, type PackageDefinition } from "@grpc/proto-loader";
 import { HealthImplementation, protoPath, type ServingStatus } from "grpc-health-check";
-import type { HealthMonitor, HealthStatus } from "../../service/health_monitor.ts";
+import type { Health, HealthStatus } from "../../service/mod.ts";
 
 /** Service names the health service answers for. */
 export const HEALTH_SERVICES: readonly string[] = [
@@ -24,7 +24,7 @@ function servingStatus(status: HealthStatus): ServingStatus {
 }
 
 /** Adds the health service to `server`, following `monitor`. */
-export function addHealthService(server: grpc.Server, monitor: HealthMonitor): void {
+export function addHealthService(server: grpc.Server, monitor: Health): void {
   const initial = servingStatus(monitor.status);
   const health = new HealthImplementation(
     Object.fromEntries(HEALTH_SERVICES.map((name) => [name, initial])),

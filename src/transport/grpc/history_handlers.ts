@@ -10,7 +10,7 @@
 import { sleep } from "../../core/clock.ts";
 import { NamespaceNotFoundError, StoreUnavailableError } from "../../core/errors.ts";
 import { validateNamespace } from "../../limits/validate_request.ts";
-import type { ShardManager } from "../../service/mod.ts";
+import type { Service } from "../../service/mod.ts";
 import type { ShardDistributorAPIHandlers } from "../../wire/proto.ts";
 import { toHistoryEvent } from "./convert.ts";
 import { type HandlerContext, unary } from "./unary_handler.ts";
@@ -34,7 +34,7 @@ async function within<T>(ms: number, work: Promise<T>, late: string): Promise<T>
 
 /** `ListNamespaceEvents` of `ShardDistributorAPI`. */
 export function historyHandlers(
-  manager: ShardManager,
+  service: Service,
   context: HandlerContext,
 ): Pick<ShardDistributorAPIHandlers, "ListNamespaceEvents"> {
   return {
@@ -49,7 +49,7 @@ export function historyHandlers(
         ...(req.limit && req.limit > 0 ? { limit: req.limit } : {}),
       };
       // The history lives only in the store: say so at once while it is unreachable.
-      const lost = manager.storeLostSince();
+      const lost = service.routing.storeLostSince();
       if (lost) {
         throw new StoreUnavailableError(
           `Store unreachable since ${new Date(lost.wallMs).toISOString()}: the history is kept ` +
@@ -59,9 +59,9 @@ export function historyHandlers(
       // A deleted namespace's history stays readable until its retention ends.
       const events = await within(
         HISTORY_READ_BOUND_MS,
-        manager.namespaces.has(namespace)
-          ? manager.history.read(namespace, query)
-          : manager.history.readRemoved(namespace, query),
+        service.namespaces.has(namespace)
+          ? service.history.read(namespace, query)
+          : service.history.readRemoved(namespace, query),
         "The store did not answer the history read within 5 s; try again",
       );
       if (events === undefined) throw new NamespaceNotFoundError(namespace);

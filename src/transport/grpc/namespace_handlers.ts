@@ -7,7 +7,7 @@
  */
 import { formatNamespaceSpec } from "../../config/mod.ts";
 import { validateNamespace } from "../../limits/validate_request.ts";
-import type { ShardManager } from "../../service/mod.ts";
+import type { Service } from "../../service/mod.ts";
 import type { StoredDefinition } from "../../store/mod.ts";
 import type { NamespaceDefinition, ShardDistributorAPIHandlers } from "../../wire/proto.ts";
 import { type HandlerContext, unary } from "./unary_handler.ts";
@@ -28,8 +28,8 @@ export function toNamespaceDefinition(definition: StoredDefinition): NamespaceDe
 }
 
 /** The namespace RPCs of `ShardDistributorAPI`. */
-export function namespaceHandlers(manager: ShardManager, context: HandlerContext): NamespaceRpcs {
-  const { admin } = manager;
+export function namespaceHandlers(service: Service, context: HandlerContext): NamespaceRpcs {
+  const { admin } = service;
   return {
     CreateNamespace: unary(context, "CreateNamespace", async (req) => ({
       definition: toNamespaceDefinition(

@@ -8,7 +8,7 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
-import type { Refusal } from "../../service/operator_audit.ts";
+import type { Refusal } from "../../service/mod.ts";
 import { NAMESPACE_ADMIN_METHODS, OPERATOR_METHODS } from "../../core/operator_methods.ts";
 
 /** The calls that change a namespace on an operator's behalf. */

@@ -6,21 +6,18 @@
  */
 import { LeaderForwarder } from "./leader_forwarder.ts";
 import * as grpc from "@grpc/grpc-js";
+import { type Clock, startTimer, systemClock } from "../../core/clock.ts";
 import type { Logger } from "../../core/logger.ts";
-import type { ShardManager } from "../../service/shard_manager.ts";
-import { executorHandlers, heartbeatAnswerer, routingHandlers } from "./handlers.ts";
-import { HeartbeatLane, installHeartbeatLane } from "./heartbeat_lane.ts";
-import { splitHeartbeatReports } from "./heartbeat_split.ts";
+import type { Service } from "../../service/mod.ts";
+import { routingHandlers } from "./handlers.ts";
+import { executorHandlers, heartbeatAnswerer } from "./heartbeat_handler.ts";
+import { installFastPath, passEncodedThrough, splitHeartbeatReports } from "./fast_path/mod.ts";
 import { executorService, packageDefinition, shardDistributorService } from "../../wire/proto.ts";
 import { ReflectionService } from "@grpc/reflection";
 import { addHealthService, healthPackageDefinition } from "./health_service.ts";
-import { passEncodedThrough } from "./pre_encoded.ts";
 import type { Authorizer } from "../../security/mod.ts";
 import { guardHandlers } from "./auth_guard.ts";
 import { tolerantDefinition } from "./malformed.ts";
-import { installClosedStreamGuard } from "./closed_stream_guard.ts";
-import { installWriteCoalescer } from "./write_coalescer.ts";
-import { installReadModerator, ReadModerator } from "./read_moderator.ts";
 
 /**
  * Largest answer sent, in bytes: a snapshot of a large namespace is big.
@@ -45,52 +42,55 @@ export interface GrpcServerOptions {
   /** Checks each call of the Shard Distributor services; health and reflection stay open. @default {every call allowed} */
   readonly authorizer?: Authorizer;
   /**
-   * Serve Heartbeat calls on the Heartbeat lane (`heartbeat_lane.ts`) rather
+   * Serve Heartbeat calls on the Heartbeat lane (`fast_path/heartbeat_lane.ts`) rather
    * than through grpc-js; never with an `authorizer`. @default {true}
    */
   readonly heartbeatLane?: boolean;
   /**
    * A busy plaintext connection reads at most once per this many ms
-   * (`read_moderator.ts`); 0 leaves reads alone. @default {0}
+   * (`fast_path/read_moderator.ts`); 0 leaves reads alone. @default {0}
    */
   readonly readWindowMs?: number;
+  /** Whose timers the server uses (deadline sweeps, read windows, shutdown grace). @default {systemClock} */
+  readonly clock?: Clock;
 }
 
 /**
- * Serves both Shard Distributor services of `manager` on `address`.
+ * Serves both Shard Distributor services of `service` on `address`.
  *
  * @example
  * ```ts ignore
- * const server = await startGrpcServer(manager, "127.0.0.1:0", logger);
+ * const server = await startGrpcServer(service, "127.0.0.1:0", logger);
  * console.log(server.address);
  * await server.stop();
  * ```
  */
 export async function startGrpcServer(
-  manager: ShardManager,
+  service: Service,
   address: string,
   logger: Logger,
   options: GrpcServerOptions = {},
 ): Promise<GrpcServer> {
+  const clock = options.clock ?? systemClock;
   const server = new grpc.Server({
-    "grpc.max_receive_message_length": manager.limits.maxReceiveMessageBytes,
+    "grpc.max_receive_message_length": service.limits.maxReceiveMessageBytes,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
   // Forwarding reaches the leader in plaintext, so only a plaintext server forwards;
   // with TLS a non-leader answers FAILED_PRECONDITION naming the leader and its address.
   const forwarder = (options.forwardToLeader ?? options.credentials === undefined)
-    ? new LeaderForwarder((namespace) => manager.leaderAddress(namespace))
+    ? new LeaderForwarder((namespace) => service.routing.leaderAddress(namespace))
     : undefined;
   const context = {
     logger,
-    observer: manager.observer,
-    audit: manager.audit,
+    observer: service.observer,
+    audit: service.audit,
     ...(forwarder ? { forwarder } : {}),
   };
   const { authorizer } = options;
-  const routing = routingHandlers(manager, context);
-  const answer = heartbeatAnswerer(manager);
-  const executor = executorHandlers(manager, context, answer);
+  const routing = routingHandlers(service, context);
+  const answer = heartbeatAnswerer(service.heartbeats);
+  const executor = executorHandlers(context, answer);
   const routingDefinition = passEncodedThrough(
     tolerantDefinition(shardDistributorService),
     "WatchNamespaceState",
@@ -107,7 +107,7 @@ export async function startGrpcServer(
     executorDefinition,
     authorizer ? guardHandlers(executorDefinition, executor, authorizer, context) : executor,
   );
-  addHealthService(server, manager.health);
+  addHealthService(server, service.health);
   new ReflectionService({ ...packageDefinition, ...healthPackageDefinition() }).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
@@ -116,65 +116,38 @@ export async function startGrpcServer(
       (error, port) => error ? reject(error) : resolve(port),
     )
   );
-  if ((options.heartbeatLane ?? true) && !authorizer) {
-    const heartbeat = executorDefinition.Heartbeat;
-    installHeartbeatLane(
-      server,
-      new HeartbeatLane({
+  // The ways around grpc-js (fast_path/): what this runtime lacks is said once, and the calls
+  // it concerns go through plain grpc-js.
+  const heartbeat = executorDefinition.Heartbeat;
+  const fastPath = await installFastPath(server, {
+    lane: (options.heartbeatLane ?? true) && !authorizer
+      ? {
         path: heartbeat.path,
-        maxReceiveBytes: manager.limits.maxReceiveMessageBytes,
+        maxReceiveBytes: service.limits.maxReceiveMessageBytes,
         maxSendBytes: MAX_MESSAGE_BYTES,
         deserialize: (bytes) => heartbeat.requestDeserialize(bytes),
         answer,
         context,
-      }),
-    );
-  }
-  installClosedStreamGuard(
-    server,
-    () => logger.debug("a call arrived on a stream its client had already closed; not answered"),
-  );
-  /** A warning said once, however many connections the runtime leaves unimproved. */
-  const warnOnce = (message: string) => {
-    let said = false;
-    return () => {
-      if (said) return;
-      said = true;
-      logger.warn(message);
-    };
-  };
-  installWriteCoalescer(
-    server,
-    warnOnce(
-      "this Deno's HTTP/2 sessions keep their socket elsewhere: answers are written frame by " +
-        "frame, which costs the server CPU (see src/transport/grpc/write_coalescer.ts)",
-    ),
-  );
-  const windowMs = options.readWindowMs ?? 0;
-  const moderator = windowMs > 0 ? new ReadModerator(windowMs) : undefined;
-  if (moderator) {
-    installReadModerator(
-      server,
-      moderator,
-      warnOnce(
-        "this Deno's sockets have no native handle to pause: busy connections are read call by " +
-          "call, which costs the server CPU (see src/transport/grpc/read_moderator.ts)",
-      ),
-    );
-  }
+        clock,
+      }
+      : undefined,
+    readWindowMs: options.readWindowMs ?? 0,
+    clock,
+    logger,
+  });
   const host = address.slice(0, address.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,
     stop: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
+        const force = startTimer(clock, graceMs, () => {
           server.forceShutdown();
           resolve();
-        }, graceMs);
+        });
         forwarder?.close();
-        moderator?.close();
+        fastPath.close();
         server.tryShutdown(() => {
-          clearTimeout(timer);
+          force();
           resolve();
         });
       }),

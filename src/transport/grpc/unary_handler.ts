@@ -11,7 +11,7 @@ import type { ServiceObserver } from "../../core/observer.ts";
 import { decoded } from "./malformed.ts";
 import { ForwardedFailure, type LeaderForwarder } from "./leader_forwarder.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
-import { asOperator } from "../../service/operator_identity.ts";
+import { asOperator } from "../../service/mod.ts";
 import { AUDITED_METHODS, auditRefusal, callerOf, type RefusalSink } from "./operator_calls.ts";
 
 type Callback<Res> = (error: (Partial<grpc.ServiceError>) | null, value?: Res) => void;

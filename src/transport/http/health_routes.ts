@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { HealthMonitor } from "../../service/health_monitor.ts";
+import type { Health } from "../../service/mod.ts";
 import type { HttpRoute } from "./http_server.ts";
 
 /** Routes `/healthz` and `/readyz` from `monitor`. */
-export function healthRoutes(monitor: HealthMonitor): HttpRoute {
+export function healthRoutes(monitor: Health): HttpRoute {
   return (request, url) => {
     if (request.method !== "GET") return undefined;
     if (url.pathname === "/healthz") return Response.json({ status: "ok" });

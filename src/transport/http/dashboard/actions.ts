@@ -8,8 +8,8 @@
  */
 import { type DrainTarget, validateDrainTarget } from "../../../core/executor_drain.ts";
 import { InvalidArgumentError } from "../../../core/errors.ts";
-import type { ExecutorDrains } from "../../../service/executor_drains.ts";
-import type { NamespaceOperations } from "../../../service/namespace_operations.ts";
+import type { ExecutorDrains } from "../../../service/mod.ts";
+import type { NamespaceOperations } from "../../../service/mod.ts";
 import type { ActionKind, ActionTarget } from "./paths.ts";
 import { parseJson } from "../../../core/parse_json.ts";
 

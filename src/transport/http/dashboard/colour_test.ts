@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { loadBucket, loadColour, loadPalette, ownerColour } from "./colour.ts";
+import {
+  loadBucket,
+  loadColour,
+  loadPalette,
+  ownerColour,
+} from "../../../../packages/dashboard_browser/colour.js";
 
 Deno.test("owner colours differ between neighbours and are stable per index", () => {
   const colours = Array.from({ length: 12 }, (_, i) => ownerColour(i));

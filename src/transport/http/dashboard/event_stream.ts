@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { sleep } from "../../../core/clock.ts";
+import { type Clock, sleep, systemClock } from "../../../core/clock.ts";
 
 /** Options of {@linkcode stateEvents}. */
 export interface StateEventsOptions {
@@ -19,6 +19,8 @@ export interface StateEventsOptions {
   readonly retryMs?: number;
   /** Ends the stream when it aborts. Cancelling the stream (the tab closed) ends it too. */
   readonly signal?: AbortSignal;
+  /** Whose time the intervals run on. @default {systemClock} */
+  readonly clock?: Clock;
 }
 
 /**
@@ -66,6 +68,7 @@ export function stateEvents<P>(
   options: StateEventsOptions = {},
 ): ReadableStream<Uint8Array> {
   const { refreshMs = 1_000, minIntervalMs = 100, retryMs = 2_000 } = options;
+  const clock = options.clock ?? systemClock;
   for (const [name, value] of Object.entries({ refreshMs, minIntervalMs, retryMs })) {
     if (!(value >= 0) || !Number.isFinite(value)) {
       throw new RangeError(`${name} must be a non-negative number, got ${value}`);
@@ -86,7 +89,7 @@ export function stateEvents<P>(
     const wait = new AbortController();
     const until = AbortSignal.any([signal, wait.signal]);
     try {
-      await sleep(sentAt + minIntervalMs - performance.now(), until);
+      await sleep(sentAt + minIntervalMs - clock.monotonic(), until, clock);
       pending ??= changes.read();
       const end = new Promise<never>((_, reject) => {
         if (until.aborted) reject(until.reason);
@@ -94,7 +97,7 @@ export function stateEvents<P>(
       });
       const waits: Promise<ReadableStreamReadResult<P> | "tick">[] = [pending, end];
       if (picture !== undefined) {
-        const tick = sleep(sentAt + refreshMs - performance.now(), until);
+        const tick = sleep(sentAt + refreshMs - clock.monotonic(), until, clock);
         waits.push(tick.then(() => "tick" as const));
       }
       const result = await Promise.race(waits);
@@ -128,7 +131,7 @@ export function stateEvents<P>(
         await changes.cancel(error).catch(() => {});
         throw error;
       }
-      sentAt = performance.now();
+      sentAt = clock.monotonic();
       controller.enqueue(encoder.encode(sseEvent("state", data)));
     },
     async cancel(reason) {

@@ -7,18 +7,21 @@
  * @module
  */
 import { type Clock, sleep, systemClock } from "../../../core/clock.ts";
-import type { HealthStatus } from "../../../service/health_monitor.ts";
+import type { HealthStatus } from "../../../service/mod.ts";
 import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
 import type { ExecutorSamples } from "./executor_samples.ts";
 
-/** What the sampler reads: a slice of `ShardManager`. */
+/** What the sampler reads: a slice of the service (`Service` in service/mod.ts). */
 export interface SampleSource {
   /** Store reachability. */
   readonly health: { readonly status: Pick<HealthStatus, "storeReachable"> };
-  /** Namespaces served. */
-  listNamespaces(): readonly Pick<NamespaceInfo, "name">[];
-  /** Executors of a namespace (throws for one removed meanwhile). */
-  getNamespaceState(namespace: string): readonly ExecutorStateView[];
+  /** The service's routing reads. */
+  readonly routing: {
+    /** Namespaces served. */
+    listNamespaces(): readonly Pick<NamespaceInfo, "name">[];
+    /** Executors of a namespace (throws for one removed meanwhile). */
+    getNamespaceState(namespace: string): readonly ExecutorStateView[];
+  };
 }
 
 /** Takes one sample of every namespace of `source` at `clock`'s now. */
@@ -26,11 +29,11 @@ export function sampleOnce(source: SampleSource, samples: ExecutorSamples, clock
   const atMs = clock.now();
   const reachable = source.health.status.storeReachable;
   const names = new Set<string>();
-  for (const { name } of source.listNamespaces()) {
+  for (const { name } of source.routing.listNamespaces()) {
     names.add(name);
     let executors;
     try {
-      executors = reachable ? source.getNamespaceState(name) : undefined;
+      executors = reachable ? source.routing.getNamespaceState(name) : undefined;
     } catch {
       continue; // removed between the listing and the read
     }
@@ -63,8 +66,7 @@ export function sampleOnce(source: SampleSource, samples: ExecutorSamples, clock
  * const stop = new AbortController();
  * const running = runExecutorSampler({
  *   health: { status: { storeReachable: true } },
- *   listNamespaces: () => [{ name: "ns" }],
- *   getNamespaceState: () => [],
+ *   routing: { listNamespaces: () => [{ name: "ns" }], getNamespaceState: () => [] },
  * }, samples, { clock: time.clock, signal: stop.signal });
  * await time.tick(30_000);
  * assert.deepEqual(samples.trends("ns").times, [0, 15_000, 30_000]);

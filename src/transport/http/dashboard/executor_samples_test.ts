@@ -94,8 +94,10 @@ Deno.test("the sampler samples every namespace at its interval, and a gap while 
         return { storeReachable: reachable };
       },
     },
-    listNamespaces: () => names.map((name) => ({ name })),
-    getNamespaceState: (ns) => ns === "orders" ? [view("e1", 4, 8), view("e2", 2, 1)] : [],
+    routing: {
+      listNamespaces: () => names.map((name) => ({ name })),
+      getNamespaceState: (ns) => ns === "orders" ? [view("e1", 4, 8), view("e2", 2, 1)] : [],
+    },
   };
   const samples = new ExecutorSamples({ intervalMs: 15_000 });
   const stop = new AbortController();

@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { sleep } from "../../../core/clock.ts";
+import { type Clock, sleep, systemClock } from "../../../core/clock.ts";
 import type { HistoryEvent } from "../../../core/history_event.ts";
-import type { HistoryLog } from "../../../service/history_log.ts";
-import type { HealthStatus } from "../../../service/health_monitor.ts";
+import type { HistoryLog } from "../../../service/mod.ts";
+import type { HealthStatus } from "../../../service/mod.ts";
 import { httpStatusOf, jsonError } from "./http_errors.ts";
 
 /** Longest wait for the store to answer a history read, ms. */
@@ -44,7 +44,11 @@ export async function historyResponse(
   source: HistorySource,
   namespace: string,
   sinceMs: number,
-  options: { readonly timeoutMs?: number } = {},
+  options: {
+    readonly timeoutMs?: number;
+    /** Whose time the timeout runs on. @default {systemClock} */
+    readonly clock?: Clock;
+  } = {},
 ): Promise<Response> {
   const health = source.health.status;
   if (!health.storeReachable) {
@@ -62,7 +66,7 @@ export async function historyResponse(
     const events = await Promise.race([
       history.read(namespace, sinceMs > 0 ? { sinceMs } : {}),
       // (Aborted once the read settled: then it answers nothing, as the race is over.)
-      sleep(timeoutMs, timer.signal).then((): HistoryEvent[] => {
+      sleep(timeoutMs, timer.signal, options.clock ?? systemClock).then((): HistoryEvent[] => {
         throw new HistoryTimeout(timeoutMs);
       }, (): HistoryEvent[] => []),
     ]);

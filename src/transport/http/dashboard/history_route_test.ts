@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { NamespaceNotFoundError } from "../../../core/errors.ts";
 import type { HistoryEvent } from "../../../core/history_event.ts";
-import type { HealthStatus } from "../../../service/health_monitor.ts";
+import type { HealthStatus } from "../../../service/mod.ts";
 import { historyResponse } from "./history_route.ts";
 
 const OK: HealthStatus = { storeReachable: true, synced: true, ready: true, checkedAtMs: 1 };

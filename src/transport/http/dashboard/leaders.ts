@@ -96,7 +96,10 @@ export class LeaderCache {
     ).finally(() => this.#inflight = undefined);
     const timeout = new AbortController();
     try {
-      await Promise.race([this.#inflight, sleep(this.#waitMs, timeout.signal).catch(() => {})]);
+      await Promise.race([
+        this.#inflight,
+        sleep(this.#waitMs, timeout.signal, this.#clock).catch(() => {}),
+      ]);
     } finally {
       timeout.abort();
     }

@@ -1,7 +1,9 @@
 /**
  * The live dashboard served by every instance over HTTP:
  *
- * - `GET /`: the page (self-contained HTML; see `page.ts`);
+ * - `GET /`: the page (HTML; see `page.ts`);
+ * - `GET /browser/<file>.js`: the page's code, ES modules from `browser/`
+ *   (see `scripts.ts`);
  * - `GET /api/namespaces`: this instance's id, whether actions are allowed,
  *   and the configured namespaces;
  * - reads are open; one that sends `authorization: Bearer <token>` (under
@@ -25,11 +27,13 @@ import type { ExecutorSamples } from "./executor_samples.ts";
 import { historyResponse } from "./history_route.ts";
 import { errorResponse, httpStatusOf, jsonError } from "./http_errors.ts";
 import type { Authorizer } from "../../../security/authorizer.ts";
+import { type Clock, systemClock } from "../../../core/clock.ts";
 import type { Logger } from "../../../core/logger.ts";
 import { LeaderCache } from "./leaders.ts";
 import { dashboardPage } from "./page.ts";
 import { type DashboardRoute, methodOf, parseDashboardPath } from "./paths.ts";
 import { checkPost } from "./request_guard.ts";
+import { readBrowserScripts, scriptResponse } from "./scripts.ts";
 import { type DashboardBackend, namespaceInfo, namespaceSnapshot } from "./snapshot.ts";
 
 export type { DashboardBackend } from "./snapshot.ts";
@@ -54,6 +58,8 @@ export interface DashboardOptions {
   readonly logger?: Logger;
   /** The executors' samples of the last hour. @default {undefined} no trends (empty answers) */
   readonly samples?: Pick<ExecutorSamples, "trends">;
+  /** Whose time the leader cache, history reads and event streams run on. @default {systemClock} */
+  readonly clock?: Clock;
 }
 
 /** Why actions are refused when they are off. */
@@ -74,9 +80,11 @@ const JSON_HEADERS = { "cache-control": "no-store" };
  * ```
  */
 export function dashboardRoutes(manager: DashboardBackend, options: DashboardOptions): HttpRoute {
-  const leaders = new LeaderCache(() => manager.listLeaders());
+  const clock = options.clock ?? systemClock;
+  const leaders = new LeaderCache(() => manager.routing.listLeaders(), { clock });
   const { allowActions, refreshMs = 1_000, authorizer, logger, samples } = options;
   let page: ReturnType<typeof dashboardPage> | undefined;
+  let scripts: ReturnType<typeof readBrowserScripts> | undefined;
 
   /** Checks `method` for the request's token; a refusal as a response, or the namespaces it sees. */
   const decide = async (
@@ -108,7 +116,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
       : Promise.resolve(() => true);
 
   const handle = async (request: Request, route: DashboardRoute): Promise<Response> => {
-    if (route.kind !== "page" && route.kind !== "action") {
+    if (route.kind !== "page" && route.kind !== "script" && route.kind !== "action") {
       const checked = route.kind === "namespaces"
         ? await readCheck(request, "ListNamespaces")
         : await readCheck(request, "GetNamespaceState", route.namespace);
@@ -117,7 +125,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
         return Response.json({
           instanceId: manager.instanceId,
           allowActions,
-          namespaces: manager.listNamespaces().filter((n) => checked(n.name)),
+          namespaces: manager.routing.listNamespaces().filter((n) => checked(n.name)),
         }, { headers: JSON_HEADERS });
       }
     }
@@ -126,6 +134,9 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
         const { html, headers } = await (page ??= dashboardPage());
         return new Response(html, { headers });
       }
+      case "script":
+        return scriptResponse(await (scripts ??= readBrowserScripts()), route.file) ??
+          jsonError(404, `The dashboard has no script ${JSON.stringify(route.file)}`);
       case "namespace":
         return Response.json(
           await namespaceSnapshot(manager, route.namespace, { leaders, allowActions }),
@@ -134,7 +145,7 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
       case "history": {
         const ns = namespaceInfo(manager, route.namespace).name;
         const since = Number(new URL(request.url).searchParams.get("sinceMs") ?? "0");
-        return await historyResponse(manager, ns, Number.isFinite(since) ? since : 0);
+        return await historyResponse(manager, ns, Number.isFinite(since) ? since : 0, { clock });
       }
       case "trends": {
         const ns = namespaceInfo(manager, route.namespace).name;
@@ -152,13 +163,13 @@ export function dashboardRoutes(manager: DashboardBackend, options: DashboardOpt
       case "events": {
         const ns = namespaceInfo(manager, route.namespace).name;
         const body = stateEvents(
-          (signal) => manager.watchNamespace(ns, signal),
+          (signal) => manager.routing.watchNamespace(ns, signal),
           (picture) =>
             namespaceSnapshot(manager, ns, { leaders, allowActions, version: picture.version }),
           // Deno cancels the body when the client disconnects, which ends the
           // watch. (Reading request.signal instead would make Deno 2 print a
           // non-JSON warning on stderr when the stream ends normally.)
-          { refreshMs },
+          { refreshMs, clock },
         );
         return new Response(body, {
           headers: {

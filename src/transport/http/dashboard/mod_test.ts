@@ -16,35 +16,37 @@ function fakeBackend() {
   const backend: DashboardBackend = {
     instanceId: "inst-1",
     health: { status: { storeReachable: true, synced: true, ready: true, checkedAtMs: 1 } },
-    listNamespaces: () => [{ name: "ns", type: "fixed", shardNum: 2, mode: "onboarded" }],
-    getNamespaceState: () => [{
-      executorId: "e1",
-      status: "ACTIVE",
-      lastHeartbeatMs: 1,
-      metadata: {},
-      assignedShards: [{ shardKey: "0", load: 2, assignedRevision: 5 }],
-      drainedBy: [],
-      heartbeatAgeMs: 10,
-      alive: true,
-      liveness: "alive",
-      totalLoad: 2,
-    }],
-    watchNamespace: (_ns, signal) => {
-      watchSignals.push(signal);
-      let sent = false;
-      return new ReadableStream<NamespacePicture>({
-        pull: (controller) => {
-          if (!sent) {
-            sent = true;
-            return controller.enqueue({ version: 3, executors: [] });
-          }
-          return new Promise((resolve) =>
-            signal.addEventListener("abort", () => resolve(controller.close()))
-          );
-        },
-      }, { highWaterMark: 0 });
+    routing: {
+      listNamespaces: () => [{ name: "ns", type: "fixed", shardNum: 2, mode: "onboarded" }],
+      getNamespaceState: () => [{
+        executorId: "e1",
+        status: "ACTIVE",
+        lastHeartbeatMs: 1,
+        metadata: {},
+        assignedShards: [{ shardKey: "0", load: 2, assignedRevision: 5 }],
+        drainedBy: [],
+        heartbeatAgeMs: 10,
+        alive: true,
+        liveness: "alive",
+        totalLoad: 2,
+      }],
+      watchNamespace: (_ns, signal) => {
+        watchSignals.push(signal);
+        let sent = false;
+        return new ReadableStream<NamespacePicture>({
+          pull: (controller) => {
+            if (!sent) {
+              sent = true;
+              return controller.enqueue({ version: 3, executors: [] });
+            }
+            return new Promise((resolve) =>
+              signal.addEventListener("abort", () => resolve(controller.close()))
+            );
+          },
+        }, { highWaterMark: 0 });
+      },
+      listLeaders: () => Promise.resolve([{ namespace: "ns", instanceId: "inst-2", term: 9 }]),
     },
-    listLeaders: () => Promise.resolve([{ namespace: "ns", instanceId: "inst-2", term: 9 }]),
     operations: {
       drainedShards: () => ["1"],
       drainShards: (ns, keys) => {
@@ -93,8 +95,14 @@ Deno.test("dashboard serves its page, namespace list and snapshots; other paths 
   const route = dashboardRoutes(fakeBackend().backend, { allowActions: false });
   const page = await call(route, "/");
   assert.equal(page?.status, 200);
-  assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'sha256-/);
+  assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'self';/);
   assert.match(await page.text(), /<canvas id="shard-map"/);
+  const script = await call(route, "/browser/app.js");
+  assert.equal(script?.headers.get("content-type"), "text/javascript; charset=utf-8");
+  assert.match(await script.text(), /^\/\/ @ts-check/);
+  const missing = await call(route, "/browser/nope.js");
+  assert.equal(missing?.status, 404);
+  assert.match((await missing.json()).error, /no script "nope.js"/);
   const list = await call(route, "/api/namespaces");
   assert.deepEqual(await list?.json(), {
     instanceId: "inst-1",

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { DEFAULT_MAX_DRAINED_SHARE } from "../../../plan/disruption_budget.ts";
 import type { NamespacePolicy } from "../../../policy/namespace_policy.ts";
 
 /** One setting: its YAML name and its value in force, in words. */
@@ -64,20 +63,21 @@ export function formatDuration(ms: number): string {
 export function namespaceSettings(policy: NamespacePolicy): NamespaceSetting[] {
   const out: NamespaceSetting[] = [];
   const add = (key: string, value: string) => out.push({ key, value });
-  const { config, plan } = policy;
-  if (policy.kind === "fixed") add("type", `fixed, ${policy.shardNum} shards`);
+  const { keys, ownership, placement: plan, budgets } = policy;
+  if (keys.kind === "fixed") add("type", `fixed, ${keys.shardNum} shards`);
   else {
     add(
       "type",
-      `${policy.kind === "cells" ? "ephemeral, cells" : "ephemeral"}` +
-        (policy.maxShards === undefined ? "" : `, at most ${policy.maxShards} shards`),
+      `${
+        keys.kind === "cells" ? "ephemeral, cells" : "ephemeral"
+      }, at most ${keys.maxShards} shards`,
     );
   }
   add(
     "ownership",
-    policy.ownershipLeaseMs === undefined
-      ? "available"
-      : `exclusive (lease ${formatDuration(policy.ownershipLeaseMs)})`,
+    ownership.mode === "exclusive"
+      ? `exclusive (lease ${formatDuration(ownership.leaseMs)})`
+      : "available",
   );
   if (plan.kind === "balanced") add("loadBalancer", plan.balancer.name);
   else if (plan.kind === "replicated") {
@@ -101,10 +101,9 @@ export function namespaceSettings(policy: NamespacePolicy): NamespaceSetting[] {
       add("coldStartWait", formatDuration(plan.churn.coldStartWaitMs ?? 0));
     }
   }
-  const share = config.maxDrainedShare ?? DEFAULT_MAX_DRAINED_SHARE;
-  add("maxDrainedShare", `${Math.round(share * 100)}% of live executors`);
-  add("heartbeatTTL", formatDuration(policy.liveness.heartbeatTtlMs));
-  add("period", formatDuration(policy.periodMs));
-  add("rebalanceCooldown", formatDuration(policy.cooldownMs));
+  add("maxDrainedShare", `${Math.round(budgets.maxDrainedShare * 100)}% of live executors`);
+  add("heartbeatTTL", formatDuration(budgets.heartbeatTtlMs));
+  add("period", formatDuration(budgets.periodMs));
+  add("rebalanceCooldown", formatDuration(budgets.cooldownMs));
   return out;
 }

@@ -1,23 +1,14 @@
 /**
- * The dashboard page: one self-contained HTML document (inline CSS and
- * script, no external resources), served with a Content-Security-Policy that
- * allows exactly its own inline script and style (by hash) and requests to
- * its own origin.
+ * The dashboard page: one HTML document with its stylesheet inline (allowed
+ * by hash) and its code in ES modules from `browser/`, served by this
+ * instance (`scripts.ts`); a Content-Security-Policy allows scripts from its
+ * own origin only (no inline script, no eval), its own style, and requests
+ * to its own origin. Nothing comes from elsewhere.
  *
  * @module
  */
-import { TIMELINE_SCRIPT } from "./page_timeline_script.ts";
-import { DRAINED_COLOUR, loadBucket, loadPalette, UNOWNED_COLOUR } from "./colour.ts";
-import { ACTIONS_SCRIPT } from "./page_actions_script.ts";
-import { APP_SCRIPT } from "./page_app_script.ts";
-import { MAP_SCRIPT } from "./page_map_script.ts";
 import { PAGE_STYLE } from "./page_style.ts";
-import { TABLES_SCRIPT } from "./page_tables_script.ts";
-import { TRENDS_SCRIPT } from "./page_trends_script.ts";
-import { sparklinePath } from "./sparkline.ts";
-
-/** Steps of the load colour scale on the page. */
-export const LOAD_STEPS = 9;
+import { ENTRY_SCRIPT } from "./scripts.ts";
 
 /** The page and the headers to serve it with. */
 export interface DashboardPage {
@@ -25,32 +16,6 @@ export interface DashboardPage {
   readonly html: string;
   /** Content type, CSP and caching headers. */
   readonly headers: Readonly<Record<string, string>>;
-}
-
-/**
- * The whole script of the page: constants and the tested `loadBucket` from
- * `colour.ts`, then the map, tables, app and actions code in one strict
- * scope (in this order: the actions bind handlers with the app's helpers).
- */
-export function pageScript(): string {
-  return [
-    '"use strict";',
-    "(() => {",
-    `const LOAD_COLOURS = ${JSON.stringify(loadPalette(LOAD_STEPS))};`,
-    `const UNOWNED_COLOUR = ${JSON.stringify(UNOWNED_COLOUR)};`,
-    `const DRAINED_COLOUR = ${JSON.stringify(DRAINED_COLOUR)};`,
-    loadBucket.toString(),
-    sparklinePath.toString(),
-    MAP_SCRIPT,
-    TABLES_SCRIPT,
-    APP_SCRIPT,
-    ACTIONS_SCRIPT,
-    TIMELINE_SCRIPT,
-    TRENDS_SCRIPT,
-    "loadNamespaces();",
-    "pollTimeline();",
-    "})();",
-  ].join("\n");
 }
 
 const BODY = `
@@ -148,8 +113,8 @@ async function sha256(text: string): Promise<string> {
 }
 
 /**
- * Builds the page and its headers (the CSP carries the hashes of the inline
- * script and style).
+ * Builds the page and its headers (the CSP carries the hash of the inline
+ * style, and allows scripts from the page's own origin).
  *
  * @example
  * ```ts
@@ -161,10 +126,9 @@ async function sha256(text: string): Promise<string> {
  * ```
  */
 export async function dashboardPage(): Promise<DashboardPage> {
-  const script = pageScript();
   const csp = [
     "default-src 'none'",
-    `script-src 'sha256-${await sha256(script)}'`,
+    "script-src 'self'",
     `style-src 'sha256-${await sha256(PAGE_STYLE)}'`,
     "connect-src 'self'",
     "img-src data:",
@@ -182,7 +146,7 @@ export async function dashboardPage(): Promise<DashboardPage> {
 <style>${PAGE_STYLE}</style>
 </head>
 <body>${BODY}
-<script>${script}</script>
+<script type="module" src="browser/${ENTRY_SCRIPT}"></script>
 </body>
 </html>
 `;

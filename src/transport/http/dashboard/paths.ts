@@ -14,6 +14,7 @@ export type ActionTarget = "executors" | "shards";
 /** A dashboard route with its path parameters. */
 export type DashboardRoute =
   | { readonly kind: "page" }
+  | { readonly kind: "script"; readonly file: string }
   | { readonly kind: "namespaces" }
   | { readonly kind: "namespace"; readonly namespace: string }
   | { readonly kind: "events"; readonly namespace: string }
@@ -40,10 +41,13 @@ export type DashboardRoute =
  * assert.equal(route?.kind, "action");
  * assert.equal(route.namespace, "orders/eu");
  * assert.equal(parseDashboardPath("/metrics"), undefined);
+ * assert.deepEqual(parseDashboardPath("/browser/app.js"), { kind: "script", file: "app.js" });
  * ```
  */
 export function parseDashboardPath(pathname: string): DashboardRoute | undefined {
   if (pathname === "/") return { kind: "page" };
+  const script = /^\/browser\/([a-z_]+\.js)$/.exec(pathname);
+  if (script) return { kind: "script", file: script[1]! };
   const raw = pathname.replace(/\/$/, "").split("/");
   if (raw[0] !== "" || raw[1] !== "api" || raw[2] !== "namespaces") return undefined;
   const parts = raw.slice(3).map(decode);

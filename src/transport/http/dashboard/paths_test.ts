@@ -3,6 +3,12 @@ import { methodOf, parseDashboardPath } from "./paths.ts";
 
 Deno.test("dashboard paths parse into routes with decoded namespaces", () => {
   assert.deepEqual(parseDashboardPath("/"), { kind: "page" });
+  assert.deepEqual(parseDashboardPath("/browser/shard_map.js"), {
+    kind: "script",
+    file: "shard_map.js",
+  });
+  assert.equal(parseDashboardPath("/browser/../deno.json"), undefined);
+  assert.equal(parseDashboardPath("/browser/a/b.js"), undefined);
   assert.deepEqual(parseDashboardPath("/api/namespaces"), { kind: "namespaces" });
   assert.deepEqual(parseDashboardPath("/api/namespaces/"), { kind: "namespaces" });
   assert.deepEqual(parseDashboardPath("/api/namespaces/orders"), {

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { HistoryLog } from "../../../service/history_log.ts";
+import type { HistoryLog } from "../../../service/mod.ts";
 import { NamespaceNotFoundError } from "../../../core/errors.ts";
-import type { ExecutorDrains } from "../../../service/executor_drains.ts";
-import type { HealthStatus } from "../../../service/health_monitor.ts";
-import type { NamespaceOperations } from "../../../service/namespace_operations.ts";
+import type { ExecutorDrains } from "../../../service/mod.ts";
+import type { HealthStatus } from "../../../service/mod.ts";
+import type { NamespaceOperations } from "../../../service/mod.ts";
 import type {
   ExecutorStateView,
   LeaderView,
@@ -22,7 +22,7 @@ import type { NamespacePolicy } from "../../../policy/namespace_policy.ts";
 import { namespaceSettings } from "./namespace_settings.ts";
 import { buildDashboardState, type DashboardState } from "./state.ts";
 
-/** The part of `ShardManager` the dashboard uses. */
+/** The part of the service (`Service` in service/mod.ts) the dashboard uses. */
 export interface DashboardBackend extends ActionBackend {
   /** This instance's id. */
   readonly instanceId: string;
@@ -34,23 +34,26 @@ export interface DashboardBackend extends ActionBackend {
     & Pick<NamespaceOperations, "drainedShards">;
   /** Executor drains (read and write). */
   readonly executorDrains: ActionBackend["executorDrains"] & Pick<ExecutorDrains, "list">;
-  /** Configured namespaces. */
-  listNamespaces(): NamespaceInfo[];
-  /** Every executor of a namespace. */
-  getNamespaceState(namespace: string): ExecutorStateView[];
-  /** The spectator fan-out: the current picture, then every change. */
-  watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<NamespacePicture>;
-  /** Who leads each namespace. */
-  listLeaders(): Promise<LeaderView[]>;
+  /** The service's routing reads. */
+  readonly routing: {
+    /** Configured namespaces. */
+    listNamespaces(): NamespaceInfo[];
+    /** Every executor of a namespace. */
+    getNamespaceState(namespace: string): ExecutorStateView[];
+    /** The spectator fan-out: the current picture, then every change. */
+    watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<NamespacePicture>;
+    /** Who leads each namespace. */
+    listLeaders(): Promise<LeaderView[]>;
+  };
   /** The namespaces' history. @default {none: the timeline stays empty} */
   readonly history?: Pick<HistoryLog, "read">;
   /** Each namespace's policy, for its settings. @default {none: no settings shown} */
-  readonly namespaces?: { get(name: string): { readonly policy: NamespacePolicy } };
+  readonly namespaces?: { policy(name: string): NamespacePolicy };
 }
 
 /** The configured namespace called `name`; throws `NamespaceNotFoundError`. */
 export function namespaceInfo(backend: DashboardBackend, name: string): NamespaceInfo {
-  const info = backend.listNamespaces().find((ns) => ns.name === name);
+  const info = backend.routing.listNamespaces().find((ns) => ns.name === name);
   if (!info) throw new NamespaceNotFoundError(name);
   return info;
 }
@@ -79,14 +82,12 @@ export async function namespaceSnapshot(
     instanceId: backend.instanceId,
     allowActions: options.allowActions,
     nowMs: Date.now(),
-    executors: backend.getNamespaceState(name),
+    executors: backend.routing.getNamespaceState(name),
     executorDrains: backend.executorDrains.list(name),
     drainedShards: backend.operations.drainedShards(name),
     leader,
     health: backend.health.status,
-    ...(backend.namespaces
-      ? { settings: namespaceSettings(backend.namespaces.get(name).policy) }
-      : {}),
+    ...(backend.namespaces ? { settings: namespaceSettings(backend.namespaces.policy(name)) } : {}),
     ...(options.version === undefined ? {} : { version: options.version }),
   });
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sparklinePath } from "./sparkline.ts";
+import { sparklinePath } from "../../../../packages/dashboard_browser/sparkline.js";
 
 Deno.test("a sparkline spans the window: the oldest sample at the left, the newest at the right, 0 at the bottom", () => {
   const line = sparklinePath([1_000, 2_000, 3_000], [0, 5, 10], 1_000, 3_000, 120, 20);

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { HealthStatus } from "../../../service/health_monitor.ts";
-import type { ExecutorDrainView } from "../../../service/executor_drains.ts";
+import type { HealthStatus } from "../../../service/mod.ts";
+import type { ExecutorDrainView } from "../../../service/mod.ts";
 import { compareShardKeys } from "../../../routing/routing.ts";
 import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
-import { ownerColour } from "./colour.ts";
+import { ownerColour } from "../../../../packages/dashboard_browser/colour.js";
 import type { LeaderInfo } from "./leaders.ts";
 import type { NamespaceSetting } from "./namespace_settings.ts";
 
@@ -135,7 +135,7 @@ export interface DashboardInput {
   readonly allowActions: boolean;
   /** Now (ms since epoch). */
   readonly nowMs: number;
-  /** `ShardManager.getNamespaceState()`. */
+  /** `Routing.getNamespaceState()` (service/use_cases.ts). */
   readonly executors: readonly ExecutorStateView[];
   /** `ExecutorDrains.list()`. */
   readonly executorDrains: readonly ExecutorDrainView[];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
-import { ownerColour } from "./colour.ts";
+import { ownerColour } from "../../../../packages/dashboard_browser/colour.js";
 import { buildDashboardState, type DashboardInput } from "./state.ts";
 
 const HEALTH = { storeReachable: true, synced: true, ready: true, checkedAtMs: 5 };

@@ -1,0 +1,19 @@
+/**
+ * Pure code that the server and the client side (smctl, the SDKs) both import:
+ * it imports nothing else from `src/` and no package (a test checks). Today,
+ * durations as people write them: {@linkcode parseDuration} (the
+ * configuration's Go syntax, or smctl's command-line syntax) and
+ * {@linkcode formatDuration} (exact, or short for people).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatDuration, parseDuration } from "./mod.ts";
+ *
+ * assert.equal(parseDuration("1m30s"), 90_000);
+ * assert.equal(formatDuration(parseDuration("2m", { syntax: "command-line" })), "2m");
+ * ```
+ *
+ * @module
+ */
+export * from "./duration.ts";
