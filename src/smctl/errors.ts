@@ -8,6 +8,7 @@
 import { status } from "@grpc/grpc-js";
 import { formatDuration } from "./duration.ts";
 import { ExitCode } from "./exit_codes.ts";
+import { looksLikeHttpAnswer } from "../client/common/http_port.ts";
 
 /** An expected failure: printed as one line, never with a stack trace. */
 export class SmctlError extends Error {
@@ -87,6 +88,7 @@ export const UNREACHABLE: RegExp =
  */
 export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlError {
   const details = lowerFirst(failure.details.trim() || `status ${failure.code}`);
+  if (looksLikeHttpAnswer(failure.code, details)) return httpPortError(site.address, failure);
   switch (failure.code) {
     case status.INVALID_ARGUMENT:
       return new SmctlError(details, ExitCode.USAGE, { cause: failure });
@@ -111,7 +113,6 @@ export function fromGrpcFailure(failure: GrpcFailure, site: CallSite): SmctlErro
         { cause: failure },
       );
     case status.RESOURCE_EXHAUSTED:
-      if (looksLikeHttp(details)) return httpPortError(site.address, failure);
       return new SmctlError(
         `${site.method} failed (RESOURCE_EXHAUSTED): ${details}`,
         ExitCode.ERROR,
@@ -186,20 +187,6 @@ export function describeFailure(
     return { message: `unexpected error: ${text}`, exitCode: ExitCode.ERROR };
   }
   return { message: `unexpected error: ${String(error)}`, exitCode: ExitCode.ERROR };
-}
-
-/**
- * A gRPC client reads the first bytes of a plain HTTP body (the service's
- * HTTP port answers "not found" to a gRPC path) as a frame header and reports
- * an absurd length, e.g. "received message larger than max (1869881446 vs
- * 4194304)": the length is four printable ASCII bytes ("ot f").
- */
-function looksLikeHttp(details: string): boolean {
-  const match = details.match(/received message larger than max \((\d+) vs/);
-  if (!match) return false;
-  const n = Number(match[1]);
-  const bytes = [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
-  return n > 0xffffff && bytes.every((b) => b >= 0x20 && b < 0x7f);
 }
 
 /** A short reason from grpc-js's long "No connection established. Last error: ..." text. */
