@@ -33,7 +33,8 @@ function recordingExecutor(
   void (async () => {
     for await (const event of executor.events()) events.push(event);
   })();
-  return { executor: executor.start(), running, tokens, events };
+  void executor.start(); // callers wait on shards, events or errors, not on the first answer
+  return { executor, running, tokens, events };
 }
 
 const shardSet = (n: number) => new Set(Array.from({ length: n }, (_, i) => String(i)));

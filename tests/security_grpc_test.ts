@@ -233,7 +233,7 @@ Deno.test("mutual TLS: clients without a certificate or with another CA's are re
     // The SDKs over mutual TLS: the executor as itself, the spectator with the router's certificate.
     const target = `localhost:${address.slice(address.lastIndexOf(":") + 1)}`;
     const running = new Set<string>();
-    await using executor = new Executor({
+    await using executor = await new Executor({
       addresses: [target],
       namespace: "jobs",
       executorId: "ex-1",

@@ -50,7 +50,7 @@ const changed = () => {
     say(`serves customers [${[...owned].sort().join(" ")}]`);
   }, 200);
 };
-const executor = new Executor({
+const executor = await new Executor({
   addresses: [flags.service],
   namespace: flags.namespace,
   executorId: name,

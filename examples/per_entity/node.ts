@@ -51,7 +51,7 @@ async function handle(event: EntityEvent, signal: AbortSignal): Promise<void> {
   say(`${event.entity} #${event.seq} ${event.type}`);
 }
 
-const executor = new Executor({
+const executor = await new Executor({
   addresses: [flags.service],
   namespace: flags.namespace,
   executorId: name,

@@ -36,7 +36,7 @@ const say = (message: string) => console.log(`${clockTime()} ${name.padEnd(7)} $
 const log = (kind: string, slice: number, extra: Record<string, unknown> = {}) =>
   appendRecord(record, { kind, slice, node: name, pid: Deno.pid, ...extra });
 
-const executor = new Executor({
+const executor = await new Executor({
   addresses: [flags.service],
   namespace: flags.namespace,
   executorId: name,

@@ -32,25 +32,33 @@ const encoder = new TextEncoder();
 const write = (line: Record<string, unknown>) =>
   Deno.stdout.writeSync(encoder.encode(JSON.stringify({ ...line, at: Date.now() }) + "\n"));
 
+/** Starts `executor` without waiting for its first answer (services may still be starting). */
+function startSoon(executor: Executor): Executor {
+  void executor.start();
+  return executor;
+}
+
 function runExecutors(config: ChildConfig): () => Promise<void> {
   const executor = `${config.process}.${config.generation}`;
   const executors = config.namespaces.map(({ name, ownership }) =>
-    new Executor({
-      addresses: config.addresses,
-      namespace: name,
-      executorId: executor,
-      heartbeatIntervalMs: config.heartbeatIntervalMs,
-      heartbeatTimeoutMs: config.heartbeatTimeoutMs,
-      drainTimeoutMs: 3_000,
-      onUnreachable: ownership === "exclusive"
-        ? { mode: "stop", afterMs: config.stopAfterMs }
-        : { mode: "keep" },
-      processor: (ctx) => {
-        const shard = { process: config.process, executor, namespace: name, shard: ctx.shardKey };
-        write({ type: "start", ...shard, token: ctx.fencingToken });
-        return { stop: () => void write({ type: "stop", ...shard }) };
-      },
-    }).start()
+    startSoon(
+      new Executor({
+        addresses: config.addresses,
+        namespace: name,
+        executorId: executor,
+        heartbeatIntervalMs: config.heartbeatIntervalMs,
+        heartbeatTimeoutMs: config.heartbeatTimeoutMs,
+        drainTimeoutMs: 3_000,
+        onUnreachable: ownership === "exclusive"
+          ? { mode: "stop", afterMs: config.stopAfterMs }
+          : { mode: "keep" },
+        processor: (ctx) => {
+          const shard = { process: config.process, executor, namespace: name, shard: ctx.shardKey };
+          write({ type: "start", ...shard, token: ctx.fencingToken });
+          return { stop: () => void write({ type: "stop", ...shard }) };
+        },
+      }),
+    )
   );
   return async () => {
     await Promise.all(executors.map((e) => e.shutdown()));

@@ -51,7 +51,8 @@ async function main(mode: string, options: ChildOptions): Promise<void> {
           },
         };
       },
-    }).start();
+    });
+    void executor.start(); // "ready" means created: tests start executors before the service
     write({ event: "ready", id: executor.id });
     await stopOnSigterm(() => executor.shutdown());
   } else {

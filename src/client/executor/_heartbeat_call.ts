@@ -47,21 +47,27 @@ export function heartbeatRequest(
   };
 }
 
-/** Sends `request`; rejects with {@linkcode HeartbeatTimeoutError} (and cancels) after the timeout. */
+/**
+ * Sends `request`; rejects with {@linkcode HeartbeatTimeoutError} (and
+ * cancels) after the timeout. Aborting `signal` cancels the call.
+ */
 export function sendHeartbeat(
   transport: HeartbeatTransport,
   request: HeartbeatRequest__Output,
   options: ResolvedOptions,
+  signal?: AbortSignal,
 ): Promise<HeartbeatResponse__Output> {
   const { clock, heartbeatTimeoutMs: timeoutMs } = options;
   const abort = new AbortController();
+  if (signal?.aborted) abort.abort();
+  signal?.addEventListener("abort", () => abort.abort(), { once: true, signal: abort.signal });
   return withTimeout(
     transport.heartbeat(request, { signal: abort.signal, timeoutMs }),
     timeoutMs,
     clock,
     () => new HeartbeatTimeoutError(timeoutMs),
     () => abort.abort(),
-  );
+  ).finally(() => abort.abort());
 }
 
 /**

@@ -3,6 +3,8 @@
  *
  * @module
  */
+import { parseAddresses } from "../common/addresses.ts";
+import { InvalidOptionsError } from "../common/errors.ts";
 import { hostName } from "../common/host_name.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { ExecutorOptions } from "./options.ts";
@@ -31,28 +33,29 @@ export interface ResolvedOptions {
 const MAX_METADATA_KEYS = 32;
 const MAX_METADATA_KEY_LENGTH = 128;
 
-/** Checks `options` and fills in defaults; throws `TypeError`/`RangeError` naming the option. */
+/** Checks `options` and fills in defaults; throws an `InvalidOptionsError` naming the option. */
 export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   const { namespace, processor } = options;
   if (typeof namespace !== "string" || namespace === "") {
-    throw new TypeError(`namespace must be a non-empty string, got ${JSON.stringify(namespace)}`);
+    throw new InvalidOptionsError(
+      "namespace",
+      `namespace must be a non-empty string, got ${JSON.stringify(namespace)}`,
+    );
   }
   if (typeof processor !== "function") {
-    throw new TypeError(`processor must be a function, got ${typeof processor}`);
+    throw new InvalidOptionsError(
+      "processor",
+      `processor must be a function, got ${typeof processor}`,
+    );
   }
-  const addresses = typeof options.addresses === "string"
-    ? [options.addresses]
-    : [...(options.addresses ?? [])];
-  if (options.transport === undefined) {
-    if (addresses.length === 0 || addresses.some((a) => typeof a !== "string" || a === "")) {
-      throw new RangeError(
-        `addresses must name at least one host:port, got ${JSON.stringify(options.addresses)}`,
-      );
-    }
-  }
+  // With a custom transport the addresses are not dialled: any value is accepted.
+  const addresses = options.transport === undefined ? parseAddresses(options.addresses) : [];
   const executorId = options.executorId ?? defaultExecutorId();
   if (typeof executorId !== "string" || executorId === "") {
-    throw new TypeError(`executorId must be a non-empty string, got ${JSON.stringify(executorId)}`);
+    throw new InvalidOptionsError(
+      "executorId",
+      `executorId must be a non-empty string, got ${JSON.stringify(executorId)}`,
+    );
   }
   const metadata = { ...options.metadata };
   checkMetadata(metadata);
@@ -61,16 +64,23 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   if (onUnreachable.mode === "stop") {
     const { afterMs } = onUnreachable;
     if (typeof afterMs !== "number" || !Number.isFinite(afterMs) || afterMs <= 0) {
-      throw new RangeError(`onUnreachable.afterMs must be a positive number of ms, got ${afterMs}`);
+      throw new InvalidOptionsError(
+        "onUnreachable.afterMs",
+        `onUnreachable.afterMs must be a positive number of ms, got ${afterMs}`,
+      );
     }
   } else if (onUnreachable.mode !== "keep") {
-    throw new RangeError(
+    throw new InvalidOptionsError(
+      "onUnreachable.mode",
       `onUnreachable.mode must be "keep" or "stop", got ${JSON.stringify(onUnreachable)}`,
     );
   }
   const bufferSize = positive("eventBufferSize", options.eventBufferSize, 256);
   if (!Number.isInteger(bufferSize)) {
-    throw new RangeError(`eventBufferSize must be an integer, got ${bufferSize}`);
+    throw new InvalidOptionsError(
+      "eventBufferSize",
+      `eventBufferSize must be an integer, got ${bufferSize}`,
+    );
   }
   const tls = {
     ...options.tls,
@@ -119,7 +129,7 @@ export function defaultExecutorId(): string {
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+    throw new InvalidOptionsError(name, `${name} must be a positive number of ms, got ${value}`);
   }
   return value;
 }
@@ -127,20 +137,27 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 function checkMetadata(metadata: Record<string, string>): void {
   const keys = Object.keys(metadata);
   if (keys.length > MAX_METADATA_KEYS) {
-    throw new RangeError(`metadata may have at most ${MAX_METADATA_KEYS} keys, got ${keys.length}`);
+    throw new InvalidOptionsError(
+      "metadata",
+      `metadata may have at most ${MAX_METADATA_KEYS} keys, got ${keys.length}`,
+    );
   }
   for (const [key, value] of Object.entries(metadata)) {
     // Counted in UTF-8 bytes, as the service counts them.
     const bytes = new TextEncoder().encode(key).length;
     if (key === "" || bytes > MAX_METADATA_KEY_LENGTH) {
-      throw new RangeError(
+      throw new InvalidOptionsError(
+        "metadata",
         `metadata keys must have 1 to ${MAX_METADATA_KEY_LENGTH} bytes (UTF-8), got ${
           JSON.stringify(key.slice(0, 40))
         } (${bytes} bytes)`,
       );
     }
     if (typeof value !== "string") {
-      throw new TypeError(`metadata[${JSON.stringify(key)}] must be a string, got ${typeof value}`);
+      throw new InvalidOptionsError(
+        "metadata",
+        `metadata[${JSON.stringify(key)}] must be a string, got ${typeof value}`,
+      );
     }
   }
 }

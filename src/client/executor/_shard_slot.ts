@@ -5,6 +5,7 @@
  * @module
  */
 import type { ShardStatusReport__Output } from "../../wire/proto.ts";
+import { ShardManagerError } from "../common/errors.ts";
 import { ProcessorTimeoutError, ShardStoppedError, type StopReason } from "./errors.ts";
 import type { ResolvedOptions } from "./_resolve_options.ts";
 import type { ExecutorEvent, ShardContext, ShardProcessor } from "./types.ts";
@@ -152,7 +153,9 @@ export class ShardSlot {
       signal,
       reportLoad: (load: number) => {
         if (typeof load !== "number" || !Number.isFinite(load) || load < 0) {
-          throw new RangeError(`Shard load must be a finite number >= 0, got ${load}`);
+          throw new ShardManagerError(`Shard load must be a finite number >= 0, got ${load}`, {
+            code: "INVALID_ARGUMENT",
+          });
         }
         if (!signal.aborted) this.#load = load;
       },

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ShardManagerError } from "../common/errors.ts";
 
 /**
  * Why a shard's processor is stopped:
@@ -28,9 +29,10 @@ export type StopReason = "unassigned" | "unreachable" | "shutdown" | "start-fail
  *
  * const error = new ShardStoppedError("7", "unassigned");
  * assert.equal(error.message, 'Shard "7" stopped: unassigned');
+ * assert.equal(error.code, "SHARD_STOPPED");
  * ```
  */
-export class ShardStoppedError extends Error {
+export class ShardStoppedError extends ShardManagerError {
   /** The shard. */
   readonly shardKey: string;
   /** Why it stopped. */
@@ -38,8 +40,7 @@ export class ShardStoppedError extends Error {
 
   /** Creates the error. */
   constructor(shardKey: string, reason: StopReason) {
-    super(`Shard ${JSON.stringify(shardKey)} stopped: ${reason}`);
-    this.name = "ShardStoppedError";
+    super(`Shard ${JSON.stringify(shardKey)} stopped: ${reason}`, { code: "SHARD_STOPPED" });
     this.shardKey = shardKey;
     this.reason = reason;
   }
@@ -59,7 +60,7 @@ export class ShardStoppedError extends Error {
  * assert.equal(error.phase, "start");
  * ```
  */
-export class ProcessorTimeoutError extends Error {
+export class ProcessorTimeoutError extends ShardManagerError {
   /** The shard. */
   readonly shardKey: string;
   /** What timed out. */
@@ -69,8 +70,10 @@ export class ProcessorTimeoutError extends Error {
 
   /** Creates the error. */
   constructor(shardKey: string, phase: "start" | "stop", timeoutMs: number) {
-    super(`Processor of shard ${JSON.stringify(shardKey)} did not ${phase} within ${timeoutMs} ms`);
-    this.name = "ProcessorTimeoutError";
+    super(
+      `Processor of shard ${JSON.stringify(shardKey)} did not ${phase} within ${timeoutMs} ms`,
+      { code: "PROCESSOR_TIMEOUT" },
+    );
     this.shardKey = shardKey;
     this.phase = phase;
     this.timeoutMs = timeoutMs;
@@ -88,14 +91,13 @@ export class ProcessorTimeoutError extends Error {
  * assert.equal(new HeartbeatTimeoutError(2_000).timeoutMs, 2_000);
  * ```
  */
-export class HeartbeatTimeoutError extends Error {
+export class HeartbeatTimeoutError extends ShardManagerError {
   /** The timeout that passed, in ms. */
   readonly timeoutMs: number;
 
   /** Creates the error. */
   constructor(timeoutMs: number) {
-    super(`Heartbeat got no answer within ${timeoutMs} ms`);
-    this.name = "HeartbeatTimeoutError";
+    super(`Heartbeat got no answer within ${timeoutMs} ms`, { code: "DEADLINE_EXCEEDED" });
     this.timeoutMs = timeoutMs;
   }
 }
@@ -104,14 +106,15 @@ export class HeartbeatTimeoutError extends Error {
  * A heartbeat of an exclusive namespace was answered only after the ownership
  * lease it renewed had run out; the executor ignores that answer.
  */
-export class LeaseExpiredError extends Error {
-  override readonly name = "LeaseExpiredError";
+export class LeaseExpiredError extends ShardManagerError {
   /** The lease, in milliseconds. */
   readonly leaseMs: number;
 
   /** Creates the error. */
   constructor(leaseMs: number) {
-    super(`Heartbeat answered after the ${leaseMs} ms ownership lease it renewed had run out`);
+    super(`Heartbeat answered after the ${leaseMs} ms ownership lease it renewed had run out`, {
+      code: "LEASE_EXPIRED",
+    });
     this.leaseMs = leaseMs;
   }
 }

@@ -21,6 +21,9 @@ import {
   sendHeartbeat,
 } from "./_heartbeat_call.ts";
 import { LeaseExpiredError } from "./errors.ts";
+import { classifyCallError } from "../common/classify.ts";
+import { InvalidOptionsError, ShardManagerError } from "../common/errors.ts";
+import type { StartOptions } from "./types.ts";
 
 /**
  * Runs a processor per assigned shard. Call {@linkcode Executor.start} to
@@ -34,15 +37,15 @@ import { LeaseExpiredError } from "./errors.ts";
  * ```ts ignore
  * import { Executor } from "./executor.ts";
  *
- * await using executor = new Executor({
- *   addresses: ["127.0.0.1:7943"],
+ * await using executor = await new Executor({
+ *   addresses: "127.0.0.1:7943",
  *   namespace: "orders",
  *   metadata: { address: "10.0.0.5:8080" },
  *   processor: (ctx) => {
  *     const timer = setInterval(() => ctx.reportLoad(Math.random()), 1_000);
  *     return { stop: () => clearInterval(timer) };
  *   },
- * }).start();
+ * }).start({ timeoutMs: 10_000 }); // rejects at once on an unknown namespace
  * for await (const event of executor.events()) console.log(event);
  * ```
  */
@@ -72,8 +75,14 @@ export class Executor implements AsyncDisposable {
   #inflight: Promise<boolean> | undefined;
   #drained = deferred<void>();
   #shutdown: Promise<void> | undefined;
+  /** Settles with the first heartbeat: resolves on an answer, rejects on a permanent failure. */
+  readonly #firstAnswer = deferred<void>();
+  #answered = false;
+  #lastError: ShardManagerError | undefined;
+  /** Cancels the heartbeat in flight when a start is abandoned. */
+  readonly #abandoned = new AbortController();
 
-  /** Validates `options` (throwing `TypeError`/`RangeError`); sends nothing yet. */
+  /** Validates `options` (throwing an `InvalidOptionsError`); sends nothing yet. */
   constructor(options: ExecutorOptions) {
     this.#o = resolveOptions(options);
     this.id = this.#o.executorId;
@@ -82,16 +91,88 @@ export class Executor implements AsyncDisposable {
   }
 
   /**
-   * Starts heartbeating (the first heartbeat goes at once); returns `this`.
-   * Throws after {@linkcode Executor.shutdown}: create a new executor instead.
+   * Starts heartbeating (the first heartbeat goes at once) and resolves with
+   * `this` once the service has answered one. Transient failures (the
+   * service unreachable or busy) are retried as long as it takes, or until
+   * `options.timeoutMs` passes or `options.signal` aborts. A permanent
+   * failure (an unknown namespace, a refused token, not a gRPC endpoint:
+   * `error.retryable` false) rejects at once. Whenever it rejects before the
+   * first answer, the executor is shut down (no timer or connection left)
+   * and the error says why. Rejects with code `CLOSED` after
+   * {@linkcode Executor.shutdown}: create a new executor instead. Calling it
+   * again after a success resolves at once.
    */
-  start(): this {
-    if (this.#shutdown) throw new Error(`Executor ${this.id} is shut down`);
-    if (this.#started) return this;
-    this.#started = this.#looping = true;
-    this.#transport = this.#o.transport();
-    void this.#loop();
-    return this;
+  start(options: StartOptions = {}): Promise<this> {
+    if (this.#shutdown) {
+      const closed = new ShardManagerError(
+        `Executor ${this.id} is shut down; create a new executor to start again`,
+        { code: "CLOSED" },
+      );
+      return Promise.reject(closed);
+    }
+    if (!this.#started) {
+      this.#started = this.#looping = true;
+      this.#transport = this.#o.transport();
+      void this.#loop();
+    }
+    return this.#untilAnswered(options);
+  }
+
+  /** Waits for the first answer within the bounds of `options`; abandons the start if they pass. */
+  async #untilAnswered({ signal, timeoutMs }: StartOptions): Promise<this> {
+    if (this.#answered) return this;
+    if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+      throw new InvalidOptionsError(
+        "timeoutMs",
+        `timeoutMs must be a positive number of ms, got ${timeoutMs}`,
+      );
+    }
+    const { clock } = this.#o;
+    let timer: unknown;
+    const bounds = new AbortController();
+    const given = new Promise<never>((_, reject) => {
+      if (timeoutMs !== undefined) {
+        timer = clock.setTimeout(() => {
+          const last = this.#lastError ? ` (last error: ${this.#lastError.message})` : "";
+          reject(
+            new ShardManagerError(
+              `Executor ${this.id} got no heartbeat answered in namespace "${this.namespace}" ` +
+                `within ${timeoutMs} ms${last}`,
+              { code: "TIMEOUT", cause: this.#lastError },
+            ),
+          );
+        }, timeoutMs);
+      }
+      if (signal?.aborted) reject(signal.reason);
+      signal?.addEventListener("abort", () => reject(signal.reason), {
+        once: true,
+        signal: bounds.signal,
+      });
+    });
+    try {
+      await Promise.race([this.#firstAnswer.promise, given]);
+      return this;
+    } catch (error) {
+      if (!this.#answered) this.#abandon();
+      throw error;
+    } finally {
+      clock.clearTimeout(timer);
+      bounds.abort();
+    }
+  }
+
+  /** Stops a start that got no answer: no heartbeat, timer or connection is left. */
+  #abandon(): void {
+    if (this.#shutdown) return;
+    const { clock } = this.#o;
+    this.#looping = false;
+    this.#shutdown = Promise.resolve();
+    clock.clearTimeout(this.#timer);
+    clock.clearTimeout(this.#unreachableTimer);
+    clock.clearTimeout(this.#leaseTimer);
+    this.#abandoned.abort();
+    this.#transport?.close();
+    this.#hub.close();
   }
 
   /** The status reported in heartbeats. */
@@ -131,6 +212,15 @@ export class Executor implements AsyncDisposable {
   }
 
   async #drainAndClose(): Promise<void> {
+    if (!this.#answered) {
+      // The caller gave up before the first answer: `start()` rejects, not hangs.
+      this.#firstAnswer.promise.catch(() => {});
+      this.#firstAnswer.reject(
+        new ShardManagerError(`Executor ${this.id} was shut down before its first heartbeat`, {
+          code: "CLOSED",
+        }),
+      );
+    }
     try {
       if (this.#started) await this.#drain();
     } finally {
@@ -197,7 +287,12 @@ export class Executor implements AsyncDisposable {
       );
       const sentAt = this.#o.clock.now();
       try {
-        const answer = await sendHeartbeat(this.#transport!, request, this.#o);
+        const answer = await sendHeartbeat(
+          this.#transport!,
+          request,
+          this.#o,
+          this.#abandoned.signal,
+        );
         const leaseMs = exclusiveLeaseOf(answer);
         // An answer that comes after its own lease ran out cannot be acted on: the service
         // may already have given this executor's shards to another.
@@ -207,15 +302,31 @@ export class Executor implements AsyncDisposable {
         this.#onAnswer(answer, sentAt, leaseMs);
         return true;
       } catch (error) {
-        this.#failures++;
-        this.#emit({ type: "heartbeat-failed", error, failures: this.#failures });
+        this.#heartbeatFailed(error);
         return false;
       }
     };
     return this.#inflight = (this.#inflight ?? Promise.resolve(true)).then(run);
   }
 
+  /**
+   * The one place a heartbeat failure is classified and reported. Before the
+   * first answer, a permanent failure ends the start (see `start()`).
+   */
+  #heartbeatFailed(failure: unknown): void {
+    const error = classifyCallError(failure, { namespace: this.namespace, operation: "Heartbeat" });
+    this.#lastError = error;
+    this.#failures++;
+    this.#emit({ type: "heartbeat-failed", error, failures: this.#failures });
+    if (!this.#answered && !error.retryable && this.#looping && this.#status === "ACTIVE") {
+      this.#firstAnswer.reject(error);
+      this.#abandon();
+    }
+  }
+
   #onAnswer(answer: HeartbeatResponse__Output, sentAt: number, leaseMs: number | undefined): void {
+    this.#answered = true;
+    this.#firstAnswer.resolve();
     if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
     this.#failures = 0;
     this.#leaseMs = leaseMs;

@@ -16,7 +16,8 @@ Deno.test("shutdown reports DRAINING, waits for the shards to move, then DRAINED
     clock,
     random: () => 0.5, // the same heartbeat jitter as e1: a Math.random one can miss the tick below
     processor: () => {},
-  }).start();
+  });
+  void other.start();
   await time.tickAsync(1_000);
   const mine = executor.runningShards;
   assert.deepEqual(mine, ["1", "2", "3"]);
@@ -34,7 +35,7 @@ Deno.test("shutdown reports DRAINING, waits for the shards to move, then DRAINED
   assert.equal(executor.status, "DRAINED");
   await time.tickAsync(1_000);
   assert.deepEqual(other.runningShards, ["1", "2", "3"], "the shards moved");
-  assert.throws(() => executor.start(), /shut down/);
+  await assert.rejects(executor.start(), /shut down/);
 
   const done = other.shutdown();
   await time.tickAsync(20_000);
@@ -82,5 +83,5 @@ Deno.test("shutdown before start sends nothing and ends event iterators", async 
   await executor.shutdown();
   await collected;
   assert.equal(service.requests.length, 0);
-  assert.throws(() => executor.start(), /shut down/);
+  await assert.rejects(executor.start(), /shut down/);
 });

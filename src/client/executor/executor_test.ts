@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { InvalidOptionsError } from "../common/errors.ts";
 import { Executor } from "./executor.ts";
 import { ProcessorTimeoutError, ShardStoppedError } from "./errors.ts";
 import type { ShardContext } from "./types.ts";
@@ -33,7 +34,10 @@ Deno.test("heartbeats go out every interval and report running shards with their
   assert.equal(service.requests.length, 1);
   assert.deepEqual(service.requests[0]!.shardStatusReports, {}, "nothing runs before the answer");
   contexts.find((c) => c.shardKey === "1")!.reportLoad(2.5);
-  assert.throws(() => contexts[0]!.reportLoad(-1), RangeError);
+  assert.throws(
+    () => contexts[0]!.reportLoad(-1),
+    /Shard load must be a finite number >= 0, got -1/,
+  );
   await time.tickAsync(1_000);
   assert.equal(service.requests.length, 2);
   const request = service.requests[1]!;
@@ -154,7 +158,15 @@ Deno.test("done() reports the shard DONE and it stops once the service removes i
 Deno.test("bad options are refused up front, naming the option", () => {
   const base = { addresses: "127.0.0.1:1", namespace: "ns", processor: () => {} };
   assert.throws(() => new Executor({ ...base, namespace: "" }), /namespace must be/);
-  assert.throws(() => new Executor({ ...base, addresses: [] }), /addresses must name/);
+  assert.throws(
+    () => new Executor({ ...base, addresses: [] }),
+    /addresses must be "host:port" or a non-empty array/,
+  );
+  assert.throws(
+    () => new Executor({ ...base, addresses: "http://127.0.0.1:7943" }),
+    /without a scheme/,
+  );
+  assert.throws(() => new Executor({ ...base, namespace: "" }), InvalidOptionsError);
   assert.throws(() => new Executor({ ...base, heartbeatIntervalMs: 0 }), /heartbeatIntervalMs/);
   assert.throws(
     () => new Executor({ ...base, onUnreachable: { mode: "stop", afterMs: -1 } }),

@@ -20,8 +20,8 @@
  * ```ts ignore
  * import { Executor } from "./mod.ts";
  *
- * await using executor = new Executor({
- *   addresses: ["127.0.0.1:7943"],
+ * await using executor = await new Executor({
+ *   addresses: "127.0.0.1:7943",
  *   namespace: "orders",
  *   processor: async (ctx) => {
  *     const consumer = await openConsumer(ctx.shardKey, ctx.fencingToken);
@@ -42,6 +42,7 @@ export type {
   ReleaseReason,
   ShardContext,
   ShardProcessor,
+  StartOptions,
   UnreachablePolicy,
 } from "./types.ts";
 export {
@@ -61,3 +62,4 @@ export type {
 } from "../../wire/proto.ts";
 export type { SubscribeOptions } from "./event_hub.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
+export * from "../common/public_errors.ts";

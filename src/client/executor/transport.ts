@@ -11,6 +11,7 @@ import {
   ShardDistributorExecutorAPIClient,
 } from "../../wire/proto.ts";
 import { clientCredentials, type ClientTlsOptions } from "../common/credentials.ts";
+import { classifyCallError } from "../common/classify.ts";
 import { callUnary } from "../common/unary.ts";
 
 /**
@@ -18,7 +19,11 @@ import { callUnary } from "../common/unary.ts";
  * one at a time; implement it to test processors without a service.
  */
 export interface HeartbeatTransport {
-  /** Sends one heartbeat and resolves with the answer; rejects on any failure. */
+  /**
+   * Sends one heartbeat and resolves with the answer; rejects on any failure
+   * (the gRPC transport with a `ShardManagerError`; errors of other
+   * transports are classified by the executor).
+   */
   heartbeat(
     request: HeartbeatRequest__Output,
     options: { readonly signal: AbortSignal; readonly timeoutMs: number },
@@ -84,7 +89,11 @@ export function grpcHeartbeatTransport(
         });
       } catch (error) {
         index = (index + 1) % addresses.length;
-        throw error;
+        throw classifyCallError(error, {
+          address,
+          namespace: request.namespace,
+          operation: "Heartbeat",
+        });
       }
     },
     close() {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import * as grpc from "@grpc/grpc-js";
 import { executorService, type HeartbeatRequest__Output } from "../../wire/proto.ts";
 import { grpcHeartbeatTransport } from "./transport.ts";
+import type { ShardManagerError } from "../common/errors.ts";
 
 async function listen(server: grpc.Server): Promise<string> {
   const port = await new Promise<number>((resolve, reject) =>
@@ -44,7 +45,9 @@ Deno.test("the gRPC transport sends heartbeats and moves to the next address aft
     const options = { signal: new AbortController().signal, timeoutMs: 5_000 };
     await assert.rejects(
       transport.heartbeat(request, options),
-      (e: grpc.ServiceError) => e.code === grpc.status.UNAVAILABLE,
+      (e: ShardManagerError) =>
+        e.code === "UNAVAILABLE" && e.grpcCode === grpc.status.UNAVAILABLE &&
+        e.message.startsWith(`Cannot reach the service at ${deadAddress}`),
     );
     const answer = await transport.heartbeat(request, options);
     assert.deepEqual(answer.shardAssignments, {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ShardManagerError } from "../common/errors.ts";
 import type { StopReason } from "./errors.ts";
 
 /**
@@ -29,7 +30,7 @@ export interface ShardContext {
   readonly signal: AbortSignal;
   /**
    * Sets the shard's load, reported as `shard_load` in the next heartbeats
-   * (0 until called). Throws a `RangeError` unless `load` is finite and >= 0.
+   * (0 until called). Throws a `ShardManagerError` (code `INVALID_ARGUMENT`) unless `load` is finite and >= 0.
    * Ignored once the shard is stopping.
    */
   reportLoad(load: number): void;
@@ -104,9 +105,25 @@ export type ExecutorEvent =
     readonly phase: "start" | "stop";
     readonly error: unknown;
   }
-  | { readonly type: "heartbeat-failed"; readonly error: unknown; readonly failures: number }
+  | {
+    readonly type: "heartbeat-failed";
+    readonly error: ShardManagerError;
+    readonly failures: number;
+  }
   | { readonly type: "heartbeat-recovered"; readonly failures: number }
   | { readonly type: "dropped"; readonly count: number };
 
 /** The status an executor reports. */
 export type ExecutorState = "ACTIVE" | "DRAINING" | "DRAINED";
+
+/** Bounds of {@linkcode Executor.start}. */
+export interface StartOptions {
+  /** Gives up (rejects with the signal's reason and shuts down) when it aborts. */
+  readonly signal?: AbortSignal;
+  /**
+   * Gives up after this many ms without an answered heartbeat: rejects with
+   * code `TIMEOUT` (its `cause` is the last heartbeat error) and shuts down.
+   * @default {undefined} waits as long as failures are transient
+   */
+  readonly timeoutMs?: number;
+}

@@ -25,7 +25,7 @@ const env = (/** @type {string} */ name) => {
   return value;
 };
 
-const executor = new Executor({
+const executor = await new Executor({
   addresses: [env("SM_ADDRESS")],
   namespace: env("SM_NAMESPACE"),
   executorId: env("SM_EXECUTOR_ID"),
@@ -41,7 +41,7 @@ const executor = new Executor({
       },
     };
   },
-}).start();
+}).start({ timeoutMs: 10_000 }); // rejects at once on a wrong namespace or address
 emit({ event: "ready", id: executor.id });
 
 process.once("SIGTERM", () => {
