@@ -3,11 +3,9 @@
  *
  * @module
  */
-import {
-  decodeStatusDetails,
-  type ErrorDetail,
-  STATUS_DETAILS_KEY,
-} from "../../wire/error_details.ts";
+import type { ErrorDetail } from "../../wire/error_details.ts";
+import { classifyCallError } from "../common/classify.ts";
+import { ShardManagerError } from "../common/errors.ts";
 
 /**
  * A synchronous lookup before the first snapshot arrived, or `waitReady`
@@ -22,19 +20,22 @@ import {
  * assert.ok(error.message.includes("orders"));
  * ```
  */
-export class SpectatorNotReadyError extends Error {
+export class SpectatorNotReadyError extends ShardManagerError {
   /** The namespace watched. */
   readonly namespace: string;
 
   /** `detail` replaces the default explanation. */
-  constructor(namespace: string, options: { detail?: string; cause?: unknown } = {}) {
+  constructor(
+    namespace: string,
+    options: { detail?: string; cause?: unknown; code?: "NOT_READY" | "TIMEOUT" } = {},
+  ) {
     const detail = options.detail ??
       "no snapshot has arrived yet; await spectator.ready or use owner(), which waits";
     const reason = options.cause instanceof Error ? ` (last error: ${options.cause.message})` : "";
     super(`Spectator for namespace "${namespace}" is not ready: ${detail}${reason}`, {
+      code: options.code ?? "NOT_READY",
       cause: options.cause,
     });
-    this.name = "SpectatorNotReadyError";
     this.namespace = namespace;
   }
 }
@@ -50,14 +51,13 @@ export class SpectatorNotReadyError extends Error {
  * assert.equal(new SpectatorClosedError("orders").namespace, "orders");
  * ```
  */
-export class SpectatorClosedError extends Error {
+export class SpectatorClosedError extends ShardManagerError {
   /** The namespace watched. */
   readonly namespace: string;
 
   /** A spectator of `namespace` was closed. */
   constructor(namespace: string) {
-    super(`Spectator for namespace "${namespace}" is closed`);
-    this.name = "SpectatorClosedError";
+    super(`Spectator for namespace "${namespace}" is closed`, { code: "CLOSED" });
     this.namespace = namespace;
   }
 }
@@ -75,7 +75,7 @@ export class SpectatorClosedError extends Error {
  * assert.equal(error.executorId, "exec-1");
  * ```
  */
-export class MissingMetadataError extends Error {
+export class MissingMetadataError extends ShardManagerError {
   /** The namespace. */
   readonly namespace: string;
   /** The shard looked up. */
@@ -96,8 +96,8 @@ export class MissingMetadataError extends Error {
     super(
       `Executor "${owner.executorId}", owner of shard "${shardKey}" in namespace "${namespace}", ` +
         `has no metadata "${metadataKey}" (its metadata keys: ${keys})`,
+      { code: "MISSING_METADATA" },
     );
-    this.name = "MissingMetadataError";
     this.namespace = namespace;
     this.shardKey = shardKey;
     this.executorId = owner.executorId;
@@ -107,11 +107,10 @@ export class MissingMetadataError extends Error {
 
 /**
  * Asking the service for a shard's owner (the fallback on a miss) failed on
- * every address tried. `code` is the gRPC status code of the last failure,
- * when there was one; `cause` is that failure. `detail` is the typed error
- * detail the service attached to it (a `grpc-status-details-bin` trailer), if
- * any: the shard is drained, unknown, or the namespace is unknown or at its
- * shard cap.
+ * every address tried. Its `code`, `retryable`, `grpcCode` and `details` are
+ * those of the last failure (its `cause`), classified: e.g. `UNAVAILABLE`
+ * (grpcCode 14) while the service is down, `SHARD_DRAINED` with details
+ * `{ type: "ShardDrainedError", namespace, shardKey }`.
  *
  * @example
  * ```ts
@@ -119,45 +118,37 @@ export class MissingMetadataError extends Error {
  * import { ShardOwnerLookupError } from "./errors.ts";
  *
  * const error = new ShardOwnerLookupError("orders", "7", Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
- * assert.equal(error.code, 14);
- * assert.equal(error.detail, undefined);
+ * assert.equal(error.code, "UNAVAILABLE");
+ * assert.equal(error.grpcCode, 14);
+ * assert.equal(error.details, undefined);
  * ```
  */
-export class ShardOwnerLookupError extends Error {
+export class ShardOwnerLookupError extends ShardManagerError {
   /** The namespace. */
   readonly namespace: string;
   /** The shard looked up. */
   readonly shardKey: string;
-  /** gRPC status code of the failure (14 UNAVAILABLE, 5 NOT_FOUND, 9 FAILED_PRECONDITION, ...). */
-  readonly code: number | undefined;
-  /** The failure's typed detail, e.g. `{ type: "ShardDrainedError", namespace, shardKey }`. */
-  readonly detail: ErrorDetail | undefined;
 
   /** Looking up `shardKey` failed with `cause`. */
   constructor(namespace: string, shardKey: string, cause: unknown) {
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const failure = classifyCallError(cause, { namespace, operation: "GetShardOwner" });
     super(
-      `Cannot find the owner of shard "${shardKey}" in namespace "${namespace}": ${message}`,
-      { cause },
+      `Cannot find the owner of shard "${shardKey}" in namespace "${namespace}": ${failure.message}`,
+      {
+        code: failure.code,
+        retryable: failure.retryable,
+        grpcCode: failure.grpcCode,
+        details: failure.details,
+        cause,
+      },
     );
-    this.name = "ShardOwnerLookupError";
     this.namespace = namespace;
     this.shardKey = shardKey;
-    const code = (cause as { code?: unknown } | null)?.code;
-    this.code = typeof code === "number" ? code : undefined;
-    this.detail = detailOf(cause);
   }
-}
 
-/** The typed detail in a gRPC error's trailers; undefined when absent or undecodable. */
-function detailOf(cause: unknown): ErrorDetail | undefined {
-  const metadata = (cause as { metadata?: { get?: (key: string) => unknown[] } } | null)?.metadata;
-  const bytes = metadata?.get?.(STATUS_DETAILS_KEY)?.[0];
-  if (!(bytes instanceof Uint8Array)) return undefined;
-  try {
-    return decodeStatusDetails(bytes).detail;
-  } catch {
-    return undefined; // a malformed trailer leaves the code and message to go by
+  /** @deprecated Use `details` (the same value). */
+  get detail(): ErrorDetail | undefined {
+    return this.details;
   }
 }
 
@@ -175,13 +166,15 @@ function detailOf(cause: unknown): ErrorDetail | undefined {
  * assert.ok(error.message.includes("a, b"));
  * ```
  */
-export class AllOwnersFailedError extends AggregateError {
+export class AllOwnersFailedError extends ShardManagerError {
   /** The namespace. */
   readonly namespace: string;
   /** The shard key. */
   readonly shardKey: string;
   /** The executors tried, in order (empty when the shard had no owner). */
   readonly executorIds: readonly string[];
+  /** Each owner's error, in the order tried. */
+  readonly errors: readonly unknown[];
 
   /** Attempts on `executorIds` for `shardKey` failed with `errors`. */
   constructor(
@@ -193,8 +186,11 @@ export class AllOwnersFailedError extends AggregateError {
     const tried = executorIds.length === 0
       ? "it has no owner"
       : `every owner failed (${executorIds.join(", ")})`;
-    super(errors, `Shard "${shardKey}" of namespace "${namespace}": ${tried}`);
-    this.name = "AllOwnersFailedError";
+    super(`Shard "${shardKey}" of namespace "${namespace}": ${tried}`, {
+      code: "ALL_OWNERS_FAILED",
+      cause: errors.at(-1),
+    });
+    this.errors = errors;
     this.namespace = namespace;
     this.shardKey = shardKey;
     this.executorIds = executorIds;

@@ -6,6 +6,7 @@
  */
 import { grpc } from "../../wire/packages.ts";
 import { callUnary } from "../common/unary.ts";
+import { classifyCallError } from "../common/classify.ts";
 import { clientCredentials, type ClientTlsOptions } from "../common/credentials.ts";
 import type { BackoffOptions } from "../common/backoff.ts";
 import {
@@ -27,15 +28,6 @@ export interface GrpcTransportOptions {
   /** More gRPC channel options; they override the defaults below. @default {{}} */
   readonly channelOptions?: grpc.ChannelOptions;
 }
-
-const RETRYABLE: ReadonlySet<number> = new Set([
-  grpc.status.UNAVAILABLE,
-  grpc.status.DEADLINE_EXCEEDED,
-  grpc.status.RESOURCE_EXHAUSTED,
-  grpc.status.ABORTED,
-  grpc.status.INTERNAL,
-  grpc.status.UNKNOWN,
-]);
 
 /**
  * A {@linkcode SpectatorTransport} over gRPC. Channels accept messages up to
@@ -87,6 +79,8 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
         for await (const message of call as AsyncIterable<WatchNamespaceStateResponse__Output>) {
           yield toUpdate(message);
         }
+      } catch (error) {
+        throw classifyCallError(error, { address, namespace, operation: "Watch" });
       } finally {
         signal.removeEventListener("abort", cancel);
         call.cancel();
@@ -98,7 +92,9 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
         "getShardOwner",
         { namespace, shardKey },
         callOptions,
-      );
+      ).catch((error) => {
+        throw classifyCallError(error, { address, namespace, operation: "GetShardOwner" });
+      });
       const owners = (response.owners ?? []).map((o) =>
         ({
           executorId: o.executorId,
@@ -117,13 +113,14 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
         "listNamespaces",
         {},
         callOptions,
-      );
+      ).catch((error) => {
+        throw classifyCallError(error, { address, namespace, operation: "ListNamespaces" });
+      });
       const type = response.namespaces.find((n) => n.name === namespace)?.type;
       return type === "fixed" || type === "ephemeral" ? type satisfies NamespaceType : undefined;
     },
     isRetryable(error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      return typeof code !== "number" || RETRYABLE.has(code);
+      return classifyCallError(error).retryable;
     },
     close() {
       closed = true;

@@ -6,16 +6,18 @@
 import type { grpc } from "../../wire/packages.ts";
 import type { BackoffOptions } from "../common/backoff.ts";
 import type { ClientTlsOptions } from "../common/credentials.ts";
+import { parseAddresses } from "../common/addresses.ts";
+import { InvalidOptionsError } from "../common/errors.ts";
 import { type SpectatorClock, systemClock } from "./clock.ts";
 import type { NamespaceType, SpectatorTransport } from "./transport.ts";
 
 /** Options of `createSpectator`. */
 export interface SpectatorOptions {
   /**
-   * Service addresses (`host:port`). The spectator starts at a random one
+   * Service address(es), `host:port`. The spectator starts at a random one
    * and moves to the next whenever its stream fails or ends.
    */
-  readonly addresses: readonly string[];
+  readonly addresses: string | readonly string[];
   /** The namespace to watch. */
   readonly namespace: string;
   /** How to secure the connections. @default {{}} plaintext */
@@ -69,8 +71,8 @@ export interface ResolvedSpectatorOptions {
 }
 
 /**
- * Checks `options` and fills in defaults. Throws a `TypeError` or
- * `RangeError` that names the option and the value given.
+ * Checks `options` and fills in defaults. Throws an `InvalidOptionsError`
+ * that names the option and the value given.
  *
  * @example
  * ```ts
@@ -82,30 +84,42 @@ export interface ResolvedSpectatorOptions {
  * ```
  */
 export function resolveOptions(options: SpectatorOptions): ResolvedSpectatorOptions {
-  const { addresses, namespace } = options;
-  if (!Array.isArray(addresses) || addresses.length === 0) {
-    throw new TypeError(
-      `addresses must be a non-empty array of "host:port" strings, got ${show(addresses)}`,
+  const { namespace } = options;
+  // A custom transport gives addresses its own meaning: only a non-empty list is required.
+  const addresses = options.transport === undefined
+    ? parseAddresses(options.addresses)
+    : typeof options.addresses === "string"
+    ? [options.addresses]
+    : [...(options.addresses ?? [])];
+  if (addresses.length === 0 || addresses.some((a) => typeof a !== "string" || a === "")) {
+    throw new InvalidOptionsError(
+      "addresses",
+      `addresses must be one or more non-empty strings, got ${show(options.addresses)}`,
     );
   }
-  const bad = addresses.find((a) => typeof a !== "string" || a.trim() === "");
-  if (bad !== undefined) {
-    throw new TypeError(`addresses must be non-empty strings, got ${show(bad)}`);
-  }
   if (typeof namespace !== "string" || namespace === "") {
-    throw new TypeError(`namespace must be a non-empty string, got ${show(namespace)}`);
+    throw new InvalidOptionsError(
+      "namespace",
+      `namespace must be a non-empty string, got ${show(namespace)}`,
+    );
   }
   const type = options.namespaceType;
   if (type !== undefined && type !== "fixed" && type !== "ephemeral") {
-    throw new TypeError(`namespaceType must be "fixed" or "ephemeral", got ${show(type)}`);
+    throw new InvalidOptionsError(
+      "namespaceType",
+      `namespaceType must be "fixed" or "ephemeral", got ${show(type)}`,
+    );
   }
   const baseMs = positive("backoff.baseMs", options.backoff?.baseMs ?? 100);
   const maxMs = positive("backoff.maxMs", options.backoff?.maxMs ?? 5_000);
   if (maxMs < baseMs) {
-    throw new RangeError(`backoff.maxMs must be at least backoff.baseMs (${baseMs}), got ${maxMs}`);
+    throw new InvalidOptionsError(
+      "backoff.maxMs",
+      `backoff.maxMs must be at least backoff.baseMs (${baseMs}), got ${maxMs}`,
+    );
   }
   return {
-    addresses: [...addresses],
+    addresses,
     namespace,
     namespaceType: type,
     backoff: { baseMs, maxMs },
@@ -121,7 +135,10 @@ export function resolveOptions(options: SpectatorOptions): ResolvedSpectatorOpti
 
 function positive(name: string, value: number): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive number of milliseconds, got ${show(value)}`);
+    throw new InvalidOptionsError(
+      name,
+      `${name} must be a positive number of milliseconds, got ${show(value)}`,
+    );
   }
   return value;
 }

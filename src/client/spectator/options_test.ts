@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { resolveOptions, type SpectatorOptions } from "./options.ts";
 import { createSpectator } from "./create_spectator.ts";
+import { InvalidOptionsError } from "../common/errors.ts";
 
 const base: SpectatorOptions = { addresses: ["127.0.0.1:7943"], namespace: "orders" };
 
@@ -12,25 +13,50 @@ Deno.test("resolveOptions fills in the documented defaults", () => {
   assert.equal(resolved.namespaceType, undefined);
 });
 
-Deno.test("invalid options fail up front with the option and the value given", () => {
-  const cases: [Partial<SpectatorOptions> | Record<string, unknown>, ErrorConstructor, RegExp][] = [
-    [{ addresses: [] }, TypeError, /addresses must be a non-empty array .* got \[\]/],
-    [{ addresses: "127.0.0.1:7943" }, TypeError, /addresses must be a non-empty array/],
-    [{ addresses: ["a:1", " "] }, TypeError, /addresses must be non-empty strings, got " "/],
-    [{ namespace: "" }, TypeError, /namespace must be a non-empty string, got ""/],
+Deno.test("addresses may be one string or a list, each host:port", () => {
+  assert.deepEqual(resolveOptions({ ...base, addresses: "127.0.0.1:7943" }).addresses, [
+    "127.0.0.1:7943",
+  ]);
+  assert.deepEqual(resolveOptions({ ...base, addresses: ["a:1", "[::1]:7943"] }).addresses, [
+    "a:1",
+    "[::1]:7943",
+  ]);
+});
+
+Deno.test("invalid options fail up front with INVALID_OPTIONS, the option and the value given", () => {
+  const cases: [Partial<SpectatorOptions> | Record<string, unknown>, string, RegExp][] = [
+    [
+      { addresses: [] },
+      "addresses",
+      /addresses must be "host:port" or a non-empty array .* got \[\]/,
+    ],
+    [{ addresses: ["a:1", " "] }, "addresses", /" " is not a valid address: empty/],
+    [{ addresses: "http://127.0.0.1:7943" }, "addresses", /without a scheme/],
+    [{ addresses: "localhost" }, "addresses", /"localhost" is not a valid address: no port/],
+    [{ addresses: "localhost:70000" }, "addresses", /port 70000 is out of range/],
+    [{ namespace: "" }, "namespace", /namespace must be a non-empty string, got ""/],
     [
       { namespaceType: "fixd" },
-      TypeError,
+      "namespaceType",
       /namespaceType must be "fixed" or "ephemeral", got "fixd"/,
     ],
-    [{ backoff: { baseMs: 0 } }, RangeError, /backoff.baseMs must be a positive number .* got 0/],
-    [{ backoff: { baseMs: 500, maxMs: 100 } }, RangeError, /backoff.maxMs must be at least/],
-    [{ firstSnapshotTimeoutMs: -1 }, RangeError, /firstSnapshotTimeoutMs .* got -1/],
-    [{ callTimeoutMs: Infinity }, RangeError, /callTimeoutMs .* got null/],
+    [
+      { backoff: { baseMs: 0 } },
+      "backoff.baseMs",
+      /backoff.baseMs must be a positive number .* got 0/,
+    ],
+    [{ backoff: { baseMs: 500, maxMs: 100 } }, "backoff.maxMs", /backoff.maxMs must be at least/],
+    [{ firstSnapshotTimeoutMs: -1 }, "firstSnapshotTimeoutMs", /firstSnapshotTimeoutMs .* got -1/],
+    [{ callTimeoutMs: Infinity }, "callTimeoutMs", /callTimeoutMs .* got null/],
   ];
-  for (const [override, type, message] of cases) {
+  for (const [override, option, message] of cases) {
     const options = { ...base, ...override } as SpectatorOptions;
-    assert.throws(() => createSpectator(options), type, JSON.stringify(override));
-    assert.throws(() => createSpectator(options), message);
+    assert.throws(
+      () => createSpectator(options),
+      (e: unknown) =>
+        e instanceof InvalidOptionsError && e.code === "INVALID_OPTIONS" && e.option === option &&
+        message.test(e.message),
+      JSON.stringify(override),
+    );
   }
 });

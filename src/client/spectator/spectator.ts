@@ -8,6 +8,7 @@ import { deferred } from "../common/deferred.ts";
 import { abortable } from "./_abortable.ts";
 import { ChangeFeed } from "./change_feed.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
+import type { ShardManagerError } from "../common/errors.ts";
 import type { ResolvedSpectatorOptions } from "./options.ts";
 import { type AskedOwners, OwnerFallback } from "./owner_fallback.ts";
 import { tryOwners, type TryOwnersOptions } from "./try_owners.ts";
@@ -37,9 +38,12 @@ export class Spectator implements AsyncDisposable {
   /** The namespace watched. */
   readonly namespace: string;
   /**
-   * Resolves when the first snapshot has arrived; rejects with a
-   * `SpectatorClosedError` if the spectator is closed first. It never
-   * rejects otherwise: while the service is unreachable it stays pending (see
+   * Resolves when the first snapshot has arrived. Rejects with a
+   * `SpectatorClosedError` if the spectator is closed first, and at once with
+   * the failure when the service refuses the watch for good before that (an
+   * unknown namespace, a refused token, not a gRPC endpoint: a
+   * `ShardManagerError` whose `retryable` is false); the spectator then
+   * stops watching. While the service is unreachable it stays pending (see
    * {@linkcode Spectator.waitReady} for a bounded wait).
    */
   readonly ready: Promise<void>;
@@ -58,6 +62,8 @@ export class Spectator implements AsyncDisposable {
   #lastUpdateMs: number | undefined;
   #disconnectedAtMs: number | undefined;
   #lastError: Error | undefined;
+  /** The permanent failure that ended the watch before the first snapshot. */
+  #failed: ShardManagerError | undefined;
   #closing: Promise<void> | undefined;
 
   /** Starts watching. Use `createSpectator`, which validates options and builds the transport. */
@@ -71,7 +77,9 @@ export class Spectator implements AsyncDisposable {
     this.#loop = runWatchLoop({ ...options, transport }, {
       update: (update, address, first) => this.#apply(update, address, first),
       lost: (_address, error) => this.#lost(error),
-    }, this.#stop.signal);
+    }, this.#stop.signal).finally(() => {
+      if (this.#failed !== undefined) this.#transport.close();
+    });
   }
 
   /**
@@ -172,12 +180,14 @@ export class Spectator implements AsyncDisposable {
 
   /**
    * Resolves once the first snapshot has arrived (at once if it has). Rejects
-   * with the signal's reason, with a `SpectatorNotReadyError` (whose `cause`
-   * is the last connection error) after `timeoutMs`, or with a
-   * `SpectatorClosedError`.
+   * with the signal's reason, with a `SpectatorNotReadyError` (code
+   * `TIMEOUT`, its `cause` the last connection error) after `timeoutMs`, with
+   * a `SpectatorClosedError`, or at once with a permanent failure (see
+   * {@linkcode Spectator.ready}).
    */
   async waitReady(options: WaitReadyOptions = {}): Promise<void> {
     if (this.#owners !== undefined) return;
+    if (this.#failed !== undefined) throw this.#failed;
     if (this.#closing !== undefined) throw new SpectatorClosedError(this.namespace);
     const { timeoutMs } = options;
     if (timeoutMs === undefined) return await abortable(this.ready, options.signal);
@@ -186,7 +196,13 @@ export class Spectator implements AsyncDisposable {
     const late = new Promise<never>((_, reject) => {
       timer = clock.setTimeout(() => {
         const detail = `no snapshot within ${timeoutMs} ms`;
-        reject(new SpectatorNotReadyError(this.namespace, { detail, cause: this.#lastError }));
+        reject(
+          new SpectatorNotReadyError(this.namespace, {
+            detail,
+            cause: this.#lastError,
+            code: "TIMEOUT",
+          }),
+        );
       }, timeoutMs);
     });
     try {
@@ -276,10 +292,20 @@ export class Spectator implements AsyncDisposable {
     }
   }
 
-  #lost(error: Error): void {
+  /**
+   * A stream was lost, with its failure classified by the watch loop. Before
+   * the first snapshot a permanent failure ends the spectator's wait: no
+   * retry can succeed.
+   */
+  #lost(error: ShardManagerError): void {
     if (this.#connectedTo !== undefined) this.#disconnectedAtMs = this.#options.clock.now();
     this.#connectedTo = undefined;
     this.#lastError = error;
+    if (this.#placement === undefined && !error.retryable && this.#closing === undefined) {
+      this.#failed = error;
+      this.#readiness.reject(error);
+      this.#stop.abort(error);
+    }
   }
 
   #unavailable(): Error {

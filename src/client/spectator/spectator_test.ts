@@ -100,11 +100,13 @@ Deno.test("a failed lookup tries every address, then throws ShardOwnerLookupErro
   (await stream(0)).push(snapshot({}));
   const error = await spectator.owner("k").catch((e) => e);
   assert.ok(error instanceof ShardOwnerLookupError);
-  assert.equal(error.code, 14);
+  assert.equal(error.code, "UNAVAILABLE");
+  assert.equal(error.grpcCode, 14);
+  assert.equal(error.retryable, true);
   assert.equal(error.shardKey, "k");
   assert.match(
     error.message,
-    /Cannot find the owner of shard "k" in namespace "ns": 14 UNAVAILABLE/,
+    /Cannot find the owner of shard "k" in namespace "ns": The service at the service is unavailable/,
   );
   assert.deepEqual(transport.ownerCalls, ["x/k", "y/k"]);
   await spectator.close();
@@ -206,11 +208,35 @@ Deno.test("waitReady gives up after timeoutMs with the last connection error as 
   (await stream(0)).fail(new Error("14 UNAVAILABLE: connection refused"));
   const waiting = assert.rejects(spectator.waitReady({ timeoutMs: 1_000 }), (error) => {
     assert.ok(error instanceof SpectatorNotReadyError);
+    assert.equal(error.code, "TIMEOUT");
     assert.match(error.message, /no snapshot within 1000 ms \(last error: .*connection refused\)/);
     return true;
   });
   await fake.tickAsync(1_000);
   await waiting;
+  await spectator.close();
+});
+
+Deno.test("waitReady rejects at once when the service refuses the watch for good, and watching stops", async () => {
+  const { spectator, transport, fake, stream } = setup();
+  const notFound = Object.assign(new Error('5 NOT_FOUND: Namespace "ns" not found'), {
+    code: 5,
+    details: 'Namespace "ns" not found',
+  });
+  const waiting = spectator.waitReady({ timeoutMs: 60_000 }).catch((e) => e);
+  (await stream(0)).fail(notFound);
+  const error = await waiting;
+  assert.equal(error.code, "NAMESPACE_NOT_FOUND");
+  assert.equal(error.retryable, false);
+  assert.match(error.message, /^Namespace "ns" not found at x: check the name/);
+  await assert.rejects(spectator.ready, (e) => e === error);
+  await assert.rejects(spectator.waitReady(), (e) => e === error, "later calls too, at once");
+  assert.ok(fake.now < 1_001_000, `no wait for the timeout (${fake.now - 1_000_000} ms)`);
+  await fake.tickAsync(10_000);
+  assert.equal(transport.streams.length, 1, "no retry");
+  assert.equal(transport.closed, true);
+  assert.equal(fake.countTimers(), 0);
+  assert.throws(() => spectator.ownerOf("0"), (e: SpectatorNotReadyError) => e.cause === error);
   await spectator.close();
 });
 

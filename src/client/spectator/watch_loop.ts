@@ -6,6 +6,8 @@
  * @module
  */
 import { backoffDelay, type BackoffOptions } from "../common/backoff.ts";
+import { classifyCallError } from "../common/classify.ts";
+import { ShardManagerError } from "../common/errors.ts";
 import { sleep, type SpectatorClock } from "./clock.ts";
 import type { SpectatorTransport } from "./transport.ts";
 import type { PlacementUpdate } from "./types.ts";
@@ -32,8 +34,11 @@ export interface WatchLoopOptions {
 export interface WatchLoopHandlers {
   /** A stream delivered `update`; `first` for the first update of that stream. */
   update(update: PlacementUpdate, address: string, first: boolean): void;
-  /** A stream failed, ended, or timed out; the loop waits `retryInMs` before the next attempt. */
-  lost(address: string, error: Error, retryInMs: number): void;
+  /**
+   * A stream failed, ended, or timed out (`error` says which, classified);
+   * the loop waits `retryInMs` before the next attempt.
+   */
+  lost(address: string, error: ShardManagerError, retryInMs: number): void;
 }
 
 /**
@@ -103,7 +108,7 @@ async function watchOnce(
   address: string,
   handlers: WatchLoopHandlers,
   signal: AbortSignal,
-): Promise<{ delivered: boolean; error: Error }> {
+): Promise<{ delivered: boolean; error: ShardManagerError }> {
   const attempt = new AbortController();
   const stop = () => attempt.abort(signal.reason);
   signal.addEventListener("abort", stop, { once: true });
@@ -128,12 +133,29 @@ async function watchOnce(
     signal.removeEventListener("abort", stop);
     attempt.abort();
   }
-  const error = timedOut
-    ? new Error(`No snapshot from ${address} within ${options.firstSnapshotTimeoutMs} ms`)
-    : failure === undefined
-    ? new Error(`The service at ${address} ended the watch stream`)
-    : failure instanceof Error
-    ? failure
-    : new Error(String(failure));
-  return { delivered, error };
+  return { delivered, error: classifyWatchFailure(options, address, timedOut, failure) };
+}
+
+/**
+ * The one place a watch failure is classified: a stream that delivered
+ * nothing in time, one the service ended, or one that failed.
+ */
+export function classifyWatchFailure(
+  options: Pick<WatchLoopOptions, "namespace" | "firstSnapshotTimeoutMs">,
+  address: string,
+  timedOut: boolean,
+  failure: unknown,
+): ShardManagerError {
+  if (timedOut) {
+    return new ShardManagerError(
+      `No snapshot from ${address} within ${options.firstSnapshotTimeoutMs} ms`,
+      { code: "DEADLINE_EXCEEDED" },
+    );
+  }
+  if (failure === undefined) {
+    return new ShardManagerError(`The service at ${address} ended the watch stream`, {
+      code: "UNAVAILABLE",
+    });
+  }
+  return classifyCallError(failure, { address, namespace: options.namespace, operation: "Watch" });
 }
