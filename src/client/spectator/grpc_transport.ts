@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { grpc } from "../../wire/packages.ts";
+import type { grpc } from "../../wire/packages.ts";
 import { callUnary } from "../common/unary.ts";
 import { classifyCallError } from "../common/classify.ts";
 import { clientCredentials, type ClientTlsOptions } from "../common/credentials.ts";
