@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type LeaderSelector, leaderSelector } from "../src/client/leader/mod.ts";
+import { LeaderSelector, leaderSelector } from "../src/client/leader/mod.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
 import { connect, executorsSeen } from "./support/grpc_clients.ts";
@@ -212,6 +212,37 @@ Deno.test("a leader cut off from the service suspends before another node leads"
     for (const s of nodes) await s.close();
     await lost.kill("SIGKILL");
     await kept.stop();
+    await etcd.close();
+  }
+});
+
+Deno.test("a selector refuses a namespace whose shardNum is not 1 at start, and never leads", async () => {
+  const etcd = await startEtcd();
+  const instance = await startInProcess(testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("leader-16"),
+    namespaces: [{ name: "wide", type: "fixed", shardNum: 16 }],
+  }));
+  let led = false;
+  const selector = new LeaderSelector({
+    addresses: instance.server.address,
+    namespace: "wide",
+    takeLeadership: () => void (led = true),
+  });
+  try {
+    const startedAt = Date.now();
+    const error = await selector.start().catch((e) => e);
+    assert.ok(Date.now() - startedAt < 2_000, `refused within 2 s, took ${Date.now() - startedAt}`);
+    assert.equal(error.code, "INVALID_NAMESPACE");
+    assert.match(
+      error.message,
+      /Namespace "wide" is fixed with shardNum 16: a leader selector needs a fixed namespace with shardNum: 1/,
+    );
+    assert.equal(led, false);
+    assert.equal(selector.participantId, undefined, "it never joined");
+  } finally {
+    await selector.close();
+    await instance.stop();
     await etcd.close();
   }
 });

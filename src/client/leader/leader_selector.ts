@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { parseAddresses } from "../common/addresses.ts";
+import { InvalidOptionsError, ShardManagerError } from "../common/errors.ts";
 import { hostName } from "../common/host_name.ts";
 import { type Clock, sleepOn, systemClock } from "../executor/clock.ts";
 import { EventHub } from "../executor/event_hub.ts";
@@ -13,14 +15,10 @@ import {
   type ShardContext,
   type ShardProcessor,
   type ShardStoppedError,
+  type StartOptions,
 } from "../executor/mod.ts";
-import type {
-  LeaderEvent,
-  LeaderSelector,
-  LeaderSelectorOptions,
-  LeadershipLease,
-  TermEnd,
-} from "./types.ts";
+import type { LeaderEvent, LeaderSelectorOptions, LeadershipLease, TermEnd } from "./types.ts";
+import { invalidLeaderNamespace, namespaceProblem } from "./_namespace_check.ts";
 
 interface Term {
   readonly controller: AbortController;
@@ -29,8 +27,8 @@ interface Term {
 }
 
 /**
- * Joins the election in `options.namespace` and calls `takeLeadership` each
- * time this node becomes the leader.
+ * A participant in the election of `options.namespace`: it calls
+ * `takeLeadership` each time this node becomes the leader.
  *
  * - Exactly one node leads at a time: the service gives shard `"0"` to one
  *   executor, and a node whose heartbeats fail for `suspendAfterMs` aborts
@@ -42,14 +40,15 @@ interface Term {
  * - `close()` stops `takeLeadership` first and only then lets the shard go,
  *   so the next leader never overlaps this one.
  *
- * The service must configure the namespace as `{ type: fixed, shardNum: 1 }`.
+ * The namespace must be `{ type: fixed, shardNum: 1 }`: {@linkcode LeaderSelector.start}
+ * refuses any other with code `INVALID_NAMESPACE`.
  *
  * @example A singleton job
  * ```ts ignore
- * import { leaderSelector } from "./leader_selector.ts";
+ * import { LeaderSelector } from "./leader_selector.ts";
  *
- * await using selector = leaderSelector({
- *   addresses: ["127.0.0.1:7943"],
+ * await using selector = await new LeaderSelector({
+ *   addresses: "127.0.0.1:7943",
  *   namespace: "cleanup-leader",
  *   autoRequeue: true,
  *   takeLeadership: async (signal, lease) => {
@@ -58,16 +57,13 @@ interface Term {
  *       await new Promise((r) => setTimeout(r, 60_000));
  *     }
  *   },
- * });
+ * }).start({ timeoutMs: 10_000 });
  * declare function deleteExpiredRows(o: { fencingToken: string; signal: AbortSignal }): Promise<void>;
  * ```
  */
-export function leaderSelector(options: LeaderSelectorOptions): LeaderSelector {
-  return new Selector(options);
-}
-
-class Selector implements LeaderSelector {
+export class LeaderSelector implements AsyncDisposable {
   readonly #o: LeaderSelectorOptions;
+  readonly #addresses: readonly string[];
   readonly #clock: Clock;
   readonly #suspendAfterMs: number;
   readonly #interval: number;
@@ -76,13 +72,25 @@ class Selector implements LeaderSelector {
   #term: Term | undefined;
   #closing: Promise<void> | undefined;
   #work: Promise<void> = Promise.resolve();
+  #starting: Promise<this> | undefined;
+  #startSettled = false;
+  #refused: ShardManagerError | undefined;
 
+  /** Checks `options` (throwing an `InvalidOptionsError`); joins nothing until `start()`. */
   constructor(options: LeaderSelectorOptions) {
     if (typeof options.takeLeadership !== "function") {
-      throw new TypeError(
+      throw new InvalidOptionsError(
+        "takeLeadership",
         `takeLeadership must be a function, got ${typeof options.takeLeadership}`,
       );
     }
+    if (typeof options.namespace !== "string" || options.namespace === "") {
+      throw new InvalidOptionsError(
+        "namespace",
+        `namespace must be a non-empty string, got ${JSON.stringify(options.namespace)}`,
+      );
+    }
+    this.#addresses = options.transport ? [] : parseAddresses(options.addresses);
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#suspendAfterMs = positive("suspendAfterMs", options.suspendAfterMs, 1_000);
@@ -92,7 +100,8 @@ class Selector implements LeaderSelector {
       this.#suspendAfterMs / 4,
     );
     if (this.#interval >= this.#suspendAfterMs) {
-      throw new RangeError(
+      throw new InvalidOptionsError(
+        "heartbeatIntervalMs",
         `heartbeatIntervalMs must be below suspendAfterMs (${this.#suspendAfterMs}), got ${this.#interval}`,
       );
     }
@@ -100,28 +109,91 @@ class Selector implements LeaderSelector {
       options.eventBufferSize ?? 64,
       (count) => ({ type: "dropped", count }),
     );
-    this.#join();
   }
 
+  /**
+   * Joins the election and resolves with `this` once the service has
+   * answered this node's first heartbeat (it may or may not lead yet).
+   * Rejects at once, and closes the selector, when the namespace cannot
+   * serve an election: unknown (`NAMESPACE_NOT_FOUND`), not
+   * `{ type: fixed, shardNum: 1 }` (`INVALID_NAMESPACE`), or any other
+   * permanent failure, as {@linkcode Executor.start} does; and after
+   * `options.timeoutMs` or when `options.signal` aborts. Calling it again
+   * returns the same promise.
+   */
+  start(options: StartOptions = {}): Promise<this> {
+    if (this.#closing) {
+      return Promise.reject(
+        new ShardManagerError("The leader selector is closed", { code: "CLOSED" }),
+      );
+    }
+    return this.#starting ??= this.#start(options).then(
+      (started) => {
+        this.#startSettled = true;
+        return started;
+      },
+      async (error) => {
+        this.#startSettled = true;
+        this.#hub.emit({ type: "error", error });
+        await this.close();
+        throw error;
+      },
+    );
+  }
+
+  async #start(options: StartOptions): Promise<this> {
+    const o = this.#o;
+    if (!o.transport) {
+      const tls = { ...o.tls, ...(o.token ? { token: o.token } : {}) };
+      const problem = await namespaceProblem(
+        this.#addresses,
+        o.namespace,
+        tls,
+        options.timeoutMs ?? 5_000,
+        options.signal,
+      );
+      if (problem) throw problem;
+    }
+    const executor = this.#executor ?? this.#join();
+    await executor.start(options);
+    // The processors of the first answer have run by now: a refused namespace shows.
+    if (this.#refused !== undefined) throw this.#refused;
+    return this;
+  }
+
+  /** Whether `takeLeadership` runs and its signal has not aborted. */
   get hasLeadership(): boolean {
     return this.#term !== undefined && !this.#term.signal.aborted;
   }
 
+  /** The executor id of the current candidacy; `undefined` outside the election. */
   get participantId(): string | undefined {
     return this.#executor?.id;
   }
 
+  /**
+   * Rejoins the election when outside it (after a term without
+   * `autoRequeue`). Returns whether it rejoined; throws (code `CLOSED`) once closed.
+   */
   requeue(): boolean {
-    if (this.#closing) throw new Error("The leader selector is closed");
+    if (this.#closing) {
+      throw new ShardManagerError("The leader selector is closed", { code: "CLOSED" });
+    }
     if (this.#executor) return false;
     this.#join();
     return true;
   }
 
+  /** Leadership events from now on; each iterator drops its oldest when it falls behind. */
   events(options: { readonly signal?: AbortSignal } = {}): AsyncIterableIterator<LeaderEvent> {
     return this.#hub.subscribe(options);
   }
 
+  /**
+   * Leaves: aborts `takeLeadership` and waits (up to `releaseTimeoutMs`) for
+   * it to return, then drains so the service hands the shard to another
+   * node. Calling it again returns the same promise.
+   */
   close(): Promise<void> {
     return this.#closing ??= (async () => {
       const term = this.#term;
@@ -140,11 +212,12 @@ class Selector implements LeaderSelector {
     })();
   }
 
+  /** Same as {@linkcode LeaderSelector.close}. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
 
-  #join(): void {
+  #join(): Executor {
     const o = this.#o;
     const base = o.name ?? hostName("leader");
     const executor: Executor = new Executor({
@@ -163,20 +236,43 @@ class Selector implements LeaderSelector {
       ...(o.transport ? { transport: o.transport } : {}),
     });
     this.#executor = executor;
-    executor.start();
+    // The first candidacy's start is awaited by `start()`; a permanent failure of a later
+    // one (the namespace deleted meanwhile) is reported as an event.
+    executor.start().catch((error) => {
+      if (this.#startSettled) this.#hub.emit({ type: "error", error });
+    });
     // After the current task, so that `events()` called right after creation sees it.
     queueMicrotask(() => this.#hub.emit({ type: "candidate", executorId: executor.id }));
+    return executor;
   }
 
-  #lead(executor: Executor, ctx: ShardContext): ShardProcessor {
+  /**
+   * The processor of the election's shards. A shard other than `"0"` means
+   * the namespace is not single-shard (seen only with a custom transport, or
+   * a namespace changed after `start()`): the selector refuses it and closes.
+   * Shard `"0"` waits one microtask first, so that a refusal from the same
+   * answer comes before any term begins.
+   */
+  #lead(executor: Executor, ctx: ShardContext): Promise<ShardProcessor> {
     if (ctx.shardKey !== "0") {
-      const error = new RangeError(
-        `Namespace ${ctx.namespace} assigned shard ${JSON.stringify(ctx.shardKey)}: ` +
-          `a leader selector needs a fixed namespace with shardNum: 1`,
+      const error = invalidLeaderNamespace(
+        ctx.namespace,
+        `assigned shard ${JSON.stringify(ctx.shardKey)}`,
       );
-      this.#hub.emit({ type: "error", error });
+      if (this.#refused === undefined) {
+        this.#refused = error;
+        this.#hub.emit({ type: "error", error });
+        void this.close();
+      }
       throw error;
     }
+    return Promise.resolve().then(() => {
+      if (this.#refused !== undefined) throw this.#refused;
+      return this.#beginTerm(executor, ctx);
+    });
+  }
+
+  #beginTerm(executor: Executor, ctx: ShardContext): ShardProcessor {
     const controller = new AbortController();
     const signal = AbortSignal.any([ctx.signal, controller.signal]);
     const lease: LeadershipLease = Object.freeze({
@@ -222,10 +318,23 @@ class Selector implements LeaderSelector {
   }
 }
 
+/**
+ * Creates a {@linkcode LeaderSelector} and starts it without waiting; a
+ * failure to start is emitted as an `error` event and closes it.
+ *
+ * @deprecated Use `await new LeaderSelector(options).start()`, which
+ * rejects on a wrong namespace or address instead of only emitting an event.
+ */
+export function leaderSelector(options: LeaderSelectorOptions): LeaderSelector {
+  const selector = new LeaderSelector(options);
+  selector.start().catch(() => {}); // emitted as an `error` event
+  return selector;
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+    throw new InvalidOptionsError(name, `${name} must be a positive number of ms, got ${value}`);
   }
   return value;
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { HeartbeatTransport } from "../executor/transport.ts";
 import { FakeService, fakeTime } from "../executor/_testing.ts";
-import { leaderSelector } from "./leader_selector.ts";
+import { LeaderSelector, leaderSelector } from "./leader_selector.ts";
+import { ShardManagerError } from "../common/errors.ts";
 import type { LeaderEvent, LeaderSelectorOptions, TakeLeadership } from "./types.ts";
 
 interface TermRecord {
@@ -151,17 +152,64 @@ Deno.test("a node cut off from the service suspends before another can lead, and
   await c.settle(a.close());
 });
 
-Deno.test("a namespace with more than one shard is reported and never led", async () => {
+Deno.test("a namespace with more than one shard is refused at start and never led", async () => {
   const c = cluster(["0", "1"]);
-  const a = c.start("a");
-  const errors: LeaderEvent[] = [];
+  const selector = new LeaderSelector({
+    addresses: "unused:1",
+    namespace: "leader",
+    name: "a",
+    takeLeadership: c.holder("a"),
+    transport: c.service,
+    clock: c.clock,
+  });
+  const events: LeaderEvent[] = [];
   void (async () => {
-    for await (const e of a.events()) if (e.type === "error") errors.push(e);
+    for await (const e of selector.events()) events.push(e);
   })();
-  await c.time.tickAsync(1_000);
-  assert.ok(errors.length > 0);
-  assert.match(String(errors[0]?.type === "error" && errors[0].error.message), /shardNum: 1/);
+  const outcome = selector.start().catch((e) => e);
+  await c.time.tickAsync(0);
+  // The answer that assigns both shards is refused; the selector closes (draining takes time).
+  let error: unknown;
+  void outcome.then((e) => error = e);
+  for (let i = 0; i < 200 && error === undefined; i++) await c.time.tickAsync(50);
+  assert.ok(error instanceof ShardManagerError, String(error));
+  assert.equal(error.code, "INVALID_NAMESPACE");
+  assert.match(
+    error.message,
+    /Namespace "leader" assigned shard "1": a leader selector needs a fixed namespace with shardNum: 1/,
+  );
+  assert.deepEqual(c.terms, [], "takeLeadership never ran");
+  assert.ok(!events.some((e) => e.type === "leading"));
+  assert.ok(events.some((e) => e.type === "error" && e.error.code === "INVALID_NAMESPACE"));
+  await c.settle(selector.close());
+  await assert.rejects(selector.start(), (e: ShardManagerError) => e.code === "CLOSED");
+});
+
+Deno.test("start resolves once the first heartbeat is answered; rejects at once on an unknown namespace", async () => {
+  const c = cluster();
+  const a = new LeaderSelector({
+    addresses: "unused:1",
+    namespace: "leader",
+    takeLeadership: c.holder("a"),
+    transport: c.service,
+    clock: c.clock,
+  });
+  assert.equal(await a.start(), a);
   await c.settle(a.close());
+  const missing = Object.assign(new Error('5 NOT_FOUND: Namespace "leadr" not found'), {
+    code: 5,
+    details: 'Namespace "leadr" not found',
+  });
+  const b = new LeaderSelector({
+    addresses: "unused:1",
+    namespace: "leadr",
+    takeLeadership: c.holder("b"),
+    transport: { heartbeat: () => Promise.reject(missing), close() {} },
+    clock: c.clock,
+  });
+  const error = await b.start().catch((e) => e);
+  assert.equal(error.code, "NAMESPACE_NOT_FOUND");
+  assert.equal(c.time.countTimers(), 0, "closed: nothing left running");
 });
 
 Deno.test("leader selector options are checked up front", () => {
@@ -172,4 +220,8 @@ Deno.test("leader selector options are checked up front", () => {
     /below suspendAfterMs/,
   );
   assert.throws(() => leaderSelector({ ...base, namespace: "" }), /namespace/);
+  assert.throws(
+    () => new LeaderSelector({ ...base, addresses: "http://x:1" }),
+    (e: ShardManagerError) => e.code === "INVALID_OPTIONS" && /without a scheme/.test(e.message),
+  );
 });

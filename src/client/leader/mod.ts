@@ -9,9 +9,9 @@
  *
  * @example
  * ```ts ignore
- * import { leaderSelector } from "./mod.ts";
+ * import { LeaderSelector } from "./mod.ts";
  *
- * await using selector = leaderSelector({
+ * await using selector = await new LeaderSelector({
  *   addresses: "127.0.0.1:7943",
  *   namespace: "reports-leader",
  *   autoRequeue: true,
@@ -19,17 +19,18 @@
  *     console.log("leading with fencing token", lease.fencingToken);
  *     await new Promise((resolve) => signal.addEventListener("abort", resolve));
  *   },
- * });
+ * }).start();
  * ```
  *
  * @module
  */
-export { leaderSelector } from "./leader_selector.ts";
+export { LeaderSelector, leaderSelector } from "./leader_selector.ts";
 export type {
   LeaderEvent,
-  LeaderSelector,
   LeaderSelectorOptions,
   LeadershipLease,
   TakeLeadership,
   TermEnd,
 } from "./types.ts";
+export type { StartOptions } from "../executor/types.ts";
+export * from "../common/public_errors.ts";

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { ShardManagerError } from "../common/errors.ts";
 import type { Clock, HeartbeatTransport } from "../executor/mod.ts";
 
 /** What the leader is told about its leadership. */
@@ -33,7 +34,7 @@ export type TakeLeadership = (
   lease: LeadershipLease,
 ) => void | Promise<void>;
 
-/** How to create a {@linkcode leaderSelector}. Durations are in milliseconds. */
+/** How to create a `LeaderSelector`. Durations are in milliseconds. */
 export interface LeaderSelectorOptions {
   /** Service address(es), `host:port`. */
   readonly addresses: string | readonly string[];
@@ -96,34 +97,14 @@ export type TermEnd = "returned" | "failed" | "lost" | "suspended" | "closed";
  * - `leading`: `takeLeadership` was called.
  * - `not-leading`: it returned; `reason` says why leadership ended, `error`
  *   is what it threw (reason `"failed"`).
- * - `error`: the namespace has a shard other than `"0"`: it is not a
- *   single-shard fixed namespace, and this node will never lead.
+ * - `error`: the selector could not start (the same error `start()` rejects
+ *   with; it then closes), or the namespace turned out not to be a
+ *   single-shard fixed namespace (code `INVALID_NAMESPACE`; it closes).
  * - `dropped`: the iterator's consumer fell behind and lost `count` events.
  */
 export type LeaderEvent =
   | { readonly type: "candidate"; readonly executorId: string }
   | { readonly type: "leading"; readonly lease: LeadershipLease }
   | { readonly type: "not-leading"; readonly reason: TermEnd; readonly error?: unknown }
-  | { readonly type: "error"; readonly error: Error }
+  | { readonly type: "error"; readonly error: ShardManagerError }
   | { readonly type: "dropped"; readonly count: number };
-
-/** A running participant in an election; see {@linkcode leaderSelector}. */
-export interface LeaderSelector extends AsyncDisposable {
-  /** Whether `takeLeadership` runs and its signal has not aborted. */
-  readonly hasLeadership: boolean;
-  /** The executor id of the current candidacy; `undefined` outside the election. */
-  readonly participantId: string | undefined;
-  /**
-   * Rejoins the election when outside it (after a term without
-   * `autoRequeue`). Returns whether it rejoined; throws once closed.
-   */
-  requeue(): boolean;
-  /** Leadership events from now on; each iterator drops its oldest when it falls behind. */
-  events(options?: { readonly signal?: AbortSignal }): AsyncIterableIterator<LeaderEvent>;
-  /**
-   * Leaves: aborts `takeLeadership` and waits (up to `releaseTimeoutMs`) for
-   * it to return, then drains so the service hands the shard to another
-   * node. Calling it again returns the same promise.
-   */
-  close(): Promise<void>;
-}
