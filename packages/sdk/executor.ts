@@ -7,11 +7,11 @@
  * @example Options are checked before anything is sent
  * ```ts
  * import assert from "node:assert/strict";
- * import { Executor } from "./executor.ts";
+ * import { Executor, type ShardManagerError } from "./executor.ts";
  *
  * assert.throws(
- *   () => new Executor({ addresses: ["127.0.0.1:7943"], namespace: "", processor: () => {} }),
- *   TypeError,
+ *   () => new Executor({ addresses: "http://127.0.0.1:7943", namespace: "orders", processor: () => {} }),
+ *   (error: ShardManagerError) => error.code === "INVALID_OPTIONS" && /without a scheme/.test(error.message),
  * );
  * ```
  *

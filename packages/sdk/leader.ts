@@ -1,5 +1,5 @@
 /**
- * `@shard-manager/sdk/leader`: the leader selector. Run a function on
+ * `@shard-manager/sdk/leader`: the leader selector ({@linkcode LeaderSelector}). Run a function on
  * exactly one node of a group (Apache Curator's `LeaderSelector` semantics),
  * built on the executor SDK over a fixed namespace with `shardNum: 1`.
  * Guide: docs/sdk_executor.md.
@@ -7,11 +7,11 @@
  * @example Options are checked before anything is sent
  * ```ts
  * import assert from "node:assert/strict";
- * import { leaderSelector } from "./leader.ts";
+ * import { LeaderSelector } from "./leader.ts";
  *
  * assert.throws(
- *   () => leaderSelector({ addresses: [], namespace: "cron", takeLeadership: () => {} }),
- *   /addresses must name at least one host:port, got \[\]/,
+ *   () => new LeaderSelector({ addresses: [], namespace: "cron", takeLeadership: () => {} }),
+ *   /addresses must be "host:port" or a non-empty array of them .* got \[\]/,
  * );
  * ```
  *

@@ -5,10 +5,12 @@
  * - Executor SDK: run a processor per shard assigned to this process
  *   ({@linkcode Executor}; also `@shard-manager/sdk/executor`).
  * - Spectator SDK: route requests to a shard's owner from a local map kept
- *   current by a watch stream ({@linkcode createSpectator}; also
+ *   current by a watch stream ({@linkcode Spectator}; also
  *   `@shard-manager/sdk/spectator`).
  * - Leader selector: run a function on exactly one node
- *   ({@linkcode leaderSelector}; also `@shard-manager/sdk/leader`).
+ *   ({@linkcode LeaderSelector}; also `@shard-manager/sdk/leader`).
+ * - All three are built alike: `await new X(options).start()`, `await using`
+ *   to close, and every error a {@linkcode ShardManagerError} with a `code`.
  * - Owner sets computed without asking anyone ({@linkcode ownerSet}).
  *
  * Its npm dependencies are named by full `npm:` specifiers and the wire

@@ -6,9 +6,9 @@
  * @example Lookups fail clearly before the first snapshot
  * ```ts
  * import assert from "node:assert/strict";
- * import { createSpectator, SpectatorNotReadyError } from "./spectator.ts";
+ * import { Spectator, SpectatorNotReadyError } from "./spectator.ts";
  *
- * await using spectator = createSpectator({ addresses: ["127.0.0.1:1"], namespace: "orders" });
+ * await using spectator = new Spectator({ addresses: "127.0.0.1:1", namespace: "orders" });
  * assert.throws(() => spectator.ownerOf("7"), SpectatorNotReadyError);
  * ```
  *

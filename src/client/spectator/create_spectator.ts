@@ -1,46 +1,19 @@
 /**
- * The spectator's entry point.
+ * The spectator's former entry point, kept for existing code.
  *
  * @module
  */
-import { grpcTransport } from "./grpc_transport.ts";
-import { resolveOptions, type SpectatorOptions } from "./options.ts";
+import type { SpectatorOptions } from "./options.ts";
 import { Spectator } from "./spectator.ts";
 
 /**
- * Starts a spectator of `options.namespace`: it subscribes to
- * `WatchNamespaceState` on one of `options.addresses` and keeps a local map
- * shard → owner, reconnecting (to the next address, with exponential backoff
- * and full jitter) whenever the stream fails or ends. While the service is
- * unreachable it keeps answering from the last snapshot; `staleness()` says
- * how old that is.
+ * Creates a {@linkcode Spectator} and begins watching at once, without
+ * waiting for the first snapshot: `await spectator.waitReady()` (or
+ * `spectator.ready`) for that. Throws an `InvalidOptionsError` for invalid
+ * options.
  *
- * Throws a `TypeError` or `RangeError` for invalid options.
- *
- * @example Route by shard key
- * ```ts ignore
- * import { createSpectator } from "./mod.ts";
- *
- * await using spectator = createSpectator({
- *   addresses: ["127.0.0.1:7943", "127.0.0.1:7944"],
- *   namespace: "orders",
- * });
- * await spectator.waitReady({ timeoutMs: 10_000 });
- * const owner = spectator.ownerOf("42"); // synchronous, from memory
- * const target = spectator.addressOf("42"); // owner.metadata.address
- * console.log(owner?.executorId, target, spectator.staleness().ageMs);
- * ```
- *
- * @example Ephemeral keys and changes
- * ```ts ignore
- * import { createSpectator } from "./mod.ts";
- *
- * await using spectator = createSpectator({ addresses: ["127.0.0.1:7943"], namespace: "entities" });
- * const address = await spectator.address("customer-17"); // asks GetShardOwner on a miss
- * for await (const change of spectator.changes()) {
- *   for (const { shard, from, to } of change.moved) console.log(`${shard}: ${from} -> ${to}`);
- * }
- * ```
+ * @deprecated Use `await new Spectator(options).start()`, which waits for
+ * the first snapshot and rejects at once on a wrong namespace or address.
  *
  * @example With a fake transport (no network)
  * ```ts
@@ -63,13 +36,7 @@ import { Spectator } from "./spectator.ts";
  * ```
  */
 export function createSpectator(options: SpectatorOptions): Spectator {
-  const resolved = resolveOptions(options);
-  const transport = options.transport ?? grpcTransport({
-    ...(options.tls === undefined && options.token === undefined
-      ? {}
-      : { tls: { ...options.tls, ...(options.token ? { token: options.token } : {}) } }),
-    ...(options.channelOptions === undefined ? {} : { channelOptions: options.channelOptions }),
-    backoff: resolved.backoff,
-  });
-  return new Spectator(resolved, transport);
+  const spectator = new Spectator(options);
+  spectator.waitReady().catch(() => {}); // begins watching; callers await `ready` or `waitReady`
+  return spectator;
 }

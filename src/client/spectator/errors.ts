@@ -30,7 +30,7 @@ export class SpectatorNotReadyError extends ShardManagerError {
     options: { detail?: string; cause?: unknown; code?: "NOT_READY" | "TIMEOUT" } = {},
   ) {
     const detail = options.detail ??
-      "no snapshot has arrived yet; await spectator.ready or use owner(), which waits";
+      "no snapshot has arrived yet; await spectator.start() or use owner(), which waits";
     const reason = options.cause instanceof Error ? ` (last error: ${options.cause.message})` : "";
     super(`Spectator for namespace "${namespace}" is not ready: ${detail}${reason}`, {
       code: options.code ?? "NOT_READY",

@@ -3,24 +3,24 @@
  * answered from a local map that a `WatchNamespaceState` stream keeps
  * current, and that keeps answering while the service is down.
  *
- * - {@linkcode createSpectator} starts one; `ownerOf` / `addressOf` are
+ * - `await new Spectator(options).start()` starts one; `ownerOf` / `addressOf` are
  *   synchronous lookups, `owner` / `address` wait for the first snapshot and
  *   ask the service on a miss in an ephemeral namespace.
  * - Replicated namespaces: `ownersOf` / `owners` give every owner, primary
  *   first, and `tryOwners` (also a method) tries them in turn.
  * - `staleness()` says whether the stream is connected and how old the
  *   answers may be; `changes()` yields placement changes (latest-value).
- * - Errors: {@linkcode SpectatorNotReadyError}, {@linkcode SpectatorClosedError},
- *   {@linkcode MissingMetadataError}, {@linkcode ShardOwnerLookupError}.
+ * - Errors: every one is a {@linkcode ShardManagerError} with a `code`:
+ *   {@linkcode SpectatorNotReadyError}, {@linkcode SpectatorClosedError},
+ *   {@linkcode MissingMetadataError}, {@linkcode ShardOwnerLookupError}, ...
  *
  * See `docs/sdk_spectator.md`.
  *
  * @example
  * ```ts ignore
- * import { createSpectator } from "./mod.ts";
+ * import { Spectator } from "./mod.ts";
  *
- * await using spectator = createSpectator({ addresses: ["127.0.0.1:7943"], namespace: "orders" });
- * await spectator.ready;
+ * await using spectator = await new Spectator({ addresses: "127.0.0.1:7943", namespace: "orders" }).start();
  * console.log(spectator.addressOf("7"), spectator.staleness());
  * ```
  *
@@ -28,7 +28,7 @@
  */
 export { createSpectator } from "./create_spectator.ts";
 export type { SpectatorOptions } from "./options.ts";
-export type { Spectator } from "./spectator.ts";
+export { Spectator } from "./spectator.ts";
 export type {
   AddressOptions,
   ChangeSet,
@@ -55,3 +55,4 @@ export {
 export type { NamespaceType, SpectatorTransport, TransportCallOptions } from "./transport.ts";
 export type { SpectatorClock } from "./clock.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
+export * from "../common/public_errors.ts";

@@ -9,7 +9,8 @@ import { abortable } from "./_abortable.ts";
 import { ChangeFeed } from "./change_feed.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
 import type { ShardManagerError } from "../common/errors.ts";
-import type { ResolvedSpectatorOptions } from "./options.ts";
+import { type ResolvedSpectatorOptions, resolveOptions, type SpectatorOptions } from "./options.ts";
+import { grpcTransport } from "./grpc_transport.ts";
 import { type AskedOwners, OwnerFallback } from "./owner_fallback.ts";
 import { tryOwners, type TryOwnersOptions } from "./try_owners.ts";
 import { nextPlacement } from "./next_placement.ts";
@@ -31,8 +32,24 @@ import { runWatchLoop } from "./watch_loop.ts";
 const MAX_ASKED = 100_000;
 
 /**
- * Who owns which shard of one namespace, answered from memory. Create one
- * with `createSpectator` (see its example); close it when done.
+ * Who owns which shard of one namespace, answered from memory, kept current
+ * by a `WatchNamespaceState` stream on one of `options.addresses`
+ * (reconnecting to the next address, with exponential backoff and full
+ * jitter, whenever the stream fails or ends). While the service is
+ * unreachable it keeps answering from the last snapshot; `staleness()` says
+ * how old that is. Close it when done.
+ *
+ * @example Route by shard key
+ * ```ts ignore
+ * import { Spectator } from "./spectator.ts";
+ *
+ * await using spectator = await new Spectator({
+ *   addresses: ["127.0.0.1:7943", "127.0.0.1:7944"],
+ *   namespace: "orders",
+ * }).start({ timeoutMs: 10_000 }); // rejects at once on an unknown namespace
+ * const owner = spectator.ownerOf("42"); // synchronous, from memory
+ * console.log(owner?.executorId, spectator.addressOf("42"), spectator.staleness().ageMs);
+ * ```
  */
 export class Spectator implements AsyncDisposable {
   /** The namespace watched. */
@@ -54,7 +71,7 @@ export class Spectator implements AsyncDisposable {
   readonly #readiness = deferred<void>();
   readonly #stop = new AbortController();
   readonly #fallback: OwnerFallback;
-  readonly #loop: Promise<void>;
+  #loop: Promise<void> | undefined;
   #owners: ReadonlyMap<string, Owner> | undefined;
   #asked = new Map<string, AskedOwners>();
   #placement: Placement | undefined;
@@ -66,15 +83,42 @@ export class Spectator implements AsyncDisposable {
   #failed: ShardManagerError | undefined;
   #closing: Promise<void> | undefined;
 
-  /** Starts watching. Use `createSpectator`, which validates options and builds the transport. */
-  constructor(options: ResolvedSpectatorOptions, transport: SpectatorTransport) {
-    this.namespace = options.namespace;
-    this.#options = options;
+  /**
+   * Checks `options` (throwing an `InvalidOptionsError` that names the
+   * option); watching begins with {@linkcode Spectator.start} (or the first
+   * `waitReady`, `owner`, `address`, ...).
+   */
+  constructor(options: SpectatorOptions) {
+    const resolved = resolveOptions(options);
+    const transport = options.transport ?? grpcTransportFor(options, resolved);
+    this.namespace = resolved.namespace;
+    this.#options = resolved;
     this.#transport = transport;
     this.ready = this.#readiness.promise;
     this.ready.catch(() => {}); // closing before the first snapshot is not an unhandled error
-    this.#fallback = new OwnerFallback({ ...options, transport, signal: this.#stop.signal });
-    this.#loop = runWatchLoop({ ...options, transport }, {
+    this.#fallback = new OwnerFallback({ ...resolved, transport, signal: this.#stop.signal });
+  }
+
+  /**
+   * Begins watching and resolves with `this` once the first snapshot has
+   * arrived. Rejects as {@linkcode Spectator.waitReady} does (at once on a
+   * permanent failure such as an unknown namespace; code `TIMEOUT` after
+   * `timeoutMs`), and then closes the spectator.
+   */
+  async start(options: WaitReadyOptions = {}): Promise<this> {
+    try {
+      await this.waitReady(options);
+      return this;
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  /** Starts the watch loop once. */
+  #watch(): void {
+    if (this.#loop !== undefined || this.#closing !== undefined) return;
+    this.#loop = runWatchLoop({ ...this.#options, transport: this.#transport }, {
       update: (update, address, first) => this.#apply(update, address, first),
       lost: (_address, error) => this.#lost(error),
     }, this.#stop.signal).finally(() => {
@@ -186,6 +230,7 @@ export class Spectator implements AsyncDisposable {
    * {@linkcode Spectator.ready}).
    */
   async waitReady(options: WaitReadyOptions = {}): Promise<void> {
+    this.#watch();
     if (this.#owners !== undefined) return;
     if (this.#failed !== undefined) throw this.#failed;
     if (this.#closing !== undefined) throw new SpectatorClosedError(this.namespace);
@@ -243,6 +288,7 @@ export class Spectator implements AsyncDisposable {
    * most one retained placement. Ends on `close()` or when `signal` aborts.
    */
   changes(options: WaitOptions = {}): AsyncIterableIterator<PlacementChange> {
+    this.#watch();
     return this.#feed.subscribe(options.signal);
   }
 
@@ -321,4 +367,18 @@ export class Spectator implements AsyncDisposable {
     }
     return value;
   }
+}
+
+/** The gRPC transport for `options`: its TLS, token, channel options and backoff. */
+function grpcTransportFor(
+  options: SpectatorOptions,
+  resolved: ResolvedSpectatorOptions,
+): SpectatorTransport {
+  return grpcTransport({
+    ...(options.tls === undefined && options.token === undefined
+      ? {}
+      : { tls: { ...options.tls, ...(options.token ? { token: options.token } : {}) } }),
+    ...(options.channelOptions === undefined ? {} : { channelOptions: options.channelOptions }),
+    backoff: resolved.backoff,
+  });
 }

@@ -80,7 +80,7 @@ export interface WatchLoopHandlers {
  * await snapshot.promise;
  * stop.abort();
  * await done;
- * assert.deepEqual(seen, ["sm-1:7943: connection refused", "snapshot from sm-2:7943"]);
+ * assert.deepEqual(seen, ["sm-1:7943: Watch to sm-1:7943 failed: connection refused", "snapshot from sm-2:7943"]);
  * ```
  */
 export async function runWatchLoop(
