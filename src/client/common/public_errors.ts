@@ -1,6 +1,7 @@
 /**
- * The error model every SDK entry point exports: the base class, the option
- * error, the codes and the classifier.
+ * What every SDK entry point exports alike: the error model (the base class,
+ * the option error, the codes and the classifier) and the connection and
+ * start options shared by the executor, the spectator and the leader selector.
  *
  * @example
  * ```ts
@@ -22,3 +23,4 @@ export {
 } from "./errors.ts";
 export { type CallSite, classifyCallError } from "./classify.ts";
 export type { ErrorDetail } from "../../wire/error_details.ts";
+export type { ConnectionOptions, StartOptions } from "./connection_options.ts";

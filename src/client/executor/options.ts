@@ -3,18 +3,13 @@
  *
  * @module
  */
-import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { ConnectionOptions } from "../common/connection_options.ts";
 import type { Clock } from "./clock.ts";
 import type { HeartbeatTransport } from "./transport.ts";
 import type { ProcessorFactory, UnreachablePolicy } from "./types.ts";
 
 /** How to create an {@linkcode Executor}. Durations are in milliseconds. */
-export interface ExecutorOptions {
-  /**
-   * Service address(es), `host:port`. Heartbeats go to one at a time and move
-   * to the next after a failure.
-   */
-  readonly addresses: string | readonly string[];
+export interface ExecutorOptions extends ConnectionOptions {
   /** The namespace, as configured on the service. */
   readonly namespace: string;
   /** Starts the processor of one shard; see {@linkcode ProcessorFactory}. */
@@ -46,13 +41,6 @@ export interface ExecutorOptions {
   readonly drainTimeoutMs?: number;
   /** What to do while the service is unreachable. @default {{ mode: "keep" }} */
   readonly onUnreachable?: UnreachablePolicy;
-  /** TLS for the gRPC connections. @default {{}} plaintext */
-  readonly tls?: ClientTlsOptions;
-  /**
-   * Bearer token sent as `authorization: Bearer <token>` on every call (for a
-   * service with `security.auth`). @default {undefined} none
-   */
-  readonly token?: string;
   /** Events each {@linkcode Executor.events} iterator buffers before dropping the oldest. @default {256} */
   readonly eventBufferSize?: number;
   /**

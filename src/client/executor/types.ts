@@ -116,14 +116,4 @@ export type ExecutorEvent =
 /** The status an executor reports. */
 export type ExecutorState = "ACTIVE" | "DRAINING" | "DRAINED";
 
-/** Bounds of {@linkcode Executor.start}. */
-export interface StartOptions {
-  /** Gives up (rejects with the signal's reason and shuts down) when it aborts. */
-  readonly signal?: AbortSignal;
-  /**
-   * Gives up after this many ms without an answered heartbeat: rejects with
-   * code `TIMEOUT` (its `cause` is the last heartbeat error) and shuts down.
-   * @default {undefined} waits as long as failures are transient
-   */
-  readonly timeoutMs?: number;
-}
+export type { StartOptions } from "../common/connection_options.ts";

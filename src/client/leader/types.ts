@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { ConnectionOptions } from "../common/connection_options.ts";
 import type { ShardManagerError } from "../common/errors.ts";
 import type { Clock, HeartbeatTransport } from "../executor/mod.ts";
 
@@ -35,9 +35,7 @@ export type TakeLeadership = (
 ) => void | Promise<void>;
 
 /** How to create a `LeaderSelector`. Durations are in milliseconds. */
-export interface LeaderSelectorOptions {
-  /** Service address(es), `host:port`. */
-  readonly addresses: string | readonly string[];
+export interface LeaderSelectorOptions extends ConnectionOptions {
   /**
    * The election: a namespace configured on the service as
    * `{ type: fixed, shardNum: 1 }`. Owning its shard `"0"` means leading.
@@ -72,13 +70,6 @@ export interface LeaderSelectorOptions {
   readonly drainTimeoutMs?: number;
   /** Heartbeat metadata, shown to spectators. @default {{}} */
   readonly metadata?: Readonly<Record<string, string>>;
-  /** TLS for the gRPC connections. @default {{}} plaintext */
-  readonly tls?: ClientTlsOptions;
-  /**
-   * Bearer token sent as `authorization: Bearer <token>` on every call (for a
-   * service with `security.auth`). @default {undefined} none
-   */
-  readonly token?: string;
   /** Events each {@linkcode LeaderSelector.events} iterator buffers. @default {64} */
   readonly eventBufferSize?: number;
   /** A heartbeat transport instead of gRPC (tests). */

@@ -5,28 +5,16 @@
  */
 import type { grpc } from "../../wire/packages.ts";
 import type { BackoffOptions } from "../common/backoff.ts";
-import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { ConnectionOptions } from "../common/connection_options.ts";
 import { parseAddresses } from "../common/addresses.ts";
 import { InvalidOptionsError } from "../common/errors.ts";
 import { type SpectatorClock, systemClock } from "./clock.ts";
 import type { NamespaceType, SpectatorTransport } from "./transport.ts";
 
 /** Options of `createSpectator`. */
-export interface SpectatorOptions {
-  /**
-   * Service address(es), `host:port`. The spectator starts at a random one
-   * and moves to the next whenever its stream fails or ends.
-   */
-  readonly addresses: string | readonly string[];
+export interface SpectatorOptions extends ConnectionOptions {
   /** The namespace to watch. */
   readonly namespace: string;
-  /** How to secure the connections. @default {{}} plaintext */
-  readonly tls?: ClientTlsOptions;
-  /**
-   * Bearer token sent as `authorization: Bearer <token>` on every call (for a
-   * service with `security.auth`). @default {undefined} none
-   */
-  readonly token?: string;
   /**
    * The namespace's shard model. On a miss, `owner()` asks the service
    * (`GetShardOwner`, which creates the shard) only in an ephemeral

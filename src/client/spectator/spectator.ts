@@ -9,6 +9,7 @@ import { abortable } from "./_abortable.ts";
 import { ChangeFeed } from "./change_feed.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
 import type { ShardManagerError } from "../common/errors.ts";
+import type { StartOptions } from "../common/connection_options.ts";
 import { type ResolvedSpectatorOptions, resolveOptions, type SpectatorOptions } from "./options.ts";
 import { grpcTransport } from "./grpc_transport.ts";
 import { type AskedOwners, OwnerFallback } from "./owner_fallback.ts";
@@ -105,7 +106,7 @@ export class Spectator implements AsyncDisposable {
    * permanent failure such as an unknown namespace; code `TIMEOUT` after
    * `timeoutMs`), and then closes the spectator.
    */
-  async start(options: WaitReadyOptions = {}): Promise<this> {
+  async start(options: StartOptions = {}): Promise<this> {
     try {
       await this.waitReady(options);
       return this;

@@ -157,7 +157,7 @@ export interface WaitOptions {
 
 /** Options of `Spectator.waitReady`. */
 export interface WaitReadyOptions extends WaitOptions {
-  /** Gives up after this many ms with a `SpectatorNotReadyError`. @default {undefined} no limit */
+  /** Gives up after this many ms with a `SpectatorNotReadyError` (code `TIMEOUT`). @default {undefined} no limit */
   readonly timeoutMs?: number;
 }
 
