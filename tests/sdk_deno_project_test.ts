@@ -5,13 +5,21 @@
  * and its scenario (tests/support/sdk_project/scenario.mjs: an executor gets
  * the shards, the spectator routes to it, a SIGTERM drain moves them, SIGTERM
  * stops cleanly) passes under `deno test` against a real service on a real
- * etcd, the executors running with only `--allow-net --allow-env`. And the
+ * etcd, the executors running with only `--allow-net --allow-env`; so do the
+ * failures of tests/support/sdk_project/failures.mjs (a wrong namespace, the
+ * HTTP port, a URL, a bad port: each fails within 2 s with its `code`). And the
  * same package imported by URL (the repository served over HTTP) into a
  * project with an empty Deno cache loads and runs.
  */
 import assert from "node:assert/strict";
 import { denoBinary } from "./support/deno_bin.ts";
-import { runIn, sdkPathFrom, startScenarioService, writeScenario } from "./support/sdk_project.ts";
+import {
+  runIn,
+  SCENARIO_TESTS,
+  sdkPathFrom,
+  startScenarioService,
+  writeScenario,
+} from "./support/sdk_project.ts";
 
 Deno.test("a fresh Deno project imports the SDK by path and runs an executor and a spectator", async () => {
   const dir = await Deno.makeTempDir({ prefix: "sm-sdk-deno-app-" });
@@ -22,16 +30,23 @@ Deno.test("a fresh Deno project imports the SDK by path and runs an executor and
     assert.match(scenario, /from "\.\.\/[^"]*packages\/sdk\/spectator\.ts"/, "imported by path");
     const deno = denoBinary();
     // No config anywhere above the project: the SDK must resolve its packages itself.
-    const checked = await runIn(dir, deno, ["check", "executor_app.mjs", "scenario.test.mjs"]);
+    const checked = await runIn(dir, deno, ["check", "executor_app.mjs", ...SCENARIO_TESTS.files]);
     assert.equal(checked.code, 0, `deno check failed:\n${checked.output}`);
     const ran = await runIn(
       dir,
       deno,
-      ["test", "--allow-net", "--allow-env", "--allow-run", "--allow-read", "scenario.test.mjs"],
+      [
+        "test",
+        "--allow-net",
+        "--allow-env",
+        "--allow-run",
+        "--allow-read",
+        ...SCENARIO_TESTS.files,
+      ],
       service.env,
     );
     assert.equal(ran.code, 0, `deno test failed:\n${ran.output}`);
-    assert.match(ran.output, /ok \| 1 passed/);
+    assert.match(ran.output, new RegExp(`ok \\| ${SCENARIO_TESTS.count} passed`));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -4,7 +4,9 @@
  * `npm install ./shard-manager-sdk-<version>.tgz` into a fresh project, and
  * the scenario of tests/support/sdk_project/ (an executor gets the shards,
  * the spectator routes to it, a SIGTERM drain moves them, SIGTERM stops
- * cleanly) run by `node --test` against a real service on a real etcd.
+ * cleanly) run by `node --test` against a real service on a real etcd, and
+ * its failures (failures.mjs: a wrong namespace, the HTTP port, a URL, a bad
+ * port, each failing within 2 s with its documented `code`).
  *
  * Needs `node` and `npm` (and the npm registry); without them the test is
  * skipped, except under CI (`CI` set), where it fails.
@@ -13,7 +15,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { packSdk } from "../scripts/sdk_pack.ts";
 import { SDK_CONFIG } from "../scripts/sdk_graph.ts";
-import { runIn, SDK_ENTRIES, startScenarioService, writeScenario } from "./support/sdk_project.ts";
+import {
+  runIn,
+  SCENARIO_TESTS,
+  SDK_ENTRIES,
+  startScenarioService,
+  writeScenario,
+} from "./support/sdk_project.ts";
 
 function hasTool(name: string): boolean {
   try {
@@ -63,9 +71,9 @@ Deno.test({
       const scenario = await Deno.readTextFile(join(project, "scenario.test.mjs"));
       assert.match(scenario, /from "@shard-manager\/sdk\/spectator"/);
       await using service = await startScenarioService();
-      const ran = await runIn(project, "node", ["--test", "scenario.test.mjs"], service.env);
+      const ran = await runIn(project, "node", ["--test", ...SCENARIO_TESTS.files], service.env);
       assert.equal(ran.code, 0, `node --test failed:\n${ran.output}`);
-      assert.match(ran.output, /# pass 1\b/);
+      assert.match(ran.output, new RegExp(`# pass ${SCENARIO_TESTS.count}\\b`));
       assert.match(ran.output, /# fail 0\b/);
     } finally {
       await Deno.remove(dir, { recursive: true });

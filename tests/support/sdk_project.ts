@@ -13,7 +13,14 @@ import { startEtcd, uniquePrefix } from "./etcd.ts";
 import { startInProcess, testConfigYaml } from "./service.ts";
 
 const FIXTURE = new URL("./sdk_project/", import.meta.url);
-const FILES = { "executor_app.mjs": "executor_app.mjs", "scenario.mjs": "scenario.test.mjs" };
+const FILES = {
+  "executor_app.mjs": "executor_app.mjs",
+  "scenario.mjs": "scenario.test.mjs",
+  "failures.mjs": "failures.test.mjs",
+};
+
+/** The test files written by {@linkcode writeScenario}, and how many tests they hold. */
+export const SCENARIO_TESTS = { files: ["scenario.test.mjs", "failures.test.mjs"], count: 5 };
 /** How the fixture imports the SDK, in the repository. */
 const SDK_IMPORT = "../../../packages/sdk/";
 
@@ -58,7 +65,7 @@ export function sdkPathFrom(dir: string, entry: string): string {
 
 /** A service and etcd for the scenario, and the environment that points the scenario at them. */
 export interface ScenarioService extends AsyncDisposable {
-  /** SM_ADDRESS, SM_NAMESPACE and SM_SHARDS. */
+  /** SM_ADDRESS, SM_HTTP_ADDRESS, SM_NAMESPACE and SM_SHARDS. */
   readonly env: Record<string, string>;
   /** The instance. */
   readonly instance: RunningInstance;
@@ -75,7 +82,12 @@ export async function startScenarioService(): Promise<ScenarioService> {
     }));
     return {
       instance,
-      env: { SM_ADDRESS: instance.server.address, SM_NAMESPACE: "orders", SM_SHARDS: "4" },
+      env: {
+        SM_ADDRESS: instance.server.address,
+        SM_HTTP_ADDRESS: instance.http.address,
+        SM_NAMESPACE: "orders",
+        SM_SHARDS: "4",
+      },
       [Symbol.asyncDispose]: async () => {
         await instance.stop();
         await etcd[Symbol.asyncDispose]();
