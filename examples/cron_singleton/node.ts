@@ -16,7 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import { Cron } from "croner";
-import { leaderSelector, type LeadershipLease } from "../../packages/sdk/mod.ts";
+import { LeaderSelector, type LeadershipLease } from "../../packages/sdk/mod.ts";
 import { clockTime, numberFlag, sleep, untilStopped } from "../_shared/cli.ts";
 import { DuplicateTickError, FencedLedger, StaleTokenError } from "./ledger.ts";
 
@@ -95,8 +95,8 @@ async function lead(signal: AbortSignal, lease: LeadershipLease): Promise<void> 
   }
 }
 
-const selector = leaderSelector({
-  addresses: [flags.service],
+const selector = new LeaderSelector({
+  addresses: flags.service,
   namespace: flags.namespace,
   name,
   autoRequeue: true,
@@ -109,6 +109,7 @@ void (async () => {
     if (event.type === "error") say(`error: ${event.error.message}`);
   }
 })();
+await selector.start(); // rejects at once on a wrong namespace or address
 await untilStopped();
 say("leaving the election");
 await selector.close();

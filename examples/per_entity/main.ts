@@ -11,7 +11,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { createSpectator } from "../../packages/sdk/mod.ts";
+import { Spectator } from "../../packages/sdk/mod.ts";
 import { type Child, spawnChild } from "../_shared/child.ts";
 import { clockTime, numberFlag, sleep, untilStopped } from "../_shared/cli.ts";
 import { readRecords } from "../_shared/records.ts";
@@ -53,11 +53,11 @@ for (let i = 1; i <= nodeCount; i++) {
     ...["--service", service.address, "--record", record, "--name", `node-${i}`],
   ], { name: `node-${i}`, onLine: (line) => console.log(line) }));
 }
-const spectator = createSpectator({
-  addresses: [service.address],
+const spectator = await new Spectator({
+  addresses: service.address,
   namespace: "entities",
   namespaceType: "ephemeral",
-});
+}).start({ timeoutMs: 10_000 });
 // Route only once every node serves, so that the entities spread over all of them.
 while (spectator.placement === undefined || spectator.placement.executors.size < nodeCount) {
   await sleep(100);

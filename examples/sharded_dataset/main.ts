@@ -11,7 +11,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { createSpectator, type Placement } from "../../packages/sdk/mod.ts";
+import { type Placement, Spectator } from "../../packages/sdk/mod.ts";
 import { type Child, spawnChild } from "../_shared/child.ts";
 import { clockTime, numberFlag, sleep, untilStopped } from "../_shared/cli.ts";
 import { readRecords } from "../_shared/records.ts";
@@ -50,11 +50,11 @@ const service = await startService({
 });
 say(`Shard Manager listens on ${service.address} (embedded store); records: ${record}`);
 
-const spectator = createSpectator({
-  addresses: [service.address],
+const spectator = await new Spectator({
+  addresses: service.address,
   namespace: "dataset",
   namespaceType: "fixed",
-});
+}).start({ timeoutMs: 10_000 });
 const stop = new AbortController();
 void (async () => {
   for await (const change of spectator.changes({ signal: stop.signal })) {

@@ -161,9 +161,21 @@ export class Executor implements AsyncDisposable {
     }
   }
 
+  /** Rejects `start()` calls still waiting (unless a failure rejected them already). */
+  #closeFirstAnswer(why: string): void {
+    if (this.#answered) return;
+    this.#firstAnswer.promise.catch(() => {}); // a start() nobody awaits is not an unhandled error
+    this.#firstAnswer.reject(
+      new ShardManagerError(`Executor ${this.id} got no heartbeat answered: ${why}`, {
+        code: "CLOSED",
+      }),
+    );
+  }
+
   /** Stops a start that got no answer: no heartbeat, timer or connection is left. */
   #abandon(): void {
     if (this.#shutdown) return;
+    this.#closeFirstAnswer("its start was abandoned");
     const { clock } = this.#o;
     this.#looping = false;
     this.#shutdown = Promise.resolve();
@@ -212,15 +224,7 @@ export class Executor implements AsyncDisposable {
   }
 
   async #drainAndClose(): Promise<void> {
-    if (!this.#answered) {
-      // The caller gave up before the first answer: `start()` rejects, not hangs.
-      this.#firstAnswer.promise.catch(() => {});
-      this.#firstAnswer.reject(
-        new ShardManagerError(`Executor ${this.id} was shut down before its first heartbeat`, {
-          code: "CLOSED",
-        }),
-      );
-    }
+    this.#closeFirstAnswer("it was shut down");
     try {
       if (this.#started) await this.#drain();
     } finally {

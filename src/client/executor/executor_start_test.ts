@@ -93,3 +93,13 @@ Deno.test("shutdown before the first answer rejects a pending start with CLOSED"
   await done;
   assert.equal((await outcome).code, "CLOSED");
 });
+
+Deno.test("a start that times out also ends other starts waiting, with CLOSED", async () => {
+  const { time, service, executor } = setup();
+  service.hang = true;
+  const unbounded = executor.start().catch((e) => e);
+  const bounded = executor.start({ timeoutMs: 1_000 }).catch((e) => e);
+  await time.tickAsync(1_000);
+  assert.equal((await bounded).code, "TIMEOUT");
+  assert.equal((await unbounded).code, "CLOSED");
+});
