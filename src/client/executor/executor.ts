@@ -22,7 +22,8 @@ import {
 } from "./_heartbeat_call.ts";
 import { LeaseExpiredError } from "./errors.ts";
 import { classifyCallError } from "../common/classify.ts";
-import { InvalidOptionsError, ShardManagerError } from "../common/errors.ts";
+import { ShardManagerError } from "../common/errors.ts";
+import { FirstAnswer } from "./_first_answer.ts";
 import type { StartOptions } from "./types.ts";
 
 /**
@@ -75,10 +76,8 @@ export class Executor implements AsyncDisposable {
   #inflight: Promise<boolean> | undefined;
   #drained = deferred<void>();
   #shutdown: Promise<void> | undefined;
-  /** Settles with the first heartbeat: resolves on an answer, rejects on a permanent failure. */
-  readonly #firstAnswer = deferred<void>();
-  #answered = false;
-  #lastError: ShardManagerError | undefined;
+  /** What `start()` waits for: settles on the first answer or a permanent failure. */
+  readonly #first: FirstAnswer;
   /** Cancels the heartbeat in flight when a start is abandoned. */
   readonly #abandoned = new AbortController();
 
@@ -88,6 +87,10 @@ export class Executor implements AsyncDisposable {
     this.id = this.#o.executorId;
     this.namespace = this.#o.namespace;
     this.#hub = new EventHub(this.#o.eventBufferSize, (count) => ({ type: "dropped", count }));
+    this.#first = new FirstAnswer(
+      this.#o.clock,
+      `Executor ${this.id} in namespace "${this.namespace}"`,
+    );
   }
 
   /**
@@ -119,63 +122,20 @@ export class Executor implements AsyncDisposable {
   }
 
   /** Waits for the first answer within the bounds of `options`; abandons the start if they pass. */
-  async #untilAnswered({ signal, timeoutMs }: StartOptions): Promise<this> {
-    if (this.#answered) return this;
-    if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-      throw new InvalidOptionsError(
-        "timeoutMs",
-        `timeoutMs must be a positive number of ms, got ${timeoutMs}`,
-      );
-    }
-    const { clock } = this.#o;
-    let timer: unknown;
-    const bounds = new AbortController();
-    const given = new Promise<never>((_, reject) => {
-      if (timeoutMs !== undefined) {
-        timer = clock.setTimeout(() => {
-          const last = this.#lastError ? ` (last error: ${this.#lastError.message})` : "";
-          reject(
-            new ShardManagerError(
-              `Executor ${this.id} got no heartbeat answered in namespace "${this.namespace}" ` +
-                `within ${timeoutMs} ms${last}`,
-              { code: "TIMEOUT", cause: this.#lastError },
-            ),
-          );
-        }, timeoutMs);
-      }
-      if (signal?.aborted) reject(signal.reason);
-      signal?.addEventListener("abort", () => reject(signal.reason), {
-        once: true,
-        signal: bounds.signal,
-      });
-    });
+  async #untilAnswered(options: StartOptions): Promise<this> {
     try {
-      await Promise.race([this.#firstAnswer.promise, given]);
+      await this.#first.wait(options);
       return this;
     } catch (error) {
-      if (!this.#answered) this.#abandon();
+      if (!this.#first.isAnswered) this.#abandon();
       throw error;
-    } finally {
-      clock.clearTimeout(timer);
-      bounds.abort();
     }
-  }
-
-  /** Rejects `start()` calls still waiting (unless a failure rejected them already). */
-  #closeFirstAnswer(why: string): void {
-    if (this.#answered) return;
-    this.#firstAnswer.promise.catch(() => {}); // a start() nobody awaits is not an unhandled error
-    this.#firstAnswer.reject(
-      new ShardManagerError(`Executor ${this.id} got no heartbeat answered: ${why}`, {
-        code: "CLOSED",
-      }),
-    );
   }
 
   /** Stops a start that got no answer: no heartbeat, timer or connection is left. */
   #abandon(): void {
     if (this.#shutdown) return;
-    this.#closeFirstAnswer("its start was abandoned");
+    this.#first.close("its start was abandoned");
     const { clock } = this.#o;
     this.#looping = false;
     this.#shutdown = Promise.resolve();
@@ -224,7 +184,7 @@ export class Executor implements AsyncDisposable {
   }
 
   async #drainAndClose(): Promise<void> {
-    this.#closeFirstAnswer("it was shut down");
+    this.#first.close("it was shut down");
     try {
       if (this.#started) await this.#drain();
     } finally {
@@ -319,18 +279,17 @@ export class Executor implements AsyncDisposable {
    */
   #heartbeatFailed(failure: unknown): void {
     const error = classifyCallError(failure, { namespace: this.namespace, operation: "Heartbeat" });
-    this.#lastError = error;
+    this.#first.lastError = error;
     this.#failures++;
     this.#emit({ type: "heartbeat-failed", error, failures: this.#failures });
-    if (!this.#answered && !error.retryable && this.#looping && this.#status === "ACTIVE") {
-      this.#firstAnswer.reject(error);
+    if (!this.#first.isAnswered && !error.retryable && this.#looping && this.#status === "ACTIVE") {
+      this.#first.fail(error);
       this.#abandon();
     }
   }
 
   #onAnswer(answer: HeartbeatResponse__Output, sentAt: number, leaseMs: number | undefined): void {
-    this.#answered = true;
-    this.#firstAnswer.resolve();
+    this.#first.answered();
     if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
     this.#failures = 0;
     this.#leaseMs = leaseMs;
