@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { createSpectator, type PlacementChange } from "../src/client/spectator/mod.ts";
+import {
+  createSpectator,
+  type PlacementChange,
+  type ShardManagerError,
+  Spectator,
+} from "../src/client/spectator/mod.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually, runExecutors } from "./support/executors.ts";
 import { connect } from "./support/grpc_clients.ts";
@@ -103,14 +108,16 @@ Deno.test("spectator: a miss in an ephemeral namespace falls back to GetShardOwn
     const address = await spectator.address("customer-2");
     assert.match(String(address), /^[ab]\.example:1234$/);
 
-    await using unknown = createSpectator({
-      addresses: [instance.server.address],
-      namespace: "no-such-namespace",
-    });
+    // An unknown namespace fails at once, not after the timeout.
+    const startedAt = Date.now();
     await assert.rejects(
-      unknown.waitReady({ timeoutMs: 1_500 }),
-      /not ready: no snapshot within 1500 ms \(last error: 5 NOT_FOUND: .*no-such-namespace/,
+      new Spectator({ addresses: instance.server.address, namespace: "no-such-namespace" })
+        .start({ timeoutMs: 10_000 }),
+      (error: ShardManagerError) =>
+        error.code === "NAMESPACE_NOT_FOUND" && error.grpcCode === 5 &&
+        /^Namespace "no-such-namespace" not found at /.test(error.message),
     );
+    assert.ok(Date.now() - startedAt < 2_000, `took ${Date.now() - startedAt} ms`);
   } finally {
     for (const e of executors) e.stop();
     await spectator.close();

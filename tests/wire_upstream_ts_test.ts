@@ -177,8 +177,10 @@ Deno.test("upstream clients get upstream's typed error details, with code and me
     await spectator.waitReady({ timeoutMs: 10_000 });
     const lookup = await spectator.owner("parked").catch((error: unknown) => error);
     assert.ok(lookup instanceof ShardOwnerLookupError, String(lookup));
-    assert.equal(lookup.code, grpc.status.FAILED_PRECONDITION);
-    assert.deepEqual(lookup.detail, {
+    assert.equal(lookup.grpcCode, grpc.status.FAILED_PRECONDITION);
+    assert.equal(lookup.code, "SHARD_DRAINED");
+    assert.equal(lookup.retryable, false);
+    assert.deepEqual(lookup.details, {
       type: "ShardDrainedError",
       namespace: "eph",
       shardKey: "parked",
