@@ -61,7 +61,10 @@ Deno.test("start keeps retrying transient failures until its timeoutMs, then shu
   await time.tickAsync(5_000);
   const error = await outcome;
   assert.equal(error.code, "TIMEOUT");
-  assert.match(error.message, /^Executor e1 in namespace "ns" got no heartbeat answered within 5000 ms/);
+  assert.match(
+    error.message,
+    /^Executor e1 in namespace "ns" got no heartbeat answered within 5000 ms/,
+  );
   assert.match(
     error.message,
     /last error: Cannot reach the service at the service \(connection refused\)/,
