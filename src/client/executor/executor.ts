@@ -21,6 +21,7 @@ import {
   sendHeartbeat,
 } from "./_heartbeat_call.ts";
 import { LeaseExpiredError } from "./errors.ts";
+import { ExecutorObserver } from "./_observer.ts";
 
 /**
  * Runs a processor per assigned shard. Call {@linkcode Executor.start} to
@@ -53,6 +54,7 @@ export class Executor implements AsyncDisposable {
   readonly namespace: string;
   readonly #o: ResolvedOptions;
   readonly #hub: EventHub<ExecutorEvent>;
+  readonly #obs: ExecutorObserver;
   readonly #slots = new Map<string, ShardSlot>();
   readonly #releasing = new WeakMap<ShardSlot, Promise<void>>();
   #assigned = new Map<string, string>();
@@ -79,6 +81,14 @@ export class Executor implements AsyncDisposable {
     this.id = this.#o.executorId;
     this.namespace = this.#o.namespace;
     this.#hub = new EventHub(this.#o.eventBufferSize, (count) => ({ type: "dropped", count }));
+    this.#obs = new ExecutorObserver({
+      ...options,
+      namespace: this.namespace,
+      executorId: this.id,
+      addresses: options.transport ? [] : [options.addresses].flat(),
+      clock: this.#o.clock,
+      running: () => this.runningShards.length,
+    });
   }
 
   /**
@@ -90,6 +100,7 @@ export class Executor implements AsyncDisposable {
     if (this.#started) return this;
     this.#started = this.#looping = true;
     this.#transport = this.#o.transport();
+    this.#obs.started();
     void this.#loop();
     return this;
   }
@@ -122,6 +133,7 @@ export class Executor implements AsyncDisposable {
    * connections. Never rejects; calling it again returns the same promise.
    */
   shutdown(): Promise<void> {
+    if (this.#shutdown === undefined && this.#started) this.#obs.shuttingDown();
     return this.#shutdown ??= this.#drainAndClose();
   }
 
@@ -135,6 +147,7 @@ export class Executor implements AsyncDisposable {
       if (this.#started) await this.#drain();
     } finally {
       this.#transport?.close();
+      this.#obs.closed();
       this.#hub.close();
     }
   }
@@ -157,7 +170,10 @@ export class Executor implements AsyncDisposable {
     await this.#heartbeat();
   }
 
-  #emit = (event: ExecutorEvent): void => this.#hub.emit(event);
+  #emit = (event: ExecutorEvent): void => {
+    this.#obs.event(event);
+    this.#hub.emit(event);
+  };
 
   async #loop(): Promise<void> {
     this.#timer = undefined;
@@ -204,9 +220,11 @@ export class Executor implements AsyncDisposable {
         if (leaseMs !== undefined && this.#o.clock.now() >= sentAt + leaseMs) {
           throw new LeaseExpiredError(leaseMs);
         }
+        this.#obs.heartbeat(this.#o.clock.now() - sentAt);
         this.#onAnswer(answer, sentAt, leaseMs);
         return true;
       } catch (error) {
+        this.#obs.heartbeat(this.#o.clock.now() - sentAt, error ?? new Error(String(error)));
         this.#failures++;
         this.#emit({ type: "heartbeat-failed", error, failures: this.#failures });
         return false;
@@ -256,11 +274,15 @@ export class Executor implements AsyncDisposable {
     if (this.#status === "ACTIVE" && this.#looping) {
       for (const [key, token] of this.#assigned) {
         const held = this.#slots.get(key);
-        if (held?.state === "failed" && answered) held.start();
+        if (held?.state === "failed" && answered) {
+          this.#obs.starting(key, held.fencingToken);
+          held.start();
+        }
         if (held !== undefined) continue;
         const slot = new ShardSlot(key, token, this.#o, this.#emit);
         this.#slots.set(key, slot);
         this.#emit({ type: "assigned", shardKey: key, fencingToken: token });
+        this.#obs.starting(key, token);
         slot.start();
       }
     }
@@ -275,6 +297,7 @@ export class Executor implements AsyncDisposable {
   #release(slot: ShardSlot, reason: ReleaseReason): Promise<void> {
     let releasing = this.#releasing.get(slot);
     if (releasing === undefined) {
+      this.#obs.stopping(slot.shardKey, reason);
       releasing = slot.stop(reason).then(() => {
         if (this.#slots.get(slot.shardKey) === slot) this.#slots.delete(slot.shardKey);
         this.#emit({ type: "released", shardKey: slot.shardKey, reason });

@@ -4,12 +4,16 @@
  * @module
  */
 import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
 import type { Clock } from "./clock.ts";
 import type { HeartbeatTransport } from "./transport.ts";
 import type { ProcessorFactory, UnreachablePolicy } from "./types.ts";
 
-/** How to create an {@linkcode Executor}. Durations are in milliseconds. */
-export interface ExecutorOptions {
+/**
+ * How to create an {@linkcode Executor}. Durations are in milliseconds.
+ * `logger`, `meter` and `tracer`: see {@linkcode ObservabilityOptions}.
+ */
+export interface ExecutorOptions extends ObservabilityOptions {
   /**
    * Service address(es), `host:port`. Heartbeats go to one at a time and move
    * to the next after a failure.
