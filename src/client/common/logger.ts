@@ -38,15 +38,18 @@ const ignore = (): void => {};
  */
 export const defaultLogger: Logger = Object.freeze({
   debug: ignore,
-  // deno-lint-ignore no-console
-  info: (message: string, context?: Readonly<Record<string, unknown>>) =>
-    console.info(message, context ?? {}),
-  // deno-lint-ignore no-console
-  warn: (message: string, context?: Readonly<Record<string, unknown>>) =>
-    console.warn(message, context ?? {}),
-  // deno-lint-ignore no-console
-  error: (message: string, context?: Readonly<Record<string, unknown>>) =>
-    console.error(message, context ?? {}),
+  info: (message: string, context?: Readonly<Record<string, unknown>>) => {
+    // deno-lint-ignore no-console
+    console.info(message, context ?? {});
+  },
+  warn: (message: string, context?: Readonly<Record<string, unknown>>) => {
+    // deno-lint-ignore no-console
+    console.warn(message, context ?? {});
+  },
+  error: (message: string, context?: Readonly<Record<string, unknown>>) => {
+    // deno-lint-ignore no-console
+    console.error(message, context ?? {});
+  },
 });
 
 /**
