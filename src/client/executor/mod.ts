@@ -61,3 +61,16 @@ export type {
 } from "../../wire/proto.ts";
 export type { SubscribeOptions } from "./event_hub.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
+export type { Logger } from "../common/logger.ts";
+export type { ObservabilityOptions } from "../common/observability_options.ts";
+export type {
+  Attributes,
+  CounterLike,
+  HistogramLike,
+  InstrumentOptions,
+  MeterLike,
+  ObservableGaugeLike,
+  ObservableResultLike,
+  SpanLike,
+  TracerLike,
+} from "../common/telemetry.ts";

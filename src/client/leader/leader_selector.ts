@@ -161,6 +161,9 @@ class Selector implements LeaderSelector {
       ...(o.tls ? { tls: o.tls } : {}),
       ...(o.token ? { token: o.token } : {}),
       ...(o.transport ? { transport: o.transport } : {}),
+      ...(o.logger === undefined ? {} : { logger: o.logger }),
+      ...(o.meter === undefined ? {} : { meter: o.meter }),
+      ...(o.tracer === undefined ? {} : { tracer: o.tracer }),
     });
     this.#executor = executor;
     executor.start();

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
 import type { Clock, HeartbeatTransport } from "../executor/mod.ts";
 
 /** What the leader is told about its leadership. */
@@ -33,8 +34,12 @@ export type TakeLeadership = (
   lease: LeadershipLease,
 ) => void | Promise<void>;
 
-/** How to create a {@linkcode leaderSelector}. Durations are in milliseconds. */
-export interface LeaderSelectorOptions {
+/**
+ * How to create a {@linkcode leaderSelector}. Durations are in milliseconds.
+ * `logger`, `meter` and `tracer` go to its executor (see
+ * {@linkcode ObservabilityOptions}).
+ */
+export interface LeaderSelectorOptions extends ObservabilityOptions {
   /** Service address(es), `host:port`. */
   readonly addresses: string | readonly string[];
   /**

@@ -71,5 +71,5 @@ export function createSpectator(options: SpectatorOptions): Spectator {
     ...(options.channelOptions === undefined ? {} : { channelOptions: options.channelOptions }),
     backoff: resolved.backoff,
   });
-  return new Spectator(resolved, transport);
+  return new Spectator(resolved, transport, options);
 }

@@ -40,6 +40,7 @@ export type {
   PlacementSnapshot,
   PlacementUpdate,
   ShardMove,
+  SpectatorEvent,
   Staleness,
   WaitOptions,
   WaitReadyOptions,
@@ -55,3 +56,17 @@ export {
 export type { NamespaceType, SpectatorTransport, TransportCallOptions } from "./transport.ts";
 export type { SpectatorClock } from "./clock.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
+export type { Logger } from "../common/logger.ts";
+export type { ObservabilityOptions } from "../common/observability_options.ts";
+export type {
+  Attributes,
+  CounterLike,
+  HistogramLike,
+  InstrumentOptions,
+  MeterLike,
+  ObservableGaugeLike,
+  ObservableResultLike,
+  SpanLike,
+  TracerLike,
+} from "../common/telemetry.ts";
+export type { SubscribeOptions } from "../common/event_hub.ts";

@@ -6,11 +6,15 @@
 import type { grpc } from "../../wire/packages.ts";
 import type { BackoffOptions } from "../common/backoff.ts";
 import type { ClientTlsOptions } from "../common/credentials.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
 import { type SpectatorClock, systemClock } from "./clock.ts";
 import type { NamespaceType, SpectatorTransport } from "./transport.ts";
 
-/** Options of `createSpectator`. */
-export interface SpectatorOptions {
+/**
+ * Options of `createSpectator`. `logger` and `meter`: see
+ * {@linkcode ObservabilityOptions} (the spectator makes no spans).
+ */
+export interface SpectatorOptions extends ObservabilityOptions {
   /**
    * Service addresses (`host:port`). The spectator starts at a random one
    * and moves to the next whenever its stream fails or ends.

@@ -5,6 +5,9 @@
  * @module
  */
 import { deferred } from "../common/deferred.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
+import type { SubscribeOptions } from "../common/event_hub.ts";
+import { SpectatorObserver } from "./_observer.ts";
 import { abortable } from "./_abortable.ts";
 import { ChangeFeed } from "./change_feed.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
@@ -20,6 +23,7 @@ import type {
   Placement,
   PlacementChange,
   PlacementUpdate,
+  SpectatorEvent,
   Staleness,
   WaitOptions,
   WaitReadyOptions,
@@ -51,6 +55,7 @@ export class Spectator implements AsyncDisposable {
   readonly #stop = new AbortController();
   readonly #fallback: OwnerFallback;
   readonly #loop: Promise<void>;
+  readonly #obs: SpectatorObserver;
   #owners: ReadonlyMap<string, Owner> | undefined;
   #asked = new Map<string, AskedOwners>();
   #placement: Placement | undefined;
@@ -61,8 +66,18 @@ export class Spectator implements AsyncDisposable {
   #closing: Promise<void> | undefined;
 
   /** Starts watching. Use `createSpectator`, which validates options and builds the transport. */
-  constructor(options: ResolvedSpectatorOptions, transport: SpectatorTransport) {
+  constructor(
+    options: ResolvedSpectatorOptions,
+    transport: SpectatorTransport,
+    observability: ObservabilityOptions = {},
+  ) {
     this.namespace = options.namespace;
+    this.#obs = new SpectatorObserver({
+      ...observability,
+      namespace: options.namespace,
+      clock: options.clock,
+      ageMs: () => this.staleness().ageMs,
+    });
     this.#options = options;
     this.#transport = transport;
     this.ready = this.#readiness.promise;
@@ -70,7 +85,10 @@ export class Spectator implements AsyncDisposable {
     this.#fallback = new OwnerFallback({ ...options, transport, signal: this.#stop.signal });
     this.#loop = runWatchLoop({ ...options, transport }, {
       update: (update, address, first) => this.#apply(update, address, first),
-      lost: (_address, error) => this.#lost(error),
+      lost: (address, error, retryInMs) => {
+        this.#lost(error);
+        this.#obs.lost(address, error, retryInMs);
+      },
     }, this.#stop.signal);
   }
 
@@ -230,6 +248,15 @@ export class Spectator implements AsyncDisposable {
     return this.#feed.subscribe(options.signal);
   }
 
+  /**
+   * Connection events from now on (see {@linkcode SpectatorEvent}): each
+   * iterator buffers 256 events and drops the oldest when its consumer falls
+   * behind. Iterators end on `close()` or when `signal` aborts.
+   */
+  events(options: SubscribeOptions = {}): AsyncIterableIterator<SpectatorEvent> {
+    return this.#obs.events(options);
+  }
+
   /** Stops watching: cancels the stream, timers and calls, ends `changes()`, closes connections. */
   close(): Promise<void> {
     return this.#closing ??= (async () => {
@@ -242,6 +269,7 @@ export class Spectator implements AsyncDisposable {
       this.#feed.close();
       await this.#loop;
       this.#transport.close();
+      this.#obs.closed();
     })();
   }
 
@@ -267,6 +295,7 @@ export class Spectator implements AsyncDisposable {
       this.#connectedTo = address;
       this.#disconnectedAtMs = undefined;
       this.#lastError = undefined;
+      this.#obs.connected(address);
     }
     if (previous === undefined) {
       this.#readiness.resolve();
