@@ -23,7 +23,29 @@ export interface InstrumentOptions {
   readonly description?: string;
   /** Its unit, UCUM (`s`, `{shard}`). */
   readonly unit?: string;
+  /** Hints to the SDK, e.g. a histogram's bucket boundaries. */
+  readonly advice?: { readonly explicitBucketBoundaries?: number[] };
 }
+
+/**
+ * Bucket boundaries of the SDKs' duration histograms, in seconds (the
+ * OpenTelemetry default suits milliseconds): 1 ms to 10 s.
+ */
+export const DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.001,
+  0.0025,
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10,
+]);
 
 /** A histogram, as `@opentelemetry/api`'s `Histogram`. */
 export interface HistogramLike {

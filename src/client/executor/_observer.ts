@@ -10,6 +10,7 @@ import type { ObservabilityOptions } from "../common/observability_options.ts";
 import { OutageLog } from "../common/outage_log.ts";
 import {
   type CounterLike,
+  DURATION_BUCKETS,
   failSpan,
   type HistogramLike,
   type ObservableGaugeLike,
@@ -96,7 +97,8 @@ export class ExecutorObserver {
     if (meter !== undefined) {
       const make = <K extends keyof typeof EXECUTOR_METRICS>(key: K) => {
         const [name, unit, description] = EXECUTOR_METRICS[key];
-        return [name, { unit, description }] as const;
+        const advice = { explicitBucketBoundaries: [...DURATION_BUCKETS] };
+        return [name, { unit, description, ...(unit === "s" ? { advice } : {}) }] as const;
       };
       this.#instruments = {
         heartbeat: meter.createHistogram(...make("heartbeat")),
