@@ -13,6 +13,9 @@
  * - `shutdown()` drains: DRAINING, wait for the shards to move, stop, DRAINED.
  * - While the service is unreachable, shards keep running (static
  *   stability) unless `onUnreachable: { mode: "stop", afterMs }`.
+ * - Logs (`logger`, rate-limited: one line when an outage starts, one when
+ *   it ends), OpenTelemetry metrics and spans (`meter`, `tracer`, or the
+ *   application's global providers); see docs/sdk_executor.md.
  *
  * See `docs/sdk_executor.md` for a guide.
  *

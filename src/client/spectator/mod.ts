@@ -9,7 +9,12 @@
  * - Replicated namespaces: `ownersOf` / `owners` give every owner, primary
  *   first, and `tryOwners` (also a method) tries them in turn.
  * - `staleness()` says whether the stream is connected and how old the
- *   answers may be; `changes()` yields placement changes (latest-value).
+ *   answers may be; `changes()` yields placement changes (latest-value);
+ *   `events()` yields connection events (`connected`, `disconnected`,
+ *   `reconnecting`).
+ * - Logs (`logger`, rate-limited: one line when an outage starts, one when
+ *   it ends) and OpenTelemetry metrics (`meter`, or the application's global
+ *   meter provider); see docs/sdk_spectator.md.
  * - Errors: {@linkcode SpectatorNotReadyError}, {@linkcode SpectatorClosedError},
  *   {@linkcode MissingMetadataError}, {@linkcode ShardOwnerLookupError}.
  *
