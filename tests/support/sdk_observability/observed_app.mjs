@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * An application that observes the SDK as a user would: OpenTelemetry's API
  * and metrics SDK registered globally (the executor finds the meter by
@@ -11,6 +12,8 @@
  * reader collected) once heartbeats and the watch have recovered, and again
  * after shutdown, then `{ done }`.
  *
+ * The same file runs on Deno and on Node.js.
+ *
  * Environment: SM_ADDRESS, SM_NAMESPACE, SM_SHARDS.
  *
  * @module
@@ -18,28 +21,36 @@
 import process from "node:process";
 import { metrics } from "@opentelemetry/api";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
-import { createSpectator, Executor, type Logger } from "../../../packages/sdk/mod.ts";
+import { createSpectator, Executor } from "../../../packages/sdk/mod.ts";
 
 /** A pull reader: the app collects when it wants to. */
 class Reader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
+  /** @override */
+  onForceFlush() {
     return Promise.resolve();
   }
-  protected override onShutdown(): Promise<void> {
+  /** @override */
+  onShutdown() {
     return Promise.resolve();
   }
 }
 
-function print(line: Record<string, unknown>): void {
+/** @param {Record<string, unknown>} line */
+function print(line) {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-function logger(component: string): Logger {
-  const at = (level: string) => (message: string) => print({ log: level, component, message });
+/**
+ * @param {string} component
+ * @returns {import("../../../packages/sdk/mod.ts").Logger}
+ */
+function logger(component) {
+  const at = (/** @type {string} */ level) => (/** @type {string} */ message) =>
+    print({ log: level, component, message });
   return { debug: () => {}, info: at("info"), warn: at("warn"), error: at("error") };
 }
 
-async function collect(): Promise<Record<string, unknown>[]> {
+async function collect() {
   const { resourceMetrics } = await reader.collect();
   return resourceMetrics.scopeMetrics.flatMap((scope) =>
     scope.metrics.map((metric) => ({
@@ -56,8 +67,8 @@ async function collect(): Promise<Record<string, unknown>[]> {
 
 const reader = new Reader();
 metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-const address = process.env.SM_ADDRESS!;
-const namespace = process.env.SM_NAMESPACE!;
+const address = String(process.env.SM_ADDRESS);
+const namespace = String(process.env.SM_NAMESPACE);
 const shards = Number(process.env.SM_SHARDS);
 setTimeout(() => {
   print({ error: "timed out" });
