@@ -204,6 +204,7 @@ export function testExecutor(
     transport: service,
     clock,
     random: () => 0.5,
+    logger: false, // tests that check logs pass their own
     processor: (ctx) => {
       contexts.push(ctx);
     },

@@ -25,6 +25,7 @@ import { classifyCallError } from "../common/classify.ts";
 import { ShardManagerError } from "../common/errors.ts";
 import { FirstAnswer } from "./_first_answer.ts";
 import type { StartOptions } from "./types.ts";
+import { ExecutorObserver } from "./_observer.ts";
 
 /**
  * Runs a processor per assigned shard. Call {@linkcode Executor.start} to
@@ -57,6 +58,7 @@ export class Executor implements AsyncDisposable {
   readonly namespace: string;
   readonly #o: ResolvedOptions;
   readonly #hub: EventHub<ExecutorEvent>;
+  readonly #obs: ExecutorObserver;
   readonly #slots = new Map<string, ShardSlot>();
   readonly #releasing = new WeakMap<ShardSlot, Promise<void>>();
   #assigned = new Map<string, string>();
@@ -91,6 +93,14 @@ export class Executor implements AsyncDisposable {
       this.#o.clock,
       `Executor ${this.id} in namespace "${this.namespace}"`,
     );
+    this.#obs = new ExecutorObserver({
+      ...options,
+      namespace: this.namespace,
+      executorId: this.id,
+      addresses: options.transport ? [] : [options.addresses].flat(),
+      clock: this.#o.clock,
+      running: () => this.runningShards.length,
+    });
   }
 
   /**
@@ -116,6 +126,7 @@ export class Executor implements AsyncDisposable {
     if (!this.#started) {
       this.#started = this.#looping = true;
       this.#transport = this.#o.transport();
+      this.#obs.started();
       void this.#loop();
     }
     return this.#untilAnswered(options);
@@ -145,6 +156,7 @@ export class Executor implements AsyncDisposable {
     this.#abandoned.abort();
     this.#transport?.close();
     this.#hub.close();
+    this.#obs.closed();
   }
 
   /** The status reported in heartbeats. */
@@ -175,6 +187,7 @@ export class Executor implements AsyncDisposable {
    * connections. Never rejects; calling it again returns the same promise.
    */
   shutdown(): Promise<void> {
+    if (this.#shutdown === undefined && this.#started) this.#obs.shuttingDown();
     return this.#shutdown ??= this.#drainAndClose();
   }
 
@@ -189,6 +202,7 @@ export class Executor implements AsyncDisposable {
       if (this.#started) await this.#drain();
     } finally {
       this.#transport?.close();
+      this.#obs.closed();
       this.#hub.close();
     }
   }
@@ -211,7 +225,10 @@ export class Executor implements AsyncDisposable {
     await this.#heartbeat();
   }
 
-  #emit = (event: ExecutorEvent): void => this.#hub.emit(event);
+  #emit = (event: ExecutorEvent): void => {
+    this.#obs.event(event);
+    this.#hub.emit(event);
+  };
 
   async #loop(): Promise<void> {
     this.#timer = undefined;
@@ -263,10 +280,11 @@ export class Executor implements AsyncDisposable {
         if (leaseMs !== undefined && this.#o.clock.now() >= sentAt + leaseMs) {
           throw new LeaseExpiredError(leaseMs);
         }
+        this.#obs.heartbeat(this.#o.clock.now() - sentAt);
         this.#onAnswer(answer, sentAt, leaseMs);
         return true;
       } catch (error) {
-        this.#heartbeatFailed(error);
+        this.#heartbeatFailed(error, this.#o.clock.now() - sentAt);
         return false;
       }
     };
@@ -277,8 +295,9 @@ export class Executor implements AsyncDisposable {
    * The one place a heartbeat failure is classified and reported. Before the
    * first answer, a permanent failure ends the start (see `start()`).
    */
-  #heartbeatFailed(failure: unknown): void {
+  #heartbeatFailed(failure: unknown, tookMs: number): void {
     const error = classifyCallError(failure, { namespace: this.namespace, operation: "Heartbeat" });
+    this.#obs.heartbeat(tookMs, error);
     this.#first.lastError = error;
     this.#failures++;
     this.#emit({ type: "heartbeat-failed", error, failures: this.#failures });
@@ -330,11 +349,15 @@ export class Executor implements AsyncDisposable {
     if (this.#status === "ACTIVE" && this.#looping) {
       for (const [key, token] of this.#assigned) {
         const held = this.#slots.get(key);
-        if (held?.state === "failed" && answered) held.start();
+        if (held?.state === "failed" && answered) {
+          this.#obs.starting(key, held.fencingToken);
+          held.start();
+        }
         if (held !== undefined) continue;
         const slot = new ShardSlot(key, token, this.#o, this.#emit);
         this.#slots.set(key, slot);
         this.#emit({ type: "assigned", shardKey: key, fencingToken: token });
+        this.#obs.starting(key, token);
         slot.start();
       }
     }
@@ -349,6 +372,7 @@ export class Executor implements AsyncDisposable {
   #release(slot: ShardSlot, reason: ReleaseReason): Promise<void> {
     let releasing = this.#releasing.get(slot);
     if (releasing === undefined) {
+      this.#obs.stopping(slot.shardKey, reason);
       releasing = slot.stop(reason).then(() => {
         if (this.#slots.get(slot.shardKey) === slot) this.#slots.delete(slot.shardKey);
         this.#emit({ type: "released", shardKey: slot.shardKey, reason });

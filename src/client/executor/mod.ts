@@ -13,6 +13,9 @@
  * - `shutdown()` drains: DRAINING, wait for the shards to move, stop, DRAINED.
  * - While the service is unreachable, shards keep running (static
  *   stability) unless `onUnreachable: { mode: "stop", afterMs }`.
+ * - Logs (`logger`, rate-limited: one line when an outage starts, one when
+ *   it ends), OpenTelemetry metrics and spans (`meter`, `tracer`, or the
+ *   application's global providers); see docs/sdk_executor.md.
  *
  * See `docs/sdk_executor.md` for a guide.
  *
@@ -63,3 +66,16 @@ export type {
 export type { SubscribeOptions } from "./event_hub.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
 export * from "../common/public_errors.ts";
+export type { Logger } from "../common/logger.ts";
+export type { ObservabilityOptions } from "../common/observability_options.ts";
+export type {
+  Attributes,
+  CounterLike,
+  HistogramLike,
+  InstrumentOptions,
+  MeterLike,
+  ObservableGaugeLike,
+  ObservableResultLike,
+  SpanLike,
+  TracerLike,
+} from "../common/telemetry.ts";

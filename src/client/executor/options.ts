@@ -4,12 +4,13 @@
  * @module
  */
 import type { ConnectionOptions } from "../common/connection_options.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
 import type { Clock } from "./clock.ts";
 import type { HeartbeatTransport } from "./transport.ts";
 import type { ProcessorFactory, UnreachablePolicy } from "./types.ts";
 
 /** How to create an {@linkcode Executor}. Durations are in milliseconds. */
-export interface ExecutorOptions extends ConnectionOptions {
+export interface ExecutorOptions extends ConnectionOptions, ObservabilityOptions {
   /** The namespace, as configured on the service. */
   readonly namespace: string;
   /** Starts the processor of one shard; see {@linkcode ProcessorFactory}. */

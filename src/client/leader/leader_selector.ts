@@ -234,6 +234,9 @@ export class LeaderSelector implements AsyncDisposable {
       ...(o.tls ? { tls: o.tls } : {}),
       ...(o.token ? { token: o.token } : {}),
       ...(o.transport ? { transport: o.transport } : {}),
+      ...(o.logger === undefined ? {} : { logger: o.logger }),
+      ...(o.meter === undefined ? {} : { meter: o.meter }),
+      ...(o.tracer === undefined ? {} : { tracer: o.tracer }),
     });
     this.#executor = executor;
     // The first candidacy's start is awaited by `start()`; a permanent failure of a later

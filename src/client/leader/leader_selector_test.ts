@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { recordingLogger, recordingMeter } from "../common/_recording_telemetry.ts";
 import type { HeartbeatTransport } from "../executor/transport.ts";
 import { FakeService, fakeTime } from "../executor/_testing.ts";
 import { LeaderSelector, leaderSelector } from "./leader_selector.ts";
@@ -224,4 +225,25 @@ Deno.test("leader selector options are checked up front", () => {
     () => new LeaderSelector({ ...base, addresses: "http://x:1" }),
     (e: ShardManagerError) => e.code === "INVALID_OPTIONS" && /without a scheme/.test(e.message),
   );
+});
+
+Deno.test("the logger and the meter reach the selector's executor", async () => {
+  const { logger, lines } = recordingLogger();
+  const { meter, measurements } = recordingMeter();
+  const { time, clock } = fakeTime();
+  const selector = leaderSelector({
+    addresses: "unused:1",
+    namespace: "leader",
+    takeLeadership: () => new Promise(() => {}),
+    transport: { heartbeat: () => Promise.reject(new Error("down")), close() {} },
+    clock,
+    logger,
+    meter,
+  });
+  await time.tickAsync(2_000);
+  assert.deepEqual(lines.map((l) => l.level), ["warn"]);
+  assert.ok(measurements.some((m) => m.name === "shard_manager.sdk.heartbeat.failures"));
+  const closing = selector.close();
+  await time.tickAsync(10_000);
+  await closing;
 });

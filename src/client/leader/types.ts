@@ -4,6 +4,7 @@
  * @module
  */
 import type { ConnectionOptions } from "../common/connection_options.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
 import type { ShardManagerError } from "../common/errors.ts";
 import type { Clock, HeartbeatTransport } from "../executor/mod.ts";
 
@@ -35,7 +36,7 @@ export type TakeLeadership = (
 ) => void | Promise<void>;
 
 /** How to create a `LeaderSelector`. Durations are in milliseconds. */
-export interface LeaderSelectorOptions extends ConnectionOptions {
+export interface LeaderSelectorOptions extends ConnectionOptions, ObservabilityOptions {
   /**
    * The election: a namespace configured on the service as
    * `{ type: fixed, shardNum: 1 }`. Owning its shard `"0"` means leading.

@@ -9,7 +9,12 @@
  * - Replicated namespaces: `ownersOf` / `owners` give every owner, primary
  *   first, and `tryOwners` (also a method) tries them in turn.
  * - `staleness()` says whether the stream is connected and how old the
- *   answers may be; `changes()` yields placement changes (latest-value).
+ *   answers may be; `changes()` yields placement changes (latest-value);
+ *   `events()` yields connection events (`connected`, `disconnected`,
+ *   `reconnecting`).
+ * - Logs (`logger`, rate-limited: one line when an outage starts, one when
+ *   it ends) and OpenTelemetry metrics (`meter`, or the application's global
+ *   meter provider); see docs/sdk_spectator.md.
  * - Errors: every one is a {@linkcode ShardManagerError} with a `code`:
  *   {@linkcode SpectatorNotReadyError}, {@linkcode SpectatorClosedError},
  *   {@linkcode MissingMetadataError}, {@linkcode ShardOwnerLookupError}, ...
@@ -40,6 +45,7 @@ export type {
   PlacementSnapshot,
   PlacementUpdate,
   ShardMove,
+  SpectatorEvent,
   Staleness,
   WaitOptions,
   WaitReadyOptions,
@@ -56,3 +62,17 @@ export type { NamespaceType, SpectatorTransport, TransportCallOptions } from "./
 export type { SpectatorClock } from "./clock.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
 export * from "../common/public_errors.ts";
+export type { Logger } from "../common/logger.ts";
+export type { ObservabilityOptions } from "../common/observability_options.ts";
+export type {
+  Attributes,
+  CounterLike,
+  HistogramLike,
+  InstrumentOptions,
+  MeterLike,
+  ObservableGaugeLike,
+  ObservableResultLike,
+  SpanLike,
+  TracerLike,
+} from "../common/telemetry.ts";
+export type { SubscribeOptions } from "../common/event_hub.ts";

@@ -6,13 +6,14 @@
 import type { grpc } from "../../wire/packages.ts";
 import type { BackoffOptions } from "../common/backoff.ts";
 import type { ConnectionOptions } from "../common/connection_options.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
 import { parseAddresses } from "../common/addresses.ts";
 import { InvalidOptionsError } from "../common/errors.ts";
 import { type SpectatorClock, systemClock } from "./clock.ts";
 import type { NamespaceType, SpectatorTransport } from "./transport.ts";
 
 /** Options of `createSpectator`. */
-export interface SpectatorOptions extends ConnectionOptions {
+export interface SpectatorOptions extends ConnectionOptions, ObservabilityOptions {
   /** The namespace to watch. */
   readonly namespace: string;
   /**

@@ -5,6 +5,9 @@
  * @module
  */
 import { deferred } from "../common/deferred.ts";
+import type { ObservabilityOptions } from "../common/observability_options.ts";
+import type { SubscribeOptions } from "../common/event_hub.ts";
+import { SpectatorObserver } from "./_observer.ts";
 import { abortable } from "./_abortable.ts";
 import { ChangeFeed } from "./change_feed.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
@@ -23,6 +26,7 @@ import type {
   Placement,
   PlacementChange,
   PlacementUpdate,
+  SpectatorEvent,
   Staleness,
   WaitOptions,
   WaitReadyOptions,
@@ -73,6 +77,7 @@ export class Spectator implements AsyncDisposable {
   readonly #stop = new AbortController();
   readonly #fallback: OwnerFallback;
   #loop: Promise<void> | undefined;
+  readonly #obs: SpectatorObserver;
   #owners: ReadonlyMap<string, Owner> | undefined;
   #asked = new Map<string, AskedOwners>();
   #placement: Placement | undefined;
@@ -93,6 +98,12 @@ export class Spectator implements AsyncDisposable {
     const resolved = resolveOptions(options);
     const transport = options.transport ?? grpcTransportFor(options, resolved);
     this.namespace = resolved.namespace;
+    this.#obs = new SpectatorObserver({
+      ...options,
+      namespace: resolved.namespace,
+      clock: resolved.clock,
+      ageMs: () => this.staleness().ageMs,
+    });
     this.#options = resolved;
     this.#transport = transport;
     this.ready = this.#readiness.promise;
@@ -121,7 +132,10 @@ export class Spectator implements AsyncDisposable {
     if (this.#loop !== undefined || this.#closing !== undefined) return;
     this.#loop = runWatchLoop({ ...this.#options, transport: this.#transport }, {
       update: (update, address, first) => this.#apply(update, address, first),
-      lost: (_address, error) => this.#lost(error),
+      lost: (address, error, retryInMs) => {
+        this.#lost(error);
+        this.#obs.lost(address, error, retryInMs);
+      },
     }, this.#stop.signal).finally(() => {
       if (this.#failed !== undefined) this.#transport.close();
     });
@@ -293,6 +307,15 @@ export class Spectator implements AsyncDisposable {
     return this.#feed.subscribe(options.signal);
   }
 
+  /**
+   * Connection events from now on (see {@linkcode SpectatorEvent}): each
+   * iterator buffers 256 events and drops the oldest when its consumer falls
+   * behind. Iterators end on `close()` or when `signal` aborts.
+   */
+  events(options: SubscribeOptions = {}): AsyncIterableIterator<SpectatorEvent> {
+    return this.#obs.events(options);
+  }
+
   /** Stops watching: cancels the stream, timers and calls, ends `changes()`, closes connections. */
   close(): Promise<void> {
     return this.#closing ??= (async () => {
@@ -305,6 +328,7 @@ export class Spectator implements AsyncDisposable {
       this.#feed.close();
       await this.#loop;
       this.#transport.close();
+      this.#obs.closed();
     })();
   }
 
@@ -330,6 +354,7 @@ export class Spectator implements AsyncDisposable {
       this.#connectedTo = address;
       this.#disconnectedAtMs = undefined;
       this.#lastError = undefined;
+      this.#obs.connected(address);
     }
     if (previous === undefined) {
       this.#readiness.resolve();

@@ -149,6 +149,37 @@ export interface Staleness {
   readonly lastError: Error | undefined;
 }
 
+/**
+ * The spectator's connection, as events (see `Spectator.events()`), so
+ * callers need not poll `staleness()`:
+ *
+ * - `connected`: a watch stream to `address` delivered its snapshot; answers
+ *   are current. `attempts`: failed attempts before it (0 for a first try).
+ * - `disconnected`: the stream that was connected to `address` failed or
+ *   ended; answers come from the last snapshot until `connected`.
+ * - `reconnecting`: a stream or a connection attempt failed (`error`, `code`
+ *   as in {@linkcode Staleness.lastError}); attempt number `attempt` of this
+ *   outage goes to the next address in `delayMs`.
+ * - `dropped`: the iterator's consumer fell behind and lost `count` events.
+ */
+export type SpectatorEvent =
+  | { readonly type: "connected"; readonly address: string; readonly attempts: number }
+  | {
+    readonly type: "disconnected";
+    readonly address: string;
+    readonly error: Error;
+    readonly code: string;
+  }
+  | {
+    readonly type: "reconnecting";
+    readonly address: string;
+    readonly error: Error;
+    readonly code: string;
+    readonly attempt: number;
+    readonly delayMs: number;
+  }
+  | { readonly type: "dropped"; readonly count: number };
+
 /** Options of the spectator's waiting calls. */
 export interface WaitOptions {
   /** Stops waiting; the call rejects with the signal's reason. */
