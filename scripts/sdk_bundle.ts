@@ -10,7 +10,8 @@
  *   services, which a client never starts.
  * - **Types**: the declarations of the packages the SDK's declarations name
  *   (`@grpc/grpc-js` for channel options and credentials, and what those
- *   name) are copied under `dist/vendor/` and the imports pointed there.
+ *   name) are copied under `dist/vendor/` and the imports pointed there
+ *   (optional peers excepted).
  *   They use Node.js's own types (`http2`, `tls`, ...), which TypeScript
  *   projects for Node.js have from `@types/node`.
  * - **Licences**: THIRD_PARTY_LICENSES holds the licence text of every
@@ -29,9 +30,18 @@
  * @module
  */
 import { dirname, join, relative } from "node:path";
+import { OPTIONAL_PEERS } from "./sdk_manifest.ts";
 
-/** Packages left out of the bundle: loaded lazily by grpc-js for server admin services only. */
-export const BUNDLE_EXTERNAL: readonly string[] = ["@grpc/proto-loader"];
+/**
+ * Packages left out of the bundle: `@grpc/proto-loader`, which grpc-js loads
+ * lazily for server admin services only, and the optional peers
+ * (`OPTIONAL_PEERS`), which the SDK imports dynamically from the
+ * application's own `node_modules` when it has them.
+ */
+export const BUNDLE_EXTERNAL: readonly string[] = [
+  "@grpc/proto-loader",
+  ...Object.keys(OPTIONAL_PEERS),
+];
 
 /** The oldest Node.js the bundle's syntax targets. */
 export const BUNDLE_TARGET = "node20";
@@ -183,7 +193,8 @@ export async function vendorDeclarations(stage: string, dist: string): Promise<s
     const file = pending.pop()!;
     let text = await Deno.readTextFile(file);
     for (const specifier of bareSpecifiers(text)) {
-      if (isBuiltin(specifier)) continue;
+      // An optional peer's types come from the application's own copy, when it has one.
+      if (isBuiltin(specifier) || packageName(specifier) in OPTIONAL_PEERS) continue;
       const name = packageName(specifier);
       const source = join(stage, "node_modules", name);
       if (!copied.has(name)) {

@@ -35,8 +35,8 @@ import {
   type DescMessage,
   fromBinary,
   toBinary,
-} from "npm:@bufbuild/protobuf@^2.17.0";
-import { FileDescriptorSetSchema } from "npm:@bufbuild/protobuf@^2.17.0/wkt";
+} from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import assert from "node:assert/strict";
 import type { Buffer } from "node:buffer";
 import { protobuf } from "../../src/wire/packages.ts";
