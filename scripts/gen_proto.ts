@@ -8,7 +8,9 @@
  * The generated files name npm packages by the full specifiers of deno.json's
  * import map (`npm:@grpc/grpc-js@^1.14.0`, not `@grpc/grpc-js`): the SDKs
  * import them, and a project that imports the SDKs by path or URL does not
- * see this repository's import map.
+ * see this repository's import map. The types they take from
+ * `@grpc/proto-loader` (`Long`, `MethodDefinition`, ...) are taken from
+ * `src/wire/loader_types.ts` instead, so the SDKs do not depend on the loader.
  *
  * Run it with `deno task proto` after changing any `.proto` file; the test
  * `tests/proto_codegen_test.ts` fails while the committed output is stale.
@@ -113,6 +115,30 @@ export function withFullSpecifiers(text: string): string {
   });
 }
 
+/** Where the generated files take the loader's types from, relative to `GEN_DIR`'s parent. */
+export const LOADER_TYPES_MODULE = "loader_types.ts";
+
+/**
+ * `text`, a file generated at `path` (relative to the output folder), with
+ * its type imports from `@grpc/proto-loader` pointed at
+ * {@linkcode LOADER_TYPES_MODULE} beside the output folder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withLocalLoaderTypes } from "./gen_proto.ts";
+ *
+ * assert.equal(
+ *   withLocalLoaderTypes("import type { Long } from '@grpc/proto-loader';", "a/b/C.ts"),
+ *   "import type { Long } from '../../../loader_types.ts';",
+ * );
+ * ```
+ */
+export function withLocalLoaderTypes(text: string, path: string): string {
+  const up = "../".repeat(path.split("/").length);
+  return text.replace(/(from\s+)'@grpc\/proto-loader'/g, `$1'${up}${LOADER_TYPES_MODULE}'`);
+}
+
 /** Lists every file under `dir` (absolute path), recursively. */
 async function listFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
@@ -182,7 +208,8 @@ export async function generateProtoTypes(outDir: string): Promise<void> {
   }
   for (const file of await listFiles(outDir)) {
     const text = await Deno.readTextFile(file);
-    await Deno.writeTextFile(file, `${GENERATED_HEADER}\n${withFullSpecifiers(text)}`);
+    const local = withLocalLoaderTypes(text, file.slice(outDir.length + 1));
+    await Deno.writeTextFile(file, `${GENERATED_HEADER}\n${withFullSpecifiers(local)}`);
   }
   const protoRoot = fileURLToPath(new URL(PROTO_DIR, REPO_ROOT));
   const json = contractJson(protoRoot, protoFiles, GEN_LOADER_OPTIONS.keepCase);

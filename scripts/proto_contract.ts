@@ -2,8 +2,9 @@
  * The wire contract as data: `proto/` parsed once by protobuf.js at
  * `deno task proto` time and written as a TypeScript module
  * (`src/wire/gen/contract.ts`) holding protobuf.js's JSON form, which
+ * protobuf.js's `Root.fromJSON` loads (`src/wire/proto.ts`, for the SDKs) and
  * `@grpc/proto-loader`'s `fromJSON` turns into the same package definition
- * that `loadSync` makes of the files. So neither the SDKs nor the server read
+ * that `loadSync` makes of the files (the server's reflection). So neither the SDKs nor the server read
  * `.proto` files at run time, and a packed SDK carries its contract inside.
  *
  * @example Build the contract of `proto/` and look up a message
@@ -60,8 +61,8 @@ export function contractJson(
 export function contractModule(json: { readonly [key: string]: Json }, header: string): string {
   return `${header}
 // The wire contract of proto/ as protobuf.js JSON (comments left out), loaded
-// by src/wire/proto.ts with @grpc/proto-loader's fromJSON: no .proto file is
-// read at run time.
+// by src/wire/proto.ts with protobuf.js's Root.fromJSON: no .proto file is read
+// at run time.
 
 /** A JSON value. */
 export type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };

@@ -24,7 +24,28 @@ export const BUILD_TOOLS: Readonly<Record<string, string>> = Object.freeze({
   "typescript": "6.0.3",
   "@types/node": "20.19.43",
   "@arethetypeswrong/cli": "0.18.5",
+  "esbuild": "0.28.2",
 });
+
+/**
+ * Where the project lives: the package's `repository` and `homepage`, and the
+ * base of every link in the package's README (which must work inside
+ * `node_modules`, where `../../docs` does not exist).
+ */
+export const REPOSITORY_URL = "https://github.com/shard-manager/shard-manager";
+
+/** The package's `peerDependencies`: optional, loaded only when the application has them. */
+export const OPTIONAL_PEERS: Readonly<Record<string, string>> = Object.freeze({
+  "@opentelemetry/api": "^1.9.0",
+});
+
+/** The files the tarball holds besides `dist/`, copied from the SDK member. */
+export const PACKAGE_FILES: readonly string[] = [
+  "README.md",
+  "CHANGELOG.md",
+  "LICENSE",
+  "THIRD_PARTY_LICENSES",
+];
 
 /** The Node.js versions the package supports (`engines.node`). */
 export const NODE_ENGINES = ">=20.19";
@@ -40,7 +61,9 @@ function distBase(path: string): string {
 
 /**
  * The `package.json` of the npm package: ESM only, one `exports` entry per
- * deno.json export (types first), the dependencies the sources import.
+ * deno.json export (types first), no run-time dependencies (gRPC and
+ * protobuf.js are bundled, see `sdk_bundle.ts`), `@opentelemetry/api` as an
+ * optional peer, and where the project lives.
  *
  * @example
  * ```ts
@@ -50,13 +73,14 @@ function distBase(path: string): string {
  * const manifest = packageManifest(
  *   { name: "@shard-manager/sdk", version: "0.1.0", exports: { ".": "./mod.ts" } },
  *   "packages/sdk",
- *   { "@grpc/grpc-js": "^1.14.0" },
  * );
  * assert.deepEqual(manifest.exports, {
  *   ".": { types: "./dist/packages/sdk/mod.d.ts", default: "./dist/packages/sdk/mod.js" },
  *   "./package.json": "./package.json",
  * });
  * assert.equal(manifest.type, "module");
+ * assert.equal(manifest.dependencies, undefined);
+ * assert.deepEqual(manifest.peerDependenciesMeta, { "@opentelemetry/api": { optional: true } });
  * ```
  */
 export function packageManifest(
@@ -66,7 +90,6 @@ export function packageManifest(
     readonly exports: Readonly<Record<string, string>>;
   },
   memberDir: string,
-  dependencies: Readonly<Record<string, string>>,
 ): Record<string, unknown> & { exports: Record<string, unknown>; type: string } {
   const exports: Record<string, unknown> = {};
   for (const [subpath, entry] of Object.entries(config.exports)) {
@@ -80,19 +103,27 @@ export function packageManifest(
     version: config.version,
     description: DESCRIPTION,
     license: "MIT",
+    repository: { type: "git", url: `git+${REPOSITORY_URL}.git`, directory: memberDir },
+    homepage: `${REPOSITORY_URL}/tree/main/${memberDir}#readme`,
+    bugs: { url: `${REPOSITORY_URL}/issues` },
     type: "module",
     exports,
     ...(main ? { main: main.default, types: main.types } : {}),
-    files: ["dist/", "README.md", "LICENSE"],
+    files: ["dist/", ...PACKAGE_FILES],
     engines: { node: NODE_ENGINES },
-    dependencies: Object.fromEntries(Object.entries(dependencies).sort()),
+    publishConfig: { access: "public" },
+    peerDependencies: { ...OPTIONAL_PEERS },
+    peerDependenciesMeta: Object.fromEntries(
+      Object.keys(OPTIONAL_PEERS).map((name) => [name, { optional: true }]),
+    ),
     keywords: ["shard-manager", "cadence", "shard-distributor", "grpc", "sharding"],
   };
 }
 
 /**
  * The `tsconfig.json` that compiles the staged sources (`src/`, repository
- * layout) to ESM JavaScript and declarations in `outDir`: the strictness of
+ * layout) to ESM JavaScript in `outDir` (which esbuild then bundles) and
+ * declarations in `declarationDir` (default `outDir`): the strictness of
  * deno.json, Node.js's module resolution, and `.ts` import extensions
  * rewritten to `.js`.
  *
@@ -108,6 +139,7 @@ export function packageManifest(
 export function buildConfig(
   files: readonly string[],
   outDir: string,
+  declarationDir: string = outDir,
 ): { compilerOptions: Record<string, unknown>; files: readonly string[] } {
   return {
     compilerOptions: {
@@ -118,6 +150,7 @@ export function buildConfig(
       moduleResolution: "NodeNext",
       rewriteRelativeImportExtensions: true,
       declaration: true,
+      declarationDir,
       rootDir: "src",
       outDir,
       strict: true,

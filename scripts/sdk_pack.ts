@@ -6,21 +6,26 @@
  * 1. The modules the member's entry points load (`sdk_graph.ts`) are copied
  *    into a staging folder in the repository's layout, their `npm:`
  *    specifiers rewritten to bare package names.
- * 2. `npm install` there fetches the SDK's dependencies and the build tools
- *    (`BUILD_TOOLS`, exact versions); TypeScript's `tsc` compiles ESM
- *    JavaScript and `.d.ts` declarations.
- * 3. The package gets its `package.json` (`sdk_manifest.ts`), the member's
- *    README.md and LICENSE; `npm pack` writes the tarball.
- * 4. `attw --profile esm-only` checks that every entry point's types resolve
+ * 2. `npm install --ignore-scripts` there fetches the SDK's dependencies and
+ *    the build tools (`BUILD_TOOLS`, exact versions); TypeScript's `tsc`
+ *    compiles ESM JavaScript and `.d.ts` declarations.
+ * 3. esbuild bundles the JavaScript with `@grpc/grpc-js` and protobuf.js
+ *    (`sdk_bundle.ts`): the package has no run-time dependency, so installing
+ *    it installs one package and runs no install script. The declarations of
+ *    the packages the SDK's types name go under `dist/vendor/`, and their
+ *    licences into THIRD_PARTY_LICENSES.
+ * 4. The package gets its `package.json` (`sdk_manifest.ts`), the member's
+ *    README.md, CHANGELOG.md and LICENSE; `npm pack` writes the tarball.
+ * 5. `attw --profile esm-only` checks that every entry point's types resolve
  *    under Node.js's `node16`/`nodenext` and bundler resolution (the package
- *    is ESM only, so CommonJS `require` from Node 10-style resolution is not
- *    a target). Skip it with `--no-check`.
+ *    is ESM; Node.js 20.19+ can also `require()` it). Skip it with
+ *    `--no-check`.
  *
  * Needs Node.js and npm, and the npm registry.
  *
  * @example
  * ```sh
- * deno task sdk:pack                 # dist/shard-manager-sdk-0.1.0.tgz, checked
+ * deno task sdk:pack                 # dist/shard-manager-sdk-<version>.tgz, checked
  * deno task sdk:pack --out-dir /tmp  # elsewhere
  * ```
  *
@@ -32,10 +37,12 @@ import { REPO_ROOT, SDK_CONFIG, SDK_DIR, sdkModules, sdkPackages } from "./sdk_g
 import {
   BUILD_TOOLS,
   buildConfig,
+  PACKAGE_FILES,
   packageManifest,
   tarballName,
   withNodeSpecifiers,
 } from "./sdk_manifest.ts";
+import { bundleArgs, thirdPartyLicenses, vendorDeclarations } from "./sdk_bundle.ts";
 
 /** What {@linkcode packSdk} did. */
 export interface PackResult {
@@ -105,19 +112,39 @@ export async function packSdk(outDir: string, check = true): Promise<PackResult>
     );
     await Deno.writeTextFile(
       join(stage, "tsconfig.json"),
-      JSON.stringify(buildConfig(entries, join(packageDir, "dist")), null, 2),
+      JSON.stringify(
+        buildConfig(entries, join(stage, "build"), join(packageDir, "dist")),
+        null,
+        2,
+      ),
     );
     await run(
       "node",
       [join(stage, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
       stage,
     );
-    const manifest = packageManifest(SDK_CONFIG, SDK_DIR, dependencies);
+    const compiled = entries.map((entry) =>
+      join("build", entry.replace(/^src\//, "").replace(/\.ts$/, ".js"))
+    );
+    await run(
+      "node",
+      [
+        join(stage, "node_modules/esbuild/bin/esbuild"),
+        ...bundleArgs(compiled, "build", join(packageDir, "dist")),
+      ],
+      stage,
+    );
+    await vendorDeclarations(stage, join(packageDir, "dist"));
+    await Deno.writeTextFile(
+      join(packageDir, "THIRD_PARTY_LICENSES"),
+      await thirdPartyLicenses(stage, join(stage, "bundle-meta.json")),
+    );
+    const manifest = packageManifest(SDK_CONFIG, SDK_DIR);
     await Deno.writeTextFile(
       join(packageDir, "package.json"),
       JSON.stringify(manifest, null, 2) + "\n",
     );
-    for (const file of ["README.md", "LICENSE"]) {
+    for (const file of PACKAGE_FILES.filter((f) => f !== "THIRD_PARTY_LICENSES")) {
       await Deno.copyFile(join(REPO_ROOT, SDK_DIR, file), join(packageDir, file));
     }
     await Deno.mkdir(outDir, { recursive: true });

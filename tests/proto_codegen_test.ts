@@ -19,7 +19,8 @@ import {
 import { BASELINE_PATH } from "../scripts/update_proto_baseline.ts";
 import { UPSTREAM_SOURCES } from "../scripts/update_upstream_protos.ts";
 import { protoCheckSteps } from "../scripts/proto_check.ts";
-import { packageDefinition, PROTO_LOADER_OPTIONS } from "../src/wire/proto.ts";
+import { packageDefinition } from "../src/wire/package_definition.ts";
+import { PROTO_LOADER_OPTIONS } from "../src/wire/proto.ts";
 
 const decoder = new TextDecoder();
 

@@ -1,8 +1,8 @@
 /**
  * Every code block of the SDK documentation compiles or parses as a user of
  * the package would have it: docs/sdk_executor.md, docs/sdk_spectator.md,
- * packages/sdk/README.md and the README's "SDKs" section. TypeScript blocks
- * are written into a fresh project (outside this repository) whose deno.json
+ * packages/sdk/README.md and the README's "SDKs" section. TypeScript and
+ * JavaScript blocks (the latter with `@ts-check`) are written into a fresh project (outside this repository) whose deno.json
  * maps the package names exactly as the install sections say, with the
  * checkout the docs call `../shard-manager/` standing for this repository,
  * and type-checked with `deno check`; JSON and YAML blocks must parse, and the
@@ -17,7 +17,7 @@ import { runIn } from "./support/sdk_project.ts";
 const ROOT = new URL("../", import.meta.url).pathname;
 /** What the docs call the checkout of this repository, next to the user's project. */
 const CHECKOUT = "../shard-manager/";
-const LANGUAGES = ["ts", "json", "yaml", "sh"];
+const LANGUAGES = ["ts", "js", "json", "yaml", "sh"];
 
 /** A fenced code block: where it is, its info string and its text. */
 interface Block {
@@ -77,7 +77,7 @@ Deno.test("every code block of the SDK docs has a language this test checks", as
   const unchecked = blocks.filter((b) => !LANGUAGES.includes(b.info)).map((b) =>
     `${b.where} ${b.info}`
   );
-  assert.deepEqual(unchecked, [], "every block is ts, json, yaml or sh (no `ts ignore`)");
+  assert.deepEqual(unchecked, [], "every block is ts, js, json, yaml or sh (no `ts ignore`)");
 });
 
 Deno.test("the JSON and YAML blocks of the SDK docs parse, and the documented import map is this one", async () => {
@@ -103,15 +103,20 @@ Deno.test("the TypeScript blocks of the SDK docs type-check in a project of thei
     const files: string[] = [];
     const origin: Record<string, string> = {};
     for (const block of await sdkDocBlocks()) {
-      if (block.info !== "ts") continue;
-      const file = `block_${files.length}.ts`;
-      // Each block is a module of its own (`export {}` makes one of a block without imports).
-      await Deno.writeTextFile(join(dir, file), `${inRepository(block.text)}\nexport {};\n`);
+      if (block.info !== "ts" && block.info !== "js") continue;
+      const file = `block_${files.length}.${block.info}`;
+      // Each block is a module of its own (`export {}` makes one of a block without imports);
+      // JavaScript is type-checked too (`@ts-check`), against the SDK's declarations.
+      const check = block.info === "js" ? "// @ts-check\n" : "";
+      await Deno.writeTextFile(
+        join(dir, file),
+        `${check}${inRepository(block.text)}\nexport {};\n`,
+      );
       files.push(file);
       origin[file] = block.where;
     }
     const { code, output } = await runIn(dir, denoBinary(), ["check", ...files]);
-    const named = output.replace(/block_\d+\.ts/g, (file) => `${file} (${origin[file]})`);
+    const named = output.replace(/block_\d+\.[jt]s/g, (file) => `${file} (${origin[file]})`);
     assert.equal(code, 0, `deno check failed:\n${named}`);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -68,3 +68,48 @@ Deno.test("bin/shard-manager passes the service's own usage errors through (exit
   }).output();
   assert.equal(out.code, 2, new TextDecoder().decode(out.stderr));
 });
+
+Deno.test("bin/shard-manager --data-dir DIR writes the embedded store to any folder the user can write", async () => {
+  // `deno task start` is this script; a folder outside the checkout and its .data, both spellings.
+  const deno = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assert.equal(deno.tasks.start, "bin/shard-manager");
+  const dir = await Deno.makeTempDir({ prefix: "sm-data-dir-" });
+  try {
+    for (const args of [["--data-dir", `${dir}/a`], [`--data-dir=${dir}/b`]]) {
+      const child = new Deno.Command(SCRIPT, {
+        args: [...args, "--grpc-address", "127.0.0.1:0", "--http-address", "127.0.0.1:0"],
+        cwd: dir,
+        env: { DENO: denoBinary() },
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+      let text = "";
+      const reading = (async () => {
+        for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) text += chunk;
+      })();
+      for (let i = 0; i < 300 && !/"msg":"listening"|Requires|Cannot/.test(text); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      Deno.kill(child.pid, "SIGTERM");
+      const status = await child.status;
+      await reading;
+      assert.match(text, /"msg":"listening"/, `${args.join(" ")} started; logs:\n${text}`);
+      assert.equal(status.code, 0, `stopped cleanly; logs:\n${text}`);
+      const store = args.length === 2 ? `${dir}/a` : `${dir}/b`;
+      assert.ok((await Deno.stat(`${store}/journal.jsonl`)).isFile, `the store is in ${store}`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bin/shard-manager refuses a --data-dir whose name holds a comma, saying why (exit 2)", async () => {
+  const out = await new Deno.Command(SCRIPT, {
+    args: ["--data-dir", "/tmp/a,b"],
+    env: { DENO: denoBinary() },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 2);
+  assert.match(new TextDecoder().decode(out.stderr), /--data-dir "\/tmp\/a,b": .*comma/);
+});

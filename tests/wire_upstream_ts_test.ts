@@ -16,7 +16,7 @@ import {
   statusTrailer,
   upstreamClients,
 } from "./support/upstream_wire.ts";
-import { packageDefinition } from "../src/wire/proto.ts";
+import { packageDefinition } from "../src/wire/package_definition.ts";
 import { createSpectator, ShardOwnerLookupError } from "../src/client/mod.ts";
 
 const V1 = "uber.cadence.sharddistributor.v1";

@@ -24,8 +24,8 @@
  * @module
  */
 import type { Buffer } from "node:buffer";
-import type { protoLoader } from "./packages.ts";
-import { packageDefinition } from "./proto.ts";
+import { contractMessage } from "./proto.ts";
+import type { MessageTypeDefinition } from "./loader_types.ts";
 import { decodeRpcStatus, encodeRpcStatus, type PackedAny } from "./_rpc_status.ts";
 
 export type { PackedAny } from "./_rpc_status.ts";
@@ -75,12 +75,8 @@ const TYPES: readonly ErrorDetail["type"][] = [
 
 type Fields = Record<string, unknown>;
 
-function messageType(type: ErrorDetail["type"]): protoLoader.MessageTypeDefinition<Fields, Fields> {
-  const definition = packageDefinition[`${DETAILS_PACKAGE}.${type}`];
-  if (definition?.format !== "Protocol Buffer 3 DescriptorProto") {
-    throw new TypeError(`The contract defines no message ${DETAILS_PACKAGE}.${type}`);
-  }
-  return definition as protoLoader.MessageTypeDefinition<Fields, Fields>;
+function messageType(type: ErrorDetail["type"]): MessageTypeDefinition<Fields, Fields> {
+  return contractMessage<Fields, Fields>(`${DETAILS_PACKAGE}.${type}`);
 }
 
 /**

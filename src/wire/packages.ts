@@ -6,16 +6,19 @@
  * anywhere (`tests/sdk_package_test.ts` checks that these ranges equal
  * deno.json's, so the server and the SDKs share one copy of each package).
  *
+ * `protobuf` is protobuf.js's light build (reflection, encoding and
+ * decoding, no `.proto` parser): the contract is embedded as JSON.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { grpc, protoLoader } from "./packages.ts";
+ * import { grpc, protobuf } from "./packages.ts";
  *
  * assert.equal(typeof grpc.credentials.createInsecure, "function");
- * assert.equal(typeof protoLoader.fromJSON, "function");
+ * assert.equal(typeof protobuf.Root.fromJSON, "function");
  * ```
  *
  * @module
  */
 export * as grpc from "npm:@grpc/grpc-js@^1.14.0";
-export * as protoLoader from "npm:@grpc/proto-loader@^0.8.0";
+export { default as protobuf } from "npm:protobufjs@^7.5.0/light.js";

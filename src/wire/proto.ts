@@ -2,14 +2,16 @@
  * The shard distributor's wire contract, typed with the types generated from
  * `proto/` and loaded from the contract embedded beside them: `deno task
  * proto` writes both into `./gen/` (`contract.ts` holds every message, enum
- * and service as protobuf.js JSON, which `@grpc/proto-loader`'s `fromJSON`
- * loads). Nothing reads a `.proto` file at run time, so programs need no
- * read permission for it and a packed SDK carries its contract inside.
+ * and service as protobuf.js JSON, which protobuf.js's `Root.fromJSON` loads
+ * and `service_definitions.ts` turns into gRPC service definitions). Nothing
+ * reads a `.proto` file at run time, so programs need no read permission for
+ * it and a packed SDK carries its contract inside.
  *
- * Messages are plain objects as `@grpc/proto-loader` produces them with
- * {@linkcode PROTO_LOADER_OPTIONS}: camelCase fields, enums as their names,
- * 64-bit integers as decimal strings, maps as records, and every field present
- * on received messages (the `__Output` types).
+ * Messages are plain objects as `@grpc/proto-loader` would produce them with
+ * {@linkcode PROTO_LOADER_OPTIONS} (the same protobuf.js calls, without the
+ * loader): camelCase fields, enums as their names, 64-bit integers as decimal
+ * strings, maps as records, and every field present on received messages (the
+ * `__Output` types).
  *
  * @example Call GetShardOwner
  * ```ts ignore
@@ -25,8 +27,10 @@
  *
  * @module
  */
-import { grpc, protoLoader } from "./packages.ts";
+import { grpc, protobuf } from "./packages.ts";
 import { contract } from "./gen/contract.ts";
+import type { MessageTypeDefinition } from "./loader_types.ts";
+import { messageCodec, serviceDefinition } from "./service_definitions.ts";
 import type { ProtoGrpcType } from "./gen/service.ts";
 import type {
   ShardDistributorAPIClient as ShardDistributorAPIClientInstance,
@@ -71,28 +75,56 @@ export const PROTO_LOADER_OPTIONS: {
   oneofs: true,
 });
 
+/** The contract's package. */
+const V1_PACKAGE = "uber.cadence.sharddistributor.v1";
+
+const root = protobuf.Root.fromJSON(contract as protobuf.INamespace);
+root.resolveAll();
+
 /**
- * The loaded definition of every message, enum and service of the contract,
- * for server reflection and the error details' encoding. The same, file
- * descriptors included, as `loadSync` makes of `proto/`
- * (`tests/proto_codegen_test.ts` checks it).
+ * The codec of message `fullName` of the contract (e.g.
+ * `uber.cadence.sharddistributor.v1.NamespaceNotFoundError`), decoding with
+ * {@linkcode PROTO_LOADER_OPTIONS}. Throws `TypeError` when the contract
+ * defines no such message.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { packageDefinition } from "./proto.ts";
+ * import { contractMessage } from "./proto.ts";
  *
- * assert.ok("uber.cadence.sharddistributor.v1.ShardDistributorAPI" in packageDefinition);
+ * const codec = contractMessage<{ namespace?: string }, { namespace: string }>(
+ *   "uber.cadence.sharddistributor.v1.NamespaceNotFoundError",
+ * );
+ * assert.deepEqual(codec.deserialize(codec.serialize({ namespace: "a" })), { namespace: "a" });
+ * assert.throws(() => contractMessage("uber.Nope"), TypeError);
  * ```
  */
-export const packageDefinition: protoLoader.PackageDefinition = protoLoader.fromJSON(
-  contract as Parameters<typeof protoLoader.fromJSON>[0],
-  PROTO_LOADER_OPTIONS,
-);
-const v1 = (grpc.loadPackageDefinition(packageDefinition) as unknown as ProtoGrpcType)
-  .uber.cadence.sharddistributor.v1;
+export function contractMessage<InputType = Record<string, unknown>, OutputType = InputType>(
+  fullName: string,
+): MessageTypeDefinition<InputType, OutputType> {
+  let type: protobuf.Type;
+  try {
+    type = root.lookupType(fullName);
+  } catch {
+    throw new TypeError(`The contract defines no message ${fullName}`);
+  }
+  return messageCodec(type, PROTO_LOADER_OPTIONS);
+}
+
+function client<T>(service: string): T {
+  const definition = serviceDefinition(root, `${V1_PACKAGE}.${service}`, PROTO_LOADER_OPTIONS);
+  // What grpc.loadPackageDefinition makes of a service: a client class named
+  // after it, with the definition as its `service`.
+  return grpc.makeClientConstructor(definition, service) as T;
+}
 
 type V1 = ProtoGrpcType["uber"]["cadence"]["sharddistributor"]["v1"];
+const v1 = {
+  ShardDistributorAPI: client<V1["ShardDistributorAPI"]>("ShardDistributorAPI"),
+  ShardDistributorExecutorAPI: client<V1["ShardDistributorExecutorAPI"]>(
+    "ShardDistributorExecutorAPI",
+  ),
+};
 
 /**
  * Client constructor for `ShardDistributorAPI` (spectators and operators).

@@ -10,7 +10,7 @@
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import * as grpc from "@grpc/grpc-js";
-import { packageDefinition } from "../../src/wire/proto.ts";
+import { packageDefinition } from "../../src/wire/package_definition.ts";
 
 /** One RPC of a service in the proto files. */
 export interface RpcMethod {

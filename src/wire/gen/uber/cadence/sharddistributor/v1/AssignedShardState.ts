@@ -3,7 +3,7 @@
 
 import type { AssignmentStatus as _uber_cadence_sharddistributor_v1_AssignmentStatus, AssignmentStatus__Output as _uber_cadence_sharddistributor_v1_AssignmentStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignmentStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * One shard assigned to an executor.

@@ -3,7 +3,7 @@
 
 import type { ExecutorStatus as _uber_cadence_sharddistributor_v1_ExecutorStatus, ExecutorStatus__Output as _uber_cadence_sharddistributor_v1_ExecutorStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorStatus.ts';
 import type { ShardStatusReport as _uber_cadence_sharddistributor_v1_ShardStatusReport, ShardStatusReport__Output as _uber_cadence_sharddistributor_v1_ShardStatusReport__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardStatusReport.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * A periodic report from one executor.

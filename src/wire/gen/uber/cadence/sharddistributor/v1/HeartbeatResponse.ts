@@ -4,7 +4,7 @@
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { MigrationMode as _uber_cadence_sharddistributor_v1_MigrationMode, MigrationMode__Output as _uber_cadence_sharddistributor_v1_MigrationMode__Output } from '../../../../uber/cadence/sharddistributor/v1/MigrationMode.ts';
 import type { OwnershipMode as _uber_cadence_sharddistributor_v1_OwnershipMode, OwnershipMode__Output as _uber_cadence_sharddistributor_v1_OwnershipMode__Output } from '../../../../uber/cadence/sharddistributor/v1/OwnershipMode.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * The distributor's answer to a heartbeat.

@@ -2,7 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/service.proto
 
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * One event of a namespace's history.

@@ -4,7 +4,7 @@
 import type { ShardStatus as _uber_cadence_sharddistributor_v1_ShardStatus, ShardStatus__Output as _uber_cadence_sharddistributor_v1_ShardStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
 import type { ShardOwner as _uber_cadence_sharddistributor_v1_ShardOwner, ShardOwner__Output as _uber_cadence_sharddistributor_v1_ShardOwner__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardOwner.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * The owner of an inspected shard.

@@ -5,7 +5,7 @@ import type { ExecutorStatus as _uber_cadence_sharddistributor_v1_ExecutorStatus
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
 import type { AssignedShardState as _uber_cadence_sharddistributor_v1_AssignedShardState, AssignedShardState__Output as _uber_cadence_sharddistributor_v1_AssignedShardState__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignedShardState.ts';
 import type { ExecutorLiveness as _uber_cadence_sharddistributor_v1_ExecutorLiveness, ExecutorLiveness__Output as _uber_cadence_sharddistributor_v1_ExecutorLiveness__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorLiveness.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * One executor as the distributor knows it.

@@ -2,7 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/executor.proto
 
 import type { AssignmentStatus as _uber_cadence_sharddistributor_v1_AssignmentStatus, AssignmentStatus__Output as _uber_cadence_sharddistributor_v1_AssignmentStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignmentStatus.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * One shard assigned to an executor.

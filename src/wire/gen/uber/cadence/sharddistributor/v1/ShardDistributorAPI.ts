@@ -2,7 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/service.proto
 
 import type * as grpc from 'npm:@grpc/grpc-js@^1.14.0'
-import type { MethodDefinition } from 'npm:@grpc/proto-loader@^0.8.0'
+import type { MethodDefinition } from '../../../../../loader_types.ts'
 import type { CreateNamespaceRequest as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts';
 import type { CreateNamespaceResponse as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, CreateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts';
 import type { DeleteNamespaceRequest as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, DeleteNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts';

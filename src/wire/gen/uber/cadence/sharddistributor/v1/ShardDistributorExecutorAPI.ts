@@ -2,7 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/executor.proto
 
 import type * as grpc from 'npm:@grpc/grpc-js@^1.14.0'
-import type { MethodDefinition } from 'npm:@grpc/proto-loader@^0.8.0'
+import type { MethodDefinition } from '../../../../../loader_types.ts'
 import type { HeartbeatRequest as _uber_cadence_sharddistributor_v1_HeartbeatRequest, HeartbeatRequest__Output as _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/HeartbeatRequest.ts';
 import type { HeartbeatResponse as _uber_cadence_sharddistributor_v1_HeartbeatResponse, HeartbeatResponse__Output as _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/HeartbeatResponse.ts';
 

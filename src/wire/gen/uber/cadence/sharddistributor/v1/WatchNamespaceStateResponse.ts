@@ -3,7 +3,7 @@
 
 import type { ExecutorInfo as _uber_cadence_sharddistributor_v1_ExecutorInfo, ExecutorInfo__Output as _uber_cadence_sharddistributor_v1_ExecutorInfo__Output } from '../../../../uber/cadence/sharddistributor/v1/ExecutorInfo.ts';
 import type { ShardOwnerChange as _uber_cadence_sharddistributor_v1_ShardOwnerChange, ShardOwnerChange__Output as _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardOwnerChange.ts';
-import type { Long } from 'npm:@grpc/proto-loader@^0.8.0';
+import type { Long } from '../../../../../loader_types.ts';
 
 /**
  * A namespace's placement: a complete snapshot, or (when is_delta is set,
