@@ -150,7 +150,7 @@ export class TestShardManager extends NamespaceControls implements AsyncDisposab
  * });
  * await executor.start();
  * await sm.waitUntilSettled("orders");
- * await sm.waitFor("orders", () => running.size === 4 || undefined);
+ * await sm.waitFor(() => running.size === 4);
  * assert.deepEqual([...running].sort(), ["0", "1", "2", "3"]);
  * ```
  */
