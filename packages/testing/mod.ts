@@ -31,5 +31,5 @@ export {
 } from "./test_shard_manager.ts";
 export type { KitExecutorOptions, NamespaceControls, WaitOptions } from "./namespace_controls.ts";
 export { TestExecutor, type TestExecutorOptions } from "./test_executor.ts";
-export type { NamespaceDefinition } from "./kit_config.ts";
-export type { Assignment } from "./settled.ts";
+export type { NamespaceDefinition } from "./_kit_config.ts";
+export type { Assignment } from "./_settled.ts";

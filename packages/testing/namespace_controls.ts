@@ -7,9 +7,9 @@
  */
 import type { ShardManager } from "../../src/service/mod.ts";
 import type { Store } from "../../src/store/mod.ts";
-import { type NamespaceDefinition, withTestDefaults } from "./kit_config.ts";
-import { commitAssignment, forgetExecutor } from "./fenced_writes.ts";
-import { type Assignment, assignmentOf, unsettledReason, waitUntil } from "./settled.ts";
+import { type NamespaceDefinition, withTestDefaults } from "./_kit_config.ts";
+import { commitAssignment, forgetExecutor } from "./_fenced_writes.ts";
+import { type Assignment, assignmentOf, unsettledReason, waitUntil } from "./_settled.ts";
 import { TestExecutor, type TestExecutorOptions } from "./test_executor.ts";
 import type { WarpClock } from "./warp_clock.ts";
 

@@ -29,6 +29,22 @@ export interface TestExecutorOptions {
  * An SDK {@linkcode Executor} started by the kit. `crash()` cuts its
  * heartbeats (the service hears nothing, its processors keep running, as
  * with a process that hung or lost its network); `stop()` leaves gracefully.
+ * Made by the kit's `addExecutor`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { startTestShardManager } from "./mod.ts";
+ *
+ * await using sm = await startTestShardManager({
+ *   namespaces: [{ name: "jobs", type: "fixed", shardNum: 2 }],
+ * });
+ * const a = await sm.addExecutor("jobs", { executorId: "a" });
+ * await sm.waitUntilSettled("jobs");
+ * assert.deepEqual(a.runningShards, ["0", "1"]);
+ * a.crash(); // the service hears nothing more; its processors keep running
+ * assert.deepEqual(a.runningShards, ["0", "1"]);
+ * ```
  */
 export class TestExecutor implements AsyncDisposable {
   /** The SDK executor itself. */

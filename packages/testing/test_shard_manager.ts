@@ -14,7 +14,7 @@ import {
 } from "../../src/store/embedded/mod.ts";
 import { ShardManager } from "../../src/service/mod.ts";
 import { type GrpcServer, startGrpcServer } from "../../src/transport/grpc/server.ts";
-import { kitConfig, type NamespaceDefinition, withTestDefaults } from "./kit_config.ts";
+import { kitConfig, type NamespaceDefinition, withTestDefaults } from "./_kit_config.ts";
 import { NamespaceControls } from "./namespace_controls.ts";
 import { WarpClock } from "./warp_clock.ts";
 

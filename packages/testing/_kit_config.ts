@@ -57,7 +57,7 @@ server: { grpcAddress: 127.0.0.1:0, httpAddress: 127.0.0.1:0 }
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { withTestDefaults } from "./kit_config.ts";
+ * import { withTestDefaults } from "./_kit_config.ts";
  *
  * assert.deepEqual(withTestDefaults({ name: "a", type: "fixed", shardNum: 2 }), {
  *   settleWindow: "0s",
