@@ -196,8 +196,21 @@ export class NamespaceControls {
         throw new TypeError(`Cannot set the assignment: ${executorId} must map to shard keys`);
       }
     }
-    await this.freeze(namespace);
     const policy = this.manager.namespaces.policy(namespace);
+    if (policy.keys.kind === "fixed") {
+      const { shardNum } = policy.keys;
+      const wrong = Object.values(assignment).flat().find((key) =>
+        !(/^(0|[1-9]\d*)$/.test(key) && Number(key) < shardNum)
+      );
+      if (wrong !== undefined) {
+        throw new RangeError(
+          `Cannot set the assignment: ${namespace} has shards "0" to "${shardNum - 1}", not ${
+            JSON.stringify(wrong)
+          }`,
+        );
+      }
+    }
+    await this.freeze(namespace);
     if (policy.placement.kind === "cells") {
       for (const [executorId, shards] of Object.entries(assignment)) {
         if (shards.length > 0) await this.manager.cells.moveShards(namespace, shards, executorId);

@@ -67,6 +67,11 @@ export class TestShardManager extends NamespaceControls implements AsyncDisposab
     const heartbeatTtlMs = options.heartbeatTtlMs ?? 1_000;
     const periodMs = options.periodMs ?? 100;
     const config = kitConfig("unused", { heartbeatTtlMs, periodMs });
+    if (options.namespaces !== undefined && !Array.isArray(options.namespaces)) {
+      throw new TypeError(
+        `namespaces must be an array of definitions, got ${JSON.stringify(options.namespaces)}`,
+      );
+    }
     const definitions = (options.namespaces ?? []).map(withTestDefaults);
     const dataDir = await Deno.makeTempDir({ prefix: "shard-manager-test-" });
     const { store, leaderStore } = await openEmbeddedStores(dataDir);

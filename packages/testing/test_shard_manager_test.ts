@@ -99,6 +99,7 @@ Deno.test("setAssignment puts shards on the executors named and freezes them the
     sm.setAssignment("orders", { nobody: ["0"] }),
     /nobody is not a live executor of orders/,
   );
+  await assert.rejects(sm.setAssignment("orders", { a: ["4"] }), /shards "0" to "3", not "4"/);
 });
 
 Deno.test("advanceTime moves the service's clock: a silent executor is lost after the TTL", async () => {
