@@ -65,6 +65,8 @@ function isGrpcPackage(target: string): boolean {
 
 /** The SDK package: a workspace member whose entry points re-export src/client/. */
 const SDK_PACKAGE = "packages/sdk/";
+/** The test kit: a workspace member that runs the service in-process for applications' tests. */
+const TEST_KIT = "packages/testing/";
 
 let graph: Promise<ImportEdge[]> | undefined;
 /** The graph of src/, the SDK package and examples/, read once per test run (each test may run alone). */
@@ -289,13 +291,26 @@ Deno.test("examples import only the SDK package, each other and packages, never 
   const offenders = (await edges()).filter((e) =>
     e.from.startsWith("examples/") &&
     !(e.target.startsWith("npm:") || e.target.startsWith("node:") ||
-      e.target.startsWith("examples/") || e.target.startsWith(SDK_PACKAGE))
+      e.target.startsWith("examples/") || e.target.startsWith(SDK_PACKAGE) ||
+      // An example's own tests use the test kit, which runs the service in-process.
+      (e.from.endsWith("_test.ts") && e.target.startsWith(TEST_KIT)))
   );
   assert.ok(
     (await edges()).some((e) => e.from.startsWith("examples/")),
     "no example imports found",
   );
   assertNone(offenders, "examples show the SDKs as an application uses them");
+});
+
+Deno.test("only tests import the test kit: the SDK, the server and the examples' programs never do", async () => {
+  const all = await edges();
+  assert.ok(all.some((e) => e.target.startsWith(TEST_KIT)), "nothing imports packages/testing/");
+  assertNone(
+    all.filter((e) =>
+      e.target.startsWith(TEST_KIT) && !e.from.startsWith(TEST_KIT) && !e.from.endsWith("_test.ts")
+    ),
+    "packages/testing/ is for tests",
+  );
 });
 
 Deno.test("the area graph of src/ has no cycles (tests aside)", async () => {

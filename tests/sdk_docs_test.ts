@@ -1,6 +1,7 @@
 /**
  * Every code block of the SDK documentation compiles or parses as a user of
  * the package would have it: docs/sdk_executor.md, docs/sdk_spectator.md,
+ * docs/sdk_testing.md (the test kit, `@shard-manager/testing`),
  * packages/sdk/README.md and the README's "SDKs" section. TypeScript and
  * JavaScript blocks (the latter with `@ts-check`) are written into a fresh project (outside this repository) whose deno.json
  * maps the package names exactly as the install sections say, with the
@@ -18,6 +19,8 @@ const ROOT = new URL("../", import.meta.url).pathname;
 /** What the docs call the checkout of this repository, next to the user's project. */
 const CHECKOUT = "../shard-manager/";
 const LANGUAGES = ["ts", "js", "json", "yaml", "sh"];
+/** The test kit's name: only docs/sdk_testing.md maps it. */
+const TEST_KIT = "@shard-manager/testing";
 
 /** A fenced code block: where it is, its info string and its text. */
 interface Block {
@@ -48,6 +51,7 @@ async function sdkDocBlocks(): Promise<Block[]> {
   return [
     ...codeBlocks("docs/sdk_executor.md", await read("docs/sdk_executor.md")),
     ...codeBlocks("docs/sdk_spectator.md", await read("docs/sdk_spectator.md")),
+    ...codeBlocks("docs/sdk_testing.md", await read("docs/sdk_testing.md")),
     ...codeBlocks("packages/sdk/README.md", await read("packages/sdk/README.md")),
     ...codeBlocks("README.md", await read("README.md"), "SDKs"),
   ];
@@ -66,6 +70,7 @@ function importMap(): Record<string, string> {
   ) {
     map[`@shard-manager/sdk${name}`] = `${CHECKOUT}packages/sdk/${entry}.ts`;
   }
+  map[TEST_KIT] = `${CHECKOUT}packages/testing/mod.ts`;
   return map;
 }
 
@@ -86,7 +91,9 @@ Deno.test("the JSON and YAML blocks of the SDK docs parse, and the documented im
     if (block.info !== "json") continue;
     const value = JSON.parse(block.text) as { imports?: Record<string, string> };
     if (value.imports === undefined) continue;
-    assert.deepEqual(value.imports, importMap(), `${block.where}: the import map`);
+    const expected = importMap();
+    if (!(TEST_KIT in value.imports)) delete expected[TEST_KIT];
+    assert.deepEqual(value.imports, expected, `${block.where}: the import map`);
     for (const path of Object.values(value.imports)) {
       await Deno.stat(join(ROOT, path.slice(CHECKOUT.length)));
     }

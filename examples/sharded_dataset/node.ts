@@ -1,8 +1,8 @@
 // deno-lint-ignore-file no-console -- examples print what happens
 /**
- * One node of the sharded dataset: an executor whose processor loads the
- * slice of its shard into memory and keeps it there until the shard moves
- * away. Every start, load and stop is appended to the shared record file.
+ * One node of the sharded dataset: an executor whose processor
+ * (`slice_holder.ts`) loads the slice of its shard into memory and keeps it
+ * there until the shard moves away. Every start, load and stop is appended to the shared record file.
  *
  * ```sh
  * deno run -A examples/sharded_dataset/node.ts --service 127.0.0.1:7943 --record /tmp/slices.jsonl
@@ -14,10 +14,10 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { Executor, ShardStoppedError } from "../../packages/sdk/mod.ts";
+import { Executor } from "../../packages/sdk/mod.ts";
 import { clockTime, numberFlag, untilStopped } from "../_shared/cli.ts";
 import { appendRecord } from "../_shared/records.ts";
-import { loadSlice } from "./dataset.ts";
+import { SliceHolder } from "./slice_holder.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -36,33 +36,27 @@ const say = (message: string) => console.log(`${clockTime()} ${name.padEnd(7)} $
 const log = (kind: string, slice: number, extra: Record<string, unknown> = {}) =>
   appendRecord(record, { kind, slice, node: name, pid: Deno.pid, ...extra });
 
+const holder = new SliceHolder(slices, {
+  onStart: (slice, token) => {
+    log("start", slice, { token });
+    say(`slice ${slice}: loading (token ${token})`);
+  },
+  onLoaded: (slice, records, ms) => {
+    log("loaded", slice, { records });
+    say(`slice ${slice}: ${records} orders in memory (${ms} ms)`);
+  },
+  onStop: (slice, reason) => {
+    log("stop", slice, { reason });
+    say(`slice ${slice}: released (${reason})`);
+  },
+});
 const executor = await new Executor({
   addresses: [flags.service],
   namespace: flags.namespace,
   executorId: name,
   heartbeatIntervalMs: 300,
   drainTimeoutMs: 3_000,
-  processor: (ctx) => {
-    const slice = Number(ctx.shardKey), began = Date.now();
-    log("start", slice, { token: ctx.fencingToken });
-    say(`slice ${slice}: loading (token ${ctx.fencingToken})`);
-    const loading = loadSlice(slice, slices, { signal: ctx.signal }).then((orders) => {
-      if (!orders) return;
-      log("loaded", slice, { records: orders.length });
-      ctx.reportLoad(orders.length);
-      say(`slice ${slice}: ${orders.length} orders in memory (${Date.now() - began} ms)`);
-      return orders;
-    });
-    return {
-      stop: async () => {
-        await loading;
-        const why = ctx.signal.reason;
-        const reason = why instanceof ShardStoppedError ? why.reason : String(why);
-        log("stop", slice, { reason });
-        say(`slice ${slice}: released (${reason})`);
-      },
-    };
-  },
+  processor: holder.processor,
 }).start();
 say(`started executor ${executor.id}`);
 await untilStopped();
