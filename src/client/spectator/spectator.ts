@@ -5,7 +5,6 @@
  * @module
  */
 import { deferred } from "../common/deferred.ts";
-import type { ObservabilityOptions } from "../common/observability_options.ts";
 import type { SubscribeOptions } from "../common/event_hub.ts";
 import { SpectatorObserver } from "./_observer.ts";
 import { abortable } from "./_abortable.ts";

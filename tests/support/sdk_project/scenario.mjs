@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { test } from "node:test";
-import { createSpectator } from "../../../packages/sdk/spectator.ts";
+import { Spectator } from "../../../packages/sdk/spectator.ts";
 
 const ADDRESS = process.env.SM_ADDRESS ?? "";
 const NAMESPACE = process.env.SM_NAMESPACE ?? "";
@@ -112,12 +112,12 @@ async function until(check, what, app) {
 
 test("an executor and a spectator from the SDK package, against a real service", async () => {
   assert.ok(ADDRESS && NAMESPACE && SHARDS.length > 0, "set SM_ADDRESS, SM_NAMESPACE, SM_SHARDS");
-  const spectator = createSpectator({ addresses: [ADDRESS], namespace: NAMESPACE });
+  const spectator = new Spectator({ addresses: ADDRESS, namespace: NAMESPACE });
   const a = await startApp("app-a");
   /** @type {App | undefined} */
   let b;
   try {
-    await spectator.waitReady({ timeoutMs: 20_000 });
+    await spectator.start({ timeoutMs: 20_000 });
     const routes = () => SHARDS.map((shard) => spectator.addressOf(shard));
     const started = (/** @type {App} */ app) =>
       new Set(app.events.filter((e) => e.event === "start").map((e) => e.shard));
