@@ -130,6 +130,9 @@ export function classifyCallError(error: unknown, site: CallSite = {}): ShardMan
   const detail = typedDetail(error);
   const fields = { grpcCode: status, details: detail, cause: error };
   const address = site.address ?? "the service";
+  const theService = site.address === undefined ? "the service" : `the service at ${site.address}`;
+  const service = `T${theService.slice(1)}`;
+  const found = site.address === undefined ? "" : ` at ${site.address}`;
   if (looksLikeHttpAnswer(status, details)) {
     return new ShardManagerError(httpPortMessage(address), {
       code: "NOT_GRPC_ENDPOINT",
@@ -142,19 +145,19 @@ export function classifyCallError(error: unknown, site: CallSite = {}): ShardMan
   const message = (() => {
     switch (code) {
       case "NAMESPACE_NOT_FOUND":
-        return `${details || `Namespace "${site.namespace}" not found`} at ${address}: ` +
+        return `${details || `Namespace "${site.namespace}" not found`}${found}: ` +
           "check the name, or create the namespace first (smctl namespace create -f FILE)";
       case "UNAVAILABLE":
         return UNREACHABLE.test(details)
-          ? `Cannot reach the service at ${address} (${unreachableReason(details)})`
-          : `The service at ${address} is unavailable: ${details}`;
+          ? `Cannot reach ${theService} (${unreachableReason(details)})`
+          : `${service} is unavailable: ${details}`;
       case "DEADLINE_EXCEEDED":
         return `${operation}${at} got no answer in time (${details || name})`;
       case "UNAUTHENTICATED":
-        return `The service at ${address} refused the call as not authenticated: ${details}; ` +
+        return `${service} refused the call as not authenticated: ${details}; ` +
           "pass the token option (or a client certificate through tls)";
       case "PERMISSION_DENIED":
-        return `The service at ${address} refused the call: ${details}`;
+        return `${service} refused the call: ${details}`;
       default:
         return `${operation}${at} failed (${name}): ${details || "no details"}`;
     }

@@ -103,7 +103,7 @@ export interface TracerLike {
 /** The instrumentation scope the SDKs register under. */
 export const INSTRUMENTATION_NAME = "@shard-manager/sdk";
 /** This SDK's version, the instrumentation scope's version (packages/sdk/deno.json). */
-export const SDK_VERSION = "0.1.0";
+export const SDK_VERSION = "0.2.0";
 
 interface GlobalProviders {
   readonly metrics?: { getMeter(name: string, version?: string): MeterLike };

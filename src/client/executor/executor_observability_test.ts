@@ -23,7 +23,7 @@ Deno.test("a 7 s outage logs one warning when it starts and one info line when i
   assert.deepEqual(outage.map((l) => l.level), ["warn", "info"]);
   assert.match(
     outage[0]!.message,
-    /^Executor e1 heartbeats \(namespace "ns"\) failing with UNAVAILABLE: 14 UNAVAILABLE/,
+    /^Executor e1 heartbeats \(namespace "ns"\) failing with UNAVAILABLE: Cannot reach the service \(No connection established\)/,
   );
   assert.equal(outage[0]!.context?.namespace, "ns");
   assert.equal(outage[0]!.context?.executorId, "e1");
@@ -35,10 +35,11 @@ Deno.test("an unknown namespace logs one error line, not one per heartbeat", asy
   const { logger, lines } = recordingLogger();
   const { time, service, executor, shutdown } = setup({ logger });
   service.down = Object.assign(new Error('5 NOT_FOUND: Namespace "nss" not found'), { code: 5 });
-  executor.start();
+  const started = executor.start().then(() => undefined, (error: unknown) => error);
   await time.tickAsync(10_000);
+  assert.equal((await started as { code?: string } | undefined)?.code, "NAMESPACE_NOT_FOUND");
   assert.deepEqual(lines.filter((l) => l.level !== "debug").map((l) => l.level), ["error"]);
-  assert.equal(lines.find((l) => l.level === "error")?.context?.code, "NOT_FOUND");
+  assert.equal(lines.find((l) => l.level === "error")?.context?.code, "NAMESPACE_NOT_FOUND");
   await shutdown();
 });
 

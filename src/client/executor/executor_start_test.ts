@@ -42,7 +42,7 @@ Deno.test("start rejects at once on an unknown namespace, and leaves nothing run
   assert.equal(error.retryable, false);
   assert.equal(error.grpcCode, 5);
   assert.deepEqual(error.details, { type: "NamespaceNotFoundError", namespace: "ordres" });
-  assert.match(error.message, /^Namespace "ordres" not found at the service: check the name/);
+  assert.match(error.message, /^Namespace "ordres" not found: check the name/);
   assert.equal(service.requests.length, 1, "one heartbeat, no retry");
   assert.equal(time.countTimers(), 0, "no timer left");
   await collected; // the events iterators ended
@@ -67,7 +67,7 @@ Deno.test("start keeps retrying transient failures until its timeoutMs, then shu
   );
   assert.match(
     error.message,
-    /last error: Cannot reach the service at the service \(connection refused\)/,
+    /last error: Cannot reach the service \(connection refused\)/,
   );
   assert.equal(error.cause.code, "UNAVAILABLE");
   assert.ok(service.requests.length >= 5, `retried, ${service.requests.length} heartbeats`);

@@ -50,8 +50,8 @@ Deno.test("connection events: connected, then disconnected and reconnecting with
   assert.deepEqual(shown, [
     "connected x after 0",
     "disconnected x UNAVAILABLE",
-    "reconnecting #1 after x UNAVAILABLE in 0 ms: 14 UNAVAILABLE: connection reset",
-    "reconnecting #2 after y UNAVAILABLE in 0 ms: 14 UNAVAILABLE: connection reset",
+    "reconnecting #1 after x UNAVAILABLE in 0 ms: The service at x is unavailable: connection reset",
+    "reconnecting #2 after y UNAVAILABLE in 0 ms: The service at y is unavailable: connection reset",
     "connected x after 2",
   ]);
 });
@@ -70,7 +70,7 @@ Deno.test("a lost stream logs one warning, and one info line when a stream deliv
   assert.deepEqual(lines.map((l) => l.level), ["warn", "info"]);
   assert.match(
     lines[0]!.message,
-    /^Spectator watch streams \(namespace "ns"\) failing at x with UNAVAILABLE: 14 UNAVAILABLE: connection reset/,
+    /^Spectator watch streams \(namespace "ns"\) failing at x with UNAVAILABLE: The service at x is unavailable: connection reset/,
   );
   assert.equal(lines[0]!.context?.namespace, "ns");
   assert.match(lines[1]!.message, /succeed again at x after \d\.\d s and 6 failed attempts$/);

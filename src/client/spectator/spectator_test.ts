@@ -106,7 +106,7 @@ Deno.test("a failed lookup tries every address, then throws ShardOwnerLookupErro
   assert.equal(error.shardKey, "k");
   assert.match(
     error.message,
-    /Cannot find the owner of shard "k" in namespace "ns": The service at the service is unavailable/,
+    /Cannot find the owner of shard "k" in namespace "ns": The service is unavailable/,
   );
   assert.deepEqual(transport.ownerCalls, ["x/k", "y/k"]);
   await spectator.close();
