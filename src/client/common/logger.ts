@@ -25,9 +25,32 @@ export interface Logger {
 const ignore = (): void => {};
 
 /**
+ * One line for the console: the message, then the context as `key=value`
+ * pairs. An error in the context is left out (the SDK's messages already
+ * say what failed); a structured logger of your own gets the whole context.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { consoleLine } from "./logger.ts";
+ *
+ * assert.equal(
+ *   consoleLine("Heartbeats failing", { namespace: "orders", attempt: 1, error: new Error("x") }),
+ *   "Heartbeats failing (namespace=orders attempt=1)",
+ * );
+ * ```
+ */
+export function consoleLine(message: string, context?: Readonly<Record<string, unknown>>): string {
+  const pairs = Object.entries(context ?? {})
+    .filter(([, value]) => value !== undefined && !(value instanceof Error))
+    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  return pairs.length === 0 ? message : `${message} (${pairs.join(" ")})`;
+}
+
+/**
  * The default logger: `console.info`, `console.warn` and `console.error`,
- * debug lines dropped. The SDKs log at info only when an outage ends, so a
- * healthy process prints nothing.
+ * one line each ({@linkcode consoleLine}), debug lines dropped. The SDKs log
+ * at info only when an outage ends, so a healthy process prints nothing.
  *
  * @example
  * ```ts
@@ -41,15 +64,15 @@ export const defaultLogger: Logger = Object.freeze({
   debug: ignore,
   info: (message: string, context?: Readonly<Record<string, unknown>>) => {
     // deno-lint-ignore no-console
-    console.info(message, context ?? {});
+    console.info(consoleLine(message, context));
   },
   warn: (message: string, context?: Readonly<Record<string, unknown>>) => {
     // deno-lint-ignore no-console
-    console.warn(message, context ?? {});
+    console.warn(consoleLine(message, context));
   },
   error: (message: string, context?: Readonly<Record<string, unknown>>) => {
     // deno-lint-ignore no-console
-    console.error(message, context ?? {});
+    console.error(consoleLine(message, context));
   },
 });
 
