@@ -14,6 +14,7 @@ import {
 } from "../../wire/error_details.ts";
 import { ShardManagerError, type ShardManagerErrorCode } from "./errors.ts";
 import { httpPortMessage, looksLikeHttpAnswer } from "./http_port.ts";
+import { GRPC_STATUS_NAMES } from "./failure_code.ts";
 
 /** Where a call went, for the message. */
 export interface CallSite {
@@ -24,26 +25,6 @@ export interface CallSite {
   /** What was attempted, e.g. `"Heartbeat"`, `"Watch"`. @default {"The call"} */
   readonly operation?: string | undefined;
 }
-
-const GRPC_NAMES: readonly string[] = [
-  "OK",
-  "CANCELLED",
-  "UNKNOWN",
-  "INVALID_ARGUMENT",
-  "DEADLINE_EXCEEDED",
-  "NOT_FOUND",
-  "ALREADY_EXISTS",
-  "PERMISSION_DENIED",
-  "RESOURCE_EXHAUSTED",
-  "FAILED_PRECONDITION",
-  "ABORTED",
-  "OUT_OF_RANGE",
-  "UNIMPLEMENTED",
-  "INTERNAL",
-  "UNAVAILABLE",
-  "DATA_LOSS",
-  "UNAUTHENTICATED",
-];
 
 /** gRPC status code → SDK code, where no typed detail decides. */
 const BY_STATUS: Readonly<Record<number, ShardManagerErrorCode>> = {
@@ -141,7 +122,7 @@ export function classifyCallError(error: unknown, site: CallSite = {}): ShardMan
   }
   let code = detail === undefined ? BY_STATUS[status] ?? "UNKNOWN" : BY_DETAIL[detail.type];
   if (status === 5 && detail === undefined && !/namespace/i.test(details)) code = "SHARD_NOT_FOUND";
-  const name = GRPC_NAMES[status] ?? String(status);
+  const name = GRPC_STATUS_NAMES[status] ?? String(status);
   const message = (() => {
     switch (code) {
       case "NAMESPACE_NOT_FOUND":

@@ -6,7 +6,8 @@
  * @module
  */
 
-const GRPC_STATUS_NAMES: readonly string[] = [
+/** The names of gRPC's status codes, by number (`14` is `"UNAVAILABLE"`). */
+export const GRPC_STATUS_NAMES: readonly string[] = [
   "OK",
   "CANCELLED",
   "UNKNOWN",

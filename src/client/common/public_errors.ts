@@ -1,7 +1,8 @@
 /**
  * What every SDK entry point exports alike: the error model (the base class,
- * the option error, the codes and the classifier) and the connection and
- * start options shared by the executor, the spectator and the leader selector.
+ * the option error, the codes and the classifier), the connection and start
+ * options shared by the executor, the spectator and the leader selector, and
+ * the types of their logging and OpenTelemetry options.
  *
  * @example
  * ```ts
@@ -24,3 +25,16 @@ export {
 export { type CallSite, classifyCallError } from "./classify.ts";
 export type { ErrorDetail } from "../../wire/error_details.ts";
 export type { ConnectionOptions, StartOptions } from "./connection_options.ts";
+export type { Logger } from "./logger.ts";
+export type { ObservabilityOptions } from "./observability_options.ts";
+export type {
+  Attributes,
+  CounterLike,
+  HistogramLike,
+  InstrumentOptions,
+  MeterLike,
+  ObservableGaugeLike,
+  ObservableResultLike,
+  SpanLike,
+  TracerLike,
+} from "./telemetry.ts";

@@ -66,16 +66,3 @@ export type {
 export type { SubscribeOptions } from "./event_hub.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
 export * from "../common/public_errors.ts";
-export type { Logger } from "../common/logger.ts";
-export type { ObservabilityOptions } from "../common/observability_options.ts";
-export type {
-  Attributes,
-  CounterLike,
-  HistogramLike,
-  InstrumentOptions,
-  MeterLike,
-  ObservableGaugeLike,
-  ObservableResultLike,
-  SpanLike,
-  TracerLike,
-} from "../common/telemetry.ts";

@@ -62,17 +62,4 @@ export type { NamespaceType, SpectatorTransport, TransportCallOptions } from "./
 export type { SpectatorClock } from "./clock.ts";
 export type { ClientTlsOptions } from "../common/credentials.ts";
 export * from "../common/public_errors.ts";
-export type { Logger } from "../common/logger.ts";
-export type { ObservabilityOptions } from "../common/observability_options.ts";
-export type {
-  Attributes,
-  CounterLike,
-  HistogramLike,
-  InstrumentOptions,
-  MeterLike,
-  ObservableGaugeLike,
-  ObservableResultLike,
-  SpanLike,
-  TracerLike,
-} from "../common/telemetry.ts";
 export type { SubscribeOptions } from "../common/event_hub.ts";
