@@ -7,7 +7,7 @@
  * @module
  */
 import * as grpc from "@grpc/grpc-js";
-import { packageDefinition } from "../../src/wire/proto.ts";
+import { packageDefinition } from "../../src/wire/package_definition.ts";
 
 const V1 = "uber.cadence.sharddistributor.v1";
 
