@@ -48,9 +48,11 @@ export function consoleLine(message: string, context?: Readonly<Record<string, u
 }
 
 /**
- * The default logger: `console.info`, `console.warn` and `console.error`,
- * one line each ({@linkcode consoleLine}), debug lines dropped. The SDKs log
- * at info only when an outage ends, so a healthy process prints nothing.
+ * The default logger: one line each ({@linkcode consoleLine}) on standard
+ * error (`console.warn` for info and warn lines, `console.error` for errors),
+ * so that standard output stays the application's; debug lines dropped. The
+ * SDKs log at info only when an outage ends, so a healthy process prints
+ * nothing.
  *
  * @example
  * ```ts
@@ -64,7 +66,7 @@ export const defaultLogger: Logger = Object.freeze({
   debug: ignore,
   info: (message: string, context?: Readonly<Record<string, unknown>>) => {
     // deno-lint-ignore no-console
-    console.info(consoleLine(message, context));
+    console.warn(consoleLine(message, context)); // standard error, as every line of the SDK
   },
   warn: (message: string, context?: Readonly<Record<string, unknown>>) => {
     // deno-lint-ignore no-console

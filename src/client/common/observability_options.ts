@@ -13,7 +13,7 @@ export interface ObservabilityOptions {
    * (`console` fits); `false` for none. An outage logs one warning when it
    * starts and one info line when it ends; errors that retrying cannot fix
    * log at error.
-   * @default {console, without debug lines}
+   * @default {the console on standard error, one line per event, without debug lines}
    */
   readonly logger?: Logger | false;
   /**
