@@ -178,7 +178,7 @@ Deno.test("an executor that does not open the stream heartbeats at its interval 
   await b.executor.shutdown();
 });
 
-Deno.test("the hint stream refuses an unknown namespace or executor, a bad request and a sixth stream, clearly", async () => {
+Deno.test("the hint stream refuses an unknown namespace or executor, a bad request and a fifth stream, clearly", async () => {
   await using env = await setUp("hints-errors", 2);
   const nope = await rawStream(env.clients, "nope", "x").ended;
   assert.equal(nope.code, grpc.status.NOT_FOUND);
