@@ -10,6 +10,7 @@
  * NamespaceRuntime ─ policy (read once from config)
  *   ├ cache: store feed → NamespaceState (read through NamespaceView)
  *   ├ fanout: latest-value pictures and deltas for watchers
+ *   ├ hints: "your assignment changed" to the executors a change concerns
  *   ├ requester: first asks for ephemeral shards → few store writes
  *   ├ cellMoves: operator moves the leader's next pass reads
  *   └ election loop → leader term: triggers → plan → fenced commit
@@ -30,6 +31,8 @@ import type { StoreEvidence } from "../core/store_evidence.ts";
 import { runLeaderTerm } from "../leader/process/leader_term.ts";
 import { livenessOf, type NamespacePolicy } from "../policy/namespace_policy.ts";
 import {
+  type AssignmentHint,
+  AssignmentHints,
   type NamespaceDelta,
   type NamespacePicture,
   type RoutedNamespace,
@@ -90,6 +93,8 @@ export class NamespaceRuntime implements RoutedNamespace {
   readonly cache: NamespaceCache;
   /** Spectator fan-out. */
   readonly fanout: WatchFanout;
+  /** Executors' assignment hint streams. */
+  readonly hints: AssignmentHints;
   /** Coalesces requests for new ephemeral shards. */
   readonly requester: ShardRequester;
   /** Operator moves of a cells namespace not yet committed. */
@@ -119,6 +124,7 @@ export class NamespaceRuntime implements RoutedNamespace {
       observer: options.observer,
     });
     this.fanout = new WatchFanout(this.cache);
+    this.hints = new AssignmentHints(policy.name, () => this.cache.state.revision);
     this.requester = new ShardRequester(options.store, policy.name, {
       now: () => options.clock.monotonic(),
     });
@@ -153,6 +159,9 @@ export class NamespaceRuntime implements RoutedNamespace {
    */
   async load(signal: AbortSignal): Promise<void> {
     this.#lifetime = signal;
+    this.cache.onAssignmentChange((executors, revision) => {
+      this.hints.notify(executors, revision);
+    }, signal);
     await this.cache.start(signal);
   }
 
@@ -182,6 +191,15 @@ export class NamespaceRuntime implements RoutedNamespace {
   /** Like {@linkcode subscribe}, but after the first picture only what changed. */
   subscribeDeltas(signal: AbortSignal): ReadableStream<NamespacePicture | NamespaceDelta> {
     return this.fanout.subscribeDeltas(AbortSignal.any([signal, this.#lifetime]));
+  }
+
+  /**
+   * Hints to `executorId` that its assignment changed: the current revision at
+   * once, then one per change that concerns it; ends when `signal` aborts or
+   * this runtime stops (see routing/assignment_hints.ts).
+   */
+  watchAssignment(executorId: string, signal: AbortSignal): ReadableStream<AssignmentHint> {
+    return this.hints.subscribe(executorId, AbortSignal.any([signal, this.#lifetime]));
   }
 
   /** True while this instance's picture follows the store (see `NamespaceCache.synced`). */

@@ -7,7 +7,7 @@
  */
 import type { AuthConfig } from "../config/types.ts";
 import { PermissionDeniedError, UnauthenticatedError } from "../core/errors.ts";
-import { grants, HEARTBEAT_METHOD, requiredRole, type Role } from "./roles.ts";
+import { EXECUTOR_METHODS, grants, HEARTBEAT_METHOD, requiredRole, type Role } from "./roles.ts";
 import { describeScope, inScope, type NamespaceScope } from "./namespace_scope.ts";
 import { readSecret, type SecretSources, sha256Hex } from "./secrets.ts";
 
@@ -27,7 +27,7 @@ export interface CallInfo {
   readonly authorization?: string;
   /** The client's verified certificate, under mutual TLS. */
   readonly certificate?: PeerCertificate;
-  /** For `Heartbeat`: the executor the call speaks for. */
+  /** For `Heartbeat` and `WatchExecutorAssignment`: the executor the call speaks for. */
   readonly executorId?: string;
   /** The namespace the call is about (its request's `namespace`); absent for calls about none. */
   readonly namespace?: string;
@@ -176,12 +176,14 @@ export class Authorizer {
         }`,
       );
     }
-    if (call.method === HEARTBEAT_METHOD && principal.executorIds !== undefined) {
+    if (EXECUTOR_METHODS.has(call.method) && principal.executorIds !== undefined) {
       const id = call.executorId ?? "";
       if (!principal.executorIds.includes(id)) {
         return denyRole(
           principal.name,
-          `${principal.name} may heartbeat only as itself (${
+          `${principal.name} may ${
+            call.method === HEARTBEAT_METHOD ? "heartbeat" : `call ${call.method}`
+          } only as itself (${
             principal.executorIds.map((e) => JSON.stringify(e)).join(" or ")
           }), not as executor ${JSON.stringify(id)}`,
         );

@@ -86,6 +86,20 @@ Deno.test("an executor-bound token heartbeats only as its executor", async () =>
   assert.match(other.error.message, /only as itself \("ex-7"\), not as executor "ex-8"/);
 });
 
+Deno.test("assignment hints need the executor role, and a bound identity watches only as itself", async () => {
+  const auth = await authorizer();
+  const call = { method: "WatchExecutorAssignment", authorization: bearer("ex7-token") };
+  assert.ok((await auth.check({ ...call, executorId: "ex-7" })).allowed);
+  const other = await auth.check({ ...call, executorId: "ex-8" });
+  assert.ok(!other.allowed && other.error instanceof PermissionDeniedError);
+  const viewer = await auth.check({
+    method: "WatchExecutorAssignment",
+    authorization: bearer("viewer-token"),
+    executorId: "ex-7",
+  });
+  assert.ok(!viewer.allowed && viewer.error instanceof PermissionDeniedError);
+});
+
 Deno.test("a certificate heartbeats only as its CN or a SAN value", async () => {
   const auth = await authorizer();
   const certificate = { commonName: "ex-1", altNames: ["URI:spiffe://sm/ex-1b"] };

@@ -4,7 +4,7 @@
  * | role        | may call                                                             |
  * | ----------- | -------------------------------------------------------------------- |
  * | `spectator` | the read-only RPCs (`GetShardOwner`, `WatchNamespaceState`, ...)      |
- * | `executor`  | `Heartbeat` (only as itself when the identity is bound to an executor) |
+ * | `executor`  | `Heartbeat`, `WatchExecutorAssignment` (only as itself when the identity is bound to an executor) |
  * | `operator`  | every RPC of `ShardDistributorAPI`, reads included                    |
  *
  * @module
@@ -35,9 +35,16 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
 /** The executors' RPC. */
 export const HEARTBEAT_METHOD = "Heartbeat";
 
+/** The RPCs an executor makes about itself (its request names its `executor_id`). */
+export const EXECUTOR_METHODS: ReadonlySet<string> = new Set([
+  HEARTBEAT_METHOD,
+  "WatchExecutorAssignment",
+]);
+
 /**
- * The role an RPC needs: `spectator` for reads, `executor` for `Heartbeat`,
- * `operator` for everything else (so an RPC added later is closed by default).
+ * The role an RPC needs: `spectator` for reads, `executor` for `Heartbeat` and
+ * `WatchExecutorAssignment`, `operator` for everything else (so an RPC added
+ * later is closed by default).
  *
  * @example
  * ```ts
@@ -46,10 +53,11 @@ export const HEARTBEAT_METHOD = "Heartbeat";
  *
  * assert.equal(requiredRole("GetShardOwner"), "spectator");
  * assert.equal(requiredRole("DrainShards"), "operator");
+ * assert.equal(requiredRole("WatchExecutorAssignment"), "executor");
  * ```
  */
 export function requiredRole(method: string): Role {
-  if (method === HEARTBEAT_METHOD) return "executor";
+  if (EXECUTOR_METHODS.has(method)) return "executor";
   return READ_METHODS.has(method) ? "spectator" : "operator";
 }
 

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { Clock } from "../core/clock.ts";
+import { type Clock, timeoutSignal } from "../core/clock.ts";
+import { ExecutorNotFoundError } from "../core/errors.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import type { LeaderStore } from "../store/mod.ts";
@@ -19,6 +20,13 @@ import type { NamespaceCatalog } from "../namespace/namespace_catalog.ts";
 import type { NamespaceRegistry } from "../namespace/namespace_registry.ts";
 import type { RunningShards } from "./running_shards.ts";
 import type { NamespaceDirectory, NamespaceListing, Routing, StoreLostSince } from "./use_cases.ts";
+
+/**
+ * How long an assignment hint stream waits for its executor to appear in the
+ * picture, ms: an executor opens it right after its first answered heartbeat,
+ * whose record may reach this instance's picture a moment later.
+ */
+export const HINT_EXECUTOR_WAIT_MS = 2_000;
 
 /** What {@linkcode RoutingReads} reads from. */
 export interface RoutingReadsOptions {
@@ -186,6 +194,11 @@ export class RoutingReads implements Routing, NamespaceDirectory {
     return this.#o.registry.get(namespace).fanout.subscribers;
   }
 
+  /** Open assignment hint streams of `namespace`'s executors on this instance. */
+  hintSubscribers(namespace: string): number {
+    return this.#o.registry.get(namespace).hints.subscribers;
+  }
+
   /** A stream of the namespace picture: the current one, then every change. */
   watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<routing.NamespacePicture> {
     // Ends when the runtime does (a changed definition): the spectator reconnects to the new one.
@@ -198,6 +211,33 @@ export class RoutingReads implements Routing, NamespaceDirectory {
     signal: AbortSignal,
   ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta> {
     return this.#o.registry.get(namespace).subscribeDeltas(AbortSignal.any([signal, this.#o.stop]));
+  }
+
+  /**
+   * Hints that `executorId`'s assignment changed (see `Routing.watchExecutorAssignment`).
+   * An executor this instance has not heard of is waited for up to
+   * {@linkcode HINT_EXECUTOR_WAIT_MS}, then refused with NOT_FOUND.
+   */
+  async watchExecutorAssignment(
+    namespace: string,
+    executorId: string,
+    signal: AbortSignal,
+  ): Promise<ReadableStream<routing.AssignmentHint>> {
+    const ns = this.#o.registry.get(namespace);
+    const known = () => ns.view.executor(executorId) !== undefined;
+    if (!known()) {
+      const timeout = timeoutSignal(HINT_EXECUTOR_WAIT_MS, this.#o.clock);
+      try {
+        await ns.waitUntil(known, AbortSignal.any([signal, this.#o.stop, timeout.signal]));
+      } catch {
+        // Timed out, or the caller went away: answered below.
+      } finally {
+        timeout.clear();
+      }
+      if (this.#o.stop.aborted) throw this.#o.stop.reason;
+      if (!known()) throw new ExecutorNotFoundError(namespace, executorId);
+    }
+    return ns.watchAssignment(executorId, AbortSignal.any([signal, this.#o.stop]));
   }
 
   /**

@@ -65,6 +65,19 @@ export interface Routing {
   ): ReadableStream<routing.NamespacePicture | routing.NamespaceDelta>;
   /** While the main store is unreachable: its last answer; undefined while it answers. */
   storeLostSince(): StoreLostSince | undefined;
+  /**
+   * Hints that `executorId`'s assignment changed: the current revision at
+   * once, then one per change that concerns it (routing/assignment_hints.ts).
+   * Rejects with NOT_FOUND for a namespace not served or an executor not
+   * heard of within a short wait, RESOURCE_EXHAUSTED past the streams one
+   * executor may hold; the stream ends when `signal` aborts, the namespace's
+   * runtime stops or the instance stops.
+   */
+  watchExecutorAssignment(
+    namespace: string,
+    executorId: string,
+    signal: AbortSignal,
+  ): Promise<ReadableStream<routing.AssignmentHint>>;
 }
 
 /** Read-only access to the namespaces served (the registry itself is private). */

@@ -9,6 +9,7 @@
 import type { AssignmentDelta } from "../core/types.ts";
 import type { NamespaceEvent, NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 import { AssignmentTable } from "./assignment_table.ts";
+import { addTouchedExecutors } from "./assignment_touches.ts";
 import { FixedOwnerIndex } from "./fixed_owner_index.ts";
 import { OwnerIndex } from "./owner_index.ts";
 import { type ExecutorRecord, ExecutorTable, type LivenessOptions } from "./executor_table.ts";
@@ -77,12 +78,20 @@ export class Picture {
     this.viewLog.reset(snapshot.revision);
   }
 
-  /** Applies one batch of changes seen at monotonic time `now`. */
-  apply(batch: NamespaceEventBatch, now: number): ChangeSummary {
+  /**
+   * Applies one batch of changes seen at monotonic time `now`; with `touched`,
+   * adds to it the executors whose assignment the batch changes.
+   */
+  apply(batch: NamespaceEventBatch, now: number, touched?: Set<string>): ChangeSummary {
     const summary = { rebalance: false, view: false, resync: false };
     this.#revisionInProgress = batch.revision;
     this.#viewTouched = false;
-    for (const event of batch.events) this.#applyEvent(event, batch.revision, now, summary);
+    for (const event of batch.events) {
+      if (touched && event.type === "assignment") {
+        addTouchedExecutors(event.delta, this.assignment.index, touched);
+      }
+      this.#applyEvent(event, batch.revision, now, summary);
+    }
     if (batch.revision > this.revision) this.revision = batch.revision;
     return { ...summary, view: summary.view || this.#viewTouched };
   }

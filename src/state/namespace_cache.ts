@@ -33,6 +33,12 @@ export interface NamespaceCacheOptions extends NamespaceStateOptions {
   readonly state?: NamespaceState;
 }
 
+/**
+ * Hears, after a batch is applied, which executors' assignments it changed
+ * (`"all"` after a snapshot was loaded), and the batch's revision.
+ */
+export type AssignmentListener = (executors: ReadonlySet<string> | "all", revision: number) => void;
+
 /** A namespace's state, followed from the store. */
 export class NamespaceCache {
   readonly #state: NamespaceState;
@@ -49,6 +55,7 @@ export class NamespaceCache {
   #feedConnected = true;
   #observer: ServiceObserver;
   #handovers = new HandoverTracker();
+  readonly #assignmentListeners = new Set<AssignmentListener>();
 
   /** A cache of `namespace` in `store`; call `start` to fill it. */
   constructor(store: Store, namespace: string, options: NamespaceCacheOptions) {
@@ -85,6 +92,19 @@ export class NamespaceCache {
     return this.#synced && this.#feedConnected;
   }
 
+  /**
+   * Calls `listener` after every applied batch that changes some executor's
+   * assignment, with those executors (found at a cost proportional to the
+   * batch, and only while someone listens), until `signal` aborts.
+   */
+  onAssignmentChange(listener: AssignmentListener, signal: AbortSignal): void {
+    if (signal.aborted) return;
+    this.#assignmentListeners.add(listener);
+    signal.addEventListener("abort", () => this.#assignmentListeners.delete(listener), {
+      once: true,
+    });
+  }
+
   /** Starts following; resolves once the first snapshot is loaded. */
   start(signal: AbortSignal): Promise<void> {
     const first = this.applied.wait(0, signal);
@@ -113,17 +133,22 @@ export class NamespaceCache {
         this.#synced = true;
         backoff = 100;
         this.#bumpAll();
+        this.#tellAssignments("all", snapshot.revision);
         this.#feedConnected = true;
         const feed = this.#store.watchNamespace(this.#state.namespace, snapshot.revision, signal, {
           onConnection: (connected) => this.#connection(connected),
         });
         const turns = new TurnTaker(APPLY_SLICE_MS);
         for await (const batch of feed) {
-          const change = this.#state.apply(batch, this.#clock.monotonic());
+          const touched = this.#assignmentListeners.size > 0 ? new Set<string>() : undefined;
+          const change = this.#state.apply(batch, this.#clock.monotonic(), touched);
           this.#observe(batch);
           if (change.view) this.views.bump();
           if (change.rebalance) this.triggers.bump();
           this.applied.bump();
+          if (touched !== undefined && touched.size > 0) {
+            this.#tellAssignments(touched, batch.revision);
+          }
           if (change.resync) {
             this.#logger.info("reloading namespace state", {
               reason: batch.events.find((e) => e.type === "resync"),
@@ -142,6 +167,16 @@ export class NamespaceCache {
       if (signal.aborted) break;
       await sleep(backoff, signal, this.#clock).catch(() => {});
       backoff = Math.min(backoff * 2, 5_000);
+    }
+  }
+
+  #tellAssignments(executors: ReadonlySet<string> | "all", revision: number): void {
+    for (const listener of this.#assignmentListeners) {
+      try {
+        listener(executors, revision);
+      } catch (error) {
+        this.#logger.error("assignment listener failed", { error });
+      }
     }
   }
 

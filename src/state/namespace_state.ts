@@ -278,8 +278,12 @@ export class NamespaceState implements NamespaceView {
     this.#p.load(snapshot, now, wallNow);
   }
 
-  /** Applies one batch of changes seen at monotonic time `now`. */
-  apply(batch: NamespaceEventBatch, now: number): ChangeSummary {
-    return this.#p.apply(batch, now);
+  /**
+   * Applies one batch of changes seen at monotonic time `now`; with `touched`,
+   * adds to it the executors whose assignment (shards, fencing tokens,
+   * releases) the batch changes, at a cost proportional to the batch.
+   */
+  apply(batch: NamespaceEventBatch, now: number, touched?: Set<string>): ChangeSummary {
+    return this.#p.apply(batch, now, touched);
   }
 }

@@ -197,9 +197,9 @@ export const shardDistributorService: ShardDistributorAPIDefinition =
  * import * as grpc from "@grpc/grpc-js";
  * import { executorService, type ShardDistributorExecutorAPIHandlers } from "./proto.ts";
  *
- * const handlers: ShardDistributorExecutorAPIHandlers = {
+ * const handlers = {
  *   Heartbeat: (_call, callback) => callback(null, { shardAssignments: {} }),
- * };
+ * } satisfies Partial<ShardDistributorExecutorAPIHandlers>; // WatchExecutorAssignment: UNIMPLEMENTED
  * const server = new grpc.Server();
  * server.addService(executorService, handlers);
  * server.forceShutdown();
@@ -248,6 +248,8 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/HeartbeatRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/HeartbeatResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardStatusReport.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardAssignment.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/WatchExecutorAssignmentRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/WatchExecutorAssignmentResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetShardOwnerRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetShardOwnerResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/InspectShardRequest.ts";

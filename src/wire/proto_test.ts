@@ -61,7 +61,7 @@ const apiHandlers: Pick<
 };
 
 const received: HeartbeatRequest__Output[] = [];
-const executorHandlers: ShardDistributorExecutorAPIHandlers = {
+const executorHandlers: Pick<ShardDistributorExecutorAPIHandlers, "Heartbeat"> = {
   Heartbeat(call, callback) {
     received.push(call.request);
     const shardAssignments = Object.fromEntries(

@@ -23,6 +23,7 @@ export interface ResolvedOptions {
   readonly stopTimeoutMs: number;
   readonly drainTimeoutMs: number;
   readonly onUnreachable: UnreachablePolicy;
+  readonly assignmentHints: boolean;
   readonly eventBufferSize: number;
   readonly clock: Clock;
   readonly random: () => number;
@@ -75,6 +76,13 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
       `onUnreachable.mode must be "keep" or "stop", got ${JSON.stringify(onUnreachable)}`,
     );
   }
+  const hints = options.assignmentHints ?? true;
+  if (typeof hints !== "boolean") {
+    throw new InvalidOptionsError(
+      "assignmentHints",
+      `assignmentHints must be true or false, got ${JSON.stringify(hints)}`,
+    );
+  }
   const bufferSize = positive("eventBufferSize", options.eventBufferSize, 256);
   if (!Number.isInteger(bufferSize)) {
     throw new InvalidOptionsError(
@@ -102,6 +110,7 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     stopTimeoutMs: positive("stopTimeoutMs", options.stopTimeoutMs, 10_000),
     drainTimeoutMs: positive("drainTimeoutMs", options.drainTimeoutMs, 10_000),
     onUnreachable,
+    assignmentHints: hints,
     eventBufferSize: bufferSize,
     clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,

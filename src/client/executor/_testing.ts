@@ -45,6 +45,14 @@ export interface FakeServiceOptions {
   readonly now?: () => number;
   /** Answers as an exclusive namespace with this lease (ms). @default {available} */
   readonly leaseMs?: number;
+  /**
+   * Offers assignment hints (`watchAssignment`): every stream hints at once,
+   * then whenever {@linkcode FakeService.rebalance} changes its executor's
+   * shards, or on {@linkcode FakeService.hint}. @default {false: no hint streams}
+   */
+  readonly hints?: boolean;
+  /** Heartbeats only record; shards move when the test calls `rebalance()`. @default {false} */
+  readonly manual?: boolean;
 }
 
 interface Seen {
@@ -76,14 +84,57 @@ export class FakeService implements HeartbeatTransport {
   readonly releasing: Set<string> = new Set();
   /** While set, answers wait for it (after the heartbeat is recorded). */
   delay: Promise<void> | undefined;
+  /** With `hints`: hint streams opened so far, in order, by executor id. */
+  readonly hintStreams: string[] = [];
+  /** With `hints`: follows an executor's hints (see `HeartbeatTransport.watchAssignment`). */
+  readonly watchAssignment?: NonNullable<HeartbeatTransport["watchAssignment"]>;
   readonly #executors = new Map<string, Seen>();
   readonly #options: FakeServiceOptions;
+  readonly #hinted = new Map<string, Set<() => void>>();
   #revision = 100;
 
   /** A service with `options.shards`. */
   constructor(options: FakeServiceOptions = {}) {
     this.#options = options;
     this.shards = new Set(options.shards ?? []);
+    if (options.hints) this.watchAssignment = (request, signal) => this.#watch(request, signal);
+  }
+
+  /** Open hint streams of `executorId`. */
+  openHintStreams(executorId: string): number {
+    return this.#hinted.get(executorId)?.size ?? 0;
+  }
+
+  /** Hints every open stream of `executorId` (coalesced while its reader is busy). */
+  hint(executorId: string): void {
+    for (const poke of this.#hinted.get(executorId) ?? []) poke();
+  }
+
+  async *#watch(request: { readonly executorId: string }, signal: AbortSignal) {
+    const id = request.executorId;
+    this.hintStreams.push(id);
+    let pending = true; // the first hint comes at once
+    let wake: (() => void) | undefined;
+    const poke = () => {
+      pending = true;
+      wake?.();
+    };
+    const set = this.#hinted.get(id) ?? new Set();
+    this.#hinted.set(id, set.add(poke));
+    const onAbort = () => wake?.();
+    signal.addEventListener("abort", onAbort);
+    try {
+      while (!signal.aborted) {
+        if (!pending) await new Promise<void>((resolve) => wake = resolve);
+        wake = undefined;
+        if (signal.aborted || !pending) continue;
+        pending = false;
+        yield String(this.#revision);
+      }
+    } finally {
+      set.delete(poke);
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   /** Records `request` and answers with the executor's shards. */
@@ -105,7 +156,7 @@ export class FakeService implements HeartbeatTransport {
       at: this.#now(),
       reports: request.shardStatusReports,
     });
-    this.rebalance();
+    if (!this.#options.manual) this.rebalance();
     const shardAssignments: HeartbeatResponse__Output["shardAssignments"] = {};
     for (const shard of this.shardsOf(request.executorId)) {
       shardAssignments[shard] = {
@@ -127,8 +178,18 @@ export class FakeService implements HeartbeatTransport {
     return delay ? delay.then(() => answer) : Promise.resolve(answer);
   }
 
-  /** Moves shards as the service's leader would. */
+  /** Moves shards as the service's leader would (and hints the executors concerned). */
   rebalance(): void {
+    const before = new Map(this.owners);
+    this.#place();
+    if (!this.#options.hints) return;
+    const touched = new Set<string>();
+    for (const [shard, owner] of before) if (this.owners.get(shard) !== owner) touched.add(owner);
+    for (const [shard, owner] of this.owners) if (before.get(shard) !== owner) touched.add(owner);
+    for (const id of touched) this.hint(id);
+  }
+
+  #place(): void {
     const now = this.#now();
     const ttl = this.#options.ttlMs ?? Infinity;
     const live = [...this.#executors]

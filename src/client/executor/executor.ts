@@ -26,6 +26,7 @@ import { ShardManagerError } from "../common/errors.ts";
 import { FirstAnswer } from "./_first_answer.ts";
 import type { StartOptions } from "./types.ts";
 import { ExecutorObserver } from "./_observer.ts";
+import { HintFollower } from "./_assignment_hints.ts";
 
 /**
  * Runs a processor per assigned shard. Call {@linkcode Executor.start} to
@@ -63,6 +64,8 @@ export class Executor implements AsyncDisposable {
   readonly #releasing = new WeakMap<ShardSlot, Promise<void>>();
   #assigned = new Map<string, string>();
   #transport: HeartbeatTransport | undefined;
+  /** Follows the service's assignment hints once a heartbeat was answered (see `assignmentHints`). */
+  #hints: HintFollower | undefined;
   #status: ExecutorState = "ACTIVE";
   #started = false;
   #looping = false;
@@ -154,6 +157,7 @@ export class Executor implements AsyncDisposable {
     clock.clearTimeout(this.#unreachableTimer);
     clock.clearTimeout(this.#leaseTimer);
     this.#abandoned.abort();
+    void this.#hints?.close();
     this.#transport?.close();
     this.#hub.close();
     this.#obs.closed();
@@ -201,6 +205,7 @@ export class Executor implements AsyncDisposable {
     try {
       if (this.#started) await this.#drain();
     } finally {
+      await this.#hints?.close();
       this.#transport?.close();
       this.#obs.closed();
       this.#hub.close();
@@ -315,6 +320,14 @@ export class Executor implements AsyncDisposable {
     this.#assigned = assignmentsOf(answer);
     this.#armLease(sentAt);
     if (!this.#looping) return;
+    // Hints (`assignmentHints`) from the first answer on, when the service knows us: each asks
+    // for a heartbeat now (hints during one in flight make one more, no more).
+    if (this.#o.assignmentHints) {
+      this.#hints ??= new HintFollower(this.#transport!, {
+        ...this.#o,
+        onHint: () => this.#runSoon(),
+      });
+    }
     this.#armUnreachable(sentAt);
     this.#reconcile(true);
     // Acted on: every stop it asked for has begun, and stopping shards stay reported.
@@ -377,6 +390,11 @@ export class Executor implements AsyncDisposable {
         if (this.#slots.get(slot.shardKey) === slot) this.#slots.delete(slot.shardKey);
         this.#emit({ type: "released", shardKey: slot.shardKey, reason });
         this.#reconcile();
+        // Exclusive: the next owner waits for a heartbeat that no longer reports the shard;
+        // with hints on, send it now rather than at the next interval.
+        if (reason === "unassigned" && this.#leaseMs !== undefined && this.#hints?.live) {
+          this.#runSoon();
+        }
       });
       this.#releasing.set(slot, releasing);
     }

@@ -40,6 +40,15 @@ export interface ExecutorOptions extends ConnectionOptions, ObservabilityOptions
    * @default {10000}
    */
   readonly drainTimeoutMs?: number;
+  /**
+   * Follow the service's assignment hints (`WatchExecutorAssignment`): on a
+   * hint that this executor's assignment changed, heartbeat at once instead
+   * of at the next interval, so moves and `shutdown()` take milliseconds, not
+   * a heartbeat interval. A service (or transport) without the stream is
+   * polled as before, silently. `false`: never open the stream.
+   * @default {true}
+   */
+  readonly assignmentHints?: boolean;
   /** What to do while the service is unreachable. @default {{ mode: "keep" }} */
   readonly onUnreachable?: UnreachablePolicy;
   /** Events each {@linkcode Executor.events} iterator buffers before dropping the oldest. @default {256} */

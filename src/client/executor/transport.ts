@@ -9,6 +9,7 @@ import {
   type HeartbeatRequest__Output,
   type HeartbeatResponse__Output,
   ShardDistributorExecutorAPIClient,
+  type WatchExecutorAssignmentResponse__Output,
 } from "../../wire/proto.ts";
 import { clientCredentials, type ClientTlsOptions } from "../common/credentials.ts";
 import { classifyCallError } from "../common/classify.ts";
@@ -28,6 +29,17 @@ export interface HeartbeatTransport {
     request: HeartbeatRequest__Output,
     options: { readonly signal: AbortSignal; readonly timeoutMs: number },
   ): Promise<HeartbeatResponse__Output>;
+  /**
+   * Optional: follows the executor's assignment hints
+   * (`WatchExecutorAssignment`), yielding the revision of each until `signal`
+   * aborts or the service ends the stream; throws on failure (the gRPC
+   * transport a `ShardManagerError`, code `UNIMPLEMENTED` from a service
+   * without the stream). A transport without it is only polled.
+   */
+  watchAssignment?(
+    request: { readonly namespace: string; readonly executorId: string },
+    signal: AbortSignal,
+  ): AsyncIterable<string>;
   /** Releases connections. */
   close(): void;
 }
@@ -71,17 +83,21 @@ export function grpcHeartbeatTransport(
   const { credentials, options } = clientCredentials(tls);
   const clients = new Map<string, ShardDistributorExecutorAPIClient>();
   let index = 0;
+  const clientOf = (address: string) => {
+    let client = clients.get(address);
+    if (client === undefined) {
+      client = new ShardDistributorExecutorAPIClient(address, credentials, {
+        ...CHANNEL_OPTIONS,
+        ...options,
+      });
+      clients.set(address, client);
+    }
+    return client;
+  };
   return {
     async heartbeat(request, { signal, timeoutMs }) {
       const address = addresses[index % addresses.length]!;
-      let client = clients.get(address);
-      if (client === undefined) {
-        client = new ShardDistributorExecutorAPIClient(address, credentials, {
-          ...CHANNEL_OPTIONS,
-          ...options,
-        });
-        clients.set(address, client);
-      }
+      const client = clientOf(address);
       try {
         return await callUnary<HeartbeatResponse__Output>(client, "heartbeat", request, {
           deadlineMs: timeoutMs,
@@ -94,6 +110,30 @@ export function grpcHeartbeatTransport(
           namespace: request.namespace,
           operation: "Heartbeat",
         });
+      }
+    },
+    // The address heartbeats go to now: hints and the heartbeats they ask for meet the same
+    // instance's picture.
+    async *watchAssignment(request, signal) {
+      const address = addresses[index % addresses.length]!;
+      const call = clientOf(address).watchExecutorAssignment({ ...request });
+      const cancel = () => call.cancel();
+      signal.addEventListener("abort", cancel, { once: true });
+      try {
+        if (signal.aborted) return;
+        for await (const hint of call as AsyncIterable<WatchExecutorAssignmentResponse__Output>) {
+          yield hint.revision;
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        throw classifyCallError(error, {
+          address,
+          namespace: request.namespace,
+          operation: "WatchExecutorAssignment",
+        });
+      } finally {
+        signal.removeEventListener("abort", cancel);
+        call.cancel();
       }
     },
     close() {

@@ -49,10 +49,14 @@ export function heartbeatAnswerer(heartbeats: Heartbeats): HeartbeatAnswerer {
   };
 }
 
-/** Handlers of `ShardDistributorExecutorAPI`; `answer` does a heartbeat's work. */
+/**
+ * Handlers of `ShardDistributorExecutorAPI`; `answer` does a heartbeat's work,
+ * `watch` is the `WatchExecutorAssignment` stream (assignment_watch_handler.ts).
+ */
 export function executorHandlers(
   context: HandlerContext,
   answer: HeartbeatAnswerer,
+  watch: ShardDistributorExecutorAPIHandlers["WatchExecutorAssignment"],
 ): ShardDistributorExecutorAPIHandlers {
   return {
     Heartbeat: unary(
@@ -60,6 +64,7 @@ export function executorHandlers(
       "Heartbeat",
       async (req: HeartbeatRequest__Output) => (await answer(req)) as unknown as HeartbeatResponse,
     ),
+    WatchExecutorAssignment: watch,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Logger } from "../../core/logger.ts";
 import type { Service } from "../../service/mod.ts";
 import { routingHandlers } from "./handlers.ts";
 import { executorHandlers, heartbeatAnswerer } from "./heartbeat_handler.ts";
+import { assignmentWatchHandler } from "./assignment_watch_handler.ts";
 import { installFastPath, passEncodedThrough, splitHeartbeatReports } from "./fast_path/mod.ts";
 import { executorService, shardDistributorService } from "../../wire/proto.ts";
 import { packageDefinition } from "../../wire/package_definition.ts";
@@ -91,7 +92,11 @@ export async function startGrpcServer(
   const { authorizer } = options;
   const routing = routingHandlers(service, context);
   const answer = heartbeatAnswerer(service.heartbeats);
-  const executor = executorHandlers(context, answer);
+  const executor = executorHandlers(
+    context,
+    answer,
+    assignmentWatchHandler(service.routing, context),
+  );
   const routingDefinition = passEncodedThrough(
     tolerantDefinition(shardDistributorService),
     "WatchNamespaceState",

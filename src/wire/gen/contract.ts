@@ -24,6 +24,11 @@ export const contract: ContractJson = {
                         "Heartbeat": {
                           "requestType": "HeartbeatRequest",
                           "responseType": "HeartbeatResponse"
+                        },
+                        "WatchExecutorAssignment": {
+                          "requestType": "WatchExecutorAssignmentRequest",
+                          "responseType": "WatchExecutorAssignmentResponse",
+                          "responseStream": true
                         }
                       }
                     },
@@ -64,6 +69,26 @@ export const contract: ContractJson = {
                         "MIGRATION_MODE_LOCAL_PASSTHROUGH_SHADOW": 2,
                         "MIGRATION_MODE_DISTRIBUTED_PASSTHROUGH": 3,
                         "MIGRATION_MODE_ONBOARDED": 4
+                      }
+                    },
+                    "WatchExecutorAssignmentRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "executorId": {
+                          "type": "string",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "WatchExecutorAssignmentResponse": {
+                      "fields": {
+                        "revision": {
+                          "type": "int64",
+                          "id": 1
+                        }
                       }
                     },
                     "HeartbeatRequest": {

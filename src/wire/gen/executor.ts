@@ -7,6 +7,8 @@ import type { HeartbeatResponse as _uber_cadence_sharddistributor_v1_HeartbeatRe
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from './uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { ShardDistributorExecutorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient, ShardDistributorExecutorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts';
 import type { ShardStatusReport as _uber_cadence_sharddistributor_v1_ShardStatusReport, ShardStatusReport__Output as _uber_cadence_sharddistributor_v1_ShardStatusReport__Output } from './uber/cadence/sharddistributor/v1/ShardStatusReport.ts';
+import type { WatchExecutorAssignmentRequest as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, WatchExecutorAssignmentRequest__Output as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest__Output } from './uber/cadence/sharddistributor/v1/WatchExecutorAssignmentRequest.ts';
+import type { WatchExecutorAssignmentResponse as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse, WatchExecutorAssignmentResponse__Output as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output } from './uber/cadence/sharddistributor/v1/WatchExecutorAssignmentResponse.ts';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -30,6 +32,8 @@ export interface ProtoGrpcType {
           ShardDistributorExecutorAPI: SubtypeConstructor<typeof grpc.Client, _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient> & { service: _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition }
           ShardStatus: EnumTypeDefinition
           ShardStatusReport: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardStatusReport, _uber_cadence_sharddistributor_v1_ShardStatusReport__Output>
+          WatchExecutorAssignmentRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest__Output>
+          WatchExecutorAssignmentResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output>
         }
       }
     }

@@ -66,6 +66,8 @@ import type { UndrainShardsRequest as _uber_cadence_sharddistributor_v1_UndrainS
 import type { UndrainShardsResponse as _uber_cadence_sharddistributor_v1_UndrainShardsResponse, UndrainShardsResponse__Output as _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output } from './uber/cadence/sharddistributor/v1/UndrainShardsResponse.ts';
 import type { UpdateNamespaceRequest as _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, UpdateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/UpdateNamespaceRequest.ts';
 import type { UpdateNamespaceResponse as _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse, UpdateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/UpdateNamespaceResponse.ts';
+import type { WatchExecutorAssignmentRequest as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, WatchExecutorAssignmentRequest__Output as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest__Output } from './uber/cadence/sharddistributor/v1/WatchExecutorAssignmentRequest.ts';
+import type { WatchExecutorAssignmentResponse as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse, WatchExecutorAssignmentResponse__Output as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output } from './uber/cadence/sharddistributor/v1/WatchExecutorAssignmentResponse.ts';
 import type { WatchNamespaceStateRequest as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, WatchNamespaceStateRequest__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output } from './uber/cadence/sharddistributor/v1/WatchNamespaceStateRequest.ts';
 import type { WatchNamespaceStateResponse as _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, WatchNamespaceStateResponse__Output as _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output } from './uber/cadence/sharddistributor/v1/WatchNamespaceStateResponse.ts';
 
@@ -158,6 +160,8 @@ export interface ProtoGrpcType {
           UndrainShardsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsResponse, _uber_cadence_sharddistributor_v1_UndrainShardsResponse__Output>
           UpdateNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UpdateNamespaceRequest, _uber_cadence_sharddistributor_v1_UpdateNamespaceRequest__Output>
           UpdateNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UpdateNamespaceResponse, _uber_cadence_sharddistributor_v1_UpdateNamespaceResponse__Output>
+          WatchExecutorAssignmentRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest__Output>
+          WatchExecutorAssignmentResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output>
           WatchNamespaceStateRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest, _uber_cadence_sharddistributor_v1_WatchNamespaceStateRequest__Output>
           WatchNamespaceStateResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse, _uber_cadence_sharddistributor_v1_WatchNamespaceStateResponse__Output>
         }

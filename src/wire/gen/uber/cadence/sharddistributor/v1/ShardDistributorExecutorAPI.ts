@@ -5,6 +5,8 @@ import type * as grpc from 'npm:@grpc/grpc-js@^1.14.0'
 import type { MethodDefinition } from '../../../../../loader_types.ts'
 import type { HeartbeatRequest as _uber_cadence_sharddistributor_v1_HeartbeatRequest, HeartbeatRequest__Output as _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/HeartbeatRequest.ts';
 import type { HeartbeatResponse as _uber_cadence_sharddistributor_v1_HeartbeatResponse, HeartbeatResponse__Output as _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/HeartbeatResponse.ts';
+import type { WatchExecutorAssignmentRequest as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, WatchExecutorAssignmentRequest__Output as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/WatchExecutorAssignmentRequest.ts';
+import type { WatchExecutorAssignmentResponse as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse, WatchExecutorAssignmentResponse__Output as _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/WatchExecutorAssignmentResponse.ts';
 
 /**
  * The API that executors (the processes that own shards) call.
@@ -29,6 +31,29 @@ export interface ShardDistributorExecutorAPIClient extends grpc.Client {
   heartbeat(argument: _uber_cadence_sharddistributor_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   heartbeat(argument: _uber_cadence_sharddistributor_v1_HeartbeatRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * This server's addition: a stream of hints that the executor's assignment
+   * changed. The first message comes at once; each later one means "the
+   * assignment committed at `revision` concerns you: heartbeat now". Hints
+   * carry no assignment: the Heartbeat answer stays the one source of truth.
+   * Hints to one stream are coalesced (a slow reader gets the latest only).
+   * An executor that never opens the stream sees no change at all; a server
+   * without it answers UNIMPLEMENTED, and the executor keeps polling.
+   */
+  WatchExecutorAssignment(argument: _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output>;
+  WatchExecutorAssignment(argument: _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output>;
+  /**
+   * This server's addition: a stream of hints that the executor's assignment
+   * changed. The first message comes at once; each later one means "the
+   * assignment committed at `revision` concerns you: heartbeat now". Hints
+   * carry no assignment: the Heartbeat answer stays the one source of truth.
+   * Hints to one stream are coalesced (a slow reader gets the latest only).
+   * An executor that never opens the stream sees no change at all; a server
+   * without it answers UNIMPLEMENTED, and the executor keeps polling.
+   */
+  watchExecutorAssignment(argument: _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output>;
+  watchExecutorAssignment(argument: _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output>;
+  
 }
 
 /**
@@ -42,8 +67,20 @@ export interface ShardDistributorExecutorAPIHandlers extends grpc.UntypedService
    */
   Heartbeat: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_HeartbeatRequest__Output, _uber_cadence_sharddistributor_v1_HeartbeatResponse>;
   
+  /**
+   * This server's addition: a stream of hints that the executor's assignment
+   * changed. The first message comes at once; each later one means "the
+   * assignment committed at `revision` concerns you: heartbeat now". Hints
+   * carry no assignment: the Heartbeat answer stays the one source of truth.
+   * Hints to one stream are coalesced (a slow reader gets the latest only).
+   * An executor that never opens the stream sees no change at all; a server
+   * without it answers UNIMPLEMENTED, and the executor keeps polling.
+   */
+  WatchExecutorAssignment: grpc.handleServerStreamingCall<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest__Output, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse>;
+  
 }
 
 export interface ShardDistributorExecutorAPIDefinition extends grpc.ServiceDefinition {
   Heartbeat: MethodDefinition<_uber_cadence_sharddistributor_v1_HeartbeatRequest, _uber_cadence_sharddistributor_v1_HeartbeatResponse, _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output, _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output>
+  WatchExecutorAssignment: MethodDefinition<_uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentRequest__Output, _uber_cadence_sharddistributor_v1_WatchExecutorAssignmentResponse__Output>
 }
