@@ -19,6 +19,8 @@ const NS: NamespaceConfig = {
   shardNum: 4,
   loadBalancer: "naive",
   ownership: { mode: "available" },
+  // Placed as soon as the term starts: the first-deploy wait is tested in src/plan.
+  coldStartWaitMs: 0,
 };
 
 async function withStore(fn: (store: EmbeddedStore) => Promise<void>): Promise<void> {

@@ -15,7 +15,8 @@ import { call, codeOf, connect, grpc, heartbeat } from "./support/grpc_clients.t
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { smctl } from "./support/smctl.ts";
 
-const ORDERS = "name: orders\ntype: fixed\nshardNum: 4\nloadBalancer: greedy\n";
+// A fresh namespace places at once here (the cold-start wait is tested in cold_start_test.ts).
+const ORDERS = "name: orders\ntype: fixed\nshardNum: 4\nloadBalancer: greedy\ncoldStartWait: 0s\n";
 
 /** Every shard of `namespace` as `instance` sees it, sorted. */
 function owned(instance: RunningInstance, namespace: string): string[] {

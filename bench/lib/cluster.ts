@@ -29,6 +29,11 @@ export interface ClusterOptions {
   readonly existingEtcd?: Etcd;
   /** Open the first instance's V8 inspector on this port. */
   readonly inspectPort?: number;
+  /**
+   * Keep the service's default `coldStartWait` for namespaces that do not set
+   * it (otherwise `0s`, see `testConfigYaml`). @default {false}
+   */
+  readonly serviceColdStartWait?: boolean;
 }
 
 /** Per-instance options of {@linkcode Cluster.startInstance}. */
@@ -81,6 +86,7 @@ export async function startCluster(scope: Scope, options: ClusterOptions): Promi
     ...(options.process ? { process: options.process } : {}),
     ...(options.election ? { election: options.election } : {}),
     electionTTL: options.electionTTL ?? "5s",
+    ...(options.serviceColdStartWait ? { serviceColdStartWait: true } : {}),
   });
   const services: ServiceProcess[] = [];
   const startInstance = async (instanceId: string, extra: InstanceOptions = {}) => {

@@ -51,8 +51,10 @@ server: { grpcAddress: 127.0.0.1:0, httpAddress: 127.0.0.1:0 }
 
 /**
  * `definition` with the kit's defaults where it says nothing: balancing starts
- * as soon as an executor joins (`settleWindow: 0s`) and a shard may move again
- * at once (`shardCooldown: 0s`). Cells namespaces have neither.
+ * as soon as an executor joins (`settleWindow: 0s`), a new namespace places
+ * its shards without waiting for more executors (`coldStartWait: 0s`) and a
+ * shard may move again at once (`shardCooldown: 0s`). Cells namespaces have
+ * none of them.
  *
  * @example
  * ```ts
@@ -61,6 +63,7 @@ server: { grpcAddress: 127.0.0.1:0, httpAddress: 127.0.0.1:0 }
  *
  * assert.deepEqual(withTestDefaults({ name: "a", type: "fixed", shardNum: 2 }), {
  *   settleWindow: "0s",
+ *   coldStartWait: "0s",
  *   shardCooldown: "0s",
  *   name: "a",
  *   type: "fixed",
@@ -77,5 +80,5 @@ export function withTestDefaults(definition: NamespaceDefinition): NamespaceDefi
     );
   }
   if (definition.mode === "cells") return definition;
-  return { settleWindow: "0s", shardCooldown: "0s", ...definition };
+  return { settleWindow: "0s", coldStartWait: "0s", shardCooldown: "0s", ...definition };
 }

@@ -72,10 +72,10 @@ export interface ShardedNamespaceConfig {
    */
   readonly settleWindowMs?: number;
   /**
-   * When no shard has a live owner (a cold start, or the whole fleet lost),
-   * placement waits until the executors have stopped joining for the
-   * settling window, but at most this long after the first one joined
-   * (`coldStartWait`; absent or 0: off, shards are placed at once).
+   * While the namespace has never had an owner (a first deploy), placement
+   * waits until the executors have stopped joining for the settling window,
+   * but at most this long after the first one joined (`coldStartWait`;
+   * absent: 30s; 0, or a `settleWindow` of 0: off, shards are placed at once).
    */
   readonly coldStartWaitMs?: number;
   /**

@@ -14,7 +14,6 @@ import {
   moveReason,
   noMoves,
   settlingUntil,
-  someShardRuns,
 } from "./churn_rules.ts";
 import { clampToCapacity } from "./capacity_clamp.ts";
 import { Handovers } from "./handovers.ts";
@@ -51,14 +50,8 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   const cooling = settling === undefined && !someoneShort(owners, eligible.length)
     ? cooldowns(input, shards, churn)
     : undefined;
-  // A cold start (nothing runs anywhere) may wait for the fleet to arrive.
-  const holding = coldStartUntil(
-    input,
-    eligible,
-    churn,
-    settling,
-    () => someShardRuns(input),
-  );
+  // A first deploy (the namespace never had an owner) waits for the fleet to arrive.
+  const holding = coldStartUntil(input, eligible, churn, settling);
   const planned = holding !== undefined ? owners.slice() : policy.balancer.plan(
     {
       shards,
@@ -124,9 +117,10 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     ...(policy.maxMoves > 0 && reasons.balance >= policy.maxMoves / 2
       ? { balancingUnfinished: true }
       : {}),
-    ...cleanUp(input, policy.executorRetentionMs, delta, done),
+    ...cleanUp(input, policy.executorRetentionMs, delta, done, { holding: holding !== undefined }),
     reliedOn: handovers?.reliedOn ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
+    ...(holding === undefined ? {} : { coldStartUntilMs: holding }),
   };
 }
 

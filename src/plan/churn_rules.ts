@@ -16,9 +16,10 @@ export interface ChurnRules {
    */
   readonly settleWindowMs: number;
   /**
-   * When no shard has a live owner, placement waits for the settling window
-   * too, but at most this long after the first eligible executor joined.
-   * Absent or 0: off (unowned shards are placed at once).
+   * While the namespace has never had an owner (a first deploy), placement
+   * waits for the settling window too, but at most this long after the first
+   * eligible executor joined. Absent or 0: off (unowned shards are placed at
+   * once); the service's default is 30 s (`policy/namespace_policy.ts`).
    */
   readonly coldStartWaitMs?: number;
   /** Balancing starts only for a load gap above this share of the mean executor load. */
@@ -72,12 +73,35 @@ export function settlingUntil(
 }
 
 /**
+ * Whether the namespace has had an owner: a committed assignment change
+ * (`assignmentSeq` above 0, which the store keeps across leader changes and
+ * restarts of the service; only a force reset clears it), or an owned shard.
+ * A first deploy commits nothing while it waits (`pass_cleanup.ts`), so its
+ * first change is its first placement. (A change that only hides a stale
+ * executor, made when no eligible executor is left to wait for, counts too:
+ * the next deploy is then placed at once, as before the wait existed.)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hadOwners } from "./churn_rules.ts";
+ *
+ * assert.equal(hadOwners({ assignmentSeq: 0, owners: new Map() }), false); // a first deploy
+ * assert.equal(hadOwners({ assignmentSeq: 7, owners: new Map() }), true); // its whole fleet lost
+ * assert.equal(hadOwners({ owners: new Map([["0", "a"]]) }), true);
+ * ```
+ */
+export function hadOwners(input: Pick<PlanInput, "assignmentSeq" | "owners">): boolean {
+  return (input.assignmentSeq ?? 0) > 0 || input.owners.size > 0;
+}
+
+/**
  * Until when a cold start holds placement back, if it does at `input.now`.
  * Only when `rules` ask for a cold-start wait, executors are still joining
  * (`settling`: the end of the settling window, from {@linkcode settlingUntil})
- * and no shard has a live owner (`owned()`, asked only then; a draining
- * executor is live); and never past the first eligible executor's join plus
- * the wait.
+ * and the namespace has never had an owner ({@linkcode hadOwners}: a leader
+ * change, a restart of the service or the loss of the whole fleet is never
+ * held); and never past the first eligible executor's join plus the wait.
  *
  * @example
  * ```ts
@@ -86,22 +110,21 @@ export function settlingUntil(
  *
  * const executors = new Map([["a", { activeSinceMs: 0 }], ["b", { activeSinceMs: 900 }]]);
  * const rules = { settleWindowMs: 300, coldStartWaitMs: 1_100, minImprovement: 0, shardCooldownMs: 0 };
- * const input = { now: 1_000, executors };
+ * const input = { now: 1_000, executors, owners: new Map<string, string>(), assignmentSeq: 0 };
  * // b settles until 1,200, but the wait ends first.
- * assert.equal(coldStartUntil(input, ["a", "b"], rules, 1_200, () => false), 1_100);
- * assert.equal(coldStartUntil(input, ["a", "b"], rules, 1_200, () => true), undefined); // something runs
- * assert.equal(coldStartUntil(input, ["a", "b"], rules, undefined, () => false), undefined); // settled
+ * assert.equal(coldStartUntil(input, ["a", "b"], rules, 1_200), 1_100);
+ * assert.equal(coldStartUntil({ ...input, assignmentSeq: 3 }, ["a", "b"], rules, 1_200), undefined); // had owners
+ * assert.equal(coldStartUntil(input, ["a", "b"], rules, undefined), undefined); // settled
  * ```
  */
 export function coldStartUntil(
-  input: Parameters<typeof settlingUntil>[0],
+  input: Parameters<typeof settlingUntil>[0] & Pick<PlanInput, "assignmentSeq" | "owners">,
   eligible: readonly string[],
   rules: ChurnRules | undefined,
   settling: number | undefined,
-  owned: () => boolean,
 ): number | undefined {
   const wait = rules?.coldStartWaitMs ?? 0;
-  if (wait <= 0 || settling === undefined || owned()) return undefined;
+  if (wait <= 0 || settling === undefined || hadOwners(input)) return undefined;
   let first = Infinity;
   for (const id of eligible) {
     const since = input.executors.get(id)?.activeSinceMs;
@@ -110,14 +133,6 @@ export function coldStartUntil(
   }
   const until = Math.min(settling, first + wait);
   return until > input.now ? until : undefined;
-}
-
-/** Whether some shard's owner (or one of its owners) is alive: something runs. */
-export function someShardRuns(input: Pick<PlanInput, "executors" | "byExecutor">): boolean {
-  for (const [id, shards] of input.byExecutor) {
-    if (shards.size > 0 && input.executors.get(id)?.alive) return true;
-  }
-  return false;
 }
 
 /** The shards (by index in `shards`) within their cooldown, and when the first one ends. */

@@ -64,17 +64,21 @@ export function answeredRequests(
 /**
  * What a balanced or replicated pass adds to its change: executors to forget,
  * requests answered, and stale executors the change leaves with nothing
- * hidden from the routing view (`delta.hide`).
+ * hidden from the routing view (`delta.hide`; none while `holding`, the
+ * cold-start wait of a namespace that never had an owner, see `churn_rules.ts`).
  */
 export function cleanUp(
   input: PlanInput,
   retentionMs: number,
   delta: AssignmentDelta,
   done: ReadonlySet<string>,
+  options: { readonly holding?: boolean } = {},
 ): { delta: AssignmentDelta; forget: ExecutorAt[]; answered: RequestAt[] } {
   const forget = forgettable(input, retentionMs, delta);
   return {
-    delta: withHidden(input, delta, forget),
+    // A first deploy that waits commits nothing, hiding included: its first committed
+    // change is its first placement, which marks for good that it had owners (`hadOwners`).
+    delta: options.holding ? delta : withHidden(input, delta, forget),
     forget,
     answered: answeredRequests(input, delta, done),
   };

@@ -44,4 +44,9 @@ export interface Plan {
   readonly wakeAtMs?: number;
   /** Replicated namespaces: what the owner-set planner achieved. */
   readonly placement?: PlacementReport;
+  /**
+   * Set when the pass placed nothing because a first deploy waits for its
+   * executors to stop joining: when the wait ends (monotonic, see `churn_rules.ts`).
+   */
+  readonly coldStartUntilMs?: number;
 }

@@ -38,6 +38,11 @@ export interface PlanExecutor {
 export interface PlanInput {
   /** The pass's monotonic instant. */
   readonly now: number;
+  /**
+   * Number of the last committed assignment change; 0 or absent: none, the
+   * namespace never had an owner (the cold-start wait, `churn_rules.ts`).
+   */
+  readonly assignmentSeq?: number;
   /** Every known executor by id. */
   readonly executors: ReadonlyMap<string, PlanExecutor>;
   /** Shard → owner (the primary of a shard with several owners). */
@@ -129,6 +134,7 @@ export function planInput(
   const tables = view.tables();
   return {
     now,
+    assignmentSeq: view.seq,
     executors,
     owners: tables.owners,
     ownerSets: tables.ownerSets,

@@ -20,7 +20,6 @@ import {
   moveReason,
   noMoves,
   settlingUntil,
-  someShardRuns,
 } from "./churn_rules.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { PlacementReport } from "./placement_report.ts";
@@ -136,13 +135,7 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
   // While executors are still joining, owner sets are completed but not rebalanced.
   const settling = settlingUntil(input, eligible, policy.churn);
   const maxMoves = settling === undefined ? policy.maxMoves : 0;
-  const holding = coldStartUntil(
-    input,
-    eligible,
-    policy.churn,
-    settling,
-    () => someShardRuns(input),
-  );
+  const holding = coldStartUntil(input, eligible, policy.churn, settling);
   const step = holding === undefined
     ? planOwnerSets(input, shards, eligible, { ...policy, maxMoves })
     : heldStep(policy.replicas, shards.length);
@@ -155,10 +148,11 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
   return {
     moves: step.moves,
     reasons: ownerSetReasons(input, eligible, step),
-    ...cleanUp(input, policy.executorRetentionMs, delta, done),
+    ...cleanUp(input, policy.executorRetentionMs, delta, done, { holding: holding !== undefined }),
     reliedOn: [],
     placement: step.report,
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
+    ...(holding === undefined ? {} : { coldStartUntilMs: holding }),
   };
 }
 

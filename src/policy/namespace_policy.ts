@@ -24,6 +24,12 @@ import type { LivenessOptions } from "../state/namespace_state.ts";
 
 /** Default `settleWindow`: three heartbeat intervals of the SDK's default 1 s. */
 export const DEFAULT_SETTLE_WINDOW_MS = 3_000;
+/**
+ * Default `coldStartWait`: a first deploy waits at most 30 s after its first
+ * executor joined for the fleet to stop joining (as Kafka's
+ * `group.initial.rebalance.delay.ms`, bounded).
+ */
+export const DEFAULT_COLD_START_WAIT_MS = 30_000;
 /** Default `minImprovement`: a 10% gap of the mean executor load starts balancing. */
 export const DEFAULT_MIN_IMPROVEMENT = 0.1;
 /** Default `shardCooldown`: one minute, like upstream GREEDY. */
@@ -200,7 +206,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
   const maxMoves = config.maxMovesPerPass ?? process.maxMovesPerPass;
   const churn = {
     settleWindowMs: config.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS,
-    coldStartWaitMs: config.coldStartWaitMs ?? 0,
+    coldStartWaitMs: config.coldStartWaitMs ?? DEFAULT_COLD_START_WAIT_MS,
     minImprovement: config.minImprovement ?? DEFAULT_MIN_IMPROVEMENT,
     shardCooldownMs: config.shardCooldownMs ?? DEFAULT_SHARD_COOLDOWN_MS,
   };

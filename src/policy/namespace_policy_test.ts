@@ -90,3 +90,26 @@ Deno.test("budgets apply the process timings and the drain budget's default", ()
     100_000,
   );
 });
+
+Deno.test("a first deploy waits for its fleet by default: coldStartWait 30s over the 3s settling window", () => {
+  const base = {
+    kind: "fixed",
+    name: "f",
+    shardNum: 8,
+    loadBalancer: "greedy",
+    ownership: { mode: "available" },
+  } as const;
+  const churnOf = (p: ReturnType<typeof policyOf>) =>
+    p.placement.kind === "cells" ? undefined : p.placement.churn;
+  assert.equal(churnOf(policyOf(base))?.coldStartWaitMs, 30_000);
+  assert.equal(churnOf(policyOf(base))?.settleWindowMs, 3_000);
+  assert.equal(churnOf(policyOf({ ...base, coldStartWaitMs: 0 }))?.coldStartWaitMs, 0);
+  const replicated = policyOf({
+    kind: "ephemeral",
+    name: "r",
+    loadBalancer: "greedy",
+    ownership: { mode: "available" },
+    replication: { replicas: 2, zoneKey: "zone", placement: "balanced" },
+  });
+  assert.equal(churnOf(replicated)?.coldStartWaitMs, 30_000);
+});

@@ -33,6 +33,25 @@ export interface TestConfigOptions {
   readonly security?: Record<string, unknown>;
   /** `limits` settings. */
   readonly limits?: Record<string, unknown>;
+  /**
+   * Keep the service's default `coldStartWait` (a new namespace waits for its
+   * executors to stop joining before it places) for namespaces that do not
+   * set it. Otherwise they get `0s` and place at once, as tests expect.
+   * @default {false}
+   */
+  readonly serviceColdStartWait?: boolean;
+}
+
+/**
+ * `namespace` with `coldStartWait: 0s` unless it sets it, is a cells namespace
+ * (which has no such setting) or `keep` is true.
+ */
+function withoutColdStartWait(
+  namespace: Record<string, unknown>,
+  keep: boolean | undefined,
+): Record<string, unknown> {
+  if (keep || "coldStartWait" in namespace || namespace.mode === "cells") return namespace;
+  return { ...namespace, coldStartWait: "0s" };
 }
 
 /** A YAML configuration for tests, with quick timings. */
@@ -60,7 +79,11 @@ ${
     }, "    ")
   }
   namespaces:
-${options.namespaces.map((n) => `    - ${JSON.stringify(n)}`).join("\n")}
+${
+    options.namespaces.map((n) =>
+      `    - ${JSON.stringify(withoutColdStartWait(n, options.serviceColdStartWait))}`
+    ).join("\n")
+  }
   leaderStore:${
     store(
       `${options.prefix}/leader`,

@@ -77,7 +77,7 @@ export interface PassContext {
   /** Called after each planned pass. */
   readonly onPass?: (info: PassInfo) => void;
   /** What the term's passes carry from one to the next. */
-  readonly carry?: { balancingUnfinished: boolean };
+  readonly carry?: { balancingUnfinished: boolean; coldStartLogged?: boolean };
 }
 
 /** Runs one pass; throws what the fenced writes throw (see fenced_commit.ts). */
@@ -117,6 +117,12 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const planMs = clock.monotonic() - started;
   wake.at(wakeAt(plan.wakeAtMs));
   if (plan.placement) context.placement.report(plan.placement);
+  if (plan.coldStartUntilMs !== undefined && !carry?.coldStartLogged) {
+    if (carry) carry.coldStartLogged = true;
+    context.logger.info("first deploy: placement waits for executors to stop joining", {
+      waitMs: Math.round(plan.coldStartUntilMs - now),
+    });
+  }
   const changed = !isEmptyDelta(plan.delta);
   if (changed) {
     const seq = state.seq + 1;

@@ -39,7 +39,7 @@ Deno.test("namespace settings list ownership, balancer, budgets and timings with
       settleWindow: "3s",
       shardCooldown: "1m",
       minImprovement: "0.1",
-      coldStartWait: "0 (off)",
+      coldStartWait: "30s",
       maxDrainedShare: "25% of live executors",
       heartbeatTTL: "3s",
       period: "500ms",
