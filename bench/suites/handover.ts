@@ -90,6 +90,8 @@ interface Setup {
 async function scenarios(ctx: SuiteContext, setup: Setup): Promise<ScenarioResult[]> {
   const { sizes, ownership, mode } = setup;
   const namespace = namespaceOf(ownership, mode);
+  // Nothing changed for this long: settled (shorter in quick mode, to keep CI's step short).
+  const quietMs = ctx.quick ? 1_000 : 1_500;
   await using scope = new Scope();
   const fleet = new CounterFleet(scope, {
     addresses: setup.addresses,
@@ -101,7 +103,7 @@ async function scenarios(ctx: SuiteContext, setup: Setup): Promise<ScenarioResul
   let zone = 0;
   const nextZone = () => ZONES[zone++ % ZONES.length]!;
   await Promise.all(Array.from({ length: sizes.nodes }, () => fleet.start(nextZone())));
-  await fleet.settle();
+  await fleet.settle(quietMs);
   const load = scope.adopt(WorkerProcess.start("counter_load.ts", {
     addresses: setup.addresses,
     namespace,
@@ -116,7 +118,7 @@ async function scenarios(ctx: SuiteContext, setup: Setup): Promise<ScenarioResul
     await load.request({ type: "reset" }, "ok");
     const from = Date.now();
     const exitMs = await body();
-    await fleet.settle();
+    await fleet.settle(quietMs);
     await sleep(500); // requests in flight finish
     const tally = tallyOf((await load.request({ type: "tally" }, "tally")).summary);
     const unservedMs = fleet.timeline.moves(from, Date.now()).map((m) => m.unservedMs);
@@ -141,7 +143,7 @@ async function scenarios(ctx: SuiteContext, setup: Setup): Promise<ScenarioResul
       for (const old of everyone) {
         await fleet.start(fleet.zoneOf(old)); // the new one is up (registered) first
         exits.push(await fleet.stop(old));
-        await fleet.settle(1_000);
+        await fleet.settle(quietMs / 1.5);
       }
       return exits;
     }),
@@ -159,7 +161,7 @@ async function scenarios(ctx: SuiteContext, setup: Setup): Promise<ScenarioResul
           reason: "handover benchmark",
           force: true,
         });
-        await fleet.settle();
+        await fleet.settle(quietMs);
         return await Promise.all(drained.map((name) => fleet.stop(name)));
       },
     ),
@@ -202,7 +204,7 @@ function method(sizes: Sizes): string[] {
     "look-up) until served or 10 s (never served). Latency is from the first attempt to the answer.",
     `The fleet starts with ${sizes.nodes} executors; then, each measured from a settled fleet ` +
     "until it is settled again (every shard served by one node, counts at most one apart, " +
-    "nothing changed for 1.5 s): a scale-out by 50%; a rolling replacement of every executor " +
+    "nothing changed for 1.5 s, 1 s in quick mode): a scale-out by 50%; a rolling replacement of every executor " +
     "(a new one in the same zone is registered, then the old one gets SIGTERM and drains: " +
     "`executor.shutdown()`; the next one waits until the fleet settles); a drain of zone a " +
     "(`DrainExecutors` with selector `zone=a`), after which its nodes get SIGTERM.",
