@@ -95,7 +95,13 @@ await using spectator = await new Spectator({
   namespace: "counter",
   namespaceType: "fixed",
 }).start({ timeoutMs: 30_000 });
-while ((spectator.placement?.owners.size ?? 0) < shardCount) await sleep(100);
+// Wait for the first placement and its balancing (after the service's settling window).
+const balanced = () => {
+  const counts = [...spectator.placement?.executors.values() ?? []].map((e) => e.shards.length);
+  return spectator.placement?.owners.size === shardCount && counts.length === nodeCount &&
+    Math.max(...counts) - Math.min(...counts) <= 1;
+};
+while (!balanced()) await sleep(100);
 await sleep(loadMs + 500);
 const client = new CounterClient(spectator, { shardCount });
 const stop = new AbortController();
@@ -108,7 +114,7 @@ const load = steadyLoad(client, {
     window.add(result);
   },
 });
-say(`every shard has an owner; sending ${rate} requests/s`);
+say(`every shard has an owner, balanced over the nodes; sending ${rate} requests/s`);
 const ticker = setInterval(() => {
   say(line(window.summary()));
   window.reset();
