@@ -111,7 +111,7 @@ async function scenarios(ctx: SuiteContext, setup: Setup): Promise<ScenarioResul
     rate: sizes.rate,
   }, "counter-load"));
   await load.next("ready");
-  await sleep(1_000);
+  await sleep(quietMs / 2);
 
   const measure = async (scenario: string, body: () => Promise<number[]>) => {
     ctx.progress(`  ${scenario}`);
