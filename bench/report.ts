@@ -73,6 +73,11 @@ function section(r: SuiteResult): string[] {
     for (const f of r.figures) lines.push(row(cells(f)));
     lines.push("");
   }
+  for (const table of r.tables ?? []) {
+    lines.push(table.caption, "", row(table.header), row(table.header.map(() => "---")));
+    for (const cellsOfRow of table.rows) lines.push(row(cellsOfRow));
+    lines.push("");
+  }
   if (r.method.length > 0) {
     lines.push(
       "How it was measured:",

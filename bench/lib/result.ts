@@ -34,10 +34,25 @@ export interface Figure {
   readonly target?: Target;
 }
 
+/**
+ * A table the report prints as it is, after the suite's figures: for
+ * figures compared side by side (one column per variant measured).
+ */
+export interface ReportTable {
+  /** A sentence above it. */
+  readonly caption: string;
+  /** Column headings. */
+  readonly header: readonly string[];
+  /** Rows of cells, as many as headings. */
+  readonly rows: readonly (readonly string[])[];
+}
+
 /** What a suite hands back. */
 export interface SuiteOutput {
   /** Figures. */
   readonly figures: Figure[];
+  /** Tables of its own, printed after the figures. @default {none} */
+  readonly tables?: readonly ReportTable[];
   /** How it was measured (setup, sizes, timings), one point per line. */
   readonly method: string[];
   /** Observations, evidence and limits, one point per line. */

@@ -8,6 +8,7 @@ import { balanceQuality } from "./balance_quality.ts";
 import { churn } from "./churn.ts";
 import { executorsPerNamespace } from "./executors_per_namespace.ts";
 import { failover } from "./failover.ts";
+import { handover } from "./handover.ts";
 import { heartbeatIngestion } from "./heartbeat_ingestion.ts";
 import { planner } from "./planner.ts";
 import { propagation } from "./propagation.ts";
@@ -27,4 +28,5 @@ export const SUITES: readonly Suite[] = [
   balanceQuality,
   upstreamLimit,
   churn,
+  handover,
 ];

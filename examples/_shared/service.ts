@@ -24,6 +24,8 @@ export interface NamespaceConfig {
   readonly maxMovesPerPass?: number;
   /** `cells`: tenants placed once on the least-loaded cell, never balanced (ephemeral only). */
   readonly mode?: "cells";
+  /** `exclusive`: a shard is stopped on its old owner before its new one starts it. @default {"available"} */
+  readonly ownership?: "available" | "exclusive";
 }
 
 /** Options of {@linkcode startService}. */
