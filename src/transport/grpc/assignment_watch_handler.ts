@@ -19,7 +19,7 @@ import type {
   WatchExecutorAssignmentResponse,
 } from "../../wire/proto.ts";
 import { decoded } from "./malformed.ts";
-import { serverStreamSink } from "./server_stream_sink.ts";
+import { callSignal, serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import type { HandlerContext } from "./unary_handler.ts";
 
@@ -33,10 +33,7 @@ export function assignmentWatchHandler(
     revision: String(hint.revision),
   });
   return (call) => {
-    const cancelled = new AbortController();
-    call.on("cancelled", () => cancelled.abort());
-    call.on("close", () => cancelled.abort());
-    const { signal } = cancelled;
+    const signal = callSignal(call);
     (async () => {
       const request = decoded(call.request);
       const namespace = validateNamespace(request.namespace);

@@ -34,7 +34,7 @@ import {
 } from "../../wire/proto.ts";
 import { EncodedOnce } from "./fast_path/mod.ts";
 import { writeWatchDelta, writeWatchPicture } from "./watch_message_writer.ts";
-import { serverStreamSink } from "./server_stream_sink.ts";
+import { callSignal, serverStreamSink } from "./server_stream_sink.ts";
 import { isUnexpected, toGrpcError } from "./status_map.ts";
 import { decoded } from "./malformed.ts";
 import { namespaceHandlers } from "./namespace_handlers.ts";
@@ -214,10 +214,7 @@ export function routingHandlers(
       (req) => toBlastRadiusResponse(service.cells.blastRadius(validateNamespace(req.namespace))),
     ),
     WatchNamespaceState: (call) => {
-      const cancelled = new AbortController();
-      call.on("cancelled", () => cancelled.abort());
-      call.on("close", () => cancelled.abort());
-      const { signal } = cancelled;
+      const signal = callSignal(call);
       (async () => {
         const request = decoded(call.request);
         const namespace = validateNamespace(request.namespace);

@@ -89,3 +89,28 @@ export function serverStreamSink<T, W>(
     },
   });
 }
+
+/**
+ * A signal that aborts when the client cancels `call` or the call closes:
+ * what a server-streaming handler hands to the stream it pipes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { EventEmitter } from "node:events";
+ * import { callSignal } from "./server_stream_sink.ts";
+ *
+ * const call = new EventEmitter();
+ * const signal = callSignal(call);
+ * call.emit("cancelled");
+ * assert.equal(signal.aborted, true);
+ * ```
+ */
+export function callSignal(
+  call: { on(event: "cancelled" | "close", listener: () => void): unknown },
+): AbortSignal {
+  const cancelled = new AbortController();
+  call.on("cancelled", () => cancelled.abort());
+  call.on("close", () => cancelled.abort());
+  return cancelled.signal;
+}
