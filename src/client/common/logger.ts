@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { InvalidOptionsError } from "./errors.ts";
 
 /**
  * A sink for log lines, shaped like `console`: each method takes a message
@@ -10,7 +11,6 @@
  * `console` itself fits, and so do most logging libraries through a thin
  * adapter.
  */
-import { InvalidOptionsError } from "./errors.ts";
 export interface Logger {
   /** Detail for debugging: every start and stop of a shard. */
   debug(message: string, context?: Readonly<Record<string, unknown>>): void;

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { InvalidOptionsError } from "./errors.ts";
 
 /** Attributes of a measurement or span. */
 export type Attributes = Readonly<Record<string, string | number | boolean>>;
@@ -31,7 +32,6 @@ export interface InstrumentOptions {
  * Bucket boundaries of the SDKs' duration histograms, in seconds (the
  * OpenTelemetry default suits milliseconds): 1 ms to 10 s.
  */
-import { InvalidOptionsError } from "./errors.ts";
 export const DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.001,
   0.0025,
