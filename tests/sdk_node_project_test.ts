@@ -22,17 +22,9 @@ import {
   startScenarioService,
   writeScenario,
 } from "./support/sdk_project.ts";
+import { missingTools } from "./support/tools.ts";
 
-function hasTool(name: string): boolean {
-  try {
-    return new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const missing = ["node", "npm"].filter((tool) => !hasTool(tool));
+const missing = missingTools(["node", "npm"]);
 
 Deno.test({
   name:

@@ -25,6 +25,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { freePort } from "./support/ports.ts";
 import { runIn, sdkPathFrom } from "./support/sdk_project.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { missingTools } from "./support/tools.ts";
 
 const APP = new URL("./support/sdk_observability/observed_app.mjs", import.meta.url);
 const SDK_IMPORT = '"../../../packages/sdk/mod.ts"';
@@ -199,16 +200,7 @@ Deno.test("Deno: an outage logs one line when it starts and one when it ends, an
   }
 });
 
-function hasTool(name: string): boolean {
-  try {
-    return new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const missing = ["node", "npm"].filter((tool) => !hasTool(tool));
+const missing = missingTools(["node", "npm"]);
 
 Deno.test({
   name:

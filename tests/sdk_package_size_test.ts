@@ -17,21 +17,13 @@ import { packSdk } from "../scripts/sdk_pack.ts";
 import { SDK_CONFIG, SDK_DIR } from "../scripts/sdk_graph.ts";
 import { OPTIONAL_PEERS, REPOSITORY_URL } from "../scripts/sdk_manifest.ts";
 import { runIn } from "./support/sdk_project.ts";
+import { missingTools } from "./support/tools.ts";
 
 /** The goal of issue 39 for the package installed alone. */
 const MAX_PACKAGES = 12;
 const MAX_BYTES = 8_000_000;
 
-function hasTool(name: string): boolean {
-  try {
-    return new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const missing = ["node", "npm"].filter((tool) => !hasTool(tool));
+const missing = missingTools(["node", "npm"]);
 
 async function treeBytes(dir: string): Promise<number> {
   let total = 0;
