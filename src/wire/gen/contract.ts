@@ -45,14 +45,16 @@ export const contract: ContractJson = {
                         "SHARD_STATUS_INVALID": 0,
                         "SHARD_STATUS_READY": 1,
                         "SHARD_STATUS_DONE": 2,
-                        "SHARD_STATUS_NOT_RUNNING": 3
+                        "SHARD_STATUS_NOT_RUNNING": 4,
+                        "SHARD_STATUS_PREPARED": 3
                       }
                     },
                     "AssignmentStatus": {
                       "values": {
                         "ASSIGNMENT_STATUS_INVALID": 0,
                         "ASSIGNMENT_STATUS_READY": 1,
-                        "ASSIGNMENT_STATUS_RELEASING": 2
+                        "ASSIGNMENT_STATUS_RELEASING": 2,
+                        "ASSIGNMENT_STATUS_PREPARING": 3
                       }
                     },
                     "OwnershipMode": {
@@ -118,6 +120,10 @@ export const contract: ContractJson = {
                         "appliedRevision": {
                           "type": "int64",
                           "id": 6
+                        },
+                        "warmHandover": {
+                          "type": "bool",
+                          "id": 7
                         }
                       }
                     },

@@ -19,6 +19,14 @@ export const AssignmentStatus = {
    * no longer reports it. Never sent for available namespaces.
    */
   ASSIGNMENT_STATUS_RELEASING: 'ASSIGNMENT_STATUS_RELEASING',
+  /**
+   * Warm handover: the shard is about to move to this executor. Prepare it
+   * (load state, warm caches, open connections) but do not serve it or write
+   * on its behalf; report it PREPARED when ready. Its fencing token is the one
+   * the executor will hold once the assignment turns READY. Only sent to an
+   * executor that sends `warm_handover`.
+   */
+  ASSIGNMENT_STATUS_PREPARING: 'ASSIGNMENT_STATUS_PREPARING',
 } as const;
 
 /**
@@ -42,6 +50,15 @@ export type AssignmentStatus =
    */
   | 'ASSIGNMENT_STATUS_RELEASING'
   | 2
+  /**
+   * Warm handover: the shard is about to move to this executor. Prepare it
+   * (load state, warm caches, open connections) but do not serve it or write
+   * on its behalf; report it PREPARED when ready. Its fencing token is the one
+   * the executor will hold once the assignment turns READY. Only sent to an
+   * executor that sends `warm_handover`.
+   */
+  | 'ASSIGNMENT_STATUS_PREPARING'
+  | 3
 
 /**
  * State of an assignment decided by the shard distributor.

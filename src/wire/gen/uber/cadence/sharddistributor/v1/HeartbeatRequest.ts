@@ -36,6 +36,12 @@ export interface HeartbeatRequest {
    * confirmed only by a heartbeat that had seen the release.
    */
   'appliedRevision'?: (number | string | Long);
+  /**
+   * The executor understands warm handover: ASSIGNMENT_STATUS_PREPARING and
+   * SHARD_STATUS_PREPARED. An executor that does not send it is moved as
+   * before (stop, then start), and is never asked to prepare a shard.
+   */
+  'warmHandover'?: (boolean);
 }
 
 /**
@@ -69,4 +75,10 @@ export interface HeartbeatRequest__Output {
    * confirmed only by a heartbeat that had seen the release.
    */
   'appliedRevision': (string);
+  /**
+   * The executor understands warm handover: ASSIGNMENT_STATUS_PREPARING and
+   * SHARD_STATUS_PREPARED. An executor that does not send it is moved as
+   * before (stop, then start), and is never asked to prepare a shard.
+   */
+  'warmHandover': (boolean);
 }

@@ -23,9 +23,18 @@ export const ShardStatus = {
    * starting, failed to start (and is retried), or is stopping. Sent in
    * exclusive namespaces, where every held shard is reported so that it is not
    * moved while a processor may still be live; a server that does not know
-   * this value treats it as READY (the shard stays held).
+   * this value treats it as READY (the shard stays held). It was 3 before warm
+   * handover took that number; a server reads 3 from an executor that does not
+   * send `warm_handover` as NOT_RUNNING, as before.
    */
   SHARD_STATUS_NOT_RUNNING: 'SHARD_STATUS_NOT_RUNNING',
+  /**
+   * Warm handover: the executor has prepared a shard assigned to it as
+   * PREPARING (state loaded, caches warm, connections open) and can take it
+   * over at once. Only meaningful from an executor that sends
+   * `warm_handover`; the shard is not served until the assignment says READY.
+   */
+  SHARD_STATUS_PREPARED: 'SHARD_STATUS_PREPARED',
 } as const;
 
 /**
@@ -53,9 +62,19 @@ export type ShardStatus =
    * starting, failed to start (and is retried), or is stopping. Sent in
    * exclusive namespaces, where every held shard is reported so that it is not
    * moved while a processor may still be live; a server that does not know
-   * this value treats it as READY (the shard stays held).
+   * this value treats it as READY (the shard stays held). It was 3 before warm
+   * handover took that number; a server reads 3 from an executor that does not
+   * send `warm_handover` as NOT_RUNNING, as before.
    */
   | 'SHARD_STATUS_NOT_RUNNING'
+  | 4
+  /**
+   * Warm handover: the executor has prepared a shard assigned to it as
+   * PREPARING (state loaded, caches warm, connections open) and can take it
+   * over at once. Only meaningful from an executor that sends
+   * `warm_handover`; the shard is not served until the assignment says READY.
+   */
+  | 'SHARD_STATUS_PREPARED'
   | 3
 
 /**
