@@ -117,6 +117,10 @@ function churnSpec(config: Exclude<NamespaceConfig, { kind: "cells" }>): Namespa
     ...duration("coldStartWait", config.coldStartWaitMs),
     ...(config.minImprovement === undefined ? {} : { minImprovement: config.minImprovement }),
     ...duration("shardCooldown", config.shardCooldownMs),
+    ...duration("prepareTimeout", config.prepareTimeoutMs),
+    ...(config.maxPreparesPerExecutor === undefined
+      ? {}
+      : { maxPreparesPerExecutor: config.maxPreparesPerExecutor }),
   };
 }
 

@@ -69,6 +69,8 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   coldStartWait: optionalDuration,
   minImprovement: z.number().min(0).max(1).optional(),
   shardCooldown: optionalDuration,
+  prepareTimeout: optionalDuration,
+  maxPreparesPerExecutor: integer(1, 100_000).optional(),
   maxShards: integer(1, 100_000_000).optional(),
   ownership: z.enum(["available", "exclusive"]).default("available"),
   ownershipLease: optionalLease,
@@ -136,6 +138,10 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     ...(n.coldStartWait === undefined ? {} : { coldStartWaitMs: n.coldStartWait }),
     ...(n.minImprovement === undefined ? {} : { minImprovement: n.minImprovement }),
     ...(n.shardCooldown === undefined ? {} : { shardCooldownMs: n.shardCooldown }),
+    ...(n.prepareTimeout === undefined ? {} : { prepareTimeoutMs: n.prepareTimeout }),
+    ...(n.maxPreparesPerExecutor === undefined
+      ? {}
+      : { maxPreparesPerExecutor: n.maxPreparesPerExecutor }),
     ownership: n.ownership === "exclusive"
       ? {
         mode: "exclusive" as const,

@@ -89,6 +89,18 @@ export interface ShardedNamespaceConfig {
    * lost or drained executor ignore it (`shardCooldown`; absent: 1m; 0: off).
    */
   readonly shardCooldownMs?: number;
+  /**
+   * Warm handover: how long a planned move waits for its incoming owner to
+   * prepare the shard (`prepareTimeout`; absent: 30s; 0: warm handover off,
+   * every move is cold). A balancing move not prepared in time is cancelled;
+   * a move the old owner must make (drain, shutdown) then completes cold.
+   */
+  readonly prepareTimeoutMs?: number;
+  /**
+   * Warm handover: most shards one executor prepares at once
+   * (`maxPreparesPerExecutor`; absent: 32).
+   */
+  readonly maxPreparesPerExecutor?: number;
   /** Single owners only (never with `replication`): available or exclusive. */
   readonly ownership: OwnershipConfig;
   /** Present exactly when `replicas` is above 1. */

@@ -100,3 +100,71 @@ export function applyReleases(
     if (owners.has(shard)) releasing.set(shard, revision);
   }
 }
+
+/** A shard's warm handover in flight: the incoming owner and the revision of its prepare. */
+export interface Preparing {
+  /** The executor preparing the shard (the incoming owner). */
+  readonly executor: string;
+  /** Store revision of the change that asked it to prepare: its fencing token after the switch. */
+  readonly revision: number;
+}
+
+/**
+ * Keeps `preparing` (shard → its warm handover in flight) in step with
+ * `delta`, committed at `revision`: a shard that gets an owner (the switch,
+ * or any other move), loses its owner, is removed, or whose prepare is
+ * cancelled is no longer preparing; a shard in `prepare` that has an owner in
+ * `owners` (after the delta) is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { applyPrepares, type Preparing } from "./assignment.ts";
+ * const preparing = new Map<string, Preparing>();
+ * const owners = new Map([["0", "a"]]);
+ * applyPrepares(preparing, owners, { assign: {}, unassign: [], remove: [], prepare: { b: ["0"] } }, 9);
+ * assert.deepEqual(preparing.get("0"), { executor: "b", revision: 9 });
+ * applyPrepares(preparing, owners, { assign: { b: ["0"] }, unassign: [], remove: [] }, 12);
+ * assert.equal(preparing.size, 0);
+ * ```
+ */
+export function applyPrepares(
+  preparing: Map<string, Preparing>,
+  owners: ReadonlyMap<string, string>,
+  delta: AssignmentDelta,
+  revision: number,
+): void {
+  if (preparing.size > 0) {
+    for (const shard of delta.unassign) preparing.delete(shard);
+    for (const shard of delta.remove) preparing.delete(shard);
+    for (const shard of delta.unprepare ?? []) preparing.delete(shard);
+    for (const shards of Object.values(delta.assign)) {
+      for (const shard of shards) preparing.delete(shard);
+    }
+  }
+  for (const [executor, shards] of Object.entries(delta.prepare ?? {})) {
+    for (const shard of shards) {
+      if (owners.has(shard) && owners.get(shard) !== executor) {
+        preparing.set(shard, { executor, revision });
+      }
+    }
+  }
+}
+
+/**
+ * The fencing token `shard` gets from `delta`, committed at `revision`: the
+ * change's revision, or the token a warm switch keeps (`delta.tokens`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenOf } from "./assignment.ts";
+ * const delta = { assign: { b: ["0", "1"] }, unassign: [], remove: [], tokens: { "0": 9 } };
+ * assert.equal(tokenOf(delta, "0", 12), 9);
+ * assert.equal(tokenOf(delta, "1", 12), 12);
+ * ```
+ */
+export function tokenOf(delta: AssignmentDelta, shard: string, revision: number): number {
+  const token = delta.tokens?.[shard];
+  return token !== undefined && token > 0 && token < revision ? token : revision;
+}

@@ -17,9 +17,11 @@ export type ExecutorStatus = "ACTIVE" | "DRAINING" | "DRAINED" | "UNKNOWN";
  * What an executor reports about one shard it holds: `READY` while it runs,
  * `DONE` when ephemeral work finished, `NOT_RUNNING` while its processor is
  * starting, failed to start or is stopping (exclusive namespaces report every
- * held shard; see docs/ownership.md, "Owned but not running").
+ * held shard; see docs/ownership.md, "Owned but not running"), `PREPARED` when
+ * the incoming owner of a warm handover has prepared the shard and can take it
+ * over at once (never serving it yet).
  */
-export type ShardStatus = "READY" | "DONE" | "NOT_RUNNING";
+export type ShardStatus = "READY" | "DONE" | "NOT_RUNNING" | "PREPARED";
 
 /** Fixed namespaces have shards "0".."shardNum-1"; ephemeral ones create shards on first ask. */
 export type NamespaceType = "fixed" | "ephemeral";
@@ -54,6 +56,11 @@ export interface HeartbeatRecord {
    * on when it sent the heartbeat (absent when 0).
    */
   readonly appliedRevision?: number;
+  /**
+   * The executor sent `warm_handover`: it understands PREPARING assignments
+   * and PREPARED reports, so a planned move to it is prepared first.
+   */
+  readonly warmHandover?: true;
 }
 
 /** One write of executor state produced by heartbeat ingestion; absent parts are unchanged. */
@@ -84,6 +91,20 @@ export interface AssignmentDelta {
    * first step of a handover in an exclusive namespace.
    */
   readonly release?: readonly string[];
+  /**
+   * Warm handover: shards each executor is asked to prepare (the incoming
+   * owner), while their owner (unchanged) keeps serving them. A later change
+   * that assigns the shard to that executor is the switch.
+   */
+  readonly prepare?: Readonly<Record<string, readonly string[]>>;
+  /** Warm handover: shards whose prepare is cancelled (they stay with their owner). */
+  readonly unprepare?: readonly string[];
+  /**
+   * Fencing tokens of shards in `assign` that are not the change's own
+   * revision: a warm switch keeps the token its prepare announced (the
+   * revision of the change that asked for the prepare).
+   */
+  readonly tokens?: Readonly<Record<string, number>>;
   /**
    * Replicated namespaces: the full owner set (primary first, two or more
    * owners) of every shard in `assign` that has more than one owner. Such a
@@ -153,7 +174,8 @@ export interface AdvertisedInstance {
 /** True when a delta changes nothing. */
 export function isEmptyDelta(delta: AssignmentDelta): boolean {
   return delta.unassign.length === 0 && delta.remove.length === 0 &&
-    (delta.release?.length ?? 0) === 0 &&
+    (delta.release?.length ?? 0) === 0 && (delta.unprepare?.length ?? 0) === 0 &&
+    Object.values(delta.prepare ?? {}).every((keys) => keys.length === 0) &&
     Object.keys(delta.hide ?? {}).length === 0 &&
     Object.values(delta.assign).every((keys) => keys.length === 0);
 }

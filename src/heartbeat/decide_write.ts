@@ -90,7 +90,7 @@ export function classifyWrite(
   const metadataChanged = !known || !sameRecord(known.metadata, heartbeat.metadata);
   const reportsChanged = !known || reportsDiffer(known.reports, heartbeat.reports);
   const statusChanged = !known || known.status !== heartbeat.status ||
-    known.statusNumber !== heartbeat.statusNumber;
+    known.statusNumber !== heartbeat.statusNumber || known.warmHandover !== heartbeat.warmHandover;
   return {
     write: {
       executorId: heartbeat.executorId,
@@ -99,6 +99,7 @@ export function classifyWrite(
         ...(heartbeat.statusNumber === undefined ? {} : { statusNumber: heartbeat.statusNumber }),
         timestampMs: timing.wallNow,
         ...(heartbeat.appliedRevision ? { appliedRevision: heartbeat.appliedRevision } : {}),
+        ...(heartbeat.warmHandover ? { warmHandover: true } : {}),
       },
       ...(metadataChanged ? { metadata: heartbeat.metadata } : {}),
       ...(reportsChanged ? { reports: heartbeat.reports } : {}),

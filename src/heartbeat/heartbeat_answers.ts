@@ -11,6 +11,7 @@
  * @module
  */
 import type { NamespaceView } from "../state/namespace_view.ts";
+import { compareShardKeys } from "../core/shard_key_order.ts";
 
 /** One shard an executor owns, with its fencing token. */
 export interface OwnedShard {
@@ -20,6 +21,11 @@ export interface OwnedShard {
   readonly fencingToken: number;
   /** The executor must stop it: it is being handed over (exclusive namespaces only). */
   readonly releasing?: boolean;
+  /**
+   * Warm handover: the executor is the shard's incoming owner and must prepare
+   * it, not serve it; `fencingToken` is the token it will hold after the switch.
+   */
+  readonly preparing?: boolean;
 }
 
 /** What an executor is told in answer to a heartbeat. */
@@ -45,14 +51,30 @@ export function heartbeatAnswer(
   leaseMs?: number,
 ): HeartbeatAnswer {
   const exclusive = leaseMs !== undefined;
+  // Answers naming prepares are rare (moves in flight) and never reused.
+  const preparing = state.preparingShardsOf(executorId);
+  const owned = () =>
+    state.sortedShardsOf(executorId).map((shardKey): OwnedShard => ({
+      shardKey,
+      fencingToken: state.fencingToken(shardKey) ?? 0,
+      ...(exclusive && state.releasedAt(shardKey) !== undefined ? { releasing: true } : {}),
+    }));
   return {
-    stamp: exclusive ? undefined : state.shardSetStamp(executorId),
-    shards: () =>
-      state.sortedShardsOf(executorId).map((shardKey) => ({
-        shardKey,
-        fencingToken: state.fencingToken(shardKey) ?? 0,
-        ...(exclusive && state.releasedAt(shardKey) !== undefined ? { releasing: true } : {}),
-      })),
+    stamp: exclusive || preparing.size > 0 ? undefined : state.shardSetStamp(executorId),
+    shards: () => preparing.size === 0 ? owned() : withPreparing(owned(), state, preparing),
     ...(exclusive ? { exclusive: { leaseMs, revision: state.revision } } : {}),
   };
+}
+
+/** `owned` and the shards being prepared, in shard key order. */
+function withPreparing(
+  owned: OwnedShard[],
+  state: NamespaceView,
+  preparing: ReadonlySet<string>,
+): OwnedShard[] {
+  for (const shardKey of preparing) {
+    const entry = state.preparingOf(shardKey);
+    if (entry) owned.push({ shardKey, fencingToken: entry.revision, preparing: true });
+  }
+  return owned.sort((a, b) => compareShardKeys(a.shardKey, b.shardKey));
 }

@@ -19,6 +19,8 @@ export interface KnownExecutor {
   readonly status: ExecutorStatus;
   /** For an `UNKNOWN` status: the enum number recorded. */
   readonly statusNumber?: number;
+  /** It sent `warm_handover` in its recorded heartbeat. */
+  readonly warmHandover?: boolean;
   /** Local monotonic time when this instance last saw a heartbeat recorded. */
   readonly seenAtMs: number;
   /** Recorded metadata. */

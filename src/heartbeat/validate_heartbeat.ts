@@ -55,6 +55,8 @@ export interface RawHeartbeat {
   readonly metadata: Readonly<Record<string, string>>;
   /** Revision of the latest answer acted on (exclusive namespaces), as sent. */
   readonly appliedRevision?: number | string;
+  /** The executor understands warm handover (`warm_handover`). */
+  readonly warmHandover?: boolean;
 }
 
 /** A validated heartbeat. */
@@ -73,6 +75,8 @@ export interface Heartbeat {
   readonly metadata: Readonly<Record<string, string>>;
   /** Revision of the latest answer the executor acted on (exclusive namespaces; absent when 0). */
   readonly appliedRevision?: number;
+  /** The executor understands warm handover: its PREPARED reports mean PREPARED. */
+  readonly warmHandover?: true;
 }
 
 /**
@@ -106,8 +110,8 @@ function enumValue<T extends string>(
 
 /** Executor statuses in the contract's order (1, 2, 3). */
 const EXECUTOR_STATUSES = ["ACTIVE", "DRAINING", "DRAINED"] as const;
-/** Shard statuses in the contract's order (1, 2, 3). */
-const SHARD_STATUSES = ["READY", "DONE", "NOT_RUNNING"] as const;
+/** Shard statuses in the contract's order (1, 2, 3, 4). */
+const SHARD_STATUSES = ["READY", "DONE", "PREPARED", "NOT_RUNNING"] as const;
 
 /** Options of {@linkcode validateHeartbeat}. */
 export interface ValidateHeartbeatOptions {
@@ -178,14 +182,19 @@ export function validateHeartbeat(
     executorId: raw.executorId,
     status: executorStatus,
     ...(known === undefined ? { statusNumber: raw.status as number } : {}),
-    reports: options.reports ?? validateReports(raw.reports, limits),
+    reports: options.reports ?? validateReports(raw.reports, limits, raw.warmHandover === true),
     metadata: { ...raw.metadata },
     ...appliedRevisionOf(raw.appliedRevision),
+    ...(raw.warmHandover === true ? { warmHandover: true } : {}),
   };
 }
 
-/** Checks a heartbeat's reports against `limits`; returns them with status names. */
-function validateReports(raw: RawReports, limits: RequestLimits): ShardReports {
+/**
+ * Checks a heartbeat's reports against `limits`; returns them with status
+ * names. Status 3 is PREPARED only from an executor that sent `warm_handover`;
+ * from any other it is NOT_RUNNING, the value's meaning before warm handover.
+ */
+function validateReports(raw: RawReports, limits: RequestLimits, warm: boolean): ShardReports {
   const entries = raw instanceof Map
     ? [...(raw as ReadonlyMap<string, RawReport>).entries()]
     : Object.entries(raw as Readonly<Record<string, RawReport>>);
@@ -205,12 +214,13 @@ function validateReports(raw: RawReports, limits: RequestLimits): ShardReports {
   for (const [key, report] of entries) {
     if (key.length === 0 || key.length > shortKey) validateShardKey(key, field(key), limits);
     // A shard status this server does not know is taken as READY: the shard keeps running.
-    const shardStatus = report.status === "SHARD_STATUS_READY"
+    let shardStatus = report.status === "SHARD_STATUS_READY"
       ? "READY"
       : report.status === "SHARD_STATUS_DONE"
       ? "DONE"
       : enumValue(report.status, "SHARD_STATUS_", SHARD_STATUSES, `${field(key)}.status`) ??
         "READY";
+    if (shardStatus === "PREPARED" && !warm) shardStatus = "NOT_RUNNING";
     if (!Number.isFinite(report.load) || report.load < 0) {
       throw new InvalidArgumentError(
         `${field(key)}.shard_load`,

@@ -95,13 +95,27 @@ Deno.test("validate heartbeat takes enum numbers it does not know: executor UNKN
   assert.equal(validateHeartbeat(raw({ status: 2 })).status, "DRAINING");
   assert.equal(validateHeartbeat(raw({ status: 2 })).statusNumber, undefined);
   const reports = validateHeartbeat(raw({
-    reports: { a: { status: 4, load: 1 }, b: { status: 2, load: 1 }, c: { status: 99, load: 0 } },
+    reports: { a: { status: 5, load: 1 }, b: { status: 2, load: 1 }, c: { status: 99, load: 0 } },
   })).reports;
   assert.deepEqual(Object.fromEntries(reports), {
     a: { status: "READY", load: 1 },
     b: { status: "DONE", load: 1 },
     c: { status: "READY", load: 0 },
   });
+});
+
+Deno.test("validate heartbeat reads status 3 as PREPARED only from an executor that sends warm_handover", () => {
+  const reports = { a: { status: 3, load: 0 }, b: { status: 4, load: 0 } };
+  const old = validateHeartbeat(raw({ reports }));
+  assert.equal(old.warmHandover, undefined);
+  assert.equal(old.reports.get("a")?.status, "NOT_RUNNING"); // 3 meant NOT_RUNNING before
+  assert.equal(old.reports.get("b")?.status, "NOT_RUNNING");
+  const warm = validateHeartbeat({ ...raw({ reports }), warmHandover: true });
+  assert.equal(warm.warmHandover, true);
+  assert.equal(warm.reports.get("a")?.status, "PREPARED");
+  assert.equal(warm.reports.get("b")?.status, "NOT_RUNNING");
+  const named = { a: { status: "SHARD_STATUS_PREPARED", load: 0 } };
+  assert.equal(validateHeartbeat(raw({ reports: named })).reports.get("a")?.status, "NOT_RUNNING");
 });
 
 Deno.test("validate heartbeat allows 32 metadata keys and rejects 33", () => {

@@ -24,6 +24,8 @@ export interface TestPassOptions {
   readonly maxMoves: number;
   /** Stale executors are forgotten after this long. */
   readonly executorRetentionMs: number;
+  /** Warm handover with these knobs. */
+  readonly warm?: { readonly prepareTimeoutMs: number; readonly maxPreparesPerExecutor: number };
   /** Exclusive ownership with this lease. */
   readonly exclusive?: { readonly leaseMs: number; readonly maxReliedOn?: number };
   /** A cells namespace: pins and pending operator moves. */
@@ -65,6 +67,7 @@ export function testPolicy(shape: TestShape, options: TestPassOptions): PlanPoli
     balancer: options.balancer,
     maxMoves,
     executorRetentionMs,
+    ...(options.warm ? { warm: options.warm } : {}),
     ...(options.exclusive
       ? {
         exclusive: {

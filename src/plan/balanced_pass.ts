@@ -17,6 +17,7 @@ import {
 } from "./churn_rules.ts";
 import { clampToCapacity } from "./capacity_clamp.ts";
 import { Handovers } from "./handovers.ts";
+import { type HandoverCounts, WarmHandovers } from "./warm_handovers.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
@@ -32,15 +33,23 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   const current = currentOwners(input, shards, numbers, index);
   const handovers = policy.exclusive ? new Handovers(input, policy.exclusive) : undefined;
   const guard = handovers?.guard;
+  const warm = policy.warm ? new WarmHandovers(input, policy.warm, index) : undefined;
+  const preparing = input.preparing;
   const owners = new Int32Array(shards.length);
   const loads = new Float64Array(shards.length);
   for (let i = 0; i < shards.length; i++) {
     const shard = shards[i]!;
     owners[i] = current.eligibleAt(i);
     loads[i] = current.loadAt(i);
+    // A shard being prepared counts as on its incoming owner: balancing never chases it.
+    if (preparing.size > 0) {
+      const incoming = preparing.get(shard);
+      const at = incoming && index.get(incoming.executor);
+      if (at !== undefined) owners[i] = at;
+    }
     // A confirmed release is placed afresh (perhaps on its old owner again).
     const owner = guard && current.at(i);
-    if (owner && guard.confirmedStopped(shard, owner)) owners[i] = -1;
+    if (owner && guard.confirmedStopped(shard, owner) && !preparing.has(shard)) owners[i] = -1;
   }
   // Churn rules: no balancing while executors are still joining, none of a
   // shard within its cooldown, none for a gap below minImprovement.
@@ -61,7 +70,8 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       ...(cooling?.pinned ? { pinned: cooling.pinned } : {}),
     },
     {
-      maxMoves: settling === undefined ? policy.maxMoves : 0,
+      // Handovers in flight use up the move budget.
+      maxMoves: settling === undefined ? Math.max(0, policy.maxMoves - (warm?.inFlight ?? 0)) : 0,
       // Hysteresis decides whether balancing starts, not where it stops.
       ...(churn && !input.balancingUnfinished ? { minImprovement: churn.minImprovement } : {}),
     },
@@ -74,14 +84,27 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
   const assign: Record<string, string[]> = {};
   const unassign: string[] = [];
   const release: string[] = [];
+  const prepare: Record<string, string[]> = {};
+  const unprepare: string[] = [];
+  const tokens: Record<string, number> = {};
   let moves = 0;
   for (let i = 0; i < shards.length; i++) {
     const target = planned[i] ?? -1;
     // Unchanged and nothing to hand over: the common case, decided without strings.
     if (!handovers && target >= 0 && target === owners[i]) continue;
     const shard = shards[i]!;
+    // Warm handovers in flight are settled below, whatever the balancer wants.
+    if (preparing.has(shard)) continue;
     const owner = current.at(i);
     const next = target >= 0 ? eligible[target] : undefined;
+    if (warm && next !== undefined && owner !== undefined && next !== owner) {
+      const start = input.releasing.has(shard) ? "cold" : warm.start(owner, next);
+      if (start === "full") continue;
+      if (start === "prepare") {
+        (prepare[next] ??= []).push(shard);
+        continue;
+      }
+    }
     if (handovers) {
       const step = handovers.step(shard, owner, next);
       if (step === "release") {
@@ -98,6 +121,34 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     }
     if ((owners[i] ?? -1) >= 0 && next !== undefined) moves++;
   }
+  for (const [shard, entry] of preparing) {
+    const owner = input.owners.get(shard);
+    const step = warm ? warm.step(shard, entry, owner) : "cancel";
+    if (step === "wait") continue;
+    if (step === "cancel" || step === "timed-out") {
+      unprepare.push(shard);
+      warm?.count(step);
+      continue;
+    }
+    // The switch: B takes the shard with the token its prepare announced.
+    const incoming = entry.executor;
+    if (handovers) {
+      const handover = handovers.step(shard, owner, incoming);
+      if (handover === "release") {
+        release.push(shard), moves++;
+        reasons[moveReason(input, index, owner)]++;
+      }
+      if (handover !== "move") continue;
+    }
+    (assign[incoming] ??= []).push(shard);
+    tokens[shard] = entry.revision;
+    warm?.count(step);
+    // A released shard was counted when its release started the switch.
+    if (!input.releasing.has(shard)) {
+      reasons[moveReason(input, index, owner)]++;
+      if (input.executors.get(owner!)?.alive) moves++;
+    }
+  }
   for (const shard of input.drained) {
     const owner = input.owners.get(shard);
     if (owner === undefined) continue;
@@ -106,10 +157,19 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     if (step === "move") unassign.push(shard);
   }
   const remove = [...done];
-  const delta: AssignmentDelta = release.length > 0
-    ? { assign, unassign, remove, release }
-    : { assign, unassign, remove };
-  const wakeAtMs = earliest(handovers?.wakeAtMs, holding ?? settling ?? cooling?.untilMs);
+  const delta: AssignmentDelta = {
+    assign,
+    unassign,
+    remove,
+    ...(release.length > 0 ? { release } : {}),
+    ...(Object.keys(prepare).length > 0 ? { prepare } : {}),
+    ...(unprepare.length > 0 ? { unprepare } : {}),
+    ...(Object.keys(tokens).length > 0 ? { tokens } : {}),
+  };
+  const wakeAtMs = earliest(
+    earliest(handovers?.wakeAtMs, warm?.wakeAtMs),
+    holding ?? settling ?? cooling?.untilMs,
+  );
   return {
     moves,
     reasons,
@@ -119,6 +179,7 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       : {}),
     ...cleanUp(input, policy.executorRetentionMs, delta, done, { holding: holding !== undefined }),
     reliedOn: handovers?.reliedOn ?? [],
+    ...(warm && hasHandovers(warm.counts) ? { handovers: warm.counts } : {}),
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
     ...(holding === undefined ? {} : { coldStartUntilMs: holding }),
   };
@@ -132,4 +193,9 @@ function someoneShort(owners: Int32Array, executors: number): boolean {
   for (const owner of owners) if (owner >= 0) counts[owner]!++, owned++;
   const half = owners.length / executors / 2;
   return owned > 0 && counts.some((count) => count < half);
+}
+
+/** Whether a pass's handover counts are worth reporting. */
+function hasHandovers(counts: HandoverCounts): boolean {
+  return Object.values(counts).some((n) => n > 0);
 }

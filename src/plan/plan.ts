@@ -7,6 +7,7 @@
 import type { AssignmentDelta } from "../core/types.ts";
 import type { MoveCounts } from "./churn_rules.ts";
 import type { PlacementReport } from "./placement_report.ts";
+import type { HandoverCounts } from "./warm_handovers.ts";
 
 /** An executor as the pass saw it: a clean-up or commit holds only while its record is unchanged. */
 export interface ExecutorAt {
@@ -42,6 +43,8 @@ export interface Plan {
   readonly reliedOn: readonly ExecutorAt[];
   /** Monotonic time at which a waiting handover may proceed by lease expiry, if any. */
   readonly wakeAtMs?: number;
+  /** Warm handovers this pass started, switched or cancelled, by outcome; absent: none. */
+  readonly handovers?: HandoverCounts;
   /** Replicated namespaces: what the owner-set planner achieved. */
   readonly placement?: PlacementReport;
   /**

@@ -9,6 +9,7 @@
 import type { ExecutorStatus, ShardReports } from "../core/types.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { CompactOwners } from "../state/owner_index.ts";
+import type { Preparing } from "../core/assignment.ts";
 
 /** An executor as a pass sees it. */
 export interface PlanExecutor {
@@ -28,6 +29,8 @@ export interface PlanExecutor {
   readonly activeSinceMs?: number;
   /** Exclusive namespaces: revision of the latest answer it had acted on. */
   readonly appliedRevision: number;
+  /** It understands warm handover: planned moves to it are prepared first. */
+  readonly warmHandover?: boolean;
   /** Metadata (zones, selectors). */
   readonly metadata: Readonly<Record<string, string>>;
   /** Latest shard reports (loads, DONE). */
@@ -53,6 +56,12 @@ export interface PlanInput {
   readonly byExecutor: ReadonlyMap<string, ReadonlySet<string>>;
   /** Releasing shards (exclusive handover) → revision of their release. */
   readonly releasing: ReadonlyMap<string, number>;
+  /** Warm handovers in flight: shard → its incoming owner and the revision of the prepare. */
+  readonly preparing: ReadonlyMap<string, Preparing>;
+  /** Warm handovers in flight: shard → monotonic time the prepare was first seen. */
+  readonly preparingSince: ReadonlyMap<string, number>;
+  /** Warm handovers in flight: incoming owner → the shards it prepares. */
+  readonly preparingBy: ReadonlyMap<string, ReadonlySet<string>>;
   /** Drained shards. */
   readonly drained: ReadonlySet<string>;
   /** Ephemeral shards asked for → revision of the request. */
@@ -127,6 +136,7 @@ export function planInput(
       heartbeatRevision: e.heartbeatRevision,
       ...(e.activeSinceMs === undefined ? {} : { activeSinceMs: e.activeSinceMs }),
       appliedRevision: e.appliedRevision ?? 0,
+      ...(e.warmHandover ? { warmHandover: true } : {}),
       metadata: e.metadata,
       reports: e.reports,
     });
@@ -140,6 +150,9 @@ export function planInput(
     ownerSets: tables.ownerSets,
     byExecutor: tables.byExecutor,
     releasing: tables.releasing,
+    preparing: tables.preparing,
+    preparingSince: tables.preparingSince,
+    preparingBy: tables.preparingBy,
     drained: tables.drained,
     requested: tables.requested,
     hidden: tables.hidden,

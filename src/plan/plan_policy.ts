@@ -23,6 +23,14 @@ export interface ExclusivePlanning {
   readonly maxReliedOn: number;
 }
 
+/** Warm handover: planned moves to executors that understand it are prepared first. */
+export interface WarmPlanning {
+  /** How long a move waits for its incoming owner to prepare (monotonic ms; above 0). */
+  readonly prepareTimeoutMs: number;
+  /** Most shards one executor prepares at once. */
+  readonly maxPreparesPerExecutor: number;
+}
+
 /** Single owners placed by a load balancer. */
 export interface BalancedPolicy {
   /** Discriminant. */
@@ -39,6 +47,8 @@ export interface BalancedPolicy {
   readonly exclusive?: ExclusivePlanning;
   /** Settling window, hysteresis and shard cooldown; absent: none of them. */
   readonly churn?: ChurnRules;
+  /** Warm handover; absent: off, every move is cold. */
+  readonly warm?: WarmPlanning;
   /**
    * Most shards a pass gives one executor (`limits.maxShardReportsPerHeartbeat`:
    * it must be able to report them all); absent: no cap. See capacity_clamp.ts.

@@ -18,6 +18,7 @@ import {
   type ReplicatedPolicy,
   replicationSeed,
   type ShardUniverse,
+  type WarmPlanning,
 } from "../plan/mod.ts";
 import { DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_budget.ts";
 import type { LivenessOptions } from "../state/namespace_state.ts";
@@ -34,6 +35,10 @@ export const DEFAULT_COLD_START_WAIT_MS = 30_000;
 export const DEFAULT_MIN_IMPROVEMENT = 0.1;
 /** Default `shardCooldown`: one minute, like upstream GREEDY. */
 export const DEFAULT_SHARD_COOLDOWN_MS = 60_000;
+/** Default `prepareTimeout`: a warm handover's incoming owner has 30 s to prepare the shard. */
+export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
+/** Default `maxPreparesPerExecutor`: one executor prepares at most 32 shards at once. */
+export const DEFAULT_MAX_PREPARES_PER_EXECUTOR = 32;
 
 /** Keys of a fixed namespace: `"0"`..`"shardNum-1"`, known up front. */
 export interface FixedKeys {
@@ -242,6 +247,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       maxMoves,
       executorRetentionMs,
       churn,
+      ...warmPlanning(config),
       ...(context.limits.maxShardReportsPerHeartbeat === undefined
         ? {}
         : { maxShardsPerExecutor: context.limits.maxShardReportsPerHeartbeat }),
@@ -276,4 +282,14 @@ export function livenessOf(
   return ownership.mode === "exclusive"
     ? { heartbeatTtlMs: budgets.heartbeatTtlMs, ownershipLeaseMs: ownership.leaseMs }
     : { heartbeatTtlMs: budgets.heartbeatTtlMs };
+}
+
+/** The warm handover knobs of a namespace (none when `prepareTimeout` is 0). */
+function warmPlanning(
+  config: { readonly prepareTimeoutMs?: number; readonly maxPreparesPerExecutor?: number },
+): { warm?: WarmPlanning } {
+  const prepareTimeoutMs = config.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
+  if (prepareTimeoutMs <= 0) return {};
+  const maxPreparesPerExecutor = config.maxPreparesPerExecutor ?? DEFAULT_MAX_PREPARES_PER_EXECUTOR;
+  return { warm: { prepareTimeoutMs, maxPreparesPerExecutor } };
 }

@@ -12,6 +12,7 @@ import { AssignmentTable } from "./assignment_table.ts";
 import { addTouchedExecutors } from "./assignment_touches.ts";
 import { FixedOwnerIndex } from "./fixed_owner_index.ts";
 import { OwnerIndex } from "./owner_index.ts";
+import { PrepareTable } from "./prepare_table.ts";
 import { type ExecutorRecord, ExecutorTable, type LivenessOptions } from "./executor_table.ts";
 import type { LeaderRecord } from "./namespace_view.ts";
 import { type ViewChange, ViewLog } from "./view_log.ts";
@@ -40,6 +41,8 @@ export class Picture {
   readonly moveCounts = { placement: 0, balance: 0, drain: 0, loss: 0 };
   /** Shard → monotonic time of its last move between executors (see NamespaceTables.movedAt). */
   readonly movedAt: Map<string, number> = new Map();
+  /** Warm handovers in flight. */
+  readonly prepares: PrepareTable = new PrepareTable();
   leader: LeaderRecord | undefined;
   readonly viewLog: ViewLog = new ViewLog();
   #revisionInProgress = 0;
@@ -67,6 +70,7 @@ export class Picture {
     this.inputsVersion++;
     this.executors.load(snapshot.executors.values(), snapshot.executorDrains, now, wallNow);
     this.assignment.load(snapshot);
+    this.prepares.load(snapshot.preparing, this.assignment.index.owners, now);
     this.drained.clear();
     for (const shard of snapshot.drained) this.drained.add(shard);
     this.requested.clear();
@@ -88,7 +92,7 @@ export class Picture {
     this.#viewTouched = false;
     for (const event of batch.events) {
       if (touched && event.type === "assignment") {
-        addTouchedExecutors(event.delta, this.assignment.index, touched);
+        addTouchedExecutors(event.delta, this.assignment.index, touched, this.prepares.byShard);
       }
       this.#applyEvent(event, batch.revision, now, summary);
     }
@@ -124,7 +128,8 @@ export class Picture {
       }
       case "reports":
         for (const report of event.reports.values()) {
-          if (report.status === "DONE") {
+          // DONE: the shard is removed; PREPARED: a warm handover may switch.
+          if (report.status === "DONE" || report.status === "PREPARED") {
             out.rebalance = true;
             break;
           }
@@ -147,6 +152,7 @@ export class Picture {
         }
         this.seq = event.seq;
         this.assignment.apply(event.seq, event.delta, revision, this.#record);
+        this.prepares.apply(event.delta, revision, this.assignment.index.owners, now);
         this.#hide(Object.entries(event.delta.hide ?? {}));
         out.view = true;
         return;
@@ -199,6 +205,8 @@ export class Picture {
     delete executor.graceUntilMs; // heard: the grace of a load is over
     executor.heartbeatRevision = revision;
     executor.appliedRevision = event.record.appliedRevision ?? 0;
+    if (event.record.warmHandover) executor.warmHandover = true;
+    else delete executor.warmHandover;
     // Heard from again: back in the routing view.
     if (this.hidden.delete(event.executorId)) {
       this.#record({ kind: "executor", executorId: event.executorId, metadata: executor.metadata });

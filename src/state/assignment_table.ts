@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { applyReleases } from "../core/assignment.ts";
+import { applyReleases, tokenOf } from "../core/assignment.ts";
 import type { AssignmentDelta } from "../core/types.ts";
 import type { NamespaceSnapshot } from "../store/store.ts";
 import { OwnerIndex, type OwnerTable } from "./owner_index.ts";
@@ -95,18 +95,19 @@ export class AssignmentTable {
     const sets = delta.sets;
     for (const [executor, shards] of Object.entries(delta.assign)) {
       for (const shard of shards) {
+        const token = delta.tokens === undefined ? revision : tokenOf(delta, shard, revision);
         const set = sets?.[shard];
         if (set !== undefined && set.length > 1 && set[0] === executor) {
           if (!sameOwners(index.ownersOf(shard), set)) {
             record({ kind: "owner", shard, owner: executor, owners: set });
           }
-          index.set(shard, set, revision);
+          index.set(shard, set, token);
           continue;
         }
         if (index.owners.get(shard) !== executor || index.ownerSets.has(shard)) {
           record({ kind: "owner", shard, owner: executor });
         }
-        index.setOwner(shard, executor, revision);
+        index.setOwner(shard, executor, token);
       }
     }
     applyReleases(this.releasing, index.owners, delta, revision);

@@ -9,6 +9,7 @@
  */
 import type { AssignmentDelta } from "../core/types.ts";
 import type { OwnerTable } from "./owner_index.ts";
+import type { Preparing } from "../core/assignment.ts";
 
 /**
  * Adds to `out` every executor whose assignment `delta` changes, given the
@@ -35,6 +36,7 @@ export function addTouchedExecutors(
   delta: AssignmentDelta,
   before: Pick<OwnerTable, "ownersOf">,
   out: Set<string>,
+  preparing?: ReadonlyMap<string, Preparing>,
 ): void {
   const previous = (shard: string) => {
     for (const owner of before.ownersOf(shard)) out.add(owner);
@@ -48,5 +50,17 @@ export function addTouchedExecutors(
   }
   for (const set of Object.values(delta.sets ?? {})) {
     for (const owner of set) out.add(owner);
+  }
+  // Warm handovers: the incoming owner is told to prepare, and told when that ends.
+  for (const executor of Object.keys(delta.prepare ?? {})) out.add(executor);
+  if (preparing !== undefined && preparing.size > 0) {
+    const incoming = (shard: string) => {
+      const entry = preparing.get(shard);
+      if (entry !== undefined) out.add(entry.executor);
+    };
+    for (const shard of delta.unprepare ?? []) incoming(shard);
+    for (const shard of delta.unassign) incoming(shard);
+    for (const shard of delta.remove) incoming(shard);
+    for (const shards of Object.values(delta.assign)) for (const shard of shards) incoming(shard);
   }
 }

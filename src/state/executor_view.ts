@@ -20,6 +20,7 @@ export interface ExecutorRecord extends ExecutorView {
   heartbeatRevision: number;
   activeSinceMs?: number;
   appliedRevision?: number;
+  warmHandover?: boolean;
   metadata: Readonly<Record<string, string>>;
   reports: ShardReports;
 }
@@ -106,6 +107,7 @@ export function loadedExecutor(
     heartbeatRevision: e.heartbeatRevision,
     ...(ancient || e.heartbeat?.status !== "ACTIVE" ? {} : { activeSinceMs: now }),
     appliedRevision: e.heartbeat?.appliedRevision ?? 0,
+    ...(e.heartbeat?.warmHandover ? { warmHandover: true } : {}),
     metadata: e.metadata,
     reports: e.reports,
   };

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ExecutorDrain } from "../core/executor_drain.ts";
+import type { Preparing } from "../core/assignment.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 import { type ChangeSummary, Picture } from "./_picture.ts";
 import type { LivenessOptions } from "./executor_table.ts";
@@ -184,6 +185,16 @@ export class NamespaceState implements NamespaceView {
     return this.#p.assignment.releasing.get(shard);
   }
 
+  /** `shard`'s warm handover in flight, if any. */
+  preparingOf(shard: string): Preparing | undefined {
+    return this.#p.prepares.byShard.get(shard);
+  }
+
+  /** The shards `executorId` is preparing. */
+  preparingShardsOf(executorId: string): ReadonlySet<string> {
+    return this.#p.prepares.shardsOf(executorId);
+  }
+
   /** True when an operator drained `shard`. */
   isDrained(shard: string): boolean {
     return this.#p.drained.has(shard);
@@ -249,6 +260,9 @@ export class NamespaceState implements NamespaceView {
       assignedRevisions: index.assignedRevisions,
       assignmentTimes: times,
       releasing,
+      preparing: this.#p.prepares.byShard,
+      preparingSince: this.#p.prepares.sinceMs,
+      preparingBy: this.#p.prepares.byExecutor,
       drained: this.#p.drained,
       requested: this.#p.requested,
       hidden: this.#p.hidden,

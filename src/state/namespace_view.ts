@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { Preparing } from "../core/assignment.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
 import type { ExecutorStatus, LeaderClaim, ShardReports } from "../core/types.ts";
 import type { CompactOwners } from "./owner_index.ts";
@@ -39,6 +40,8 @@ export interface ExecutorView {
   readonly activeSinceMs?: number;
   /** Exclusive namespaces: revision of the latest answer it had acted on when it sent that heartbeat. */
   readonly appliedRevision?: number;
+  /** It understands warm handover (sent `warm_handover`): planned moves to it are prepared first. */
+  readonly warmHandover?: boolean;
   /** Metadata, e.g. the address spectators route to. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Latest shard reports. */
@@ -70,6 +73,12 @@ export interface NamespaceTables {
   readonly assignmentTimes: ReadonlyMap<number, number>;
   /** Releasing shards (exclusive handover) → revision of the change that released them. */
   readonly releasing: ReadonlyMap<string, number>;
+  /** Warm handovers in flight: shard → its incoming owner and the revision of the prepare. */
+  readonly preparing: ReadonlyMap<string, Preparing>;
+  /** Warm handovers in flight: shard → local monotonic time this instance first saw the prepare. */
+  readonly preparingSince: ReadonlyMap<string, number>;
+  /** Warm handovers in flight: incoming owner → the shards it prepares. */
+  readonly preparingBy: ReadonlyMap<string, ReadonlySet<string>>;
   /** Drained shards. */
   readonly drained: ReadonlySet<string>;
   /** Ephemeral shards asked for → store revision of the request. */
@@ -156,6 +165,10 @@ export interface NamespaceView {
   shardSetStamp(executorId: string): number;
   /** The revision at which `shard`'s owner was asked to stop it (exclusive handover). */
   releasedAt(shard: string): number | undefined;
+  /** `shard`'s warm handover in flight: its incoming owner and the revision of the prepare. */
+  preparingOf(shard: string): Preparing | undefined;
+  /** The shards `executorId` is preparing (warm handovers to it in flight). */
+  preparingShardsOf(executorId: string): ReadonlySet<string>;
 
   /** True when an operator drained `shard`. */
   isDrained(shard: string): boolean;

@@ -13,6 +13,7 @@ import type {
   ShardReports,
 } from "../core/types.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
+import type { Preparing } from "../core/assignment.ts";
 import type { NamespaceDefinitions } from "./namespace_definitions.ts";
 import type {
   OperatorGuard,
@@ -57,6 +58,8 @@ export interface NamespaceSnapshot {
   readonly assignmentTimes: ReadonlyMap<number, number>;
   /** Shards whose owner was asked to stop them (exclusive handover), with that change's revision. */
   readonly releasing?: ReadonlyMap<string, number>;
+  /** Warm handovers in flight: shard → the incoming owner and the revision of its prepare. */
+  readonly preparing?: ReadonlyMap<string, Preparing>;
   /**
    * Executors a leader hid from the routing view (stale, holding nothing),
    * with the heartbeat revision it judged; an entry holds only while the
@@ -130,6 +133,8 @@ export interface AssignmentImage {
   readonly releasing?: ReadonlyMap<string, number>;
   /** Hidden executors → the heartbeat revision they were hidden at. */
   readonly hidden?: ReadonlyMap<string, number>;
+  /** Warm handovers in flight: shard → the incoming owner and the revision of its prepare. */
+  readonly preparing?: ReadonlyMap<string, Preparing>;
 }
 
 /** An item that must still be at a given revision for a conditional delete. */

@@ -68,6 +68,7 @@ export async function compactIfDue(
     revisions: tables.assignedRevisions,
     times: tables.assignmentTimes,
     releasing: tables.releasing,
+    preparing: tables.preparing,
     hidden: tables.hidden,
   });
 }

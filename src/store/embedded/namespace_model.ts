@@ -6,7 +6,13 @@
  * @module
  */
 import { NO_REPORTS, reportsFrom } from "../../core/shared_reports.ts";
-import { applyDelta, applyReleases } from "../../core/assignment.ts";
+import {
+  applyDelta,
+  applyPrepares,
+  applyReleases,
+  type Preparing,
+  tokenOf,
+} from "../../core/assignment.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { HeartbeatRecord, LeaderClaim, ShardReports } from "../../core/types.ts";
 import type { NamespaceEvent, NamespaceSnapshot, StoredExecutor } from "../store.ts";
@@ -32,6 +38,8 @@ export interface ModelImage {
   readonly sets?: [string, readonly string[]][];
   /** [shard, revision of its release] (absent in images written before handovers). */
   readonly releasing?: [string, number][];
+  /** [shard, incoming owner, revision of its prepare] of warm handovers in flight (absent when none). */
+  readonly preparing?: [string, string, number][];
   /** [executor, heartbeat revision] of executors hidden from the routing view (absent when none). */
   readonly hidden?: [string, number][];
   /** Drained shards. */
@@ -60,6 +68,8 @@ export class NamespaceModel {
   readonly times: Map<number, number> = new Map();
   /** Releasing shard → revision of the change that released it. */
   readonly releasing: Map<string, number> = new Map();
+  /** Warm handovers in flight: shard → incoming owner and the revision of its prepare. */
+  readonly preparing: Map<string, Preparing> = new Map();
   /** Executor hidden from the routing view → the heartbeat revision it was hidden at. */
   readonly hidden: Map<string, number> = new Map();
   /** Drained shards. */
@@ -112,13 +122,14 @@ export class NamespaceModel {
         applyDelta(
           this.owners,
           event.delta,
-          (shard) => this.revisions.set(shard, revision),
+          (shard) => this.revisions.set(shard, tokenOf(event.delta, shard, revision)),
           this.ownerSets,
         );
         for (const shard of [...event.delta.unassign, ...event.delta.remove]) {
           if (!this.owners.has(shard)) this.revisions.delete(shard);
         }
         applyReleases(this.releasing, this.owners, event.delta, revision);
+        applyPrepares(this.preparing, this.owners, event.delta, revision);
         for (const [id, heartbeatRevision] of Object.entries(event.delta.hide ?? {})) {
           // Only while its heartbeat record is the one the leader judged.
           if (this.executors.get(id)?.heartbeatRevision === heartbeatRevision) {
@@ -161,6 +172,7 @@ export class NamespaceModel {
       assignedRevisions: new Map(this.revisions),
       assignmentTimes: times,
       releasing: new Map(this.releasing),
+      ...(this.preparing.size > 0 ? { preparing: new Map(this.preparing) } : {}),
       ...(this.hidden.size > 0 ? { hidden: new Map(this.hidden) } : {}),
       drained: new Set(this.drained),
       executorDrains: new Map(this.executorDrains),
@@ -179,6 +191,9 @@ export class NamespaceModel {
       times: [...this.times].filter(([rev]) => held.has(rev)),
       ...(this.ownerSets.size > 0 ? { sets: [...this.ownerSets] } : {}),
       releasing: [...this.releasing],
+      ...(this.preparing.size > 0
+        ? { preparing: [...this.preparing].map(([s, p]) => [s, p.executor, p.revision]) }
+        : {}),
       ...(this.hidden.size > 0 ? { hidden: [...this.hidden] } : {}),
       drained: [...this.drained],
       requested: [...this.requested],
@@ -202,6 +217,9 @@ export class NamespaceModel {
     for (const [revision, ms] of image.times) model.times.set(revision, ms);
     for (const [shard, set] of image.sets ?? []) model.ownerSets.set(shard, set);
     for (const [shard, revision] of image.releasing ?? []) model.releasing.set(shard, revision);
+    for (const [shard, executor, revision] of image.preparing ?? []) {
+      model.preparing.set(shard, { executor, revision });
+    }
     for (const [id, revision] of image.hidden ?? []) model.hidden.set(id, revision);
     for (const shard of image.drained) model.drained.add(shard);
     for (const [shard, revision] of image.requested) model.requested.set(shard, revision);

@@ -11,6 +11,7 @@ import type {
   LeaderClaim,
 } from "../../core/types.ts";
 import type { AssignmentImage } from "../store.ts";
+import type { Preparing } from "../../core/assignment.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import { parseIndexJson } from "./index_json.ts";
 import { parseJson } from "../../core/parse_json.ts";
@@ -24,7 +25,14 @@ const STATUSES = new Set<string>(["ACTIVE", "DRAINING", "DRAINED", "UNKNOWN"]);
 export function encodeHeartbeat(record: HeartbeatRecord): string {
   const applied = record.appliedRevision ? { ar: record.appliedRevision } : {};
   const number = record.statusNumber === undefined ? {} : { sn: record.statusNumber };
-  return JSON.stringify({ status: record.status, ...number, ts: record.timestampMs, ...applied });
+  const warm = record.warmHandover ? { wh: 1 } : {};
+  return JSON.stringify({
+    status: record.status,
+    ...number,
+    ts: record.timestampMs,
+    ...applied,
+    ...warm,
+  });
 }
 
 /**
@@ -33,7 +41,13 @@ export function encodeHeartbeat(record: HeartbeatRecord): string {
  * new shards, and the executor keeps its own until it is stale.
  */
 export function decodeHeartbeat(text: string): HeartbeatRecord {
-  const raw = parseJson(text) as { status?: string; sn?: number; ts?: number; ar?: number };
+  const raw = parseJson(text) as {
+    status?: string;
+    sn?: number;
+    ts?: number;
+    ar?: number;
+    wh?: number;
+  };
   const status = (STATUSES.has(raw.status ?? "") ? raw.status : "UNKNOWN") as ExecutorStatus;
   const applied = Number(raw.ar ?? 0);
   const number = status === "UNKNOWN" && Number.isInteger(raw.sn) ? { statusNumber: raw.sn! } : {};
@@ -42,6 +56,7 @@ export function decodeHeartbeat(text: string): HeartbeatRecord {
     ...number,
     timestampMs: Number(raw.ts ?? 0),
     ...(applied > 0 ? { appliedRevision: applied } : {}),
+    ...(raw.wh === 1 ? { warmHandover: true as const } : {}),
   };
 }
 
@@ -102,11 +117,19 @@ export function encodeDelta(delta: AssignmentDelta): string {
   const release = delta.release?.length ? { l: delta.release } : {};
   const sets = delta.sets && Object.keys(delta.sets).length > 0 ? { s: delta.sets } : {};
   const hide = delta.hide && Object.keys(delta.hide).length > 0 ? { x: delta.hide } : {};
+  const prepare = delta.prepare && Object.keys(delta.prepare).length > 0
+    ? { p: delta.prepare }
+    : {};
+  const unprepare = delta.unprepare?.length ? { q: delta.unprepare } : {};
+  const tokens = delta.tokens && Object.keys(delta.tokens).length > 0 ? { k: delta.tokens } : {};
   return JSON.stringify({
     a: delta.assign,
     u: delta.unassign,
     r: delta.remove,
     ...release,
+    ...prepare,
+    ...unprepare,
+    ...tokens,
     ...sets,
     ...hide,
     ...(delta.moves ? { m: delta.moves } : {}),
@@ -123,6 +146,9 @@ export function decodeDelta(text: string): AssignmentDelta {
     l?: string[];
     s?: Record<string, string[]>;
     x?: Record<string, number>;
+    p?: Record<string, string[]>;
+    q?: string[];
+    k?: Record<string, number>;
     t?: number;
     m?: Record<"placement" | "balance" | "drain" | "loss", number>;
   };
@@ -140,6 +166,9 @@ export function decodeDelta(text: string): AssignmentDelta {
     unassign: raw.u ?? [],
     remove: raw.r ?? [],
     ...(raw.l?.length ? { release: raw.l } : {}),
+    ...(raw.p && typeof raw.p === "object" ? { prepare: raw.p } : {}),
+    ...(raw.q?.length ? { unprepare: raw.q } : {}),
+    ...(raw.k && typeof raw.k === "object" ? { tokens: raw.k } : {}),
     ...(raw.s && typeof raw.s === "object" ? { sets: raw.s } : {}),
     ...(raw.x && typeof raw.x === "object" ? { hide: raw.x } : {}),
     ...(moves ? { moves } : {}),
@@ -152,7 +181,8 @@ export function decodeDelta(text: string): AssignmentDelta {
  * plus `"l":{revision:[shards]}` for releasing shards and `"s":{shard:[owners]}` for
  * the owner sets of shards with several owners (`o` lists those under their
  * primary), and `"x":{executor:heartbeat revision}` for executors hidden from
- * the routing view; older readers ignore them.
+ * the routing view, and `"w":{executor:{revision:[shards]}}` for the shards
+ * each executor prepares (warm handovers in flight); older readers ignore them.
  * Grouping by revision keeps it compact: shards placed together share one.
  */
 export function encodeOwners(image: AssignmentImage): string {
@@ -170,12 +200,19 @@ export function encodeOwners(image: AssignmentImage): string {
   }
   const sets = image.ownerSets?.size ? { s } : {};
   const hidden = image.hidden?.size ? { x: Object.fromEntries(image.hidden) } : {};
-  if (!image.releasing?.size) return JSON.stringify({ v: 2, o, t, ...sets, ...hidden });
+  const w: Record<string, Record<string, string[]>> = {};
+  for (const [shard, { executor, revision }] of image.preparing ?? []) {
+    if (image.owners.has(shard)) ((w[executor] ??= {})[revision] ??= []).push(shard);
+  }
+  const preparing = Object.keys(w).length > 0 ? { w } : {};
+  if (!image.releasing?.size) {
+    return JSON.stringify({ v: 2, o, t, ...sets, ...hidden, ...preparing });
+  }
   const l: Record<string, string[]> = {};
   for (const [shard, revision] of image.releasing) {
     if (image.owners.has(shard)) (l[revision] ??= []).push(shard);
   }
-  return JSON.stringify({ v: 2, o, t, l, ...sets, ...hidden });
+  return JSON.stringify({ v: 2, o, t, l, ...sets, ...hidden, ...preparing });
 }
 
 /**
@@ -191,6 +228,7 @@ export function decodeOwners(
     releasing?: Map<string, number>;
     ownerSets?: Map<string, readonly string[]>;
     hidden?: Map<string, number>;
+    preparing?: Map<string, Preparing>;
   },
   fallbackRevision: number,
 ): void {
@@ -210,6 +248,7 @@ export function decodeOwners(
     l?: Record<string, string[]>;
     s?: Record<string, string[]>;
     x?: Record<string, number>;
+    w?: Record<string, Record<string, string[]>>;
   };
   for (const [id, revision] of Object.entries(v2.x ?? {})) into.hidden?.set(id, Number(revision));
   for (const [executor, byRevision] of Object.entries(v2.o)) {
@@ -224,6 +263,13 @@ export function decodeOwners(
   for (const [revision, ms] of Object.entries(v2.t ?? {})) into.times.set(Number(revision), ms);
   for (const [revision, shards] of Object.entries(v2.l ?? {})) {
     for (const shard of shards) into.releasing?.set(shard, Number(revision));
+  }
+  for (const [executor, byRevision] of Object.entries(v2.w ?? {})) {
+    for (const [revision, shards] of Object.entries(byRevision)) {
+      for (const shard of shards) {
+        into.preparing?.set(shard, { executor, revision: Number(revision) });
+      }
+    }
   }
   for (const [shard, set] of Object.entries(v2.s ?? {})) {
     if (set.length > 1 && into.owners.get(shard) === set[0]) into.ownerSets?.set(shard, set);

@@ -5,7 +5,13 @@
  */
 import { NO_REPORTS } from "../../core/shared_reports.ts";
 import type { Etcd3, IKeyValue } from "etcd3";
-import { applyDelta, applyReleases } from "../../core/assignment.ts";
+import {
+  applyDelta,
+  applyPrepares,
+  applyReleases,
+  type Preparing,
+  tokenOf,
+} from "../../core/assignment.ts";
 import type { HeartbeatRecord, ShardReports } from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { NamespaceSnapshot, StoredExecutor } from "../store.ts";
@@ -117,6 +123,7 @@ export function decodeNamespace(
   const assignedRevisions = new Map<string, number>();
   const assignmentTimes = new Map<number, number>();
   const releasing = new Map<string, number>();
+  const preparing = new Map<string, Preparing>();
   const ownerSets = new Map<string, readonly string[]>();
   const hidden = new Map<string, number>();
   let from = 0;
@@ -132,6 +139,7 @@ export function decodeNamespace(
           releasing,
           ownerSets,
           hidden,
+          preparing,
         },
         snapshotPointer.revision,
       );
@@ -145,8 +153,14 @@ export function decodeNamespace(
     const text = pointer ? joinParts(parts, `log/${seq}`, pointer.parts) : entry.text;
     const delta = decodeDelta(text);
     if (delta.atMs !== undefined) assignmentTimes.set(entry.revision, delta.atMs);
-    applyDelta(owners, delta, (shard) => assignedRevisions.set(shard, entry.revision), ownerSets);
+    applyDelta(
+      owners,
+      delta,
+      (shard) => assignedRevisions.set(shard, tokenOf(delta, shard, entry.revision)),
+      ownerSets,
+    );
     applyReleases(releasing, owners, delta, entry.revision);
+    applyPrepares(preparing, owners, delta, entry.revision);
     for (const [id, heartbeatRevision] of Object.entries(delta.hide ?? {})) {
       hidden.set(id, heartbeatRevision);
     }
@@ -173,6 +187,7 @@ export function decodeNamespace(
     assignedRevisions,
     assignmentTimes,
     releasing,
+    ...(preparing.size > 0 ? { preparing } : {}),
     ...(hidden.size > 0 ? { hidden } : {}),
     drained,
     executorDrains,

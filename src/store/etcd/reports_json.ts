@@ -97,6 +97,7 @@ function readDirectly(text: string): ShardReports | undefined {
     if (text.startsWith('"READY",', at + 2)) status = "READY", at += 10;
     else if (text.startsWith('"DONE",', at + 2)) status = "DONE", at += 9;
     else if (text.startsWith('"NOT_RUNNING",', at + 2)) status = "NOT_RUNNING", at += 16;
+    else if (text.startsWith('"PREPARED",', at + 2)) status = "PREPARED", at += 13;
     else return undefined;
     // load]
     const loadEnd = text.indexOf("]", at);

@@ -110,6 +110,7 @@ function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
     ...(split ? { reportsBytes: split.bytes } : {}),
     metadata: req.metadata,
     ...(req.appliedRevision === undefined ? {} : { appliedRevision: req.appliedRevision }),
+    ...(req.warmHandover ? { warmHandover: true } : {}),
   };
 }
 
@@ -122,9 +123,13 @@ export function toHeartbeatResponse(
   exclusive?: HeartbeatAnswer["exclusive"],
 ): HeartbeatResponse {
   const shardAssignments: Record<string, ShardAssignment> = {};
-  for (const { shardKey, fencingToken, releasing } of shards) {
+  for (const { shardKey, fencingToken, releasing, preparing } of shards) {
     shardAssignments[shardKey] = {
-      status: releasing ? "ASSIGNMENT_STATUS_RELEASING" : "ASSIGNMENT_STATUS_READY",
+      status: preparing
+        ? "ASSIGNMENT_STATUS_PREPARING"
+        : releasing
+        ? "ASSIGNMENT_STATUS_RELEASING"
+        : "ASSIGNMENT_STATUS_READY",
       fencingToken: String(fencingToken),
     };
   }

@@ -23,6 +23,7 @@ import { ByteWriter, delimitedSize, isWireNumber, varintSize } from "../wire_byt
 
 const READY = 1;
 const RELEASING = 2;
+const PREPARING = 3;
 const ONBOARDED = 4;
 const AVAILABLE = 1;
 const EXCLUSIVE = 2;
@@ -61,7 +62,7 @@ export function writeHeartbeatResponse(
 
   const w = new ByteWriter(size);
   for (let i = 0; i < shards.length; i++) {
-    const { shardKey: key, fencingToken, releasing } = shards[i]!;
+    const { shardKey: key, fencingToken, releasing, preparing } = shards[i]!;
     w.byte(0x0a); // field 1, length-delimited: one map entry
     w.varint(entrySize(key.length, fencingToken));
     w.byte(0x0a); // entry key: ASCII, one byte per character
@@ -69,7 +70,7 @@ export function writeHeartbeatResponse(
     w.byte(0x12); // entry value: ShardAssignment
     w.byte(valueSize(fencingToken));
     w.byte(0x08); // status
-    w.byte(releasing ? RELEASING : READY);
+    w.byte(preparing ? PREPARING : releasing ? RELEASING : READY);
     w.byte(0x10); // fencing_token
     w.varint(fencingToken);
   }
