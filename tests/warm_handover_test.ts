@@ -1,0 +1,211 @@
+/**
+ * Warm handover against real etcd and gRPC (issue 40): a planned move is
+ * prepared by its incoming owner while the old one serves, then switched in
+ * one commit with the token the prepare announced; the routing view names the
+ * serving owner until then. Also each rule: cancel at the prepare timeout,
+ * cold completion of a move the old owner must make, the old owner lost, the
+ * incoming owner lost, an executor without `warm_handover`, a leader
+ * failover mid-handover, and an exclusive namespace, which never serves twice.
+ */
+import assert from "node:assert/strict";
+import type { RunningInstance } from "../src/app.ts";
+import type { GetShardOwnerResponse__Output } from "../src/wire/proto.ts";
+import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { call, type Clients, connect } from "./support/grpc_clients.ts";
+import { eventually } from "./support/executors.ts";
+import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { runWarmExecutor, type WarmExecutor } from "./support/warm_executors.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A namespace that balances at once (no settling window, cooldown or hysteresis). */
+function namespace(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    type: "fixed",
+    shardNum: 4,
+    settleWindow: "0s",
+    shardCooldown: "0s",
+    minImprovement: 0,
+    prepareTimeout: "1500ms",
+    ...extra,
+  };
+}
+
+async function ownerOf(clients: Clients, ns: string, shardKey: string): Promise<string> {
+  const res = await call<unknown, GetShardOwnerResponse__Output>(clients.api, "getShardOwner", {
+    namespace: ns,
+    shardKey,
+  });
+  return res.owner;
+}
+
+async function withService(
+  namespaces: Record<string, unknown>[],
+  run: (clients: Clients, instance: RunningInstance) => Promise<void>,
+): Promise<void> {
+  await using etcd = await startEtcd();
+  const instance = await startInProcess(testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("warm"),
+    namespaces,
+  }));
+  const clients = connect(instance.server.address);
+  try {
+    await run(clients, instance);
+  } finally {
+    clients.close();
+    await instance.stop();
+  }
+}
+
+const stopAll = (executors: WarmExecutor[]) => Promise.all(executors.map((e) => e.stop()));
+
+Deno.test("warm handover: prepared while the old owner serves, then switched with the announced token", async () => {
+  await withService([namespace("ns"), namespace("cold")], async (clients) => {
+    const executors: WarmExecutor[] = [];
+    try {
+      const a = runWarmExecutor(clients, "ns", "a");
+      executors.push(a);
+      await eventually(() => a.serving.length === 4, 5_000, "a serves all");
+      const b = runWarmExecutor(clients, "ns", "b", { prepareMs: 600 });
+      executors.push(b);
+      await eventually(() => [...b.told.values()].some((t) => t.status === "PREPARING"), 5_000);
+      const [shard, told] = [...b.told].find(([, t]) => t.status === "PREPARING")!;
+      // While b prepares, a serves the shard and routing names a.
+      assert.ok(a.serving.includes(shard));
+      assert.equal(await ownerOf(clients, "ns", shard), "a");
+      await eventually(() => a.serving.length === 2 && b.serving.length === 2, 5_000, "2 each");
+      const ready = b.history.find((h) => h.shard === shard && h.status === "READY")!;
+      assert.equal(ready.token, told.token, "the switch keeps the token the prepare announced");
+      assert.ok(BigInt(ready.token) > BigInt(a.history.find((h) => h.shard === shard)!.token));
+      assert.equal(await ownerOf(clients, "ns", shard), "b");
+      // Every shard b got, it prepared first.
+      for (const s of b.serving) {
+        assert.equal(b.history.find((h) => h.shard === s)?.status, "PREPARING", `shard ${s}`);
+      }
+
+      // An executor without warm_handover is moved as before: never asked to prepare.
+      const x = runWarmExecutor(clients, "cold", "x", { warm: false });
+      executors.push(x);
+      await eventually(() => x.serving.length === 4, 5_000, "x serves all");
+      const y = runWarmExecutor(clients, "cold", "y", { warm: false });
+      executors.push(y);
+      await eventually(() => x.serving.length === 2 && y.serving.length === 2, 5_000, "2 each");
+      assert.ok(y.history.every((h) => h.status === "READY"), JSON.stringify(y.history));
+    } finally {
+      await stopAll(executors);
+    }
+  });
+});
+
+Deno.test("warm handover: a balancing move not prepared in time is cancelled; a drain's completes cold", async () => {
+  await withService([namespace("ns", { shardNum: 2 })], async (clients) => {
+    const executors: WarmExecutor[] = [];
+    try {
+      const a = runWarmExecutor(clients, "ns", "a");
+      executors.push(a);
+      await eventually(() => a.serving.length === 2, 5_000, "a serves all");
+      const b = runWarmExecutor(clients, "ns", "b", { prepareMs: Infinity });
+      executors.push(b);
+      await eventually(() => b.history.some((h) => h.status === "PREPARING"), 5_000, "prepare");
+      const started = b.history.find((h) => h.status === "PREPARING")!;
+      // Cancelled at the timeout: b is told no more of it, and a never stopped serving it.
+      await eventually(() => !b.told.has(started.shard), 5_000, "the prepare is cancelled");
+      assert.ok(Date.now() - started.atMs >= 1_400, "not before the timeout");
+      assert.equal(a.serving.length, 2);
+      assert.equal(b.serving.length, 0);
+      // a shuts down (DRAINING): its shards must move, so they complete cold after the timeout.
+      a.status = "EXECUTOR_STATUS_DRAINING";
+      await eventually(
+        () => b.serving.length === 2 && a.serving.length === 0,
+        6_000,
+        "b takes both, unprepared",
+      );
+    } finally {
+      await stopAll(executors);
+    }
+  });
+});
+
+Deno.test("warm handover: the incoming owner takes the shard at once when the old one is lost, and a lost incoming owner cancels", async () => {
+  await withService([namespace("ns", { shardNum: 2, prepareTimeout: "30s" })], async (clients) => {
+    const executors: WarmExecutor[] = [];
+    try {
+      const a = runWarmExecutor(clients, "ns", "a");
+      executors.push(a);
+      await eventually(() => a.serving.length === 2, 5_000, "a serves all");
+      const b = runWarmExecutor(clients, "ns", "b", { prepareMs: Infinity });
+      executors.push(b);
+      await eventually(() => b.history.some((h) => h.status === "PREPARING"), 5_000, "prepare");
+      // b is lost while it prepares: the move is cancelled long before the 30 s timeout.
+      await b.stop();
+      const c = runWarmExecutor(clients, "ns", "c", { prepareMs: Infinity });
+      executors.push(c);
+      await eventually(() => c.history.some((h) => h.status === "PREPARING"), 8_000, "c prepares");
+      assert.equal(a.serving.length, 2, "a serves throughout");
+      // a is lost while c prepares: c takes its shards at once (not after 30 s).
+      await a.stop();
+      await eventually(() => c.serving.length === 2, 8_000, "c takes over");
+    } finally {
+      await stopAll(executors);
+    }
+  });
+});
+
+Deno.test("warm handover, exclusive: the prepared owner starts only after the old one confirmed it stopped", async () => {
+  const ns = namespace("jobs", { shardNum: 2, ownership: "exclusive" });
+  await withService([ns], async (clients) => {
+    const executors: WarmExecutor[] = [];
+    try {
+      const a = runWarmExecutor(clients, "jobs", "a");
+      executors.push(a);
+      await eventually(() => a.serving.length === 2, 5_000, "a serves all");
+      const b = runWarmExecutor(clients, "jobs", "b", { prepareMs: 300 });
+      executors.push(b);
+      await eventually(() => a.serving.length === 1 && b.serving.length === 1, 8_000, "1 each");
+      const shard = b.serving[0]!;
+      const prepared = b.history.find((h) => h.shard === shard && h.status === "PREPARING")!;
+      const released = a.history.find((h) => h.shard === shard && h.status === "RELEASING")!;
+      const ready = b.history.find((h) => h.shard === shard && h.status === "READY")!;
+      assert.ok(prepared.atMs <= released.atMs, "prepared first, released second");
+      assert.ok(released.atMs <= ready.atMs, "then b is told READY");
+      assert.equal(ready.token, prepared.token);
+    } finally {
+      await stopAll(executors);
+    }
+  });
+});
+
+Deno.test("warm handover: a new leader continues a handover in flight from the store", async () => {
+  await using etcd = await startEtcd();
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("warm-failover"),
+    namespaces: [namespace("ns", { shardNum: 2, prepareTimeout: "30s" })],
+  });
+  const first = await startInProcess(yaml, "instance-1");
+  const second = await startInProcess(yaml, "instance-2");
+  const clients = connect(second.server.address);
+  const executors: WarmExecutor[] = [];
+  try {
+    const a = runWarmExecutor(clients, "ns", "a");
+    executors.push(a);
+    await eventually(() => a.serving.length === 2, 8_000, "a serves all");
+    const b = runWarmExecutor(clients, "ns", "b", { prepareMs: 2_500 });
+    executors.push(b);
+    await eventually(() => b.history.some((h) => h.status === "PREPARING"), 8_000, "prepare");
+    const { shard, token } = b.history.find((h) => h.status === "PREPARING")!;
+    // Whoever leads goes away mid-handover; the other instance takes over the namespace.
+    await first.stop();
+    await eventually(() => b.serving.includes(shard), 15_000, "the switch after the failover");
+    assert.equal(b.history.find((h) => h.shard === shard && h.status === "READY")?.token, token);
+    assert.equal(a.serving.length, 1);
+    await sleep(0);
+  } finally {
+    await stopAll(executors);
+    clients.close();
+    await second.stop();
+    await first.stop().catch(() => {});
+  }
+});
