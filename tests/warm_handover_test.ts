@@ -62,7 +62,7 @@ async function withService(
 const stopAll = (executors: WarmExecutor[]) => Promise.all(executors.map((e) => e.stop()));
 
 Deno.test("warm handover: prepared while the old owner serves, then switched with the announced token", async () => {
-  await withService([namespace("ns"), namespace("cold")], async (clients) => {
+  await withService([namespace("ns"), namespace("cold")], async (clients, instance) => {
     const executors: WarmExecutor[] = [];
     try {
       const a = runWarmExecutor(clients, "ns", "a");
@@ -84,6 +84,10 @@ Deno.test("warm handover: prepared while the old owner serves, then switched wit
       for (const s of b.serving) {
         assert.equal(b.history.find((h) => h.shard === s)?.status, "PREPARING", `shard ${s}`);
       }
+      const metrics = await (await fetch(`http://${instance.http.address}/metrics`)).text();
+      assert.match(metrics, /sm_handovers_total\{namespace="ns",outcome="prepared"\} 2/);
+      assert.match(metrics, /sm_handovers_total\{namespace="ns",outcome="warm"\} 2/);
+      assert.match(metrics, /sm_handover_prepare_seconds_count\{namespace="ns"\} 2/);
 
       // An executor without warm_handover is moved as before: never asked to prepare.
       const x = runWarmExecutor(clients, "cold", "x", { warm: false });

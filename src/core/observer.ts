@@ -18,6 +18,15 @@ export interface PassObservation {
   readonly placement?: PlacementObservation;
   /** Owner changes the committed change made, by reason (absent: none committed). */
   readonly reasons?: Readonly<Record<"placement" | "balance" | "drain" | "loss", number>>;
+  /**
+   * Warm handovers the committed change started, switched or cancelled, by
+   * outcome (absent: none committed).
+   */
+  readonly handovers?: Readonly<
+    Record<"prepared" | "warm" | "cold" | "cancelled" | "timedOut", number>
+  >;
+  /** Time each switched handover spent preparing, in ms (from the prepare's commit as this leader saw it). */
+  readonly prepareMs?: readonly number[];
 }
 
 /** What a replicated or shuffle-sharded namespace's placement achieved in a pass. */

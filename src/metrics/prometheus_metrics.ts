@@ -53,6 +53,8 @@ export class PrometheusMetrics implements ServiceObserver {
   #passes: prom.Counter<"namespace" | "changed">;
   #moves: prom.Counter<"namespace">;
   #shardMoves: prom.Counter<"namespace" | "reason">;
+  #handovers: prom.Counter<"namespace" | "outcome">;
+  #prepareSeconds: prom.Histogram<"namespace">;
   #passSeconds: prom.Histogram<"namespace">;
   #propagation: prom.Histogram<"namespace">;
   #handover: prom.Histogram<"namespace">;
@@ -134,6 +136,23 @@ export class PrometheusMetrics implements ServiceObserver {
         }
       },
     });
+    this.#handovers = new prom.Counter({
+      name: "sm_handovers_total",
+      help: "Warm handovers by this instance's committed passes, by outcome: prepared (a " +
+        "planned move started by asking the incoming owner to prepare), warm (switched to an " +
+        "owner that had prepared), cold (switched unprepared: the old owner was lost, or had " +
+        "to move and the prepare timed out), cancelled (the incoming owner was lost or is no " +
+        "longer eligible), timed_out (a balancing move not prepared in time, cancelled).",
+      labelNames: ["namespace", "outcome"],
+      registers,
+    });
+    this.#prepareSeconds = new prom.Histogram({
+      name: "sm_handover_prepare_seconds",
+      help: "Time from a warm handover's prepare to its switch, as the leader saw it.",
+      labelNames: ["namespace"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
     this.#passSeconds = new prom.Histogram({
       name: "sm_rebalance_pass_duration_seconds",
       help: "Time a rebalance pass took: planning and the fenced commit.",
@@ -190,6 +209,11 @@ export class PrometheusMetrics implements ServiceObserver {
     for (const [reason, count] of Object.entries(pass.reasons ?? {})) {
       if (count > 0) this.#shardMoves.inc({ namespace, reason }, count);
     }
+    for (const [outcome, count] of Object.entries(pass.handovers ?? {})) {
+      const label = outcome === "timedOut" ? "timed_out" : outcome;
+      if (count > 0) this.#handovers.inc({ namespace, outcome: label }, count);
+    }
+    for (const ms of pass.prepareMs ?? []) this.#prepareSeconds.observe({ namespace }, ms / 1000);
     this.#passSeconds.observe({ namespace }, pass.durationMs / 1000);
     const placement = pass.placement;
     if (placement) {

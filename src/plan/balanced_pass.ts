@@ -127,7 +127,7 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     if (step === "wait") continue;
     if (step === "cancel" || step === "timed-out") {
       unprepare.push(shard);
-      warm?.count(step);
+      warm?.count(shard, step);
       continue;
     }
     // The switch: B takes the shard with the token its prepare announced.
@@ -142,7 +142,7 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
     }
     (assign[incoming] ??= []).push(shard);
     tokens[shard] = entry.revision;
-    warm?.count(step);
+    warm?.count(shard, step);
     // A released shard was counted when its release started the switch.
     if (!input.releasing.has(shard)) {
       reasons[moveReason(input, index, owner)]++;
@@ -179,7 +179,9 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       : {}),
     ...cleanUp(input, policy.executorRetentionMs, delta, done, { holding: holding !== undefined }),
     reliedOn: handovers?.reliedOn ?? [],
-    ...(warm && hasHandovers(warm.counts) ? { handovers: warm.counts } : {}),
+    ...(warm && hasHandovers(warm.counts)
+      ? { handovers: warm.counts, prepareMs: warm.prepareMs }
+      : {}),
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
     ...(holding === undefined ? {} : { coldStartUntilMs: holding }),
   };

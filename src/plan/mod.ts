@@ -15,3 +15,4 @@ export { noMoves } from "./churn_rules.ts";
 export { fixedShardKeys } from "./shard_universe.ts";
 export { replicationSeed } from "./replicated_pass.ts";
 export { leaseMarginMs } from "./handover_guard.ts";
+export type { HandoverCounts } from "./warm_handovers.ts";

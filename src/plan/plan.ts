@@ -45,6 +45,8 @@ export interface Plan {
   readonly wakeAtMs?: number;
   /** Warm handovers this pass started, switched or cancelled, by outcome; absent: none. */
   readonly handovers?: HandoverCounts;
+  /** Time each handover this pass switched spent preparing (monotonic ms). */
+  readonly prepareMs?: readonly number[];
   /** Replicated namespaces: what the owner-set planner achieved. */
   readonly placement?: PlacementReport;
   /**

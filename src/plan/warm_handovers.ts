@@ -56,6 +56,8 @@ export class WarmHandovers {
   readonly #load = new Map<string, number>();
   /** What the pass decided, by outcome. */
   readonly counts: HandoverCounts = noHandovers();
+  /** Time each handover the pass switches spent preparing (monotonic ms). */
+  readonly prepareMs: number[] = [];
   /** Earliest monotonic time a prepare times out, if any is waiting. */
   wakeAtMs: number | undefined;
 
@@ -90,11 +92,15 @@ export class WarmHandovers {
     return "wait";
   }
 
-  /** Counts a step the pass carried out. */
-  count(step: "cancel" | "timed-out" | "warm" | "cold"): void {
+  /** Counts a step the pass carried out on `shard`. */
+  count(shard: string, step: "cancel" | "timed-out" | "warm" | "cold"): void {
     if (step === "timed-out") this.counts.timedOut++;
     else if (step === "cancel") this.counts.cancelled++;
-    else this.counts[step]++;
+    else {
+      this.counts[step]++;
+      const since = this.#input.preparingSince.get(shard);
+      if (since !== undefined) this.prepareMs.push(Math.max(0, this.#input.now - since));
+    }
   }
 
   /**

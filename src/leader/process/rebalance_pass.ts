@@ -12,6 +12,7 @@ import { nextTurn } from "../../core/event_loop_turn.ts";
 import type { Logger } from "../../core/logger.ts";
 import { isEmptyDelta } from "../../core/types.ts";
 import {
+  type HandoverCounts,
   type MoveCounts,
   type PlacementReport,
   planInput,
@@ -40,6 +41,10 @@ export interface PassInfo {
   readonly placement?: PlacementReport;
   /** Owner changes committed, by reason; absent when nothing was committed. */
   readonly reasons?: MoveCounts;
+  /** Warm handovers committed, by outcome; absent when none. */
+  readonly handovers?: HandoverCounts;
+  /** Time each switched handover spent preparing (ms). */
+  readonly prepareMs?: readonly number[];
 }
 
 /** What the passes of one term share. */
@@ -171,6 +176,8 @@ function report(
     planMs,
     ...(plan.placement ? { placement: plan.placement } : {}),
     ...(changed && plan.reasons ? { reasons: plan.reasons } : {}),
+    ...(changed && plan.handovers ? { handovers: plan.handovers } : {}),
+    ...(changed && plan.prepareMs?.length ? { prepareMs: plan.prepareMs } : {}),
   });
 }
 
