@@ -44,6 +44,7 @@ export function heartbeatRequest(
     shardStatusReports: reports,
     metadata: { ...options.metadata },
     appliedRevision,
+    warmHandover: false,
   };
 }
 

@@ -21,6 +21,7 @@ const request: HeartbeatRequest__Output = {
   status: "EXECUTOR_STATUS_ACTIVE",
   shardStatusReports: { "3": { status: "SHARD_STATUS_READY", shardLoad: 1.5 } },
   appliedRevision: "0",
+  warmHandover: false,
   metadata: { address: "a:1" },
 };
 
