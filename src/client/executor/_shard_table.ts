@@ -1,16 +1,19 @@
 /**
  * The shards an executor holds, kept in line with the latest answer: a slot
- * per assigned shard started, a slot per shard no longer assigned stopped.
+ * per assigned shard started, a slot per shard no longer assigned stopped;
+ * with warm handover, a preparation per shard listed PREPARING, handed to
+ * the shard's slot when it turns READY and cancelled when it is dropped.
  *
  * @module
  */
 import type { ExecutorObserver } from "./_observer.ts";
 import type { ResolvedOptions } from "./_resolve_options.ts";
+import { Preparation, type PreparationHooks } from "./_preparation.ts";
 import { ShardSlot } from "./_shard_slot.ts";
-import type { ExecutorEvent, ReleaseReason } from "./types.ts";
+import type { ExecutorEvent, PrepareCancelReason, ReleaseReason } from "./types.ts";
 
 /** What the table asks of its executor. */
-export interface ShardTableHooks {
+export interface ShardTableHooks extends PreparationHooks {
   /** Emits an executor event. */
   readonly emit: (event: ExecutorEvent) => void;
   /** Timings, logs and spans of starts and stops. */
@@ -41,6 +44,7 @@ export interface ShardTableHooks {
  * });
  * const table = new ShardTable(options, {
  *   emit: () => {}, observer, mayStart: () => true, onEmpty: () => {}, onReleased: () => {},
+ *   onPrepared: () => {}, currentOwner: () => Promise.resolve(undefined),
  * });
  * table.assign(new Map([["7", "101"]]));
  * table.reconcile();
@@ -57,7 +61,9 @@ export class ShardTable {
   readonly #hooks: ShardTableHooks;
   readonly #slots = new Map<string, ShardSlot>();
   readonly #releasing = new WeakMap<ShardSlot, Promise<void>>();
+  readonly #preparations = new Map<string, Preparation>();
   #assigned = new Map<string, string>();
+  #preparing = new Map<string, string>();
 
   /** An empty table. */
   constructor(options: ResolvedOptions, hooks: ShardTableHooks) {
@@ -70,9 +76,10 @@ export class ShardTable {
     return this.#slots.size;
   }
 
-  /** The slots, for heartbeat reports. */
-  slots(): IterableIterator<ShardSlot> {
-    return this.#slots.values();
+  /** The slots and the preparations, for heartbeat reports. */
+  *reporters(): IterableIterator<ShardSlot | Preparation> {
+    yield* this.#slots.values();
+    yield* this.#preparations.values();
   }
 
   /** Shard keys whose processors are running (started and not stopping), sorted. */
@@ -81,15 +88,29 @@ export class ShardTable {
       .sort();
   }
 
-  /** Sets the assignment the next {@linkcode ShardTable.reconcile} follows. */
-  assign(assigned: Map<string, string>): void {
+  /**
+   * Sets the assignment the next {@linkcode ShardTable.reconcile} follows:
+   * the shards to run, and the shards to prepare (warm handover), each by
+   * shard key → fencing token.
+   */
+  assign(assigned: Map<string, string>, preparing: Map<string, string> = new Map()): void {
     this.#assigned = assigned;
+    this.#preparing = preparing;
   }
 
-  /** Forgets the assignment and stops every slot with `reason` (the service is out of reach). */
+  /** Forgets the assignment and stops every slot and preparation with `reason` (the service is out of reach). */
   dropAll(reason: ReleaseReason): void {
     this.#assigned = new Map();
+    this.#preparing = new Map();
+    void this.cancelPreparations(reason);
     for (const slot of this.#slots.values()) void this.release(slot, reason);
+  }
+
+  /** Calls off every preparation; resolves once each has settled and been disposed. */
+  cancelPreparations(reason: PrepareCancelReason): Promise<void> {
+    const all = [...this.#preparations.values()];
+    this.#preparations.clear();
+    return Promise.all(all.map((preparation) => preparation.cancel(reason))).then(() => {});
   }
 
   /** Stops every slot with `reason`; resolves once all have stopped. */
@@ -104,7 +125,14 @@ export class ShardTable {
    */
   reconcile(answered = false): void {
     const { observer, emit } = this.#hooks;
-    if (this.#hooks.mayStart()) {
+    const mayStart = this.#hooks.mayStart();
+    if (mayStart) this.#prepare();
+    for (const [key, preparation] of this.#preparations) {
+      if (this.#preparing.has(key) || this.#assigned.has(key)) continue;
+      this.#preparations.delete(key);
+      void preparation.cancel("handover-cancelled");
+    }
+    if (mayStart) {
       for (const [key, token] of this.#assigned) {
         const held = this.#slots.get(key);
         if (held?.state === "failed" && answered) {
@@ -112,7 +140,9 @@ export class ShardTable {
           held.start();
         }
         if (held !== undefined) continue;
-        const slot = new ShardSlot(key, token, this.#o, emit);
+        const preparation = this.#preparations.get(key);
+        this.#preparations.delete(key);
+        const slot = new ShardSlot(key, token, this.#o, emit, preparation);
         this.#slots.set(key, slot);
         emit({ type: "assigned", shardKey: key, fencingToken: token });
         observer.starting(key, token);
@@ -123,6 +153,25 @@ export class ShardTable {
       if (!this.#assigned.has(slot.shardKey)) void this.release(slot, "unassigned");
     }
     if (this.#slots.size === 0) this.#hooks.onEmpty();
+  }
+
+  /**
+   * Begins a preparation for each shard listed PREPARING that is neither
+   * held nor being prepared for the same token (a handover planned again
+   * comes with a new token: the old preparation is called off).
+   */
+  #prepare(): void {
+    const hook = this.#o.prepare;
+    if (hook === undefined) return;
+    for (const [key, token] of this.#preparing) {
+      if (this.#slots.has(key)) continue;
+      const known = this.#preparations.get(key);
+      if (known?.fencingToken === token) continue;
+      void known?.cancel("handover-cancelled");
+      const preparation = new Preparation(key, token, this.#o, this.#hooks);
+      this.#preparations.set(key, preparation);
+      preparation.begin(hook);
+    }
   }
 
   /** Stops a slot once (later calls share the first call's promise), then forgets it. */

@@ -19,6 +19,8 @@ import {
   assignmentsOf,
   exclusiveLeaseOf,
   heartbeatRequest,
+  lookUpOwner,
+  preparingOf,
   sendHeartbeat,
 } from "./_heartbeat_call.ts";
 import { LeaseExpiredError } from "./errors.ts";
@@ -34,8 +36,12 @@ import { HintFollower } from "./_assignment_hints.ts";
  * begin heartbeating and {@linkcode Executor.shutdown} (or `await using`) to
  * drain and leave.
  *
- * The heartbeat loop never waits for processors: starts and stops run in the
- * background, concurrently, each bounded by its timeout.
+ * The heartbeat loop never waits for processors: prepares, starts and stops
+ * run in the background, concurrently, each bounded by its timeout.
+ *
+ * With a `prepare` hook the executor takes part in warm handover: a shard
+ * planned to move here is prepared while its owner still serves it, and its
+ * processor gets what `prepare` returned as `ctx.prepared` (typed `P`).
  *
  * @example Run a loop per shard
  * ```ts ignore
@@ -52,8 +58,24 @@ import { HintFollower } from "./_assignment_hints.ts";
  * }).start({ timeoutMs: 10_000 }); // rejects at once on an unknown namespace
  * for await (const event of executor.events()) console.log(event);
  * ```
+ *
+ * @example Warm handover: load a shard's state before it moves here
+ * ```ts ignore
+ * import { Executor } from "./executor.ts";
+ *
+ * await using executor = await new Executor({
+ *   addresses: "127.0.0.1:7943",
+ *   namespace: "orders",
+ *   prepare: (ctx) => loadOrders(ctx.shardKey, ctx.signal), // while the old owner serves it
+ *   processor: async (ctx) => {
+ *     const orders = ctx.prepared ?? await loadOrders(ctx.shardKey, ctx.signal); // cold: load now
+ *     return { stop: () => orders.save() };
+ *   },
+ * }).start();
+ * declare function loadOrders(shard: string, signal: AbortSignal): Promise<{ save(): Promise<void> }>;
+ * ```
  */
-export class Executor implements AsyncDisposable {
+export class Executor<P = unknown> implements AsyncDisposable {
   /** This executor's id. */
   readonly id: string;
   /** Its namespace. */
@@ -85,7 +107,7 @@ export class Executor implements AsyncDisposable {
   readonly #abandoned = new AbortController();
 
   /** Validates `options` (throwing an `InvalidOptionsError`); sends nothing yet. */
-  constructor(options: ExecutorOptions) {
+  constructor(options: ExecutorOptions<P>) {
     this.#o = resolveOptions(options);
     this.id = this.#o.executorId;
     this.namespace = this.#o.namespace;
@@ -117,6 +139,15 @@ export class Executor implements AsyncDisposable {
           this.#runSoon();
         }
       },
+      // Warm handover: report PREPARED now, so that the switch takes round trips.
+      onPrepared: () => {
+        if (this.#looping) this.#runSoon();
+      },
+      currentOwner: (shardKey, signal) =>
+        lookUpOwner(this.#transport, { namespace: this.namespace, shardKey }, {
+          signal,
+          timeoutMs: this.#o.heartbeatTimeoutMs,
+        }),
     });
     this.#deadlines = new Deadlines({
       clock: this.#o.clock,
@@ -233,6 +264,7 @@ export class Executor implements AsyncDisposable {
   async #drain(): Promise<void> {
     const { clock, drainTimeoutMs } = this.#o;
     this.#status = "DRAINING";
+    const preparations = this.#shards.cancelPreparations("shutdown");
     this.#shards.reconcile();
     this.#runSoon();
     const timeout = new AbortController();
@@ -243,7 +275,7 @@ export class Executor implements AsyncDisposable {
     this.#deadlines.clearUnreachable();
     await this.#inflight;
     this.#deadlines.clearLease();
-    await this.#shards.releaseAll("shutdown");
+    await Promise.all([this.#shards.releaseAll("shutdown"), preparations]);
     this.#status = "DRAINED";
     await this.#heartbeat();
   }
@@ -285,7 +317,7 @@ export class Executor implements AsyncDisposable {
       const request = heartbeatRequest(
         this.#o,
         this.#status,
-        this.#shards.slots(),
+        this.#shards.reporters(),
         exclusive,
         exclusive ? this.#appliedRevision : "0",
       );
@@ -335,7 +367,7 @@ export class Executor implements AsyncDisposable {
     if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
     this.#failures = 0;
     this.#leaseMs = leaseMs;
-    this.#shards.assign(assignmentsOf(answer));
+    this.#shards.assign(assignmentsOf(answer), preparingOf(answer));
     this.#deadlines.armLease(sentAt, leaseMs);
     if (!this.#looping) return;
     // Hints (`assignmentHints`) from the first answer on, when the service knows us: each asks
