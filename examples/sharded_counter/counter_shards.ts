@@ -2,15 +2,21 @@
  * The sharded counter's shard logic: one processor per shard that loads the
  * shard's counters (taking `loadMs`, the warm-up a real service spends
  * reading state and filling caches), serves increments from memory, and
- * saves the counters when the shard moves away. `http.ts` serves it,
- * `node.ts` runs it under an executor, `counter_shards_test.ts` tests it
- * against the test kit.
+ * saves the counters when the shard moves away. With warm handover, the
+ * `prepare` hook does the warm-up while the old owner still serves the
+ * shard, so the processor only reads the latest saved counters and serves
+ * at once. `http.ts` serves it, `node.ts` runs it under an executor,
+ * `counter_shards_test.ts` tests it against the test kit.
  *
  * @module
  */
-import { type ProcessorFactory, ShardStoppedError } from "../../packages/sdk/mod.ts";
+import {
+  type PrepareHook,
+  type ProcessorFactory,
+  ShardStoppedError,
+} from "../../packages/sdk/mod.ts";
 import { sleep } from "../_shared/cli.ts";
-import { type Snapshots, unsavedSnapshots } from "./snapshots.ts";
+import { type Counts, type Snapshots, unsavedSnapshots } from "./snapshots.ts";
 
 /**
  * What an increment found: `warm` (the shard was loaded), `cold` (it was
@@ -22,8 +28,19 @@ export type Served =
   | { readonly state: "warm" | "cold"; readonly value: number }
   | { readonly state: "not-serving" };
 
+/**
+ * What the `prepare` hook hands the processor: the shard warmed up (its
+ * `loadMs` spent) and the counters saved when it was prepared.
+ */
+export interface Warmed {
+  /** The counters as saved when the shard was prepared (the old owner may save newer ones). */
+  readonly counts: Counts | undefined;
+}
+
 /** What {@linkcode CounterShards} tells its node, with `Date.now()`-style times. */
 export interface ShardEvents {
+  /** Warm handover: the shard was prepared (warmed up) before it moves here. */
+  onPrepared?(shard: string, atMs: number, fencingToken: string): void;
   /** The shard's load finished: requests are served from now on. */
   onServing?(shard: string, atMs: number, fencingToken: string): void;
   /** The shard stopped serving (moved away or shut down), if it was serving. */
@@ -59,7 +76,12 @@ interface Slot {
  */
 export class CounterShards {
   /** Starts one shard's processor; give it to an `Executor`. */
-  readonly processor: ProcessorFactory;
+  readonly processor: ProcessorFactory<Warmed>;
+  /**
+   * Warm handover: warms a shard up before it moves here (give it to the
+   * `Executor` as `prepare`); the processor then skips the warm-up.
+   */
+  readonly prepare: PrepareHook<Warmed>;
   readonly #slots = new Map<string, Slot>();
 
   /** Shards loaded with `options`. */
@@ -69,6 +91,13 @@ export class CounterShards {
       throw new RangeError(`loadMs must be a finite number >= 0, got ${loadMs}`);
     }
     const snapshots = options.snapshots ?? unsavedSnapshots;
+    this.prepare = async (ctx) => {
+      await sleep(loadMs, ctx.signal);
+      ctx.signal.throwIfAborted();
+      const counts = await snapshots.read(ctx.shardKey);
+      options.onPrepared?.(ctx.shardKey, Date.now(), ctx.fencingToken);
+      return { counts };
+    };
     this.processor = async (ctx) => {
       const shard = ctx.shardKey;
       const loading = Promise.withResolvers<boolean>();
@@ -83,8 +112,10 @@ export class CounterShards {
         if (slot.loaded) options.onUnserving?.(shard, Date.now(), reason);
       };
       ctx.signal.addEventListener("abort", release, { once: true });
-      await sleep(loadMs, ctx.signal);
-      const saved = ctx.signal.aborted ? undefined : await snapshots.read(shard);
+      // Prepared: warm already; only the counters the old owner saved since are read.
+      if (ctx.prepared === undefined) await sleep(loadMs, ctx.signal);
+      const latest = ctx.signal.aborted ? undefined : await snapshots.read(shard);
+      const saved = latest ?? ctx.prepared?.counts;
       if (!ctx.signal.aborted) {
         for (const [key, value] of Object.entries(saved ?? {})) slot.counts.set(key, value);
         slot.loaded = true;

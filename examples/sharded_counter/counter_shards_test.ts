@@ -134,3 +134,47 @@ Deno.test("bad options are refused with a message naming them", () => {
     /shardCount must be an integer, got 2.5/,
   );
 });
+
+Deno.test("warm handover: prepare warms a shard up without serving it; a called-off prepare ends", async () => {
+  const snapshots = memorySnapshots();
+  await snapshots.write("2", { apples: 4 });
+  const shards = new CounterShards({ loadMs: 10, snapshots });
+  const ctx = {
+    shardKey: "2",
+    namespace: "counter",
+    executorId: "n",
+    fencingToken: "9",
+    signal: new AbortController().signal,
+    currentOwner: () => Promise.resolve(undefined),
+  };
+  assert.deepEqual(await shards.prepare(ctx), { counts: { apples: 4 } });
+  assert.deepEqual(shards.serving, [], "prepared, not served");
+  assert.deepEqual(await shards.increment("2", "apples"), { state: "not-serving" });
+  await assert.rejects(async () => await shards.prepare({ ...ctx, signal: AbortSignal.abort() }));
+});
+
+Deno.test("warm handover: a prepared shard serves at once, with the counts its old owner saved last", async () => {
+  const snapshots = memorySnapshots();
+  await snapshots.write("2", { apples: 5 }); // the old owner saved on its way out
+  const shards = new CounterShards({ loadMs: 60_000, snapshots });
+  const stop = new AbortController();
+  const timer = Promise.withResolvers<string>();
+  const handle = setTimeout(() => timer.resolve("waited for the warm-up"), 2_000);
+  const started = await Promise.race([
+    shards.processor({
+      shardKey: "2",
+      namespace: "counter",
+      executorId: "n",
+      fencingToken: "9",
+      signal: stop.signal,
+      prepared: { counts: { apples: 4 } },
+      reportLoad() {},
+      done() {},
+    }),
+    timer.promise,
+  ]);
+  clearTimeout(handle);
+  assert.notEqual(started, "waited for the warm-up");
+  assert.deepEqual(await shards.increment("2", "apples"), { state: "warm", value: 6 });
+  stop.abort();
+});

@@ -30,18 +30,20 @@ const { values: flags } = parseArgs({
     ownership: { type: "string", default: "available" },
     "replace-after": { type: "string", default: "6" },
     duration: { type: "string", default: "20" },
+    "warm-handover": { type: "string", default: "on" },
     help: { type: "boolean" },
   },
 });
 if (flags.help) {
   console.log(`Usage: deno run -A examples/sharded_counter/main.ts [--nodes 3] [--shards 8]
        [--load-ms 300] [--rate 50] [--ownership available|exclusive]
-       [--replace-after 6] [--duration 20]
+       [--replace-after 6] [--duration 20] [--warm-handover on|off]
 
   --load-ms MS       how long a shard takes to load on its new owner
   --rate N           requests per second from the client
   --replace-after S  replace every node, one after the other, from S seconds on (0: never)
-  --duration S       stop after S seconds (0: on Ctrl-C)`);
+  --duration S       stop after S seconds (0: on Ctrl-C)
+  --warm-handover    on: nodes prepare (warm up) a shard before it moves to them; off: cold moves`);
   Deno.exit(0);
 }
 const nodeCount = numberFlag("nodes", flags.nodes, 1);
@@ -50,6 +52,10 @@ const loadMs = numberFlag("load-ms", flags["load-ms"], 0);
 const rate = numberFlag("rate", flags.rate, 1);
 const replaceAfter = numberFlag("replace-after", flags["replace-after"], 0);
 const duration = numberFlag("duration", flags.duration, 0);
+const warm = flags["warm-handover"];
+if (warm !== "on" && warm !== "off") {
+  throw new RangeError(`--warm-handover must be on or off, got ${warm}`);
+}
 const ownership = flags.ownership;
 if (ownership !== "available" && ownership !== "exclusive") {
   throw new RangeError(`--ownership must be available or exclusive, got ${ownership}`);
@@ -74,7 +80,7 @@ const startNode = async (zone: string) => {
   const ready = Promise.withResolvers<void>();
   const child = spawnChild(new URL("./node.ts", import.meta.url), [
     ...["--service", service.address, "--name", name, "--zone", zone],
-    ...["--load-ms", String(loadMs), "--data", data],
+    ...["--load-ms", String(loadMs), "--data", data, "--warm-handover", warm],
   ], {
     name,
     onLine: (text) => {

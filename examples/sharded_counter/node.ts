@@ -5,10 +5,12 @@
  * (`counter_shards.ts`) loads each shard as it arrives. The node publishes
  * its HTTP address (and its zone) in the executor's metadata, where the
  * clients' spectators find it. SIGTERM drains it: the shards move away, then
- * it exits.
+ * it exits. With `--warm-handover on` the executor gets the shards' `prepare`
+ * hook: a shard about to move here is warmed up while its old owner still
+ * serves it (`off`, the default: every move is a cold start here).
  *
  * ```sh
- * deno run -A examples/sharded_counter/node.ts --service 127.0.0.1:7943 --load-ms 300
+ * deno run -A examples/sharded_counter/node.ts --service 127.0.0.1:7943 --load-ms 300 --warm-handover on
  * ```
  *
  * Started by `main.ts` (and by the `handover` benchmark, with `--events`:
@@ -35,8 +37,13 @@ const { values: flags } = parseArgs({
     "heartbeat-ms": { type: "string", default: "1000" },
     data: { type: "string" },
     events: { type: "boolean", default: false },
+    "warm-handover": { type: "string", default: "off" },
   },
 });
+const warm = flags["warm-handover"];
+if (warm !== "on" && warm !== "off") {
+  throw new RangeError(`--warm-handover must be on or off, got ${warm}`);
+}
 const name = flags.name;
 const say = (message: string, event: Record<string, unknown>) => {
   if (flags.events) console.log(JSON.stringify({ ...event, node: name }));
@@ -46,6 +53,8 @@ const say = (message: string, event: Record<string, unknown>) => {
 const shards = new CounterShards({
   loadMs: numberFlag("load-ms", flags["load-ms"], 0),
   snapshots: flags.data ? directorySnapshots(flags.data) : unsavedSnapshots,
+  onPrepared: (shard, at, token) =>
+    say(`shard ${shard}: prepared (token ${token})`, { event: "prepared", shard, at }),
   onServing: (shard, at, token) =>
     say(`shard ${shard}: serving (token ${token})`, { event: "serving", shard, at }),
   onUnserving: (shard, at, reason) =>
@@ -60,6 +69,7 @@ const executor = await new Executor({
   metadata: { address, zone: flags.zone },
   heartbeatIntervalMs: numberFlag("heartbeat-ms", flags["heartbeat-ms"], 10),
   processor: shards.processor,
+  ...(warm === "on" ? { prepare: shards.prepare } : {}),
 }).start({ timeoutMs: 30_000 });
 say(`executor ${executor.id} in zone ${flags.zone}, serving HTTP on ${address}`, {
   event: "ready",

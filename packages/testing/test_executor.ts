@@ -9,6 +9,7 @@ import {
   Executor,
   grpcHeartbeatTransport,
   type HeartbeatTransport,
+  type PrepareHook,
   type ProcessorFactory,
 } from "../sdk/executor.ts";
 
@@ -23,6 +24,11 @@ export interface TestExecutorOptions {
   readonly metadata?: Readonly<Record<string, string>>;
   /** Its processor. @default {one that does nothing until its shard moves away} */
   readonly processor?: ProcessorFactory;
+  /**
+   * Warm handover: the executor's `prepare` hook (it then sends
+   * `warm_handover`). @default {none: shards arrive cold}
+   */
+  readonly prepare?: PrepareHook<unknown>;
 }
 
 /**
@@ -86,6 +92,7 @@ export class TestExecutor implements AsyncDisposable {
           revision: "0",
         });
       },
+      shardOwner: (request, call) => grpc.shardOwner!(request, call),
       close: () => grpc.close(),
     };
     this.executor = new Executor({
@@ -97,6 +104,7 @@ export class TestExecutor implements AsyncDisposable {
       drainTimeoutMs: 10 * heartbeatIntervalMs,
       transport,
       processor: options.processor ?? (() => {}),
+      ...(options.prepare ? { prepare: options.prepare } : {}),
     });
   }
 

@@ -11,9 +11,12 @@ import type {
 } from "../../wire/proto.ts";
 import { HeartbeatTimeoutError } from "./errors.ts";
 import type { ResolvedOptions } from "./_resolve_options.ts";
+import type { Preparation } from "./_preparation.ts";
 import type { ShardSlot } from "./_shard_slot.ts";
 import type { HeartbeatTransport } from "./transport.ts";
-import type { ExecutorState } from "./types.ts";
+import type { ExecutorState, ShardOwner } from "./types.ts";
+import { ShardManagerError } from "../common/errors.ts";
+import { classifyCallError } from "../common/classify.ts";
 import { withTimeout } from "./_with_timeout.ts";
 
 /**
@@ -21,12 +24,14 @@ import { withTimeout } from "./_with_timeout.ts";
  * the metadata. With `exclusive`, every held shard is reported, also while its
  * processor is starting or stopping: the service moves a shard only once no
  * report names it, so a report must never hide a processor that may run.
+ * Prepared shards (warm handover) are reported PREPARED; `warmHandover` is
+ * sent when the executor has a `prepare` hook.
  * `appliedRevision` is the `revision` of the latest answer acted on (exclusive only).
  */
 export function heartbeatRequest(
   options: ResolvedOptions,
   status: ExecutorState,
-  slots: Iterable<ShardSlot>,
+  slots: Iterable<ShardSlot | Preparation>,
   exclusive = false,
   appliedRevision = "0",
 ): HeartbeatRequest__Output {
@@ -44,7 +49,7 @@ export function heartbeatRequest(
     shardStatusReports: reports,
     metadata: { ...options.metadata },
     appliedRevision,
-    warmHandover: false,
+    warmHandover: options.prepare !== undefined,
   };
 }
 
@@ -73,15 +78,33 @@ export function sendHeartbeat(
 
 /**
  * Shard key → fencing token, from an answer: the shards to run. A shard the
- * service is taking away (RELEASING) is not among them.
+ * service is taking away (RELEASING) is not among them, nor one this
+ * executor is only to prepare (PREPARING, see {@linkcode preparingOf}).
  */
 export function assignmentsOf(answer: HeartbeatResponse__Output): Map<string, string> {
   const assigned = new Map<string, string>();
   for (const [key, assignment] of Object.entries(answer.shardAssignments ?? {})) {
-    if (assignment?.status === "ASSIGNMENT_STATUS_RELEASING") continue;
+    const status = assignment?.status;
+    if (status === "ASSIGNMENT_STATUS_RELEASING" || status === "ASSIGNMENT_STATUS_PREPARING") {
+      continue;
+    }
     assigned.set(key, String(assignment?.fencingToken ?? "0"));
   }
   return assigned;
+}
+
+/**
+ * Shard key → fencing token of the shards the answer lists as PREPARING
+ * (warm handover): to prepare, not to serve. The token is the one the
+ * executor will hold once the shard turns READY.
+ */
+export function preparingOf(answer: HeartbeatResponse__Output): Map<string, string> {
+  const preparing = new Map<string, string>();
+  for (const [key, assignment] of Object.entries(answer.shardAssignments ?? {})) {
+    if (assignment?.status !== "ASSIGNMENT_STATUS_PREPARING") continue;
+    preparing.set(key, String(assignment.fencingToken ?? "0"));
+  }
+  return preparing;
 }
 
 /** The ownership lease (ms) of an exclusive namespace, from an answer; undefined when available. */
@@ -90,4 +113,30 @@ export function exclusiveLeaseOf(answer: HeartbeatResponse__Output): number | un
   const lease = Number(answer.ownershipLeaseMs ?? 0);
   // A malformed lease cannot be honoured safely: stop at once rather than keep shards.
   return Number.isFinite(lease) && lease > 0 ? lease : 0;
+}
+
+/**
+ * A prepare hook's `ctx.currentOwner()`: `GetShardOwner` through the
+ * executor's transport; rejects with code `UNIMPLEMENTED` when the
+ * transport cannot look owners up (or is not open).
+ */
+export async function lookUpOwner(
+  transport: HeartbeatTransport | undefined,
+  request: { readonly namespace: string; readonly shardKey: string },
+  options: { readonly signal: AbortSignal; readonly timeoutMs: number },
+): Promise<ShardOwner | undefined> {
+  const { namespace, shardKey } = request;
+  if (transport?.shardOwner === undefined) {
+    throw new ShardManagerError(
+      `Cannot look up the owner of shard ${
+        JSON.stringify(shardKey)
+      }: the executor's transport has no shardOwner method`,
+      { code: "UNIMPLEMENTED" },
+    );
+  }
+  try {
+    return await transport.shardOwner({ namespace, shardKey }, options);
+  } catch (error) {
+    throw classifyCallError(error, { namespace, operation: "GetShardOwner" });
+  }
 }

@@ -21,6 +21,7 @@ import {
   type TracerLike,
 } from "../common/telemetry.ts";
 import type { Clock } from "./clock.ts";
+import { ProcessorTimeoutError } from "./errors.ts";
 import type { ExecutorEvent, ReleaseReason } from "./types.ts";
 
 /** Who is observed, and how. */
@@ -39,6 +40,8 @@ interface Instruments {
   readonly failures: CounterLike;
   readonly start: HistogramLike;
   readonly stop: HistogramLike;
+  readonly prepare: HistogramLike;
+  readonly prepares: CounterLike;
   readonly running: ObservableGaugeLike;
 }
 
@@ -54,6 +57,16 @@ export const EXECUTOR_METRICS = {
   failures: ["shard_manager.sdk.heartbeat.failures", "{failure}", "Heartbeats that failed"],
   start: ["shard_manager.sdk.processor.start.duration", "s", "Time a processor took to start"],
   stop: ["shard_manager.sdk.processor.stop.duration", "s", "Time a processor took to stop"],
+  prepare: [
+    "shard_manager.sdk.processor.prepare.duration",
+    "s",
+    "Time a prepare hook took (warm handover)",
+  ],
+  prepares: [
+    "shard_manager.sdk.processor.prepares",
+    "{prepare}",
+    "Prepare hooks by outcome: prepared, failed, timeout, cancelled",
+  ],
   running: ["shard_manager.sdk.shards.running", "{shard}", "Processors running"],
 } as const;
 
@@ -65,6 +78,7 @@ export class ExecutorObserver {
   readonly #attributes: { readonly namespace: string };
   readonly #starts = new Map<string, Timing>();
   readonly #stops = new Map<string, Timing>();
+  readonly #prepares = new Map<string, Timing>();
   readonly #failedShards = new Set<string>();
   #instruments: Instruments | undefined;
   #tracer: TracerLike | undefined;
@@ -105,6 +119,8 @@ export class ExecutorObserver {
         failures: meter.createCounter(...make("failures")),
         start: meter.createHistogram(...make("start")),
         stop: meter.createHistogram(...make("stop")),
+        prepare: meter.createHistogram(...make("prepare")),
+        prepares: meter.createCounter(...make("prepares")),
         running: meter.createObservableGauge(...make("running")),
       };
       this.#instruments.running.addCallback(this.#observe);
@@ -149,6 +165,29 @@ export class ExecutorObserver {
   event(event: ExecutorEvent): void {
     const context = () => ({ namespace: this.#o.namespace, executorId: this.#o.executorId });
     switch (event.type) {
+      case "preparing": {
+        const { shardKey, fencingToken } = event;
+        const span = this.#span("shard_manager.shard.prepare", { shard: shardKey, fencingToken });
+        this.#prepares.set(shardKey, { at: this.#o.clock.now(), span });
+        this.#logger.debug(`Shard ${shardKey}: preparing (warm handover)`, {
+          ...context(),
+          ...event,
+        });
+        return;
+      }
+      case "prepared":
+      case "prepare-cancelled": {
+        const prepared = event.type === "prepared";
+        const end = prepared ? {} : { outcome: "cancelled" };
+        this.#endTiming(this.#prepares, event.shardKey, this.#instruments?.prepare, end);
+        this.#instruments?.prepares.add(1, {
+          ...this.#attributes,
+          outcome: prepared ? "prepared" : "cancelled",
+        });
+        const what = prepared ? "prepared" : `preparation cancelled (${event.reason})`;
+        this.#logger.debug(`Shard ${event.shardKey}: ${what}`, { ...context(), ...event });
+        return;
+      }
       case "started": {
         this.#failedShards.delete(event.shardKey);
         this.#endTiming(this.#starts, event.shardKey, this.#instruments?.start, {});
@@ -156,9 +195,21 @@ export class ExecutorObserver {
         return;
       }
       case "processor-failed": {
-        const timings = event.phase === "start" ? this.#starts : this.#stops;
-        if (event.phase === "start") {
-          const histogram = this.#instruments?.start;
+        const { phase } = event;
+        const timings = phase === "start"
+          ? this.#starts
+          : phase === "prepare"
+          ? this.#prepares
+          : this.#stops;
+        if (phase === "prepare") {
+          const timeout = event.error instanceof ProcessorTimeoutError;
+          this.#instruments?.prepares.add(1, {
+            ...this.#attributes,
+            outcome: timeout ? "timeout" : "failed",
+          });
+        }
+        if (phase !== "stop") {
+          const histogram = this.#instruments?.[phase];
           this.#endTiming(timings, event.shardKey, histogram, { failed: event.error });
         } else {
           const timing = timings.get(event.shardKey);
@@ -204,7 +255,7 @@ export class ExecutorObserver {
     timings: Map<string, Timing>,
     shardKey: string,
     histogram: HistogramLike | undefined,
-    end: { readonly reason?: ReleaseReason; readonly failed?: unknown },
+    end: { readonly reason?: ReleaseReason; readonly failed?: unknown; readonly outcome?: string },
   ): void {
     const timing = timings.get(shardKey);
     if (timing === undefined) return;
@@ -212,7 +263,7 @@ export class ExecutorObserver {
     const failed = "failed" in end;
     histogram?.record((this.#o.clock.now() - timing.at) / 1000, {
       ...this.#attributes,
-      outcome: failed ? "error" : "ok",
+      outcome: end.outcome ?? (failed ? "error" : "ok"),
       ...(end.reason === undefined ? {} : { reason: end.reason }),
     });
     if (timing.span === undefined) return;

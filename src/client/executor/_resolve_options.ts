@@ -9,7 +9,7 @@ import { hostName } from "../common/host_name.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { ExecutorOptions } from "./options.ts";
 import { grpcHeartbeatTransport, type HeartbeatTransport } from "./transport.ts";
-import type { ProcessorFactory, UnreachablePolicy } from "./types.ts";
+import type { PrepareHook, ProcessorFactory, UnreachablePolicy } from "./types.ts";
 
 /** Options with every default applied. */
 export interface ResolvedOptions {
@@ -17,6 +17,9 @@ export interface ResolvedOptions {
   readonly executorId: string;
   readonly metadata: Readonly<Record<string, string>>;
   readonly processor: ProcessorFactory;
+  /** The warm handover hook, when given. */
+  readonly prepare: PrepareHook<unknown> | undefined;
+  readonly prepareTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
   readonly heartbeatTimeoutMs: number;
   readonly startTimeoutMs: number;
@@ -35,8 +38,10 @@ const MAX_METADATA_KEYS = 32;
 const MAX_METADATA_KEY_LENGTH = 128;
 
 /** Checks `options` and fills in defaults; throws an `InvalidOptionsError` naming the option. */
-export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
-  const { namespace, processor } = options;
+export function resolveOptions<P>(options: ExecutorOptions<P>): ResolvedOptions {
+  const { namespace, prepare } = options;
+  // The executor hands a processor only what `prepare` returned (or undefined), so `P` holds.
+  const processor = options.processor as ProcessorFactory;
   if (typeof namespace !== "string" || namespace === "") {
     throw new InvalidOptionsError(
       "namespace",
@@ -47,6 +52,12 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     throw new InvalidOptionsError(
       "processor",
       `processor must be a function, got ${typeof processor}`,
+    );
+  }
+  if (prepare !== undefined && typeof prepare !== "function") {
+    throw new InvalidOptionsError(
+      "prepare",
+      `prepare must be a function when given, got ${typeof prepare}`,
     );
   }
   // With a custom transport the addresses are not dialled: any value is accepted.
@@ -100,6 +111,8 @@ export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
     executorId,
     metadata,
     processor,
+    prepare,
+    prepareTimeoutMs: positive("prepareTimeoutMs", options.prepareTimeoutMs, 60_000),
     heartbeatIntervalMs: interval,
     heartbeatTimeoutMs: positive(
       "heartbeatTimeoutMs",

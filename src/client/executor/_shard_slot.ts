@@ -6,10 +6,11 @@
  */
 import type { ShardStatusReport__Output } from "../../wire/proto.ts";
 import { ShardManagerError } from "../common/errors.ts";
-import { ProcessorTimeoutError, ShardStoppedError, type StopReason } from "./errors.ts";
+import { ProcessorTimeoutError, ShardStoppedError } from "./errors.ts";
 import type { ResolvedOptions } from "./_resolve_options.ts";
-import type { ExecutorEvent, ShardContext, ShardProcessor } from "./types.ts";
+import type { ExecutorEvent, ReleaseReason, ShardContext, ShardProcessor } from "./types.ts";
 import { withTimeout } from "./_with_timeout.ts";
+import type { Preparation } from "./_preparation.ts";
 
 /**
  * `idle` → `starting` → `running` → `stopping` → `stopped`; a failed or
@@ -32,18 +33,22 @@ export class ShardSlot {
   #stopping: Promise<void> | undefined;
   #load = 0;
   #done = false;
+  /** Warm handover: the preparation whose value the first start gets (waiting for it first). */
+  #preparation: Preparation | undefined;
 
-  /** A slot that has not started. */
+  /** A slot that has not started; `preparation` when the shard was prepared (or is being). */
   constructor(
     shardKey: string,
     fencingToken: string,
     options: ResolvedOptions,
     emit: (event: ExecutorEvent) => void,
+    preparation?: Preparation,
   ) {
     this.shardKey = shardKey;
     this.fencingToken = fencingToken;
     this.#options = options;
     this.#emit = emit;
+    this.#preparation = preparation;
   }
 
   /** Where the slot is in its life. */
@@ -80,16 +85,32 @@ export class ShardSlot {
     };
   }
 
-  /** Starts the processor in the background (from `idle` or `failed` only). */
+  /**
+   * Starts the processor in the background (from `idle` or `failed` only).
+   * A prepared shard's first start waits for its prepare to settle and gets
+   * its value (`startTimeoutMs` runs from then); retries start cold.
+   */
   start(): void {
     if (this.#state !== "idle" && this.#state !== "failed") return;
     const controller = this.#controller = new AbortController();
     this.#state = "starting";
-    const ctx = this.#context(controller.signal);
+    const preparation = this.#preparation;
+    // The value goes to the first start only: `handOver()` gives undefined after that.
+    this.#attempt = preparation === undefined
+      ? this.#run(controller, undefined)
+      : preparation.handOver().then((prepared) => {
+        // Stopped while the prepare ran: stop() cancelled it, which disposes its value.
+        if (this.#state !== "starting") return;
+        return this.#run(controller, prepared);
+      });
+  }
+
+  #run(controller: AbortController, prepared: unknown): Promise<void> {
+    const ctx = this.#context(controller.signal, prepared);
     const { processor, startTimeoutMs, clock } = this.#options;
     const attempt = Promise.resolve().then(() => processor(ctx));
     const timeout = () => new ProcessorTimeoutError(this.shardKey, "start", startTimeoutMs);
-    this.#attempt = withTimeout(attempt, startTimeoutMs, clock, timeout).then(
+    return withTimeout(attempt, startTimeoutMs, clock, timeout).then(
       (started) => {
         this.#processor = started ?? undefined;
         if (this.#state !== "starting") return; // stop() was called meanwhile; it stops this
@@ -114,16 +135,18 @@ export class ShardSlot {
    * processor's `stop()` (bounded by `stopTimeoutMs`). Resolves once stopped;
    * never rejects. Calling it again returns the same promise.
    */
-  stop(reason: StopReason): Promise<void> {
+  stop(reason: ReleaseReason): Promise<void> {
     return this.#stopping ??= this.#stop(reason);
   }
 
-  async #stop(reason: StopReason): Promise<void> {
+  async #stop(reason: ReleaseReason): Promise<void> {
     const prior = this.#state;
     this.#state = "stopping";
     if (!this.#controller.signal.aborted) {
       this.#controller.abort(new ShardStoppedError(this.shardKey, reason));
     }
+    // A prepare not yet handed over (still running) is called off; otherwise a no-op.
+    await this.#preparation?.cancel(reason);
     if (prior === "starting") await this.#attempt;
     const processor = this.#processor;
     this.#processor = undefined;
@@ -144,13 +167,14 @@ export class ShardSlot {
     this.#state = "stopped";
   }
 
-  #context(signal: AbortSignal): ShardContext {
+  #context(signal: AbortSignal, prepared: unknown): ShardContext {
     return {
       shardKey: this.shardKey,
       namespace: this.#options.namespace,
       executorId: this.#options.executorId,
       fencingToken: this.fencingToken,
       signal,
+      prepared,
       reportLoad: (load: number) => {
         if (typeof load !== "number" || !Number.isFinite(load) || load < 0) {
           throw new ShardManagerError(`Shard load must be a finite number >= 0, got ${load}`, {

@@ -10,7 +10,7 @@ import type { Clock } from "./clock.ts";
 import { Executor } from "./executor.ts";
 import type { ExecutorOptions } from "./options.ts";
 import type { HeartbeatTransport } from "./transport.ts";
-import type { ExecutorEvent, ShardContext } from "./types.ts";
+import type { ExecutorEvent, ShardContext, ShardOwner } from "./types.ts";
 
 /** A fake clock and its {@linkcode Clock} view. */
 export interface FakeTime {
@@ -84,6 +84,12 @@ export class FakeService implements HeartbeatTransport {
   readonly releasing: Set<string> = new Set();
   /** While set, answers wait for it (after the heartbeat is recorded). */
   delay: Promise<void> | undefined;
+  /**
+   * Warm handovers in flight: shard → incoming executor and the token it
+   * will get. Answered as PREPARING to that executor when it sends
+   * `warmHandover` (see {@linkcode FakeService.prepare}).
+   */
+  readonly preparing = new Map<string, { readonly executorId: string; readonly token: string }>();
   /** With `hints`: hint streams opened so far, in order, by executor id. */
   readonly hintStreams: string[] = [];
   /** With `hints`: follows an executor's hints (see `HeartbeatTransport.watchAssignment`). */
@@ -137,6 +143,41 @@ export class FakeService implements HeartbeatTransport {
     }
   }
 
+  /** Plans a warm handover of `shard` to `executorId` (a fresh token); hints it. */
+  prepare(shard: string, executorId: string): string {
+    const token = String(++this.#revision);
+    this.preparing.set(shard, { executorId, token });
+    this.hint(executorId);
+    return token;
+  }
+
+  /** Completes the handover of `shard`: its incoming executor owns it, with the planned token. */
+  handOver(shard: string): void {
+    const move = this.preparing.get(shard);
+    if (move === undefined) throw new Error(`No handover of shard ${shard} in flight`);
+    this.preparing.delete(shard);
+    const before = this.owners.get(shard);
+    this.owners.set(shard, move.executorId);
+    this.tokens.set(shard, move.token);
+    this.hint(move.executorId);
+    if (before !== undefined) this.hint(before);
+  }
+
+  /** Calls the handover of `shard` off. */
+  cancelHandover(shard: string): void {
+    const move = this.preparing.get(shard);
+    this.preparing.delete(shard);
+    if (move) this.hint(move.executorId);
+  }
+
+  /** `GetShardOwner`: the owner and the metadata of its last heartbeat. */
+  shardOwner(request: { readonly shardKey: string }): Promise<ShardOwner | undefined> {
+    const owner = this.owners.get(request.shardKey);
+    if (owner === undefined) return Promise.resolve(undefined);
+    const metadata = this.lastRequest(owner)?.metadata ?? {};
+    return Promise.resolve({ executorId: owner, metadata });
+  }
+
   /** Records `request` and answers with the executor's shards. */
   heartbeat(
     request: HeartbeatRequest__Output,
@@ -165,6 +206,10 @@ export class FakeService implements HeartbeatTransport {
           : "ASSIGNMENT_STATUS_READY",
         fencingToken: this.tokens.get(shard)!,
       };
+    }
+    for (const [shard, move] of this.preparing) {
+      if (move.executorId !== request.executorId || !request.warmHandover) continue;
+      shardAssignments[shard] = { status: "ASSIGNMENT_STATUS_PREPARING", fencingToken: move.token };
     }
     const lease = this.#options.leaseMs;
     const answer: HeartbeatResponse__Output = {

@@ -16,8 +16,16 @@ import { ShardManagerError } from "../common/errors.ts";
  * - `"shutdown"`: {@linkcode Executor.shutdown} stops what is still running.
  * - `"start-failed"`: the start threw or timed out; the shard is retried on a
  *   later heartbeat with a fresh context.
+ * - `"handover-cancelled"`: warm handover: the service called off the move
+ *   of a shard this executor was preparing (only a `prepare` hook's signal
+ *   aborts with it).
  */
-export type StopReason = "unassigned" | "unreachable" | "shutdown" | "start-failed";
+export type StopReason =
+  | "unassigned"
+  | "unreachable"
+  | "shutdown"
+  | "start-failed"
+  | "handover-cancelled";
 
 /**
  * The reason a {@linkcode ShardContext.signal} aborts with.
@@ -47,8 +55,9 @@ export class ShardStoppedError extends ShardManagerError {
 }
 
 /**
- * A processor's start or stop took longer than its timeout. The SDK has
- * moved on: a timed-out start is retried on a later heartbeat (the late
+ * A processor's prepare, start or stop took longer than its timeout. The SDK
+ * has moved on: a timed-out prepare is not reported PREPARED (its late value
+ * is disposed), a timed-out start is retried on a later heartbeat (the late
  * processor is stopped if it ever starts), a timed-out stop counts as stopped.
  *
  * @example
@@ -64,12 +73,12 @@ export class ProcessorTimeoutError extends ShardManagerError {
   /** The shard. */
   readonly shardKey: string;
   /** What timed out. */
-  readonly phase: "start" | "stop";
+  readonly phase: "prepare" | "start" | "stop";
   /** The timeout that passed, in ms. */
   readonly timeoutMs: number;
 
   /** Creates the error. */
-  constructor(shardKey: string, phase: "start" | "stop", timeoutMs: number) {
+  constructor(shardKey: string, phase: "prepare" | "start" | "stop", timeoutMs: number) {
     super(
       `Processor of shard ${JSON.stringify(shardKey)} did not ${phase} within ${timeoutMs} ms`,
       { code: "PROCESSOR_TIMEOUT" },

@@ -11,13 +11,16 @@ import { sleepOn } from "./clock.ts";
 import { EventHub, type SubscribeOptions } from "./event_hub.ts";
 import type { ExecutorOptions } from "./options.ts";
 import { type ResolvedOptions, resolveOptions } from "./_resolve_options.ts";
-import { ShardSlot } from "./_shard_slot.ts";
+import { ShardTable } from "./_shard_table.ts";
+import { Deadlines } from "./_deadlines.ts";
 import type { HeartbeatTransport } from "./transport.ts";
-import type { ExecutorEvent, ExecutorState, ReleaseReason } from "./types.ts";
+import type { ExecutorEvent, ExecutorState } from "./types.ts";
 import {
   assignmentsOf,
   exclusiveLeaseOf,
   heartbeatRequest,
+  lookUpOwner,
+  preparingOf,
   sendHeartbeat,
 } from "./_heartbeat_call.ts";
 import { LeaseExpiredError } from "./errors.ts";
@@ -33,8 +36,12 @@ import { HintFollower } from "./_assignment_hints.ts";
  * begin heartbeating and {@linkcode Executor.shutdown} (or `await using`) to
  * drain and leave.
  *
- * The heartbeat loop never waits for processors: starts and stops run in the
- * background, concurrently, each bounded by its timeout.
+ * The heartbeat loop never waits for processors: prepares, starts and stops
+ * run in the background, concurrently, each bounded by its timeout.
+ *
+ * With a `prepare` hook the executor takes part in warm handover: a shard
+ * planned to move here is prepared while its owner still serves it, and its
+ * processor gets what `prepare` returned as `ctx.prepared` (typed `P`).
  *
  * @example Run a loop per shard
  * ```ts ignore
@@ -51,8 +58,24 @@ import { HintFollower } from "./_assignment_hints.ts";
  * }).start({ timeoutMs: 10_000 }); // rejects at once on an unknown namespace
  * for await (const event of executor.events()) console.log(event);
  * ```
+ *
+ * @example Warm handover: load a shard's state before it moves here
+ * ```ts ignore
+ * import { Executor } from "./executor.ts";
+ *
+ * await using executor = await new Executor({
+ *   addresses: "127.0.0.1:7943",
+ *   namespace: "orders",
+ *   prepare: (ctx) => loadOrders(ctx.shardKey, ctx.signal), // while the old owner serves it
+ *   processor: async (ctx) => {
+ *     const orders = ctx.prepared ?? await loadOrders(ctx.shardKey, ctx.signal); // cold: load now
+ *     return { stop: () => orders.save() };
+ *   },
+ * }).start();
+ * declare function loadOrders(shard: string, signal: AbortSignal): Promise<{ save(): Promise<void> }>;
+ * ```
  */
-export class Executor implements AsyncDisposable {
+export class Executor<P = unknown> implements AsyncDisposable {
   /** This executor's id. */
   readonly id: string;
   /** Its namespace. */
@@ -60,9 +83,8 @@ export class Executor implements AsyncDisposable {
   readonly #o: ResolvedOptions;
   readonly #hub: EventHub<ExecutorEvent>;
   readonly #obs: ExecutorObserver;
-  readonly #slots = new Map<string, ShardSlot>();
-  readonly #releasing = new WeakMap<ShardSlot, Promise<void>>();
-  #assigned = new Map<string, string>();
+  readonly #shards: ShardTable;
+  readonly #deadlines: Deadlines;
   #transport: HeartbeatTransport | undefined;
   /** Follows the service's assignment hints once a heartbeat was answered (see `assignmentHints`). */
   #hints: HintFollower | undefined;
@@ -70,8 +92,6 @@ export class Executor implements AsyncDisposable {
   #started = false;
   #looping = false;
   #timer: unknown;
-  #unreachableTimer: unknown;
-  #leaseTimer: unknown;
   /** The namespace's ownership lease when it is exclusive (learned from answers). */
   #leaseMs: number | undefined;
   /** Exclusive: the revision of the latest answer acted on, echoed in heartbeats. */
@@ -87,7 +107,7 @@ export class Executor implements AsyncDisposable {
   readonly #abandoned = new AbortController();
 
   /** Validates `options` (throwing an `InvalidOptionsError`); sends nothing yet. */
-  constructor(options: ExecutorOptions) {
+  constructor(options: ExecutorOptions<P>) {
     this.#o = resolveOptions(options);
     this.id = this.#o.executorId;
     this.namespace = this.#o.namespace;
@@ -103,6 +123,37 @@ export class Executor implements AsyncDisposable {
       addresses: options.transport ? [] : [options.addresses].flat(),
       clock: this.#o.clock,
       running: () => this.runningShards.length,
+    });
+    this.#shards = new ShardTable(this.#o, {
+      emit: this.#emit,
+      observer: this.#obs,
+      mayStart: () => this.#status === "ACTIVE" && this.#looping,
+      // Waiting for the service only keeps running processors alive until their shards move.
+      onEmpty: () => {
+        if (this.#status === "DRAINING") this.#drained.resolve();
+      },
+      // Exclusive: the next owner waits for a heartbeat that no longer reports the shard;
+      // with hints on, send it now rather than at the next interval.
+      onReleased: (reason) => {
+        if (reason === "unassigned" && this.#leaseMs !== undefined && this.#hints?.live) {
+          this.#runSoon();
+        }
+      },
+      // Warm handover: report PREPARED now, so that the switch takes round trips.
+      onPrepared: () => {
+        if (this.#looping) this.#runSoon();
+      },
+      currentOwner: (shardKey, signal) =>
+        lookUpOwner(this.#transport, { namespace: this.namespace, shardKey }, {
+          signal,
+          timeoutMs: this.#o.heartbeatTimeoutMs,
+        }),
+    });
+    this.#deadlines = new Deadlines({
+      clock: this.#o.clock,
+      onUnreachable: this.#o.onUnreachable,
+      expire: () => this.#shards.dropAll("unreachable"),
+      looping: () => this.#looping,
     });
   }
 
@@ -154,8 +205,7 @@ export class Executor implements AsyncDisposable {
     this.#looping = false;
     this.#shutdown = Promise.resolve();
     clock.clearTimeout(this.#timer);
-    clock.clearTimeout(this.#unreachableTimer);
-    clock.clearTimeout(this.#leaseTimer);
+    this.#deadlines.clear();
     this.#abandoned.abort();
     void this.#hints?.close();
     this.#transport?.close();
@@ -170,8 +220,7 @@ export class Executor implements AsyncDisposable {
 
   /** Shard keys whose processors are running (started and not stopping), sorted. */
   get runningShards(): string[] {
-    return [...this.#slots.values()].filter((s) => s.state === "running").map((s) => s.shardKey)
-      .sort();
+    return this.#shards.running();
   }
 
   /**
@@ -215,17 +264,18 @@ export class Executor implements AsyncDisposable {
   async #drain(): Promise<void> {
     const { clock, drainTimeoutMs } = this.#o;
     this.#status = "DRAINING";
-    this.#reconcile();
+    const preparations = this.#shards.cancelPreparations("shutdown");
+    this.#shards.reconcile();
     this.#runSoon();
     const timeout = new AbortController();
     await Promise.race([this.#drained.promise, sleepOn(clock, drainTimeoutMs, timeout.signal)]);
     timeout.abort();
     this.#looping = false;
     clock.clearTimeout(this.#timer);
-    clock.clearTimeout(this.#unreachableTimer);
+    this.#deadlines.clearUnreachable();
     await this.#inflight;
-    clock.clearTimeout(this.#leaseTimer);
-    await Promise.all([...this.#slots.values()].map((slot) => this.#release(slot, "shutdown")));
+    this.#deadlines.clearLease();
+    await Promise.all([this.#shards.releaseAll("shutdown"), preparations]);
     this.#status = "DRAINED";
     await this.#heartbeat();
   }
@@ -267,7 +317,7 @@ export class Executor implements AsyncDisposable {
       const request = heartbeatRequest(
         this.#o,
         this.#status,
-        this.#slots.values(),
+        this.#shards.reporters(),
         exclusive,
         exclusive ? this.#appliedRevision : "0",
       );
@@ -317,8 +367,8 @@ export class Executor implements AsyncDisposable {
     if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
     this.#failures = 0;
     this.#leaseMs = leaseMs;
-    this.#assigned = assignmentsOf(answer);
-    this.#armLease(sentAt);
+    this.#shards.assign(assignmentsOf(answer), preparingOf(answer));
+    this.#deadlines.armLease(sentAt, leaseMs);
     if (!this.#looping) return;
     // Hints (`assignmentHints`) from the first answer on, when the service knows us: each asks
     // for a heartbeat now (hints during one in flight make one more, no more).
@@ -328,88 +378,9 @@ export class Executor implements AsyncDisposable {
         onHint: () => this.#runSoon(),
       });
     }
-    this.#armUnreachable(sentAt);
-    this.#reconcile(true);
+    this.#deadlines.armUnreachable(sentAt);
+    this.#shards.reconcile(true);
     // Acted on: every stop it asked for has begun, and stopping shards stay reported.
     if (leaseMs !== undefined) this.#appliedRevision = String(answer.revision ?? "0");
-  }
-
-  /**
-   * Exclusive namespaces: stop every processor once the lease has passed
-   * since `sentAt`, the send time of the last answered heartbeat, whatever
-   * `onUnreachable` says. The service moves the shards only after it has not
-   * recorded a heartbeat for longer than the lease, and it records one only
-   * after it was sent, so this deadline always comes first.
-   */
-  #armLease(sentAt: number): void {
-    const { clock } = this.#o;
-    clock.clearTimeout(this.#leaseTimer);
-    this.#leaseTimer = undefined;
-    const leaseMs = this.#leaseMs;
-    if (leaseMs === undefined) return;
-    this.#leaseTimer = clock.setTimeout(() => {
-      this.#leaseTimer = undefined;
-      this.#assigned = new Map();
-      for (const slot of this.#slots.values()) void this.#release(slot, "unreachable");
-    }, Math.max(0, sentAt + leaseMs - clock.now()));
-  }
-
-  /**
-   * Starts shards assigned and not held (and, on a heartbeat answer, retries
-   * failed starts); stops shards held and not assigned.
-   */
-  #reconcile(answered = false): void {
-    if (this.#status === "ACTIVE" && this.#looping) {
-      for (const [key, token] of this.#assigned) {
-        const held = this.#slots.get(key);
-        if (held?.state === "failed" && answered) {
-          this.#obs.starting(key, held.fencingToken);
-          held.start();
-        }
-        if (held !== undefined) continue;
-        const slot = new ShardSlot(key, token, this.#o, this.#emit);
-        this.#slots.set(key, slot);
-        this.#emit({ type: "assigned", shardKey: key, fencingToken: token });
-        this.#obs.starting(key, token);
-        slot.start();
-      }
-    }
-    for (const slot of this.#slots.values()) {
-      if (!this.#assigned.has(slot.shardKey)) void this.#release(slot, "unassigned");
-    }
-    // Waiting for the service only keeps running processors alive until their shards move.
-    if (this.#status === "DRAINING" && this.#slots.size === 0) this.#drained.resolve();
-  }
-
-  /** Stops a slot once (later calls share the first call's promise), then forgets it. */
-  #release(slot: ShardSlot, reason: ReleaseReason): Promise<void> {
-    let releasing = this.#releasing.get(slot);
-    if (releasing === undefined) {
-      this.#obs.stopping(slot.shardKey, reason);
-      releasing = slot.stop(reason).then(() => {
-        if (this.#slots.get(slot.shardKey) === slot) this.#slots.delete(slot.shardKey);
-        this.#emit({ type: "released", shardKey: slot.shardKey, reason });
-        this.#reconcile();
-        // Exclusive: the next owner waits for a heartbeat that no longer reports the shard;
-        // with hints on, send it now rather than at the next interval.
-        if (reason === "unassigned" && this.#leaseMs !== undefined && this.#hints?.live) {
-          this.#runSoon();
-        }
-      });
-      this.#releasing.set(slot, releasing);
-    }
-    return releasing;
-  }
-
-  #armUnreachable(sentAt: number): void {
-    const policy = this.#o.onUnreachable;
-    if (policy.mode !== "stop") return;
-    const { clock } = this.#o;
-    clock.clearTimeout(this.#unreachableTimer);
-    this.#unreachableTimer = clock.setTimeout(() => {
-      if (!this.#looping) return;
-      this.#assigned = new Map();
-      for (const slot of this.#slots.values()) void this.#release(slot, "unreachable");
-    }, Math.max(0, sentAt + policy.afterMs - clock.now()));
   }
 }

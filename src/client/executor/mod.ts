@@ -11,6 +11,9 @@
  *   `AbortSignal` that aborts on stop, a fencing token, `reportLoad(n)` and
  *   `done()`.
  * - `shutdown()` drains: DRAINING, wait for the shards to move, stop, DRAINED.
+ * - Warm handover (optional `prepare` hook): a shard about to move here is
+ *   prepared while its owner still serves it, reported PREPARED, and its
+ *   processor gets the prepared value as `ctx.prepared` once it is handed over.
  * - While the service is unreachable, shards keep running (static
  *   stability) unless `onUnreachable: { mode: "stop", afterMs }`.
  * - Logs (`logger`, rate-limited: one line when an outage starts, one when
@@ -41,9 +44,13 @@ export type { ExecutorOptions } from "./options.ts";
 export type {
   ExecutorEvent,
   ExecutorState,
+  PrepareCancelReason,
+  PrepareContext,
+  PrepareHook,
   ProcessorFactory,
   ReleaseReason,
   ShardContext,
+  ShardOwner,
   ShardProcessor,
   StartOptions,
   UnreachablePolicy,

@@ -7,14 +7,32 @@ import type { ConnectionOptions } from "../common/connection_options.ts";
 import type { ObservabilityOptions } from "../common/observability_options.ts";
 import type { Clock } from "./clock.ts";
 import type { HeartbeatTransport } from "./transport.ts";
-import type { ProcessorFactory, UnreachablePolicy } from "./types.ts";
+import type { PrepareHook, ProcessorFactory, UnreachablePolicy } from "./types.ts";
 
-/** How to create an {@linkcode Executor}. Durations are in milliseconds. */
-export interface ExecutorOptions extends ConnectionOptions, ObservabilityOptions {
+/**
+ * How to create an {@linkcode Executor}. Durations are in milliseconds. `P`
+ * is what `prepare` returns and the processor gets as `ctx.prepared`.
+ */
+export interface ExecutorOptions<P = unknown> extends ConnectionOptions, ObservabilityOptions {
   /** The namespace, as configured on the service. */
   readonly namespace: string;
   /** Starts the processor of one shard; see {@linkcode ProcessorFactory}. */
-  readonly processor: ProcessorFactory;
+  readonly processor: ProcessorFactory<P>;
+  /**
+   * Warm handover: prepares a shard before it moves here, while its current
+   * owner still serves it; see {@linkcode PrepareHook}. Given, the executor
+   * tells the service it takes part (`warm_handover` in its heartbeats), and
+   * planned moves to it become prepare, then switch. Without it the executor
+   * behaves as before: each move is a stop there, then a cold start here.
+   * @default {none: shards arrive cold}
+   */
+  readonly prepare?: PrepareHook<P>;
+  /**
+   * How long `prepare` may take; past it the prepare counts as failed (the
+   * service completes or cancels the move on its own timeout).
+   * @default {60000}
+   */
+  readonly prepareTimeoutMs?: number;
   /**
    * This executor's id, unique in the namespace.
    * @default {`<hostname>-<8 random hex digits>`, fresh for every Executor}

@@ -6,14 +6,17 @@
  */
 import type { grpc } from "../../wire/packages.ts";
 import {
+  type GetShardOwnerResponse__Output,
   type HeartbeatRequest__Output,
   type HeartbeatResponse__Output,
+  ShardDistributorAPIClient,
   ShardDistributorExecutorAPIClient,
   type WatchExecutorAssignmentResponse__Output,
 } from "../../wire/proto.ts";
 import { clientCredentials, type ClientTlsOptions } from "../common/credentials.ts";
 import { classifyCallError } from "../common/classify.ts";
 import { callUnary } from "../common/unary.ts";
+import type { ShardOwner } from "./types.ts";
 
 /**
  * Sends heartbeats. The executor calls {@linkcode HeartbeatTransport.heartbeat}
@@ -40,6 +43,16 @@ export interface HeartbeatTransport {
     request: { readonly namespace: string; readonly executorId: string },
     signal: AbortSignal,
   ): AsyncIterable<string>;
+  /**
+   * Optional: the executor serving a shard now (`GetShardOwner`), for a
+   * `prepare` hook's `ctx.currentOwner()`; resolves `undefined` when the
+   * shard has no owner and rejects on any other failure. A transport without
+   * it makes `currentOwner()` reject with code `UNIMPLEMENTED`.
+   */
+  shardOwner?(
+    request: { readonly namespace: string; readonly shardKey: string },
+    options: { readonly signal: AbortSignal; readonly timeoutMs: number },
+  ): Promise<ShardOwner | undefined>;
   /** Releases connections. */
   close(): void;
 }
@@ -82,6 +95,7 @@ export function grpcHeartbeatTransport(
   if (addresses.length === 0) throw new RangeError("Cannot heartbeat: no service address given");
   const { credentials, options } = clientCredentials(tls);
   const clients = new Map<string, ShardDistributorExecutorAPIClient>();
+  const lookups = new Map<string, ShardDistributorAPIClient>();
   let index = 0;
   const clientOf = (address: string) => {
     let client = clients.get(address);
@@ -136,9 +150,42 @@ export function grpcHeartbeatTransport(
         call.cancel();
       }
     },
+    // To the address heartbeats go to, with the same channel options (grpc-js then shares the
+    // connection).
+    async shardOwner(request, { signal, timeoutMs }) {
+      const address = addresses[index % addresses.length]!;
+      let client = lookups.get(address);
+      if (client === undefined) {
+        client = new ShardDistributorAPIClient(address, credentials, {
+          ...CHANNEL_OPTIONS,
+          ...options,
+        });
+        lookups.set(address, client);
+      }
+      try {
+        const answer = await callUnary<GetShardOwnerResponse__Output>(
+          client,
+          "getShardOwner",
+          { ...request },
+          { deadlineMs: timeoutMs, signal },
+        );
+        return answer.owner === ""
+          ? undefined
+          : { executorId: answer.owner, metadata: { ...answer.metadata } };
+      } catch (error) {
+        const failure = classifyCallError(error, {
+          address,
+          namespace: request.namespace,
+          operation: "GetShardOwner",
+        });
+        if (failure.code === "SHARD_NOT_FOUND") return undefined;
+        throw failure;
+      }
+    },
     close() {
-      for (const client of clients.values()) client.close();
+      for (const client of [...clients.values(), ...lookups.values()]) client.close();
       clients.clear();
+      lookups.clear();
     },
   };
 }

@@ -10,9 +10,10 @@ import type { StopReason } from "./errors.ts";
 /**
  * What a processor gets for one shard. `signal` aborts (with a
  * {@linkcode ShardStoppedError} as its reason) the moment the SDK decides to
- * stop the shard, before `stop()` is called.
+ * stop the shard, before `stop()` is called. `P` is what the executor's
+ * `prepare` hook returns (see {@linkcode PrepareHook}).
  */
-export interface ShardContext {
+export interface ShardContext<P = unknown> {
   /** The shard key, e.g. `"7"` (fixed namespaces) or an entity id (ephemeral ones). */
   readonly shardKey: string;
   /** The namespace. */
@@ -28,6 +29,14 @@ export interface ShardContext {
   readonly fencingToken: string;
   /** Aborts when the processor must stop. */
   readonly signal: AbortSignal;
+  /**
+   * Warm handover: what the executor's `prepare` hook returned for this
+   * shard before it was handed over; from now on the processor owns it
+   * (the SDK never disposes it). `undefined` when the shard arrived cold: no
+   * `prepare` hook, the service assigned the shard without a handover, the
+   * prepare failed or timed out, or this is a retry after a failed start.
+   */
+  readonly prepared: P | undefined;
   /**
    * Sets the shard's load, reported as `shard_load` in the next heartbeats
    * (0 until called). Throws a `ShardManagerError` (code `INVALID_ARGUMENT`) unless `load` is finite and >= 0.
@@ -58,9 +67,64 @@ export interface ShardProcessor {
  * heartbeat with a fresh context. Returning nothing is fine for processors
  * that only watch `ctx.signal`.
  */
-export type ProcessorFactory = (
-  ctx: ShardContext,
+export type ProcessorFactory<P = unknown> = (
+  ctx: ShardContext<P>,
 ) => ShardProcessor | void | Promise<ShardProcessor | void>;
+
+/** An executor of the namespace, as the service describes it. */
+export interface ShardOwner {
+  /** Its executor id. */
+  readonly executorId: string;
+  /** The metadata it last sent with its heartbeats, e.g. `{ address: "10.0.0.5:8080" }`. */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a `prepare` hook gets for one shard about to move to this executor
+ * (warm handover). `signal` aborts, with a {@linkcode ShardStoppedError}
+ * whose reason is `"handover-cancelled"` (the service called the move off),
+ * `"shutdown"` or `"unreachable"`, when the prepared shard will not be
+ * served here; the value it resolved with is then disposed (see
+ * {@linkcode PrepareHook}).
+ */
+export interface PrepareContext {
+  /** The shard key. */
+  readonly shardKey: string;
+  /** The namespace. */
+  readonly namespace: string;
+  /** This executor's id. */
+  readonly executorId: string;
+  /**
+   * The fencing token this executor will hold once the shard is handed over
+   * (the processor's `ctx.fencingToken` after a warm switch). Nothing may be
+   * written on the shard's behalf with it before then: the current owner
+   * still serves the shard.
+   */
+  readonly fencingToken: string;
+  /** Aborts when the handover is called off or the executor stops. */
+  readonly signal: AbortSignal;
+  /**
+   * The executor that serves the shard now, for state transfer (ask it for
+   * the shard's state at the address in its metadata): looked up when called
+   * (`GetShardOwner`, over the executor's own connection), `undefined` when
+   * the shard has no owner. Rejects with a `ShardManagerError` when the
+   * lookup fails (code `UNIMPLEMENTED` with a transport that cannot look
+   * owners up).
+   */
+  currentOwner(): Promise<ShardOwner | undefined>;
+}
+
+/**
+ * Prepares a shard before it is handed over to this executor (warm
+ * handover): load its state, warm caches, open connections, but serve
+ * nothing and write nothing on its behalf. What it resolves with becomes the
+ * processor's `ctx.prepared` when the shard turns ready here. A throw, a
+ * rejection or `prepareTimeoutMs` passing is a failed prepare (the shard may
+ * still arrive, cold). When the shard will not be served here after all, the
+ * value is disposed: `[Symbol.asyncDispose]()` or `[Symbol.dispose]()` when
+ * it has one.
+ */
+export type PrepareHook<P> = (ctx: PrepareContext) => P | Promise<P>;
 
 /**
  * What the executor does while no heartbeat succeeds:
@@ -77,8 +141,14 @@ export type UnreachablePolicy =
   | { readonly mode: "keep" }
   | { readonly mode: "stop"; readonly afterMs: number };
 
-/** Why a shard was released: every {@linkcode StopReason} but `"start-failed"`. */
-export type ReleaseReason = Exclude<StopReason, "start-failed">;
+/**
+ * Why a shard was released: every {@linkcode StopReason} but
+ * `"start-failed"` and `"handover-cancelled"` (which end preparations only).
+ */
+export type ReleaseReason = Exclude<StopReason, "start-failed" | "handover-cancelled">;
+
+/** Why a preparation ended without its shard being handed over. */
+export type PrepareCancelReason = Exclude<StopReason, "start-failed">;
 
 /**
  * Something that happened in an executor, for logs and metrics.
@@ -87,8 +157,15 @@ export type ReleaseReason = Exclude<StopReason, "start-failed">;
  * - `started`: its processor started.
  * - `released`: a shard is gone from this executor and its processor stopped
  *   (or its stop timed out).
- * - `processor-failed`: a start or stop threw or timed out
+ * - `processor-failed`: a prepare, start or stop threw or timed out
  *   ({@linkcode ProcessorTimeoutError}).
+ * - `preparing`: warm handover: the service asked this executor to prepare
+ *   a shard; the `prepare` hook runs. `fencingToken` is the one it will get.
+ * - `prepared`: the hook resolved (after `durationMs`); the shard is reported
+ *   PREPARED until the service hands it over or calls the move off.
+ * - `prepare-cancelled`: a shard that was preparing or prepared will not be
+ *   served here (the service called the move off, or the executor stops);
+ *   the hook's signal aborted and its value is disposed.
  * - `heartbeat-failed`: a heartbeat failed; `failures` counts them since the
  *   last success.
  * - `heartbeat-recovered`: the first success after failures.
@@ -98,11 +175,23 @@ export type ReleaseReason = Exclude<StopReason, "start-failed">;
 export type ExecutorEvent =
   | { readonly type: "assigned"; readonly shardKey: string; readonly fencingToken: string }
   | { readonly type: "started"; readonly shardKey: string; readonly fencingToken: string }
+  | { readonly type: "preparing"; readonly shardKey: string; readonly fencingToken: string }
+  | {
+    readonly type: "prepared";
+    readonly shardKey: string;
+    readonly fencingToken: string;
+    readonly durationMs: number;
+  }
+  | {
+    readonly type: "prepare-cancelled";
+    readonly shardKey: string;
+    readonly reason: PrepareCancelReason;
+  }
   | { readonly type: "released"; readonly shardKey: string; readonly reason: ReleaseReason }
   | {
     readonly type: "processor-failed";
     readonly shardKey: string;
-    readonly phase: "start" | "stop";
+    readonly phase: "prepare" | "start" | "stop";
     readonly error: unknown;
   }
   | {

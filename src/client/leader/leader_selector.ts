@@ -39,6 +39,10 @@ interface Term {
  *   and with `autoRequeue` the node rejoins with a fresh executor id.
  * - `close()` stops `takeLeadership` first and only then lets the shard go,
  *   so the next leader never overlaps this one.
+ * - With `prepare`, the next leader is warmed up before the handover (warm
+ *   handover): the hook runs on the node about to lead while the old
+ *   leader still leads, and `takeLeadership` gets its value as
+ *   `lease.prepared`.
  *
  * The namespace must be `{ type: fixed, shardNum: 1 }`: {@linkcode LeaderSelector.start}
  * refuses any other with code `INVALID_NAMESPACE`.
@@ -61,14 +65,14 @@ interface Term {
  * declare function deleteExpiredRows(o: { fencingToken: string; signal: AbortSignal }): Promise<void>;
  * ```
  */
-export class LeaderSelector implements AsyncDisposable {
-  readonly #o: LeaderSelectorOptions;
+export class LeaderSelector<P = unknown> implements AsyncDisposable {
+  readonly #o: LeaderSelectorOptions<P>;
   readonly #addresses: readonly string[];
   readonly #clock: Clock;
   readonly #suspendAfterMs: number;
   readonly #interval: number;
   readonly #hub: EventHub<LeaderEvent>;
-  #executor: Executor | undefined;
+  #executor: Executor<P> | undefined;
   #term: Term | undefined;
   #closing: Promise<void> | undefined;
   #work: Promise<void> = Promise.resolve();
@@ -77,11 +81,17 @@ export class LeaderSelector implements AsyncDisposable {
   #refused: ShardManagerError | undefined;
 
   /** Checks `options` (throwing an `InvalidOptionsError`); joins nothing until `start()`. */
-  constructor(options: LeaderSelectorOptions) {
+  constructor(options: LeaderSelectorOptions<P>) {
     if (typeof options.takeLeadership !== "function") {
       throw new InvalidOptionsError(
         "takeLeadership",
         `takeLeadership must be a function, got ${typeof options.takeLeadership}`,
+      );
+    }
+    if (options.prepare !== undefined && typeof options.prepare !== "function") {
+      throw new InvalidOptionsError(
+        "prepare",
+        `prepare must be a function when given, got ${typeof options.prepare}`,
       );
     }
     if (typeof options.namespace !== "string" || options.namespace === "") {
@@ -217,10 +227,10 @@ export class LeaderSelector implements AsyncDisposable {
     return this.close();
   }
 
-  #join(): Executor {
+  #join(): Executor<P> {
     const o = this.#o;
     const base = o.name ?? hostName("leader");
-    const executor: Executor = new Executor({
+    const executor: Executor<P> = new Executor<P>({
       addresses: o.addresses,
       namespace: o.namespace,
       executorId: `${base}-${crypto.randomUUID().slice(0, 8)}`,
@@ -230,6 +240,8 @@ export class LeaderSelector implements AsyncDisposable {
       stopTimeoutMs: o.releaseTimeoutMs ?? 10_000,
       drainTimeoutMs: o.drainTimeoutMs ?? 5_000,
       clock: this.#clock,
+      ...(o.prepare ? { prepare: o.prepare } : {}),
+      ...(o.prepareTimeoutMs === undefined ? {} : { prepareTimeoutMs: o.prepareTimeoutMs }),
       ...(o.metadata ? { metadata: o.metadata } : {}),
       ...(o.tls ? { tls: o.tls } : {}),
       ...(o.token ? { token: o.token } : {}),
@@ -256,7 +268,7 @@ export class LeaderSelector implements AsyncDisposable {
    * Shard `"0"` waits one microtask first, so that a refusal from the same
    * answer comes before any term begins.
    */
-  #lead(executor: Executor, ctx: ShardContext): Promise<ShardProcessor> {
+  #lead(executor: Executor<P>, ctx: ShardContext<P>): Promise<ShardProcessor> {
     if (ctx.shardKey !== "0") {
       const error = invalidLeaderNamespace(
         ctx.namespace,
@@ -275,13 +287,14 @@ export class LeaderSelector implements AsyncDisposable {
     });
   }
 
-  #beginTerm(executor: Executor, ctx: ShardContext): ShardProcessor {
+  #beginTerm(executor: Executor<P>, ctx: ShardContext<P>): ShardProcessor {
     const controller = new AbortController();
     const signal = AbortSignal.any([ctx.signal, controller.signal]);
-    const lease: LeadershipLease = Object.freeze({
+    const lease: LeadershipLease<P> = Object.freeze({
       fencingToken: ctx.fencingToken,
       executorId: ctx.executorId,
       namespace: ctx.namespace,
+      prepared: ctx.prepared,
     });
     const term: Term = { controller, signal, run: Promise.resolve() };
     this.#term = term;
@@ -309,7 +322,7 @@ export class LeaderSelector implements AsyncDisposable {
   }
 
   /** Gives the shard up after a voluntary end; leaves the election unless `autoRequeue`. */
-  #afterTerm(executor: Executor, voluntary: boolean): void {
+  #afterTerm(executor: Executor<P>, voluntary: boolean): void {
     if (this.#closing || executor !== this.#executor) return;
     const requeue = this.#o.autoRequeue ?? false;
     if (requeue && !voluntary) return; // stay a candidate with the same executor
@@ -328,7 +341,7 @@ export class LeaderSelector implements AsyncDisposable {
  * @deprecated Use `await new LeaderSelector(options).start()`, which
  * rejects on a wrong namespace or address instead of only emitting an event.
  */
-export function leaderSelector(options: LeaderSelectorOptions): LeaderSelector {
+export function leaderSelector<P = unknown>(options: LeaderSelectorOptions<P>): LeaderSelector<P> {
   const selector = new LeaderSelector(options);
   selector.start().catch(() => {}); // emitted as an `error` event
   return selector;

@@ -4,7 +4,12 @@ import type { HeartbeatTransport } from "../executor/transport.ts";
 import { FakeService, fakeTime } from "../executor/_testing.ts";
 import { LeaderSelector, leaderSelector } from "./leader_selector.ts";
 import { ShardManagerError } from "../common/errors.ts";
-import type { LeaderEvent, LeaderSelectorOptions, TakeLeadership } from "./types.ts";
+import type {
+  LeaderEvent,
+  LeaderSelectorOptions,
+  LeadershipLease,
+  TakeLeadership,
+} from "./types.ts";
 
 interface TermRecord {
   node: string;
@@ -246,4 +251,40 @@ Deno.test("the logger and the meter reach the selector's executor", async () => 
   const closing = selector.close();
   await time.tickAsync(10_000);
   await closing;
+});
+
+Deno.test("prepare warms the next leader before the handover: takeLeadership gets its value", async () => {
+  const { time, clock } = fakeTime();
+  const service = new FakeService({ shards: ["0"], manual: true, now: clock.now });
+  service.owners.set("0", "old-leader");
+  service.tokens.set("0", "50");
+  const leases: LeadershipLease<string>[] = [];
+  const selector = new LeaderSelector({
+    addresses: "unused:1",
+    namespace: "leader",
+    transport: service,
+    clock,
+    prepare: (ctx) => `warmed for ${ctx.fencingToken}`,
+    takeLeadership: async (signal, lease) => {
+      leases.push(lease);
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+    },
+  });
+  const started = selector.start();
+  await time.tickAsync(0);
+  await started;
+  const id = selector.participantId!;
+  const token = service.prepare("0", id);
+  await time.tickAsync(300); // the next heartbeat (250 ms ± 10%)
+  const reports = service.lastRequest(id)?.shardStatusReports;
+  assert.equal(reports?.["0"]?.status, "SHARD_STATUS_PREPARED");
+  assert.equal(selector.hasLeadership, false, "warmed up, not leading");
+  service.handOver("0");
+  await time.tickAsync(300);
+  assert.equal(selector.hasLeadership, true);
+  assert.equal(leases[0]?.prepared, `warmed for ${token}`);
+  assert.equal(leases[0]?.fencingToken, token);
+  const closed = selector.close();
+  await time.tickAsync(10_000);
+  await closed;
 });

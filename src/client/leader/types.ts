@@ -6,10 +6,10 @@
 import type { ConnectionOptions } from "../common/connection_options.ts";
 import type { ObservabilityOptions } from "../common/observability_options.ts";
 import type { ShardManagerError } from "../common/errors.ts";
-import type { Clock, HeartbeatTransport } from "../executor/mod.ts";
+import type { Clock, HeartbeatTransport, PrepareHook } from "../executor/mod.ts";
 
-/** What the leader is told about its leadership. */
-export interface LeadershipLease {
+/** What the leader is told about its leadership; `P` is what `prepare` returned. */
+export interface LeadershipLease<P = unknown> {
   /**
    * Grows with every change of leader (a decimal string: compare with
    * `BigInt`). Send it with every write and have the downstream system refuse
@@ -22,6 +22,12 @@ export interface LeadershipLease {
   readonly executorId: string;
   /** The election's namespace. */
   readonly namespace: string;
+  /**
+   * What the selector's `prepare` hook returned when this node was warmed up
+   * before the handover (its to keep); `undefined` when it became leader
+   * cold (no hook, no planned handover, or the prepare failed).
+   */
+  readonly prepared: P | undefined;
 }
 
 /**
@@ -30,20 +36,34 @@ export interface LeadershipLease {
  * closes: stop then, and return. Returning (or throwing) while `signal` has
  * not aborted gives leadership up.
  */
-export type TakeLeadership = (
+export type TakeLeadership<P = unknown> = (
   signal: AbortSignal,
-  lease: LeadershipLease,
+  lease: LeadershipLease<P>,
 ) => void | Promise<void>;
 
 /** How to create a `LeaderSelector`. Durations are in milliseconds. */
-export interface LeaderSelectorOptions extends ConnectionOptions, ObservabilityOptions {
+export interface LeaderSelectorOptions<P = unknown>
+  extends ConnectionOptions, ObservabilityOptions {
   /**
    * The election: a namespace configured on the service as
    * `{ type: fixed, shardNum: 1 }`. Owning its shard `"0"` means leading.
    */
   readonly namespace: string;
   /** Runs while this node leads. */
-  readonly takeLeadership: TakeLeadership;
+  readonly takeLeadership: TakeLeadership<P>;
+  /**
+   * Warm handover: warms this node up before it takes over from a leader
+   * that is leaving (a planned move: the leader closes, drains or is
+   * rebalanced), while the old leader still leads. Load state, open
+   * connections; do not act as leader. What it returns is
+   * `lease.prepared` in `takeLeadership`. It is the executor's `prepare`
+   * hook (`ctx.signal` aborts if the handover is called off, and the value
+   * is then disposed); see docs/sdk_executor.md, "Warm handover".
+   * @default {none: leadership starts cold}
+   */
+  readonly prepare?: PrepareHook<P>;
+  /** How long `prepare` may take. @default {60000} */
+  readonly prepareTimeoutMs?: number;
   /**
    * This participant's name; executor ids are `<name>-<8 random hex digits>`.
    * @default {the hostname}
