@@ -59,15 +59,40 @@ async function withService(
   }
 }
 
+/** Starts executor `id` in `executors` and waits until it serves `shards` shards. */
+async function servingAll(
+  clients: Clients,
+  ns: string,
+  executors: WarmExecutor[],
+  id: string,
+  shards: number,
+): Promise<WarmExecutor> {
+  const e = runWarmExecutor(clients, ns, id);
+  executors.push(e);
+  await eventually(() => e.serving.length === shards, 8_000, `${id} serves all`);
+  return e;
+}
+
+/** Starts executor `id` in `executors` (never finishing a prepare) and waits until it is asked to prepare. */
+async function preparing(
+  clients: Clients,
+  ns: string,
+  executors: WarmExecutor[],
+  id: string,
+): Promise<WarmExecutor> {
+  const e = runWarmExecutor(clients, ns, id, { prepareMs: Infinity });
+  executors.push(e);
+  await eventually(() => e.history.some((h) => h.status === "PREPARING"), 8_000, `${id} prepares`);
+  return e;
+}
+
 const stopAll = (executors: WarmExecutor[]) => Promise.all(executors.map((e) => e.stop()));
 
 Deno.test("warm handover: prepared while the old owner serves, then switched with the announced token", async () => {
   await withService([namespace("ns"), namespace("cold")], async (clients, instance) => {
     const executors: WarmExecutor[] = [];
     try {
-      const a = runWarmExecutor(clients, "ns", "a");
-      executors.push(a);
-      await eventually(() => a.serving.length === 4, 5_000, "a serves all");
+      const a = await servingAll(clients, "ns", executors, "a", 4);
       const b = runWarmExecutor(clients, "ns", "b", { prepareMs: 600 });
       executors.push(b);
       await eventually(() => [...b.told.values()].some((t) => t.status === "PREPARING"), 5_000);
@@ -84,10 +109,26 @@ Deno.test("warm handover: prepared while the old owner serves, then switched wit
       for (const s of b.serving) {
         assert.equal(b.history.find((h) => h.shard === s)?.status, "PREPARING", `shard ${s}`);
       }
-      const metrics = await (await fetch(`http://${instance.http.address}/metrics`)).text();
-      assert.match(metrics, /sm_handovers_total\{namespace="ns",outcome="prepared"\} 2/);
-      assert.match(metrics, /sm_handovers_total\{namespace="ns",outcome="warm"\} 2/);
-      assert.match(metrics, /sm_handover_prepare_seconds_count\{namespace="ns"\} 2/);
+      // The leader counts a pass once its commit is applied: the answers may come first.
+      const scrape = async () =>
+        await (await fetch(`http://${instance.http.address}/metrics`)).text();
+      const counted = [
+        /sm_handovers_total\{namespace="ns",outcome="prepared"\} 2\n/,
+        /sm_handovers_total\{namespace="ns",outcome="warm"\} 2\n/,
+        /sm_handover_prepare_seconds_count\{namespace="ns"\} 2\n/,
+      ];
+      let metrics = "";
+      await eventually(
+        async () => {
+          metrics = await scrape();
+          return counted.every((re) => re.test(metrics));
+        },
+        5_000,
+        () =>
+          `handover metrics in\n${
+            metrics.split("\n").filter((l) => l.includes("handover")).join("\n")
+          }`,
+      );
 
       // An executor without warm_handover is moved as before: never asked to prepare.
       const x = runWarmExecutor(clients, "cold", "x", { warm: false });
@@ -107,12 +148,8 @@ Deno.test("warm handover: a balancing move not prepared in time is cancelled; a 
   await withService([namespace("ns", { shardNum: 2 })], async (clients) => {
     const executors: WarmExecutor[] = [];
     try {
-      const a = runWarmExecutor(clients, "ns", "a");
-      executors.push(a);
-      await eventually(() => a.serving.length === 2, 5_000, "a serves all");
-      const b = runWarmExecutor(clients, "ns", "b", { prepareMs: Infinity });
-      executors.push(b);
-      await eventually(() => b.history.some((h) => h.status === "PREPARING"), 5_000, "prepare");
+      const a = await servingAll(clients, "ns", executors, "a", 2);
+      const b = await preparing(clients, "ns", executors, "b");
       const started = b.history.find((h) => h.status === "PREPARING")!;
       // Cancelled at the timeout: b is told no more of it, and a never stopped serving it.
       await eventually(() => !b.told.has(started.shard), 5_000, "the prepare is cancelled");
@@ -136,17 +173,11 @@ Deno.test("warm handover: the incoming owner takes the shard at once when the ol
   await withService([namespace("ns", { shardNum: 2, prepareTimeout: "30s" })], async (clients) => {
     const executors: WarmExecutor[] = [];
     try {
-      const a = runWarmExecutor(clients, "ns", "a");
-      executors.push(a);
-      await eventually(() => a.serving.length === 2, 5_000, "a serves all");
-      const b = runWarmExecutor(clients, "ns", "b", { prepareMs: Infinity });
-      executors.push(b);
-      await eventually(() => b.history.some((h) => h.status === "PREPARING"), 5_000, "prepare");
+      const a = await servingAll(clients, "ns", executors, "a", 2);
+      const b = await preparing(clients, "ns", executors, "b");
       // b is lost while it prepares: the move is cancelled long before the 30 s timeout.
       await b.stop();
-      const c = runWarmExecutor(clients, "ns", "c", { prepareMs: Infinity });
-      executors.push(c);
-      await eventually(() => c.history.some((h) => h.status === "PREPARING"), 8_000, "c prepares");
+      const c = await preparing(clients, "ns", executors, "c");
       assert.equal(a.serving.length, 2, "a serves throughout");
       // a is lost while c prepares: c takes its shards at once (not after 30 s).
       await a.stop();
@@ -162,9 +193,7 @@ Deno.test("warm handover, exclusive: the prepared owner starts only after the ol
   await withService([ns], async (clients) => {
     const executors: WarmExecutor[] = [];
     try {
-      const a = runWarmExecutor(clients, "jobs", "a");
-      executors.push(a);
-      await eventually(() => a.serving.length === 2, 5_000, "a serves all");
+      const a = await servingAll(clients, "jobs", executors, "a", 2);
       const b = runWarmExecutor(clients, "jobs", "b", { prepareMs: 300 });
       executors.push(b);
       await eventually(() => a.serving.length === 1 && b.serving.length === 1, 8_000, "1 each");
