@@ -30,7 +30,26 @@ export interface PreparationHooks {
   readonly currentOwner: (shardKey: string, signal: AbortSignal) => Promise<ShardOwner | undefined>;
 }
 
-/** One shard being prepared, or prepared, on this executor. */
+/**
+ * One shard being prepared, or prepared, on this executor.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Preparation } from "./_preparation.ts";
+ * import { resolveOptions } from "./_resolve_options.ts";
+ *
+ * const options = resolveOptions({ addresses: "x:1", namespace: "ns", processor: () => {} });
+ * const preparation = new Preparation("7", "120", options, {
+ *   emit: () => {},
+ *   onPrepared: () => {},
+ *   currentOwner: () => Promise.resolve(undefined),
+ * });
+ * preparation.begin((ctx) => `state of ${ctx.shardKey}`);
+ * assert.equal(await preparation.handOver(), "state of 7");
+ * assert.equal(preparation.state, "handed-over");
+ * ```
+ */
 export class Preparation {
   /** The shard. */
   readonly shardKey: string;
@@ -164,6 +183,18 @@ export class Preparation {
  * Disposes a prepared value that no processor will get: its
  * `[Symbol.asyncDispose]()` or `[Symbol.dispose]()`, if it has one. Never
  * rejects (a failing disposal is ignored: the value is dropped either way).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { dispose } from "./_preparation.ts";
+ *
+ * let closed = false;
+ * await dispose({ [Symbol.asyncDispose]: async () => void (closed = true) });
+ * assert.equal(closed, true);
+ * await dispose("plain values are left alone");
+ * await dispose({ [Symbol.dispose]: () => { throw new Error("ignored") } });
+ * ```
  */
 export async function dispose(value: unknown): Promise<void> {
   if ((typeof value !== "object" && typeof value !== "function") || value === null) return;

@@ -259,3 +259,32 @@ Deno.test("prepare and prepareTimeoutMs are checked up front", () => {
     /prepareTimeoutMs must be a positive number of ms, got 0/,
   );
 });
+
+Deno.test("warm handover: currentOwner() rejects with UNIMPLEMENTED through a transport that cannot look owners up", async () => {
+  const { calls, prepare } = manualPrepare<string>();
+  const made = setup({ prepare });
+  const { time, service } = made;
+  const bare = new Executor({
+    addresses: "unused:1",
+    namespace: "ns",
+    executorId: "e1",
+    clock: made.clock,
+    logger: false,
+    transport: { heartbeat: (r, o) => service.heartbeat(r, o), close() {} },
+    processor: () => {},
+    prepare,
+  });
+  service.prepare("1", "e1");
+  bare.start();
+  await time.tickAsync(0);
+  await assert.rejects(
+    calls[0]!.ctx.currentOwner(),
+    (e: { code?: string; message: string }) =>
+      e.code === "UNIMPLEMENTED" && /shard "1".*no shardOwner method/.test(e.message),
+  );
+  calls[0]!.done.resolve("x");
+  const down = bare.shutdown();
+  await time.tickAsync(20_000);
+  await down;
+  await made.shutdown();
+});

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import * as grpc from "@grpc/grpc-js";
-import { executorService, type HeartbeatRequest__Output } from "../../wire/proto.ts";
+import {
+  executorService,
+  type HeartbeatRequest__Output,
+  shardDistributorService,
+} from "../../wire/proto.ts";
 import { grpcHeartbeatTransport } from "./transport.ts";
 import type { ShardManagerError } from "../common/errors.ts";
 
@@ -59,5 +63,40 @@ Deno.test("the gRPC transport sends heartbeats and moves to the next address aft
   } finally {
     transport.close();
     live.forceShutdown();
+  }
+});
+
+Deno.test("the gRPC transport looks a shard's owner up (GetShardOwner) for prepare's currentOwner()", async () => {
+  const server = new grpc.Server();
+  server.addService(shardDistributorService, {
+    GetShardOwner: (
+      call: grpc.ServerUnaryCall<{ namespace: string; shardKey: string }, unknown>,
+      cb: grpc.sendUnaryData<unknown>,
+    ) => {
+      const { namespace, shardKey } = call.request;
+      if (shardKey === "9") {
+        return cb({ code: grpc.status.NOT_FOUND, details: "shard 9 not found" });
+      }
+      if (shardKey === "8") return cb({ code: grpc.status.UNAVAILABLE, details: "no leader" });
+      cb(null, { owner: "old", namespace, metadata: { address: "10.0.0.9:80" } });
+    },
+  } as unknown as grpc.UntypedServiceImplementation);
+  const address = await listen(server);
+  const transport = grpcHeartbeatTransport([address]);
+  const options = { signal: new AbortController().signal, timeoutMs: 5_000 };
+  try {
+    const owner = await transport.shardOwner!({ namespace: "ns", shardKey: "3" }, options);
+    assert.deepEqual(owner, { executorId: "old", metadata: { address: "10.0.0.9:80" } });
+    assert.equal(
+      await transport.shardOwner!({ namespace: "ns", shardKey: "9" }, options),
+      undefined,
+    );
+    await assert.rejects(
+      transport.shardOwner!({ namespace: "ns", shardKey: "8" }, options),
+      (e: ShardManagerError) => e.code === "UNAVAILABLE",
+    );
+  } finally {
+    transport.close();
+    server.forceShutdown();
   }
 });
