@@ -9,7 +9,10 @@
  */
 import assert from "node:assert/strict";
 import type { RunningInstance } from "../src/app.ts";
-import type { GetShardOwnerResponse__Output } from "../src/wire/proto.ts";
+import type {
+  GetShardOwnerResponse__Output,
+  InspectShardResponse__Output,
+} from "../src/wire/proto.ts";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, type Clients, connect } from "./support/grpc_clients.ts";
 import { eventually } from "./support/executors.ts";
@@ -100,6 +103,14 @@ Deno.test("warm handover: prepared while the old owner serves, then switched wit
       // While b prepares, a serves the shard and routing names a.
       assert.ok(a.serving.includes(shard));
       assert.equal(await ownerOf(clients, "ns", shard), "a");
+      const inspected = await call<unknown, InspectShardResponse__Output>(
+        clients.api,
+        "inspectShard",
+        { namespace: "ns", shardKey: shard },
+      );
+      assert.equal(inspected.owner, "a");
+      assert.equal(inspected.incomingOwner, "b", "inspection shows the handover in flight");
+      assert.ok(inspected.preparingSince !== null);
       await eventually(() => a.serving.length === 2 && b.serving.length === 2, 5_000, "2 each");
       const ready = b.history.find((h) => h.shard === shard && h.status === "READY")!;
       assert.equal(ready.token, told.token, "the switch keeps the token the prepare announced");
@@ -126,9 +137,23 @@ Deno.test("warm handover: prepared while the old owner serves, then switched wit
         5_000,
         () =>
           `handover metrics in\n${
-            metrics.split("\n").filter((l) => l.includes("handover")).join("\n")
+            metrics.split("\n").filter((l) =>
+              l.includes("handover") || l.includes("shard_moves_total{") ||
+              l.includes("passes_total{")
+            ).join("\n")
           }`,
       );
+
+      const history = await call<unknown, { events: { type: string; text: string }[] }>(
+        clients.api,
+        "listNamespaceEvents",
+        { namespace: "ns" },
+      );
+      const texts = history.events.filter((e) => e.type === "assignment_changed").map((e) =>
+        e.text
+      );
+      assert.ok(texts.some((t) => /warm handovers: .*prepared/.test(t)), texts.join("\n"));
+      assert.ok(texts.some((t) => /warm handovers: .*warm/.test(t)), texts.join("\n"));
 
       // An executor without warm_handover is moved as before: never asked to prepare.
       const x = runWarmExecutor(clients, "cold", "x", { warm: false });

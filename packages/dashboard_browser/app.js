@@ -14,7 +14,7 @@ import { formatAge, formatTime } from "./format.js";
 import { renderLegend } from "./legend.js";
 import { createShardMap } from "./shard_map.js";
 import { renderDegraded, renderSummary } from "./summary.js";
-import { renderDrains, renderExecutors, renderSettings } from "./tables.js";
+import { renderDrains, renderExecutors, renderHandovers, renderSettings } from "./tables.js";
 import { pollTimeline } from "./timeline.js";
 import { pollTrends, whenTrendsChange } from "./trends.js";
 import { ui } from "./ui.js";
@@ -146,6 +146,7 @@ function render() {
   renderMap();
   renderLegend(s);
   renderDrains(s);
+  renderHandovers(s);
   renderLookup();
 }
 

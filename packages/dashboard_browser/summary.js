@@ -109,7 +109,8 @@ export function renderSummary(s) {
       "div",
       m.unowned || m.notRunning ? "sub bad-text" : "sub",
       m.owned + " owned, " + m.unowned + " UNOWNED, " + m.drained + " drained" +
-        (m.notRunning ? ", " + m.notRunning + " not running" : ""),
+        (m.notRunning ? ", " + m.notRunning + " not running" : "") +
+        (m.handovers ? ", " + m.handovers + " handing over" : ""),
     ),
   );
   $("load-summary").replaceChildren(

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The tables: settings, executors, executor drains, drained shards. Rows are kept by key and updated in place, so a button under
+ * The tables: settings, executors, handovers in flight, executor drains, drained shards. Rows are kept by key and updated in place, so a button under
  * the pointer survives the once-a-second refresh. A row keeps its parts in
  * one expando property, `sm` (plain names such as `cells` are taken by the
  * DOM).
@@ -13,6 +13,7 @@ import { formatAge, formatLoad, formatTime } from "./format.js";
 import { drawTrend, makeSpark } from "./trends.js";
 
 /** @import { DashboardState, ExecutorDrainRow, ExecutorRow } from "../../src/transport/http/dashboard/state.ts" */
+/** @import { HandoverView } from "../../src/routing/views.ts" */
 /** @import { SparkParts } from "./trends.js" */
 
 /**
@@ -248,4 +249,52 @@ export function renderDrains(s) {
     ? "and " + (s.drainedShards.length - keys.length) + " more"
     : "";
   $("drained-empty").hidden = s.drainedShards.length > 0;
+}
+
+/**
+ * A handover row.
+ *
+ * @returns {HTMLTableRowElement}
+ */
+function createHandoverRow() {
+  const tr = make("tr", "");
+  for (const name of ["shard", "from", "to", "since", "state"]) {
+    tr.append(make("td", name === "state" ? "" : "mono", ""));
+  }
+  return tr;
+}
+
+/**
+ * Shows `h` in its row.
+ *
+ * @param {HTMLTableRowElement} tr The row.
+ * @param {HandoverView} h The handover.
+ */
+function updateHandoverRow(tr, h) {
+  const [shard, from, to, since, state] = Array.from(tr.children);
+  if (!shard || !from || !to || !since || !state) return;
+  shard.textContent = h.shardKey;
+  from.textContent = h.from;
+  to.textContent = h.to;
+  since.textContent = h.sinceMs === undefined
+    ? "-"
+    : formatTime(h.sinceMs) + " (" + formatAge(Date.now() - h.sinceMs) + " ago)";
+  const tag = make("span", "", "");
+  badge(tag, h.prepared ? "ok" : "muted", h.prepared ? "prepared, switching" : "preparing");
+  state.replaceChildren(tag);
+}
+
+/**
+ * Shows the warm handovers in flight (the section is hidden when there are none).
+ *
+ * @param {DashboardState} s The picture.
+ * @returns {void}
+ */
+export function renderHandovers(s) {
+  const items = s.handovers ?? [];
+  $("handovers-section").hidden = s.summary.handovers === 0;
+  syncRows($("handover-rows"), items, (h) => h.shardKey, createHandoverRow, updateHandoverRow);
+  $("handovers-more").textContent = s.summary.handovers > items.length
+    ? "and " + (s.summary.handovers - items.length) + " more"
+    : "";
 }

@@ -14,7 +14,7 @@ import type { ShardReports } from "./types.ts";
 export interface NumberedReports {
   /** Shard numbers, in the record's order. */
   readonly numbers: Int32Array;
-  /** The load of each (`loads[j]` is shard `numbers[j]`'s). */
+  /** The load of each (`loads[j]` is shard `numbers[j]`'s; NaN: unknown, reported PREPARED). */
   readonly loads: Float64Array;
 }
 
@@ -51,7 +51,8 @@ export function numberedReports(reports: ShardReports): NumberedReports {
     // Canonical: no sign, point, exponent or leading zero (their keys are other shards' names).
     if (!(n >= 0 && n <= 0x7fffffff && Number.isInteger(n)) || indexKey(n) !== key) continue;
     numbers[count] = n;
-    loads[count] = report.load;
+    // A PREPARED report (a warm handover's incoming owner) says nothing of the load: unknown.
+    loads[count] = report.status === "PREPARED" ? NaN : report.load;
     count++;
   }
   const numbered = { numbers: numbers.subarray(0, count), loads: loads.subarray(0, count) };

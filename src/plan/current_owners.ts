@@ -72,7 +72,9 @@ export function currentOwners(
     loadAt: (i) => {
       if (loads) return loads[i]!;
       const slot = slots[i]!;
-      const load = slot >= 0 ? reportsOf[slot]?.get(shards[i]!)?.load : undefined;
+      const report = slot >= 0 ? reportsOf[slot]?.get(shards[i]!) : undefined;
+      // A shard just switched in is still reported PREPARED: its load is not known yet.
+      const load = report?.status === "PREPARED" ? undefined : report?.load;
       return load === undefined || !(load >= 0) ? NaN : load;
     },
   };

@@ -16,7 +16,7 @@ import { heartbeatAge, type InspectionTime, livenessOf } from "./liveness.ts";
 import { notRunningShards, type RunningEvidence } from "./not_running.ts";
 import { assertShardExists, type RoutedNamespace } from "./routed_namespace.ts";
 import { ownerView } from "./routing.ts";
-import type { ExecutorStateView, ShardInspection } from "./views.ts";
+import type { ExecutorStateView, IncomingOwner, ShardInspection } from "./views.ts";
 
 /**
  * Who owns `key`, with its reported load and when it got its owner; never
@@ -45,6 +45,7 @@ export function inspectShard(
       ...(report ? { status: report.status } : {}),
       assignedRevision: state.fencingToken(key) ?? 0,
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
+      ...incomingOf(state, key),
     };
   }
   if (runtime.policy.keys.kind !== "fixed" && state.requestRevision(key) === undefined) {
@@ -116,4 +117,18 @@ export function namespaceState(
   return [...state.executors()].map((e) => e.executorId).sort().map((id) =>
     executorState(state, id, time, running)
   );
+}
+
+/** `key`'s warm handover in flight, as an inspection's `incoming` (nothing when none). */
+function incomingOf(state: NamespaceView, key: string): { incoming?: IncomingOwner } {
+  const entry = state.preparingOf(key);
+  if (entry === undefined) return {};
+  const sinceMs = state.preparingAtMs(key);
+  return {
+    incoming: {
+      executorId: entry.executor,
+      ...(sinceMs === undefined ? {} : { sinceMs }),
+      prepared: state.executor(entry.executor)?.reports.get(key)?.status === "PREPARED",
+    },
+  };
 }

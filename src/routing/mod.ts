@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./assignment_hints.ts";
+export * from "./handovers.ts";
 export * from "./inspection.ts";
 export * from "./liveness.ts";
 export * from "./routed_namespace.ts";

@@ -37,6 +37,40 @@ export interface ShardInspection extends ShardOwnerView {
   readonly assignedAtMs?: number;
   /** Exclusive namespaces: its live owner does not run it (routing/not_running.ts). */
   readonly notRunning?: true;
+  /** A warm handover in flight: the executor preparing it, since when, and whether it is prepared. */
+  readonly incoming?: IncomingOwner;
+}
+
+/** The incoming owner of a shard in a warm handover. */
+export interface IncomingOwner {
+  /** The executor preparing the shard. */
+  readonly executorId: string;
+  /** When the prepare was committed (ms since epoch), when known. */
+  readonly sinceMs?: number;
+  /** It reported the shard PREPARED: the switch is due. */
+  readonly prepared: boolean;
+}
+
+/** A warm handover in flight. */
+export interface HandoverView {
+  /** The shard. */
+  readonly shardKey: string;
+  /** Its owner, serving it until the switch. */
+  readonly from: string;
+  /** The incoming owner, preparing it. */
+  readonly to: string;
+  /** When the prepare was committed (ms since epoch), when known. */
+  readonly sinceMs?: number;
+  /** The incoming owner reported it PREPARED: the switch is due. */
+  readonly prepared: boolean;
+}
+
+/** The warm handovers in flight in a namespace. */
+export interface HandoversView {
+  /** How many. */
+  readonly total: number;
+  /** The oldest, at most a hundred. */
+  readonly items: readonly HandoverView[];
 }
 
 /** One shard held by an executor. */

@@ -132,6 +132,11 @@ export class RoutingReads implements Routing, NamespaceDirectory {
     return routing.namespaceState(ns.view, this.time(), this.#o.running.evidence(ns));
   }
 
+  /** A namespace's warm handovers in flight, oldest first. */
+  handovers(namespace: string): routing.HandoversView {
+    return routing.handoversInFlight(this.#o.registry.get(namespace).view);
+  }
+
   /** A namespace's owner changes by reason, as this instance applied them since it started. */
   getShardMoves(
     namespace: string,

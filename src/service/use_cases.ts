@@ -46,6 +46,8 @@ export interface Routing {
   inspectShard(namespace: string, key: string): routing.ShardInspection;
   /** Every executor of a namespace. */
   getNamespaceState(namespace: string): routing.ExecutorStateView[];
+  /** A namespace's warm handovers in flight, oldest first. */
+  handovers(namespace: string): routing.HandoversView;
   /** One executor. */
   getExecutorState(namespace: string, executorId: string): routing.ExecutorStateView;
   /** A namespace's owner changes by reason, as this instance applied them since it started. */

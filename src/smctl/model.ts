@@ -145,6 +145,12 @@ export interface ShardModel {
   readonly drained?: boolean;
   /** Exclusive namespaces: its live owner does not run it. */
   readonly notRunning?: boolean;
+  /** A warm handover in flight: the executor preparing the shard, since when, and whether it is prepared. */
+  readonly incoming?: {
+    readonly executorId: string;
+    readonly since: string | null;
+    readonly prepared: boolean;
+  };
 }
 
 /**
@@ -286,5 +292,14 @@ export function shardModel(shardKey: string, wire: InspectShardResponse__Output)
     assignedAt: isoTime(timestampMs(wire.assignedAt)),
     ...((wire.owners?.length ?? 0) > 1 ? { owners: wire.owners.map((o) => o.executorId) } : {}),
     ...(wire.notRunning ? { notRunning: true } : {}),
+    ...(wire.incomingOwner
+      ? {
+        incoming: {
+          executorId: wire.incomingOwner,
+          since: isoTime(timestampMs(wire.preparingSince)),
+          prepared: wire.incomingPrepared === true,
+        },
+      }
+      : {}),
   };
 }

@@ -134,6 +134,9 @@ Deno.test("leader, namespace and shard models", () => {
     assignedAt: null,
     owners: [],
     notRunning: false,
+    incomingOwner: "",
+    preparingSince: null,
+    incomingPrepared: false,
   };
   assert.deepEqual(shardModel("3", inspected), {
     namespace: "ns",
@@ -150,4 +153,15 @@ Deno.test("leader, namespace and shard models", () => {
   assert.deepEqual(shardModel("3", { ...inspected, owners }).owners, ["a", "b", "c"]);
   assert.equal("owners" in shardModel("3", { ...inspected, owners: owners.slice(0, 1) }), false);
   assert.equal(shortEnum("OTHER", "SHARD_STATUS_"), "OTHER");
+  const handover = shardModel("3", {
+    ...inspected,
+    incomingOwner: "b",
+    preparingSince: { seconds: "1767225600", nanos: 0 },
+    incomingPrepared: true,
+  });
+  assert.deepEqual(handover.incoming, {
+    executorId: "b",
+    since: "2026-01-01T00:00:00.000Z",
+    prepared: true,
+  });
 });

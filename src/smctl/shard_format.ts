@@ -78,6 +78,9 @@ export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN):
     ],
     ["Assigned revision", String(shard.assignedRevision)],
     ["Assigned at", at === null ? "-" : `${shortTime(at)} (${ago(at, now)})`],
+    ...(shard.incoming
+      ? [["Handover", handoverText(shard.incoming, now)] as [string, string]]
+      : []),
     ["Owner metadata", formatPairs(shard.metadata, "\n")],
   ], { palette: paint });
 }
@@ -117,4 +120,28 @@ export function drainedShardsText(
 ): string {
   if (keys.length === 0) return `No drained shards in namespace ${JSON.stringify(namespace)}.`;
   return [paint.bold("DRAINED SHARD"), ...keys].join("\n");
+}
+
+/**
+ * A warm handover in flight, in words.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { handoverText } from "./shard_format.ts";
+ * const since = "2026-01-01T00:00:00.000Z";
+ * assert.equal(
+ *   handoverText({ executorId: "b", since, prepared: false }, Date.parse(since) + 3_000),
+ *   "warm handover to b, preparing since 2026-01-01 00:00:00Z (3s ago)",
+ * );
+ * ```
+ */
+export function handoverText(
+  incoming: NonNullable<ShardModel["incoming"]>,
+  now: number,
+): string {
+  const at = incoming.since === null ? null : Date.parse(incoming.since);
+  const since = at === null ? "" : ` since ${shortTime(at)} (${ago(at, now)})`;
+  const state = incoming.prepared ? "prepared, switching" : "preparing";
+  return `warm handover to ${incoming.executorId}, ${state}${since}`;
 }

@@ -70,7 +70,12 @@ export class Picture {
     this.inputsVersion++;
     this.executors.load(snapshot.executors.values(), snapshot.executorDrains, now, wallNow);
     this.assignment.load(snapshot);
-    this.prepares.load(snapshot.preparing, this.assignment.index.owners, now);
+    this.prepares.load(
+      snapshot.preparing,
+      this.assignment.index.owners,
+      now,
+      snapshot.assignmentTimes,
+    );
     this.drained.clear();
     for (const shard of snapshot.drained) this.drained.add(shard);
     this.requested.clear();

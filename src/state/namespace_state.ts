@@ -190,6 +190,11 @@ export class NamespaceState implements NamespaceView {
     return this.#p.prepares.byShard.get(shard);
   }
 
+  /** When `shard`'s prepare was committed, when known. */
+  preparingAtMs(shard: string): number | undefined {
+    return this.#p.prepares.atMs.get(shard);
+  }
+
   /** The shards `executorId` is preparing. */
   preparingShardsOf(executorId: string): ReadonlySet<string> {
     return this.#p.prepares.shardsOf(executorId);

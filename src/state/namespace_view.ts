@@ -167,6 +167,8 @@ export interface NamespaceView {
   releasedAt(shard: string): number | undefined;
   /** `shard`'s warm handover in flight: its incoming owner and the revision of the prepare. */
   preparingOf(shard: string): Preparing | undefined;
+  /** When `shard`'s prepare was committed (ms since epoch, the leader's clock), when known. */
+  preparingAtMs(shard: string): number | undefined;
   /** The shards `executorId` is preparing (warm handovers to it in flight). */
   preparingShardsOf(executorId: string): ReadonlySet<string>;
 

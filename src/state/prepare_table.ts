@@ -36,6 +36,8 @@ export class PrepareTable {
   readonly byShard: Map<string, Preparing> = new Map();
   /** Shard → local monotonic time its prepare was first seen by this instance. */
   readonly sinceMs: Map<string, number> = new Map();
+  /** Shard → when its prepare was committed (ms since epoch, the leader's clock), when known. */
+  readonly atMs: Map<string, number> = new Map();
   readonly #byExecutor = new Map<string, Set<string>>();
 
   /** Shards `executorId` is preparing. */
@@ -48,19 +50,26 @@ export class PrepareTable {
     return this.#byExecutor;
   }
 
-  /** Replaces everything with `preparing` (from a snapshot), seen at monotonic `now`. */
+  /**
+   * Replaces everything with `preparing` (from a snapshot), seen at monotonic
+   * `now`; `times` gives commit times by revision, where known.
+   */
   load(
     preparing: ReadonlyMap<string, Preparing> | undefined,
     owners: ReadonlyMap<string, string>,
     now: number,
+    times?: ReadonlyMap<number, number>,
   ): void {
     this.byShard.clear();
     this.sinceMs.clear();
+    this.atMs.clear();
     this.#byExecutor.clear();
     for (const [shard, entry] of preparing ?? []) {
       if (!owners.has(shard)) continue;
       this.byShard.set(shard, entry);
       this.sinceMs.set(shard, now);
+      const at = times?.get(entry.revision);
+      if (at !== undefined) this.atMs.set(shard, at);
       this.#add(entry.executor, shard);
     }
   }
@@ -97,10 +106,13 @@ export class PrepareTable {
       const was = before.get(shard);
       const now_ = this.byShard.get(shard);
       if (was !== undefined && was !== now_?.executor) this.#remove(was, shard);
-      if (now_ === undefined) this.sinceMs.delete(shard);
-      else if (was !== now_.executor) {
+      if (now_ === undefined) {
+        this.sinceMs.delete(shard);
+        this.atMs.delete(shard);
+      } else if (was !== now_.executor) {
         this.#add(now_.executor, shard);
         this.sinceMs.set(shard, now);
+        if (delta.atMs !== undefined) this.atMs.set(shard, delta.atMs);
       }
     }
   }

@@ -9,6 +9,7 @@ import type { HistoryEventInput } from "../../core/history_event.ts";
 import type { AssignmentDelta } from "../../core/types.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
 import type { Release } from "./describe_change.ts";
+import type { HandoverCounts } from "../../plan/mod.ts";
 
 /** An event to record; the recorder adds the time. */
 export type HistoryNote = Omit<HistoryEventInput, "atMs">;
@@ -95,6 +96,9 @@ export class MembershipTracker {
  * const note = assignmentNote(state, 3, 1, { assign: { a: ["1", "2"] }, unassign: [], remove: [] }, []);
  * assert.equal(note.moves, 2);
  * assert.deepEqual(note.movesByReason, { placed: 2 });
+ * const warm = { prepared: 3, warm: 1, cold: 0, cancelled: 0, timedOut: 1 };
+ * const prepared = assignmentNote(state, 4, 1, { assign: {}, unassign: [], remove: [] }, [], warm);
+ * assert.match(prepared.text, /warm handovers: 3 prepared, 1 warm, 1 timed out/);
  * ```
  */
 export function assignmentNote(
@@ -103,6 +107,7 @@ export function assignmentNote(
   term: number,
   delta: AssignmentDelta,
   releases: readonly Release[],
+  handovers?: HandoverCounts,
 ): HistoryNote {
   const byReason: Record<string, number> = {};
   for (const r of releases) byReason[r.reason] = (byReason[r.reason] ?? 0) + r.shards;
@@ -119,6 +124,19 @@ export function assignmentNote(
     moves,
     movesByReason: byReason,
     text: `assignment change ${seq}: ${moves} ${moves === 1 ? "shard" : "shards"} moved` +
-      (reasons ? ` (${reasons})` : ""),
+      (reasons ? ` (${reasons})` : "") + handoverText(handovers),
   };
+}
+
+/** `; warm handovers: …` for a change that started, switched or cancelled some, else "". */
+function handoverText(counts: HandoverCounts | undefined): string {
+  if (counts === undefined) return "";
+  const parts = [
+    [counts.prepared, "prepared"],
+    [counts.warm, "warm"],
+    [counts.cold, "cold"],
+    [counts.cancelled, "cancelled"],
+    [counts.timedOut, "timed out"],
+  ].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`);
+  return parts.length > 0 ? `; warm handovers: ${parts.join(", ")}` : "";
 }

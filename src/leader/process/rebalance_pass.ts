@@ -137,7 +137,8 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       ...(plan.reasons && hasMoves(plan.reasons) ? { moves: plan.reasons } : {}),
       atMs: clock.now(),
     };
-    const note = context.history && assignmentNote(state, seq, fence.claim.term, delta, releases);
+    const note = context.history &&
+      assignmentNote(state, seq, fence.claim.term, delta, releases, plan.handovers);
     const committing = clock.monotonic();
     const revision = await commitChange(store, cache, fence, { seq, delta, plan });
     logChange(context.logger, seq, plan, releases, {

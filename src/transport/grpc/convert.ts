@@ -85,6 +85,15 @@ export function toInspectShardResponse(view: ShardInspection): InspectShardRespo
     ...(view.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(view.assignedAtMs) }),
     owners: toShardOwners(view.owners),
     ...(view.notRunning ? { notRunning: true } : {}),
+    ...(view.incoming
+      ? {
+        incomingOwner: view.incoming.executorId,
+        ...(view.incoming.sinceMs === undefined
+          ? {}
+          : { preparingSince: toTimestamp(view.incoming.sinceMs) }),
+        ...(view.incoming.prepared ? { incomingPrepared: true } : {}),
+      }
+      : {}),
   };
 }
 

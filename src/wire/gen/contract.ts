@@ -411,6 +411,18 @@ export const contract: ContractJson = {
                         "notRunning": {
                           "type": "bool",
                           "id": 9
+                        },
+                        "incomingOwner": {
+                          "type": "string",
+                          "id": 10
+                        },
+                        "preparingSince": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 11
+                        },
+                        "incomingPrepared": {
+                          "type": "bool",
+                          "id": 12
                         }
                       }
                     },

@@ -69,6 +69,14 @@ const BODY = `
       <div id="tooltip" hidden></div></div>
     <p id="map-note" class="note"></p>
   </section>
+  <section id="handovers-section" hidden>
+    <h2>Handovers in flight <span class="note">warm: prepared by the incoming executor while the owner serves</span></h2>
+    <div class="table-wrap"><table id="handovers">
+      <thead><tr><th>shard</th><th>from (serving)</th><th>to (preparing)</th><th>since</th><th>state</th></tr></thead>
+      <tbody id="handover-rows"></tbody>
+    </table></div>
+    <p id="handovers-more" class="note"></p>
+  </section>
   <section>
     <h2>Drains</h2>
     <div class="cols">

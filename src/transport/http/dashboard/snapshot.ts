@@ -12,6 +12,7 @@ import type { HealthStatus } from "../../../service/mod.ts";
 import type { NamespaceOperations } from "../../../service/mod.ts";
 import type {
   ExecutorStateView,
+  HandoversView,
   LeaderView,
   NamespaceInfo,
   NamespacePicture,
@@ -40,6 +41,8 @@ export interface DashboardBackend extends ActionBackend {
     listNamespaces(): NamespaceInfo[];
     /** Every executor of a namespace. */
     getNamespaceState(namespace: string): ExecutorStateView[];
+    /** A namespace's warm handovers in flight. @default {none shown} */
+    handovers?(namespace: string): HandoversView;
     /** The spectator fan-out: the current picture, then every change. */
     watchNamespace(namespace: string, signal: AbortSignal): ReadableStream<NamespacePicture>;
     /** Who leads each namespace. */
@@ -85,6 +88,7 @@ export async function namespaceSnapshot(
     executors: backend.routing.getNamespaceState(name),
     executorDrains: backend.executorDrains.list(name),
     drainedShards: backend.operations.drainedShards(name),
+    ...(backend.routing.handovers ? { handovers: backend.routing.handovers(name) } : {}),
     leader,
     health: backend.health.status,
     ...(backend.namespaces ? { settings: namespaceSettings(backend.namespaces.policy(name)) } : {}),

@@ -9,7 +9,12 @@
 import type { HealthStatus } from "../../../service/mod.ts";
 import type { ExecutorDrainView } from "../../../service/mod.ts";
 import { compareShardKeys } from "../../../routing/routing.ts";
-import type { ExecutorStateView, NamespaceInfo } from "../../../routing/views.ts";
+import type {
+  ExecutorStateView,
+  HandoversView,
+  HandoverView,
+  NamespaceInfo,
+} from "../../../routing/views.ts";
 import { ownerColour } from "../../../../packages/dashboard_browser/colour.js";
 import type { LeaderInfo } from "./leaders.ts";
 import type { NamespaceSetting } from "./namespace_settings.ts";
@@ -89,6 +94,8 @@ export interface NamespaceSummary {
   readonly unowned: number;
   /** Exclusive namespaces: owned shards whose live owner does not run them. */
   readonly notRunning: number;
+  /** Warm handovers in flight. */
+  readonly handovers: number;
   /** Sum of all executors' loads. */
   readonly totalLoad: number;
   /** Highest load of one shard. */
@@ -119,6 +126,8 @@ export interface DashboardState {
   readonly executorDrains: readonly ExecutorDrainRow[];
   /** Drained shard keys, sorted. */
   readonly drainedShards: readonly string[];
+  /** Warm handovers in flight, oldest first (at most a hundred). */
+  readonly handovers: readonly HandoverView[];
   /** The shard map. */
   readonly shards: ShardColumns;
   /** The namespace's settings in force (empty when the backend does not tell them). */
@@ -141,6 +150,8 @@ export interface DashboardInput {
   readonly executorDrains: readonly ExecutorDrainView[];
   /** `NamespaceOperations.drainedShards()`. */
   readonly drainedShards: readonly string[];
+  /** `Routing.handovers()`. @default {none} */
+  readonly handovers?: HandoversView;
   /** The leader. */
   readonly leader: LeaderInfo;
   /** The serving instance's health. */
@@ -228,6 +239,7 @@ export function buildDashboardState(
       drained: drained.size,
       unowned,
       notRunning: input.executors.reduce((n, e) => n + (e.notRunningShards ?? 0), 0),
+      handovers: input.handovers?.total ?? 0,
       totalLoad,
       maxShardLoad,
     },
@@ -242,6 +254,7 @@ export function buildDashboardState(
       matched,
     })),
     drainedShards: [...input.drainedShards].sort(compareShardKeys),
+    handovers: input.handovers?.items ?? [],
     shards: {
       keys,
       owners: keys.map((k) => ownerOf.get(k) ?? -1),

@@ -67,10 +67,12 @@ Deno.test("a fixed namespace maps every shard to its owner index, load and colou
     drained: 2,
     unowned: 1,
     notRunning: 0,
+    handovers: 0,
     totalLoad: 7,
     maxShardLoad: 4,
   });
   assert.deepEqual(state.drainedShards, ["4", "5"]);
+  assert.deepEqual(state.handovers, []);
   assert.equal(state.version, 12);
   assert.deepEqual(state.executors[1], {
     executorId: "b",
@@ -155,4 +157,24 @@ Deno.test("the summary counts owned shards whose live owner does not run them", 
   }));
   assert.equal(state.summary.notRunning, 2);
   assert.equal(state.summary.owned, 3);
+});
+
+Deno.test("the picture lists the warm handovers in flight, with their total", () => {
+  const item = { shardKey: "1", from: "a", to: "b", sinceMs: 5, prepared: true };
+  const state = buildDashboardState(
+    {
+      namespace: { name: "ns", type: "fixed", shardNum: 2, mode: "onboarded" },
+      instanceId: "i",
+      allowActions: false,
+      nowMs: 10,
+      executors: [],
+      executorDrains: [],
+      drainedShards: [],
+      handovers: { total: 3, items: [item] },
+      leader: { instanceId: null, term: 0 },
+      health: { ready: true, storeReachable: true },
+    } as unknown as Parameters<typeof buildDashboardState>[0],
+  );
+  assert.equal(state.summary.handovers, 3);
+  assert.deepEqual(state.handovers, [item]);
 });

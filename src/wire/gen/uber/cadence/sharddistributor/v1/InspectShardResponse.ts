@@ -50,6 +50,21 @@ export interface InspectShardResponse {
    * as the serving instance saw it, does not show the shard running.
    */
   'notRunning'?: (boolean);
+  /**
+   * Warm handover in flight: the executor preparing the shard to take it over
+   * from `owner`; empty when none.
+   */
+  'incomingOwner'?: (string);
+  /**
+   * Warm handover in flight: when the prepare was committed (the leader's
+   * clock); unset when none or unknown.
+   */
+  'preparingSince'?: (_google_protobuf_Timestamp | null);
+  /**
+   * Warm handover in flight: true once the incoming owner reported the shard
+   * PREPARED (the switch is due).
+   */
+  'incomingPrepared'?: (boolean);
 }
 
 /**
@@ -96,4 +111,19 @@ export interface InspectShardResponse__Output {
    * as the serving instance saw it, does not show the shard running.
    */
   'notRunning': (boolean);
+  /**
+   * Warm handover in flight: the executor preparing the shard to take it over
+   * from `owner`; empty when none.
+   */
+  'incomingOwner': (string);
+  /**
+   * Warm handover in flight: when the prepare was committed (the leader's
+   * clock); unset when none or unknown.
+   */
+  'preparingSince': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * Warm handover in flight: true once the incoming owner reported the shard
+   * PREPARED (the switch is due).
+   */
+  'incomingPrepared': (boolean);
 }
