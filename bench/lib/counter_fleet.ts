@@ -25,6 +25,8 @@ export interface CounterFleetOptions {
   readonly loadMs: number;
   /** The executors' heartbeat interval, ms. */
   readonly heartbeatMs: number;
+  /** The nodes prepare incoming shards (warm handover). @default {false} */
+  readonly warmHandover?: boolean;
 }
 
 interface Node {
@@ -70,6 +72,7 @@ export class CounterFleet {
       ...["--service", o.addresses.join(","), "--namespace", o.namespace],
       ...["--name", name, "--zone", zone, "--load-ms", String(o.loadMs)],
       ...["--heartbeat-ms", String(o.heartbeatMs), "--events"],
+      ...["--warm-handover", o.warmHandover ? "on" : "off"],
     ], { stdin: "null" });
     const ready = Promise.withResolvers<void>();
     const stderr = new Tail();

@@ -10,10 +10,10 @@ import { type Figure, formatNumber, type ReportTable } from "./result.ts";
 import { percentile } from "./stats.ts";
 
 /** Warm handover off (today's cold moves); `"on"` joins when the protocol lands. */
-export type HandoverMode = "off";
+export type HandoverMode = "off" | "on";
 
 /** The modes the suite measures, in column order. */
-export const HANDOVER_MODES: readonly HandoverMode[] = ["off"];
+export const HANDOVER_MODES: readonly HandoverMode[] = ["off", "on"];
 
 /** One scenario in one namespace and mode. */
 export interface ScenarioResult {
