@@ -19,8 +19,6 @@ import { eventually } from "./support/executors.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { runWarmExecutor, type WarmExecutor } from "./support/warm_executors.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A namespace that balances at once (no settling window, cooldown or hysteresis). */
 function namespace(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -242,28 +240,46 @@ Deno.test("warm handover: a new leader continues a handover in flight from the s
     prefix: uniquePrefix("warm-failover"),
     namespaces: [namespace("ns", { shardNum: 2, prepareTimeout: "30s" })],
   });
-  const first = await startInProcess(yaml, "instance-1");
-  const second = await startInProcess(yaml, "instance-2");
-  const clients = connect(second.server.address);
+  const instances = [
+    await startInProcess(yaml, "instance-1"),
+    await startInProcess(yaml, "instance-2"),
+  ];
+  const probe = connect(instances[0]!.server.address);
+  let leaderId = "";
+  await eventually(
+    async () => {
+      const res = await call<unknown, { leaders: { namespace: string; instanceId: string }[] }>(
+        probe.api,
+        "listLeaders",
+        {},
+      );
+      leaderId = res.leaders.find((l) => l.namespace === "ns")?.instanceId ?? "";
+      return leaderId !== "";
+    },
+    10_000,
+    "a leader",
+  );
+  probe.close();
+  const leader = instances[leaderId === "instance-1" ? 0 : 1]!;
+  const survivor = instances[leaderId === "instance-1" ? 1 : 0]!;
+  // The executors talk to the instance that survives.
+  const clients = connect(survivor.server.address);
   const executors: WarmExecutor[] = [];
   try {
-    const a = runWarmExecutor(clients, "ns", "a");
-    executors.push(a);
-    await eventually(() => a.serving.length === 2, 8_000, "a serves all");
+    const a = await servingAll(clients, "ns", executors, "a", 2);
     const b = runWarmExecutor(clients, "ns", "b", { prepareMs: 2_500 });
     executors.push(b);
     await eventually(() => b.history.some((h) => h.status === "PREPARING"), 8_000, "prepare");
     const { shard, token } = b.history.find((h) => h.status === "PREPARING")!;
-    // Whoever leads goes away mid-handover; the other instance takes over the namespace.
-    await first.stop();
+    // The leader goes away mid-handover; the survivor takes over the namespace and finishes it.
+    await leader.stop();
     await eventually(() => b.serving.includes(shard), 15_000, "the switch after the failover");
     assert.equal(b.history.find((h) => h.shard === shard && h.status === "READY")?.token, token);
-    assert.equal(a.serving.length, 1);
-    await sleep(0);
+    await eventually(() => a.serving.length === 1, 5_000, "a serves the other shard");
   } finally {
     await stopAll(executors);
     clients.close();
-    await second.stop();
-    await first.stop().catch(() => {});
+    await survivor.stop();
+    await leader.stop().catch(() => {});
   }
 });
