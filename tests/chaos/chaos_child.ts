@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Executor } from "../../src/client/executor/mod.ts";
+import { Executor, type PrepareContext } from "../../src/client/executor/mod.ts";
 import { createSpectator } from "../../src/client/spectator/mod.ts";
 import type { Ownership } from "./events.ts";
 
@@ -26,6 +26,11 @@ export interface ChildConfig {
   readonly heartbeatTimeoutMs: number;
   /** In exclusive namespaces, stop every processor after this long without a heartbeat. */
   readonly stopAfterMs: number;
+  /**
+   * Executors only: prepare incoming shards (warm handover) for about this
+   * long before taking them over; absent: no `prepare` hook, every move cold.
+   */
+  readonly prepareMs?: number;
 }
 
 const encoder = new TextEncoder();
@@ -52,6 +57,14 @@ function runExecutors(config: ChildConfig): () => Promise<void> {
         onUnreachable: ownership === "exclusive"
           ? { mode: "stop", afterMs: config.stopAfterMs }
           : { mode: "keep" },
+        // A prepared shard is not served: the checker counts serving from the processor's start.
+        ...(config.prepareMs === undefined ? {} : {
+          prepare: (ctx: PrepareContext) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, config.prepareMs);
+              ctx.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()));
+            }),
+        }),
         processor: (ctx) => {
           const shard = { process: config.process, executor, namespace: name, shard: ctx.shardKey };
           write({ type: "start", ...shard, token: ctx.fencingToken });

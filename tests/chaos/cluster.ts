@@ -142,6 +142,8 @@ export class ChaosCluster {
             generation,
             addresses: proxies.map((p) => p.address),
             ...common,
+            // A mixed fleet: every other executor prepares shards before it takes them over.
+            ...(i % 2 === 1 ? { prepareMs: 200 } : {}),
           }),
         onLine: (line) => this.#options.recorder.addLine(line),
         ready: (p) => p.waitLine((l) => l.includes('"type":"ready"'), START_TIMEOUT_MS),
