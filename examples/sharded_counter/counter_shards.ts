@@ -18,6 +18,9 @@ import {
 import { sleep } from "../_shared/cli.ts";
 import { type Counts, type Snapshots, unsavedSnapshots } from "./snapshots.ts";
 
+/** How long a request waits for a shard prepared here to start (the switch is a few ms). */
+export const ARRIVAL_WAIT_MS = 250;
+
 /**
  * What an increment found: `warm` (the shard was loaded), `cold` (it was
  * still loading; the answer waited for the load), `not-serving` (this
@@ -83,6 +86,11 @@ export class CounterShards {
    */
   readonly prepare: PrepareHook<Warmed>;
   readonly #slots = new Map<string, Slot>();
+  /**
+   * Shards prepared here and not started yet: at the switch, a client whose
+   * router switched first may ask a few ms before the processor starts.
+   */
+  readonly #arriving = new Map<string, PromiseWithResolvers<void>>();
 
   /** Shards loaded with `options`. */
   constructor(options: CounterShardsOptions = {}) {
@@ -95,6 +103,12 @@ export class CounterShards {
       await sleep(loadMs, ctx.signal);
       ctx.signal.throwIfAborted();
       const counts = await snapshots.read(ctx.shardKey);
+      const arriving = Promise.withResolvers<void>();
+      this.#arriving.set(ctx.shardKey, arriving);
+      ctx.signal.addEventListener("abort", () => {
+        if (this.#arriving.get(ctx.shardKey) === arriving) this.#arriving.delete(ctx.shardKey);
+        arriving.resolve();
+      }, { once: true });
       options.onPrepared?.(ctx.shardKey, Date.now(), ctx.fencingToken);
       return { counts };
     };
@@ -103,6 +117,8 @@ export class CounterShards {
       const loading = Promise.withResolvers<boolean>();
       const slot: Slot = { loaded: false, counts: new Map(), ready: loading.promise };
       this.#slots.set(shard, slot);
+      this.#arriving.get(shard)?.resolve();
+      this.#arriving.delete(shard);
       const release = () => {
         if (this.#slots.get(shard) !== slot) return;
         this.#slots.delete(shard);
@@ -141,8 +157,17 @@ export class CounterShards {
     return [...this.#slots].filter(([, s]) => !s.loaded).map(([k]) => k).sort((a, b) => +a - +b);
   }
 
-  /** Adds 1 to counter `key` of `shard`; waits for a load in progress (then `cold`). */
+  /**
+   * Adds 1 to counter `key` of `shard`; waits for a load in progress (then
+   * `cold`), and up to `ARRIVAL_WAIT_MS` for a shard prepared here to start.
+   */
   async increment(shard: string, key: string): Promise<Served> {
+    const arriving = this.#slots.has(shard) ? undefined : this.#arriving.get(shard);
+    if (arriving) {
+      const waited = new AbortController();
+      await Promise.race([arriving.promise, sleep(ARRIVAL_WAIT_MS, waited.signal)]);
+      waited.abort();
+    }
     const slot = this.#slots.get(shard);
     if (slot === undefined) return { state: "not-serving" };
     const state = slot.loaded ? "warm" : "cold";

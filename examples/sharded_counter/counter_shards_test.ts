@@ -178,3 +178,33 @@ Deno.test("warm handover: a prepared shard serves at once, with the counts its o
   assert.deepEqual(await shards.increment("2", "apples"), { state: "warm", value: 6 });
   stop.abort();
 });
+
+Deno.test("a request for a shard prepared here waits for its processor to start", async () => {
+  const shards = new CounterShards();
+  const controller = new AbortController();
+  const prepared = await shards.prepare({
+    shardKey: "3",
+    namespace: "ns",
+    executorId: "b",
+    fencingToken: "9",
+    signal: controller.signal,
+    currentOwner: () => Promise.resolve(undefined),
+  });
+  // The router switched first: the request arrives before the processor starts.
+  const early = shards.increment("3", "apples");
+  const stopped = new AbortController();
+  await shards.processor({
+    shardKey: "3",
+    namespace: "ns",
+    executorId: "b",
+    fencingToken: "9",
+    signal: stopped.signal,
+    prepared,
+    reportLoad() {},
+    done() {},
+  });
+  assert.deepEqual(await early, { state: "warm", value: 1 });
+  // A shard neither held nor prepared here is refused at once.
+  assert.deepEqual(await shards.increment("4", "apples"), { state: "not-serving" });
+  stopped.abort();
+});

@@ -20,6 +20,7 @@ export interface ResolvedOptions {
   /** The warm handover hook, when given. */
   readonly prepare: PrepareHook<unknown> | undefined;
   readonly prepareTimeoutMs: number;
+  readonly handoffGraceMs: number;
   readonly heartbeatIntervalMs: number;
   readonly heartbeatTimeoutMs: number;
   readonly startTimeoutMs: number;
@@ -113,6 +114,11 @@ export function resolveOptions<P>(options: ExecutorOptions<P>): ResolvedOptions 
     processor,
     prepare,
     prepareTimeoutMs: positive("prepareTimeoutMs", options.prepareTimeoutMs, 60_000),
+    handoffGraceMs: nonNegative(
+      "handoffGraceMs",
+      options.handoffGraceMs,
+      prepare === undefined ? 0 : 100,
+    ),
     heartbeatIntervalMs: interval,
     heartbeatTimeoutMs: positive(
       "heartbeatTimeoutMs",
@@ -146,6 +152,17 @@ export function resolveOptions<P>(options: ExecutorOptions<P>): ResolvedOptions 
  */
 export function defaultExecutorId(): string {
   return `${hostName("executor")}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new InvalidOptionsError(
+      name,
+      `${name} must be 0 or a positive number of ms, got ${value}`,
+    );
+  }
+  return value;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

@@ -24,6 +24,8 @@ export interface ShardTableHooks extends PreparationHooks {
   readonly onEmpty: () => void;
   /** After a slot was released and forgotten. */
   readonly onReleased: (reason: ReleaseReason) => void;
+  /** Whether the namespace is exclusive (no handoff grace there). */
+  readonly exclusive: () => boolean;
 }
 
 /**
@@ -62,6 +64,8 @@ export class ShardTable {
   readonly #slots = new Map<string, ShardSlot>();
   readonly #releasing = new WeakMap<ShardSlot, Promise<void>>();
   readonly #preparations = new Map<string, Preparation>();
+  /** Slots moved away and still serving for `handoffGraceMs` → their timer. */
+  readonly #graced = new Map<ShardSlot, unknown>();
   #assigned = new Map<string, string>();
   #preparing = new Map<string, string>();
 
@@ -150,7 +154,8 @@ export class ShardTable {
       }
     }
     for (const slot of this.#slots.values()) {
-      if (!this.#assigned.has(slot.shardKey)) void this.release(slot, "unassigned");
+      if (this.#assigned.has(slot.shardKey)) this.#keep(slot);
+      else if (!this.#graceFor(slot)) void this.release(slot, "unassigned");
     }
     if (this.#slots.size === 0) this.#hooks.onEmpty();
   }
@@ -174,8 +179,37 @@ export class ShardTable {
     }
   }
 
+  /**
+   * Available namespaces: a running slot moved away keeps serving for
+   * `handoffGraceMs` (routers may not have switched yet), then is released
+   * unless the shard came back. True while it is in its grace.
+   */
+  #graceFor(slot: ShardSlot): boolean {
+    const graceMs = this.#o.handoffGraceMs;
+    if (this.#graced.has(slot)) return true;
+    if (graceMs <= 0 || slot.state !== "running" || this.#hooks.exclusive()) return false;
+    this.#graced.set(
+      slot,
+      this.#o.clock.setTimeout(() => {
+        this.#graced.delete(slot);
+        if (this.#slots.get(slot.shardKey) !== slot || this.#assigned.has(slot.shardKey)) return;
+        void this.release(slot, "unassigned");
+      }, graceMs),
+    );
+    return true;
+  }
+
+  /** The shard is assigned again: a grace in progress ends without a release. */
+  #keep(slot: ShardSlot): void {
+    const timer = this.#graced.get(slot);
+    if (timer === undefined) return;
+    this.#o.clock.clearTimeout(timer);
+    this.#graced.delete(slot);
+  }
+
   /** Stops a slot once (later calls share the first call's promise), then forgets it. */
   release(slot: ShardSlot, reason: ReleaseReason): Promise<void> {
+    this.#keep(slot);
     let releasing = this.#releasing.get(slot);
     if (releasing === undefined) {
       this.#hooks.observer.stopping(slot.shardKey, reason);

@@ -134,6 +134,7 @@ export class Executor<P = unknown> implements AsyncDisposable {
       },
       // Exclusive: the next owner waits for a heartbeat that no longer reports the shard;
       // with hints on, send it now rather than at the next interval.
+      exclusive: () => this.#leaseMs !== undefined,
       onReleased: (reason) => {
         if (reason === "unassigned" && this.#leaseMs !== undefined && this.#hints?.live) {
           this.#runSoon();

@@ -34,6 +34,15 @@ export interface ExecutorOptions<P = unknown> extends ConnectionOptions, Observa
    */
   readonly prepareTimeoutMs?: number;
   /**
+   * Available namespaces: how long a processor keeps serving a shard after
+   * the service moved it elsewhere, so that clients whose routers have not
+   * switched yet are still served (two owners for a moment is what an
+   * available namespace allows; exclusive namespaces never wait). Adds up to
+   * this much to `shutdown()`. 0 stops at once.
+   * @default {100 with a `prepare` hook, else 0}
+   */
+  readonly handoffGraceMs?: number;
+  /**
    * This executor's id, unique in the namespace.
    * @default {`<hostname>-<8 random hex digits>`, fresh for every Executor}
    */
