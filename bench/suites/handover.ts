@@ -17,6 +17,7 @@ import { Control } from "../lib/control.ts";
 import { CounterFleet } from "../lib/counter_fleet.ts";
 import {
   comparisonTable,
+  goalFindings,
   HANDOVER_MODES,
   type HandoverMode,
   scenarioFigures,
@@ -75,7 +76,7 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
     figures: results.flatMap(scenarioFigures),
     tables: [comparisonTable(results)],
     method: method(sizes),
-    findings: [],
+    findings: goalFindings(results),
   };
 }
 
