@@ -14,6 +14,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { startEtcd, uniquePrefix } from "../support/etcd.ts";
 import { connect } from "../support/grpc_clients.ts";
 import { runExecutors } from "../support/executors.ts";
+import { runWarmExecutor } from "../support/warm_executors.ts";
 import { startInProcess, testConfigYaml } from "../support/service.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -80,6 +81,16 @@ Deno.test({
         namespaces: [
           { name: "orders", type: "fixed", shardNum: SHARDS },
           { name: "sessions", type: "ephemeral" },
+          // A warm handover that stays in flight: its incoming executor never prepares.
+          {
+            name: "jobs",
+            type: "fixed",
+            shardNum: 2,
+            settleWindow: "0s",
+            shardCooldown: "0s",
+            minImprovement: 0,
+            prepareTimeout: "10m",
+          },
         ],
       }).replace(
         "  httpAddress: 127.0.0.1:0\n",
@@ -95,6 +106,7 @@ Deno.test({
         zone: id < "exec-c" ? "zone-1" : "zone-2",
       }),
     });
+    const warm = [runWarmExecutor(clients, "jobs", "job-a")];
     let browser: Browser | undefined;
     try {
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -121,6 +133,16 @@ Deno.test({
       await page.click('#namespaces [data-ns="sessions"]');
       await page.locator("#executors-empty").waitFor();
       assert.equal(await page.locator("#executor-rows tr").count(), 0);
+      await page.click('#namespaces [data-ns="orders"]');
+      await waitForAllOwned(page, EXECUTORS.length, SHARDS);
+
+      // A warm handover in flight is listed with both executors, and counted in the summary.
+      warm.push(runWarmExecutor(clients, "jobs", "job-b", { prepareMs: Infinity }));
+      await page.click('#namespaces [data-ns="jobs"]');
+      const handover = page.locator("#handover-rows tr", { hasText: "preparing" });
+      await handover.waitFor();
+      assert.match(await handover.textContent() ?? "", /job-a.*job-b/);
+      await page.locator("#shard-summary", { hasText: "1 handing over" }).waitFor();
       await page.click('#namespaces [data-ns="orders"]');
       await waitForAllOwned(page, EXECUTORS.length, SHARDS);
 
@@ -169,6 +191,7 @@ Deno.test({
     } finally {
       await browser?.close();
       for (const e of executors) e.stop();
+      await Promise.all(warm.map((e) => e.stop()));
       clients.close();
       await instance.stop();
     }
