@@ -168,3 +168,56 @@ export function tokenOf(delta: AssignmentDelta, shard: string, revision: number)
   const token = delta.tokens?.[shard];
   return token !== undefined && token > 0 && token < revision ? token : revision;
 }
+
+/** An assignment as a store replays its log into plain maps. */
+export interface ReplayedAssignment {
+  /** Shard → owner (primary). */
+  readonly owners: Map<string, string>;
+  /** Shard → fencing token. */
+  readonly revisions: Map<string, number>;
+  /** Shard → owner set, for shards with several owners. */
+  readonly ownerSets: Map<string, readonly string[]>;
+  /** Releasing shards → revision of their release. */
+  readonly releasing: Map<string, number>;
+  /** Warm handovers in flight. */
+  readonly preparing: Map<string, Preparing>;
+}
+
+/**
+ * Applies `delta`, committed at `revision`, to a replayed assignment: owners
+ * with their fencing tokens, releases and prepares (the same rules as the
+ * state's tables, for stores that rebuild a namespace from its log).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { replayDelta } from "./assignment.ts";
+ * const t = {
+ *   owners: new Map<string, string>(),
+ *   revisions: new Map<string, number>(),
+ *   ownerSets: new Map<string, readonly string[]>(),
+ *   releasing: new Map<string, number>(),
+ *   preparing: new Map(),
+ * };
+ * replayDelta(t, { assign: { a: ["0"] }, unassign: [], remove: [] }, 5);
+ * replayDelta(t, { assign: {}, unassign: [], remove: [], prepare: { b: ["0"] } }, 6);
+ * replayDelta(t, { assign: { b: ["0"] }, unassign: [], remove: [], tokens: { "0": 6 } }, 9);
+ * assert.equal(t.owners.get("0"), "b");
+ * assert.equal(t.revisions.get("0"), 6);
+ * assert.equal(t.preparing.size, 0);
+ * ```
+ */
+export function replayDelta(
+  t: ReplayedAssignment,
+  delta: AssignmentDelta,
+  revision: number,
+): void {
+  applyDelta(
+    t.owners,
+    delta,
+    (shard) => t.revisions.set(shard, tokenOf(delta, shard, revision)),
+    t.ownerSets,
+  );
+  applyReleases(t.releasing, t.owners, delta, revision);
+  applyPrepares(t.preparing, t.owners, delta, revision);
+}

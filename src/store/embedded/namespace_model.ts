@@ -6,13 +6,7 @@
  * @module
  */
 import { NO_REPORTS, reportsFrom } from "../../core/shared_reports.ts";
-import {
-  applyDelta,
-  applyPrepares,
-  applyReleases,
-  type Preparing,
-  tokenOf,
-} from "../../core/assignment.ts";
+import { type Preparing, replayDelta } from "../../core/assignment.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { HeartbeatRecord, LeaderClaim, ShardReports } from "../../core/types.ts";
 import type { NamespaceEvent, NamespaceSnapshot, StoredExecutor } from "../store.ts";
@@ -119,17 +113,10 @@ export class NamespaceModel {
       case "assignment":
         this.seq = event.seq;
         if (event.delta.atMs !== undefined) this.times.set(revision, event.delta.atMs);
-        applyDelta(
-          this.owners,
-          event.delta,
-          (shard) => this.revisions.set(shard, tokenOf(event.delta, shard, revision)),
-          this.ownerSets,
-        );
+        replayDelta(this, event.delta, revision);
         for (const shard of [...event.delta.unassign, ...event.delta.remove]) {
           if (!this.owners.has(shard)) this.revisions.delete(shard);
         }
-        applyReleases(this.releasing, this.owners, event.delta, revision);
-        applyPrepares(this.preparing, this.owners, event.delta, revision);
         for (const [id, heartbeatRevision] of Object.entries(event.delta.hide ?? {})) {
           // Only while its heartbeat record is the one the leader judged.
           if (this.executors.get(id)?.heartbeatRevision === heartbeatRevision) {

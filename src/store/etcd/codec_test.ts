@@ -191,3 +191,48 @@ Deno.test("executor ids and shard keys with escapes read back as written", () =>
     }
   }
 });
+
+Deno.test("warm handover survives the log and the snapshot: prepares, cancels, switch tokens, the flag", () => {
+  const delta = {
+    assign: { b: ["1"] },
+    unassign: [],
+    remove: [],
+    prepare: { c: ["2"] },
+    unprepare: ["3"],
+    tokens: { "1": 40 },
+    atMs: 7,
+  };
+  assert.deepEqual(decodeDelta(encodeDelta(delta)), delta);
+  const into = {
+    owners: new Map<string, string>(),
+    revisions: new Map<string, number>(),
+    times: new Map<number, number>(),
+    preparing: new Map(),
+  };
+  decodeOwners(
+    encodeOwners({
+      owners: new Map([["1", "b"], ["2", "a"]]),
+      revisions: new Map([["1", 40], ["2", 10]]),
+      times: new Map(),
+      preparing: new Map([["2", { executor: "c", revision: 44 }], ["9", {
+        executor: "c",
+        revision: 44,
+      }]]),
+    }),
+    into,
+    1,
+  );
+  assert.deepEqual(
+    [...into.preparing],
+    [["2", { executor: "c", revision: 44 }]],
+    "only owned shards",
+  );
+  const record = { status: "ACTIVE" as const, timestampMs: 5, warmHandover: true as const };
+  assert.deepEqual(decodeHeartbeat(encodeHeartbeat(record)), record);
+  assert.equal(
+    decodeHeartbeat(encodeHeartbeat({ status: "ACTIVE", timestampMs: 5 })).warmHandover,
+    undefined,
+  );
+  const reports = reportsFrom({ "2": { status: "PREPARED", load: 0 } });
+  assert.equal(decodeReports(encodeReports(reports)).get("2")?.status, "PREPARED");
+});

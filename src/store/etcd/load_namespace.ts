@@ -5,13 +5,7 @@
  */
 import { NO_REPORTS } from "../../core/shared_reports.ts";
 import type { Etcd3, IKeyValue } from "etcd3";
-import {
-  applyDelta,
-  applyPrepares,
-  applyReleases,
-  type Preparing,
-  tokenOf,
-} from "../../core/assignment.ts";
+import { type Preparing, replayDelta } from "../../core/assignment.ts";
 import type { HeartbeatRecord, ShardReports } from "../../core/types.ts";
 import type { ExecutorDrain } from "../../core/executor_drain.ts";
 import type { NamespaceSnapshot, StoredExecutor } from "../store.ts";
@@ -153,14 +147,11 @@ export function decodeNamespace(
     const text = pointer ? joinParts(parts, `log/${seq}`, pointer.parts) : entry.text;
     const delta = decodeDelta(text);
     if (delta.atMs !== undefined) assignmentTimes.set(entry.revision, delta.atMs);
-    applyDelta(
-      owners,
+    replayDelta(
+      { owners, revisions: assignedRevisions, ownerSets, releasing, preparing },
       delta,
-      (shard) => assignedRevisions.set(shard, tokenOf(delta, shard, entry.revision)),
-      ownerSets,
+      entry.revision,
     );
-    applyReleases(releasing, owners, delta, entry.revision);
-    applyPrepares(preparing, owners, delta, entry.revision);
     for (const [id, heartbeatRevision] of Object.entries(delta.hide ?? {})) {
       hidden.set(id, heartbeatRevision);
     }
