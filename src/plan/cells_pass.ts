@@ -88,7 +88,13 @@ export function planCellsPass(input: PlanInput, policy: CellsPolicy): Plan {
 
   const unassign = [...input.drained].filter((shard) => input.owners.has(shard));
   const remove = [...done];
-  const delta: AssignmentDelta = { assign, unassign, remove };
+  const delta: AssignmentDelta = {
+    assign,
+    unassign,
+    remove,
+    // No warm handover in cells: prepares left from another definition are called off.
+    ...(input.preparing.size > 0 ? { unprepare: [...input.preparing.keys()] } : {}),
+  };
   const forget = forgettable(input, policy.executorRetentionMs, delta, { movedAway: true });
   return {
     delta: withHidden(input, delta, forget),

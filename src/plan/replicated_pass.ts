@@ -142,9 +142,14 @@ export function planReplicatedPass(input: PlanInput, policy: ReplicatedPolicy): 
   for (const shard of input.drained) if (input.owners.has(shard)) step.unassign.push(shard);
   const remove = [...done];
   const wakeAtMs = holding ?? settling;
-  const delta: AssignmentDelta = Object.keys(step.sets).length > 0
-    ? { assign: step.assign, unassign: step.unassign, remove, sets: step.sets }
-    : { assign: step.assign, unassign: step.unassign, remove };
+  const delta: AssignmentDelta = {
+    assign: step.assign,
+    unassign: step.unassign,
+    remove,
+    ...(Object.keys(step.sets).length > 0 ? { sets: step.sets } : {}),
+    // No warm handover here: prepares left from a single-owner definition are called off.
+    ...(input.preparing.size > 0 ? { unprepare: [...input.preparing.keys()] } : {}),
+  };
   return {
     moves: step.moves,
     reasons: ownerSetReasons(input, eligible, step),

@@ -243,3 +243,18 @@ Deno.test("warm handover, exclusive: the prepared shard is released first, then 
   const after = testPlan(prepared, TWO, expiry, exclusive, { heard: { b: expiry } });
   assert.deepEqual(after.delta.assign, { b: ["0", "1"] });
 });
+
+Deno.test("warm handover: a namespace that turned replicated or warm-less calls prepares left in flight off", () => {
+  const state = stateOf({
+    executors: { a: { ready: ["0", "1"] }, b: {} },
+    owners: { "0": "a", "1": "a" },
+    preparing: { "1": { executor: "b", revision: 90 } },
+  });
+  const { warm: _, ...off } = warm();
+  assert.deepEqual(testPlan(state, TWO, 10, off).delta.unprepare, ["1"]);
+  const replicated = testPlan(state, TWO, 10, {
+    ...off,
+    replication: { replicas: 2, placement: "balanced", zoneKey: "zone", seed: 1 },
+  });
+  assert.deepEqual(replicated.delta.unprepare, ["1"]);
+});
