@@ -8,6 +8,7 @@ import { deferred } from "../common/deferred.ts";
 import type { SubscribeOptions } from "../common/event_hub.ts";
 import { SpectatorObserver } from "./_observer.ts";
 import { abortable } from "./_abortable.ts";
+import { Connection } from "./_connection.ts";
 import { ChangeFeed } from "./change_feed.ts";
 import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } from "./errors.ts";
 import type { ShardManagerError } from "../common/errors.ts";
@@ -80,10 +81,7 @@ export class Spectator implements AsyncDisposable {
   #owners: ReadonlyMap<string, Owner> | undefined;
   #asked = new Map<string, AskedOwners>();
   #placement: Placement | undefined;
-  #connectedTo: string | undefined;
-  #lastUpdateMs: number | undefined;
-  #disconnectedAtMs: number | undefined;
-  #lastError: Error | undefined;
+  readonly #connection = new Connection();
   /** The permanent failure that ended the watch before the first snapshot. */
   #failed: ShardManagerError | undefined;
   #closing: Promise<void> | undefined;
@@ -208,8 +206,9 @@ export class Spectator implements AsyncDisposable {
     const known = this.ownerOf(shardKey);
     if (known !== undefined) return known;
     const { signal } = options;
-    if (!await abortable(this.#fallback.asksOnMiss(this.#connectedTo), signal)) return undefined;
-    const asked = await abortable(this.#fallback.lookup(shardKey, this.#connectedTo), signal);
+    const address = this.#connection.address;
+    if (!await abortable(this.#fallback.asksOnMiss(address), signal)) return undefined;
+    const asked = await abortable(this.#fallback.lookup(shardKey, address), signal);
     const now = this.ownerOf(shardKey); // throws if closed meanwhile
     if (now !== undefined) return now;
     if (this.#asked.size >= MAX_ASKED) this.#asked = new Map();
@@ -258,7 +257,7 @@ export class Spectator implements AsyncDisposable {
         reject(
           new SpectatorNotReadyError(this.namespace, {
             detail,
-            cause: this.#lastError,
+            cause: this.#connection.lastError,
             code: "TIMEOUT",
           }),
         );
@@ -278,20 +277,7 @@ export class Spectator implements AsyncDisposable {
 
   /** How current the answers are; see {@linkcode Staleness}. */
   staleness(): Staleness {
-    const connected = this.#connectedTo !== undefined;
-    const since = this.#disconnectedAtMs;
-    return {
-      connected,
-      address: this.#connectedTo,
-      lastUpdateMs: this.#lastUpdateMs,
-      ageMs: this.#placement === undefined
-        ? Number.POSITIVE_INFINITY
-        : connected || since === undefined
-        ? 0
-        : Math.max(0, this.#options.clock.now() - since),
-      disconnectedAtMs: connected ? undefined : since,
-      lastError: this.#lastError,
-    };
+    return this.#connection.staleness(this.#placement !== undefined, this.#options.clock.now());
   }
 
   /**
@@ -318,8 +304,7 @@ export class Spectator implements AsyncDisposable {
   /** Stops watching: cancels the stream, timers and calls, ends `changes()`, closes connections. */
   close(): Promise<void> {
     return this.#closing ??= (async () => {
-      if (this.#connectedTo !== undefined) this.#disconnectedAtMs = this.#options.clock.now();
-      this.#connectedTo = undefined;
+      this.#connection.lost(undefined, this.#options.clock.now());
       this.#owners = undefined;
       const closed = new SpectatorClosedError(this.namespace);
       this.#readiness.reject(closed);
@@ -348,13 +333,7 @@ export class Spectator implements AsyncDisposable {
       this.#feed.publish(next.placement, next.change);
     }
     if (this.#asked.size > 0) this.#asked = new Map();
-    this.#lastUpdateMs = now;
-    if (first) {
-      this.#connectedTo = address;
-      this.#disconnectedAtMs = undefined;
-      this.#lastError = undefined;
-      this.#obs.connected(address);
-    }
+    if (this.#connection.updated(address, first, now)) this.#obs.connected(address);
     if (previous === undefined) {
       this.#readiness.resolve();
       // Learn the namespace's type while the service is reachable, so misses
@@ -369,9 +348,7 @@ export class Spectator implements AsyncDisposable {
    * retry can succeed.
    */
   #lost(error: ShardManagerError): void {
-    if (this.#connectedTo !== undefined) this.#disconnectedAtMs = this.#options.clock.now();
-    this.#connectedTo = undefined;
-    this.#lastError = error;
+    this.#connection.lost(error, this.#options.clock.now());
     if (this.#placement === undefined && !error.retryable && this.#closing === undefined) {
       this.#failed = error;
       this.#readiness.reject(error);
@@ -382,7 +359,7 @@ export class Spectator implements AsyncDisposable {
   #unavailable(): Error {
     return this.#closing !== undefined
       ? new SpectatorClosedError(this.namespace)
-      : new SpectatorNotReadyError(this.namespace, { cause: this.#lastError });
+      : new SpectatorNotReadyError(this.namespace, { cause: this.#connection.lastError });
   }
 
   #metadata(shardKey: string, owner: Owner, metadataKey: string): string {
