@@ -46,7 +46,7 @@ export interface ShardTableHooks extends PreparationHooks {
  * });
  * const table = new ShardTable(options, {
  *   emit: () => {}, observer, mayStart: () => true, onEmpty: () => {}, onReleased: () => {},
- *   onPrepared: () => {}, currentOwner: () => Promise.resolve(undefined),
+ *   onPrepared: () => {}, currentOwner: () => Promise.resolve(undefined), exclusive: () => false,
  * });
  * table.assign(new Map([["7", "101"]]));
  * table.reconcile();
