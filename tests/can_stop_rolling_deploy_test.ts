@@ -1,14 +1,15 @@
 // deno-lint-ignore-file no-console -- the measured waits and handovers are printed for whoever runs the test
 /**
  * A rolling deploy of 10 executors asking CanStopExecutors before each batch
- * (issue 41), against real etcd and gRPC: each executor serves an available
- * and an exclusive namespace; the deploy tool asks about a batch of 3 until
- * allowed, stops it gracefully (DRAINING, its shards hand over, DRAINED, exit)
- * and starts the new version at once; as soon as the service has seen the
- * batch stop (each executor leaving), it asks about the next batch, without
- * waiting for the handover, as a pipelined deploy (or preStop hooks) would. A watch
- * of each namespace checks that no shard is ever without an owner, and each
- * batch waits no longer than the previous batch's handover took.
+ * (issue 41), against real etcd and gRPC: each executor serves a fixed
+ * available, a fixed exclusive and an ephemeral namespace. The deploy tool
+ * asks about a batch of 3 until allowed, stops it gracefully (DRAINING, its
+ * shards hand over, DRAINED, exit) and starts the new version at once; as soon
+ * as the service has seen the batch stop (each executor leaving), it asks
+ * about the next batch without waiting for the handover, as a pipelined
+ * deploy (or preStop hooks) would. A watch of each namespace checks that no
+ * shard is ever without an owner, and each batch waits no longer than the
+ * previous batch's handover took.
  */
 import assert from "node:assert/strict";
 import type {
@@ -21,7 +22,13 @@ import { eventually } from "./support/executors.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { runWarmExecutor, type WarmExecutor } from "./support/warm_executors.ts";
 
-const SHARDS: Record<string, number> = { orders: 40, jobs: 10 };
+const range = (n: number, prefix = "") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+/** The shards of each namespace: fixed available, fixed exclusive, ephemeral (made by lookups). */
+const SHARDS: Record<string, readonly string[]> = {
+  orders: range(40),
+  jobs: range(10),
+  tenants: range(12, "tenant-"),
+};
 const IDS = Array.from({ length: 10 }, (_, i) => `e${i}`);
 const BATCHES = [IDS.slice(0, 3), IDS.slice(3, 6), IDS.slice(6, 9), IDS.slice(9)];
 /** What a batch may wait beyond the previous batch's handover: a heartbeat, a flush and a poll. */
@@ -31,7 +38,7 @@ function namespace(name: string, extra: Record<string, unknown> = {}): Record<st
   return {
     name,
     type: "fixed",
-    shardNum: SHARDS[name],
+    shardNum: SHARDS[name]!.length,
     settleWindow: "0s",
     shardCooldown: "0s",
     minImprovement: 0,
@@ -42,7 +49,7 @@ function namespace(name: string, extra: Record<string, unknown> = {}): Record<st
 /** The shards of a full picture that no executor holds. */
 function unowned(ns: string, message: WatchNamespaceStateResponse__Output): string[] {
   const held = new Set(message.executors.flatMap((e) => e.shards.map((s) => s.shardKey)));
-  return Array.from({ length: SHARDS[ns]! }, (_, i) => String(i)).filter((s) => !held.has(s));
+  return SHARDS[ns]!.filter((s) => !held.has(s));
 }
 
 /** One executor process serving both namespaces. */
@@ -72,16 +79,39 @@ Deno.test("a rolling deploy that asks can-stop never leaves a shard unowned nor 
   const instance = await startInProcess(testConfigYaml({
     endpoints: etcd.endpoints,
     prefix: uniquePrefix("rolling-deploy"),
-    namespaces: [namespace("orders"), namespace("jobs", { ownership: "exclusive" })],
+    namespaces: [
+      namespace("orders"),
+      namespace("jobs", { ownership: "exclusive" }),
+      { ...namespace("tenants", { type: "ephemeral" }), shardNum: undefined },
+    ],
   }));
   const clients = connect(instance.server.address);
   const hosts = new Map(IDS.map((id) => [id, new Host(clients, id)]));
   const watches = Object.keys(SHARDS).map((ns) => ({ ns, stream: watch(clients, ns) }));
   try {
+    for (const shardKey of SHARDS.tenants!) {
+      await eventually(
+        async () => {
+          try {
+            await call(clients.api, "getShardOwner", { namespace: "tenants", shardKey });
+            return true;
+          } catch {
+            return false; // no executor registered yet
+          }
+        },
+        15_000,
+        `${shardKey} created`,
+      );
+    }
     await eventually(
-      () => [...hosts.values()].every((h) => h.parts.every((p) => p.serving.length > 0)),
+      () =>
+        [...hosts.values()].every((h) => h.parts.slice(0, 2).every((p) => p.serving.length > 0)) &&
+        watches.every((w) => {
+          const last = w.stream.messages.at(-1);
+          return last !== undefined && unowned(w.ns, last).length === 0;
+        }),
       30_000,
-      "every executor serves shards in both namespaces",
+      "every executor serves fixed shards, and every shard is owned",
     );
     const from = watches.map((w) => w.stream.messages.length);
     const batches: {
