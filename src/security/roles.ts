@@ -28,6 +28,7 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
   "ListNamespaces",
   "GetDrainedShards",
   "ListExecutorDrains",
+  "CanStopExecutors",
   "ListLeaders",
   "GetNamespaceDefinition",
 ]);

@@ -15,6 +15,7 @@ import {
 } from "../core/executor_drain.ts";
 import { InvalidArgumentError, PreconditionError } from "../core/errors.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import { budgetExecutors } from "../plan/budget_executors.ts";
 import { checkDrainBudget } from "../plan/disruption_budget.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { Store } from "../store/store.ts";
@@ -163,14 +164,11 @@ export class ExecutorDrains {
   }
 
   #checkBudget(runtime: NamespaceRuntime, state: NamespaceView, drain: ExecutorDrain): void {
-    const now = this.#clock.monotonic();
-    const executors = [...state.executors()].map((e) => ({
-      executorId: e.executorId,
-      alive: state.isAlive(e, now),
-      active: e.status === "ACTIVE",
-      drained: state.isExecutorDrained(e),
-      matched: drainMatches(drain, e.executorId, e.metadata),
-    }));
+    const executors = budgetExecutors(
+      state,
+      this.#clock.monotonic(),
+      (e) => drainMatches(drain, e.executorId, e.metadata),
+    );
     const verdict = checkDrainBudget({
       executors,
       shards: state.ownedCount + state.requestCount,

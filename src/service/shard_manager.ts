@@ -28,6 +28,7 @@ import {
 } from "../namespace/seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
+import { StopChecks } from "./stop_checks.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { HistoryLog } from "./history_log.ts";
 import { recordStoreOutages } from "./outage_history.ts";
@@ -77,6 +78,8 @@ export class ShardManager implements Service {
   readonly operations: NamespaceOperations;
   /** Operator drains of executors. */
   readonly executorDrains: ExecutorDrains;
+  /** "May these executors stop now?", from the drains' disruption budget. */
+  readonly stopChecks: StopChecks;
   /** Tenant moves of cells namespaces and blast-radius reports. */
   readonly cells: CellOperations;
   /** Store reachability and cache readiness, probed on a timer. */
@@ -198,6 +201,7 @@ export class ShardManager implements Service {
     const lookup = (name: string) => this.#registry.get(name);
     this.operations = new NamespaceOperations(options.store, lookup, clock, this.history);
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
+    this.stopChecks = new StopChecks(() => this.#registry.all(), lookup, clock);
     this.cells = new CellOperations({ lookup, clock, store: options.store });
     recordStoreOutages(evidence, {
       history: this.history,

@@ -14,6 +14,7 @@ import type * as routing from "../routing/mod.ts";
 import type { DefinitionSource } from "../store/mod.ts";
 import type { CellOperations } from "./cell_operations.ts";
 import type { ExecutorDrains } from "./executor_drains.ts";
+import type { StopChecks } from "./stop_checks.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
 import type { HistoryLog } from "./history_log.ts";
 import type { NamespaceAdmin } from "../namespace/namespace_admin.ts";
@@ -103,6 +104,9 @@ export type Operations = Pick<
 /** Operator drains of executors. */
 export type Drains = Pick<ExecutorDrains, "drain" | "undrain" | "list">;
 
+/** "May these executors stop now?", for deploy tools. */
+export type StopQuestions = Pick<StopChecks, "check">;
+
 /** Tenant moves of cells namespaces and blast-radius reports. */
 export type Cells = Pick<CellOperations, "moveShards" | "blastRadius">;
 
@@ -136,6 +140,8 @@ export interface Service {
   readonly operations: Operations;
   /** Executor drains. */
   readonly executorDrains: Drains;
+  /** Whether executors may stop now. */
+  readonly stopChecks: StopQuestions;
   /** Cells. */
   readonly cells: Cells;
   /** Namespace definitions. */

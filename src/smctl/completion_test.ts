@@ -30,6 +30,7 @@ Deno.test("bash completion offers commands, subcommands, flags and -o formats", 
     "drain",
     "undrain",
     "drains",
+    "can-stop",
   ]);
   assert.deepEqual(await complete(["smctl", "ns", "l"]), ["list"]);
   const flags = await complete(["smctl", "executor", "list", "--"]);

@@ -84,6 +84,8 @@ export interface Rpcs {
   undrainExecutors: [UndrainExecutorsRequest, UndrainExecutorsResponse__Output];
   /** ListExecutorDrains. */
   listExecutorDrains: [ListExecutorDrainsRequest, ListExecutorDrainsResponse__Output];
+  /** CanStopExecutors. */
+  canStopExecutors: [wire.CanStopExecutorsRequest, wire.CanStopExecutorsResponse__Output];
   /** ListLeaders. */
   listLeaders: [ListLeadersRequest, ListLeadersResponse__Output];
   /** MoveShards. */

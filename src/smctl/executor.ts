@@ -1,6 +1,6 @@
 /**
- * `smctl executor ...`: list and describe executors, and drain them by id or
- * metadata selector.
+ * `smctl executor ...`: list and describe executors, drain them by id or
+ * metadata selector, and ask whether they may stop now.
  *
  * @module
  */
@@ -8,6 +8,7 @@ import { type Command, Option } from "commander";
 import { durationArgument } from "./arguments.ts";
 import { type Context, runCommand } from "./context.ts";
 import { drainExecutors, type DrainOptions } from "./executor_drain.ts";
+import { canStopExecutors, type CanStopOptions } from "./executor_can_stop.ts";
 import { undrainExecutors, type UndrainOptions } from "./executor_undrain.ts";
 import { drainTable } from "./drain_format.ts";
 import { executorDetail, executorTable } from "./executor_format.ts";
@@ -28,7 +29,7 @@ import { collectSelectorPair, listSelectorOption, selectRows } from "./selector.
  * registerExecutorCommands(program);
  * const group = program.commands[0]!;
  * assert.equal(group.name(), "executor");
- * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "drain", "undrain", "drains"]);
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "drain", "undrain", "drains", "can-stop"]);
  * ```
  */
 export function registerExecutorCommands(program: Command): void {
@@ -168,6 +169,43 @@ Example:
     .addOption(listSelectorOption("fields kind (id or selector) and executor"))
     .action((opts: { selector?: string[] }, command: Command) =>
       runCommand(command, (ctx) => drains(ctx, opts.selector))
+    );
+
+  executor.command("can-stop").description(
+    "ask whether executors may stop now (for rolling deploys): exit 0 if all may, 7 if some must wait",
+  )
+    .argument("[ids...]", "executor ids")
+    .addOption(selectorOption("every executor whose metadata has this pair"))
+    .option(
+      "-A, --all-namespaces",
+      "look in every namespace (the default when no namespace is set)",
+    )
+    .addHelpText(
+      "after",
+      `
+Answers whether stopping these executors now keeps every shard with an
+eligible owner and every namespace within its disruption budget
+(maxDrainedShare), by the rules a drain is checked with: a drain of the same
+executors is refused exactly when this says they must wait. Executors already
+drained or leaving (DRAINING) count against the budget until they are gone.
+When not all may stop, the answer names a subset that may stop first
+(mayStop); ask again once those have stopped. Looks in the namespace given
+(-n, SMCTL_NAMESPACE or the context), else in every namespace: an executor in
+several namespaces may stop only when each allows it. The PENDING column
+counts an executor's shards still being handed over to another owner: it has
+not finished leaving.
+
+Exit codes: 0 all may stop now; 7 some must wait (the answer is still
+printed); other codes as usual (2 usage, 3 unknown namespace, 4 unreachable).
+deploy/can-stop.sh polls this until allowed or a timeout.
+
+Examples:
+  $ smctl executor can-stop worker-7 worker-8
+  $ smctl executor can-stop --selector zone=a -o json
+  $ smctl -n orders executor can-stop worker-7 && kill -TERM "$PID"`,
+    )
+    .action((ids: string[], opts: CanStopOptions, command: Command) =>
+      runCommand(command, (ctx) => canStopExecutors(ctx, ids, opts))
     );
 }
 

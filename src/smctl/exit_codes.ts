@@ -17,6 +17,7 @@
  * | 4    | unavailable: the service or its store cannot be reached, or no answer in time |
  * | 5    | failed precondition, e.g. the shard is drained                         |
  * | 6    | `--wait` timed out before the drain finished                           |
+ * | 7    | `executor can-stop`: some of the executors must wait (not all may stop now) |
  * | 130  | interrupted (Ctrl-C) while waiting for a drain                         |
  *
  * @example
@@ -36,6 +37,7 @@ export const ExitCode = Object.freeze(
     UNAVAILABLE: 4,
     FAILED_PRECONDITION: 5,
     WAIT_TIMEOUT: 6,
+    MUST_WAIT: 7,
     INTERRUPTED: 130,
   } as const,
 );

@@ -49,6 +49,7 @@ Exit codes:
   4    unavailable: the service or its etcd cannot be reached, or no answer in --timeout
   5    failed precondition, e.g. the shard is drained
   6    executor drain --wait timed out
+  7    executor can-stop: some of the executors must wait
   130  interrupted while waiting
 
 Examples:

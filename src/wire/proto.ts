@@ -284,6 +284,10 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/UndrainExecutorsRespo
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListExecutorDrainsRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListExecutorDrainsResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ExecutorDrain.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/CanStopExecutorsRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/CanStopExecutorsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/CanStopNamespace.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/CanStopExecutor.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListLeadersRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListLeadersResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceLeader.ts";

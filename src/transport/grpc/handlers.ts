@@ -6,6 +6,7 @@
  * @module
  */
 import { NotLeaderError } from "../../core/errors.ts";
+import { canStopHandlers } from "./can_stop_handler.ts";
 import { historyHandlers } from "./history_handlers.ts";
 import { validateRequestId } from "../../service/mod.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
@@ -113,6 +114,7 @@ export function routingHandlers(
     })),
     ...namespaceHandlers(service, context),
     ...historyHandlers(service, context),
+    ...canStopHandlers(service, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),

@@ -231,6 +231,10 @@ export const contract: ContractJson = {
                           "requestType": "ListExecutorDrainsRequest",
                           "responseType": "ListExecutorDrainsResponse"
                         },
+                        "CanStopExecutors": {
+                          "requestType": "CanStopExecutorsRequest",
+                          "responseType": "CanStopExecutorsResponse"
+                        },
                         "ListLeaders": {
                           "requestType": "ListLeadersRequest",
                           "responseType": "ListLeadersResponse"
@@ -1046,6 +1050,138 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "ExecutorDrain",
                           "id": 2
+                        }
+                      }
+                    },
+                    "CanStopExecutorsRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "executorIds": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 2
+                        },
+                        "selector": {
+                          "keyType": "string",
+                          "type": "string",
+                          "id": 3
+                        }
+                      }
+                    },
+                    "CanStopExecutorsResponse": {
+                      "fields": {
+                        "allowed": {
+                          "type": "bool",
+                          "id": 1
+                        },
+                        "executorIds": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 2
+                        },
+                        "mayStopExecutorIds": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 3
+                        },
+                        "mustWaitExecutorIds": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 4
+                        },
+                        "unknownExecutorIds": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 5
+                        },
+                        "namespaces": {
+                          "rule": "repeated",
+                          "type": "CanStopNamespace",
+                          "id": 6
+                        }
+                      }
+                    },
+                    "CanStopNamespace": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "allowed": {
+                          "type": "bool",
+                          "id": 2
+                        },
+                        "reason": {
+                          "type": "string",
+                          "id": 3
+                        },
+                        "exclusive": {
+                          "type": "bool",
+                          "id": 4
+                        },
+                        "liveExecutors": {
+                          "type": "int32",
+                          "id": 5
+                        },
+                        "outBefore": {
+                          "type": "int32",
+                          "id": 6
+                        },
+                        "outAfter": {
+                          "type": "int32",
+                          "id": 7
+                        },
+                        "eligibleAfter": {
+                          "type": "int32",
+                          "id": 8
+                        },
+                        "maxDrainedShare": {
+                          "type": "double",
+                          "id": 9
+                        },
+                        "executors": {
+                          "rule": "repeated",
+                          "type": "CanStopExecutor",
+                          "id": 10
+                        }
+                      }
+                    },
+                    "CanStopExecutor": {
+                      "fields": {
+                        "executorId": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "status": {
+                          "type": "string",
+                          "id": 2
+                        },
+                        "alive": {
+                          "type": "bool",
+                          "id": 3
+                        },
+                        "drained": {
+                          "type": "bool",
+                          "id": 4
+                        },
+                        "leaving": {
+                          "type": "bool",
+                          "id": 5
+                        },
+                        "shards": {
+                          "type": "int32",
+                          "id": 6
+                        },
+                        "pendingHandovers": {
+                          "type": "int32",
+                          "id": 7
+                        },
+                        "mayStop": {
+                          "type": "bool",
+                          "id": 8
                         }
                       }
                     },

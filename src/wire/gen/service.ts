@@ -4,6 +4,10 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '../loader_types.
 
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp.ts';
 import type { AssignedShardState as _uber_cadence_sharddistributor_v1_AssignedShardState, AssignedShardState__Output as _uber_cadence_sharddistributor_v1_AssignedShardState__Output } from './uber/cadence/sharddistributor/v1/AssignedShardState.ts';
+import type { CanStopExecutor as _uber_cadence_sharddistributor_v1_CanStopExecutor, CanStopExecutor__Output as _uber_cadence_sharddistributor_v1_CanStopExecutor__Output } from './uber/cadence/sharddistributor/v1/CanStopExecutor.ts';
+import type { CanStopExecutorsRequest as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, CanStopExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output } from './uber/cadence/sharddistributor/v1/CanStopExecutorsRequest.ts';
+import type { CanStopExecutorsResponse as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, CanStopExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output } from './uber/cadence/sharddistributor/v1/CanStopExecutorsResponse.ts';
+import type { CanStopNamespace as _uber_cadence_sharddistributor_v1_CanStopNamespace, CanStopNamespace__Output as _uber_cadence_sharddistributor_v1_CanStopNamespace__Output } from './uber/cadence/sharddistributor/v1/CanStopNamespace.ts';
 import type { CreateNamespaceRequest as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts';
 import type { CreateNamespaceResponse as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, CreateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts';
 import type { DeleteNamespaceRequest as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, DeleteNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts';
@@ -87,6 +91,10 @@ export interface ProtoGrpcType {
         v1: {
           AssignedShardState: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_AssignedShardState, _uber_cadence_sharddistributor_v1_AssignedShardState__Output>
           AssignmentStatus: EnumTypeDefinition
+          CanStopExecutor: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CanStopExecutor, _uber_cadence_sharddistributor_v1_CanStopExecutor__Output>
+          CanStopExecutorsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output>
+          CanStopExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>
+          CanStopNamespace: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CanStopNamespace, _uber_cadence_sharddistributor_v1_CanStopNamespace__Output>
           CreateNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceRequest, _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output>
           CreateNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>
           DeleteNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output>

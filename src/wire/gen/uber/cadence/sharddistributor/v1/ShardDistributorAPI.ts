@@ -3,6 +3,8 @@
 
 import type * as grpc from 'npm:@grpc/grpc-js@^1.14.0'
 import type { MethodDefinition } from '../../../../../loader_types.ts'
+import type { CanStopExecutorsRequest as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, CanStopExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/CanStopExecutorsRequest.ts';
+import type { CanStopExecutorsResponse as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, CanStopExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/CanStopExecutorsResponse.ts';
 import type { CreateNamespaceRequest as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts';
 import type { CreateNamespaceResponse as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, CreateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts';
 import type { DeleteNamespaceRequest as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, DeleteNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts';
@@ -50,6 +52,29 @@ import type { WatchNamespaceStateResponse as _uber_cadence_sharddistributor_v1_W
  * The API that spectators (routers of shard traffic) and operators call.
  */
 export interface ShardDistributorAPIClient extends grpc.Client {
+  /**
+   * Answers whether executors may stop now (a rolling deploy asks before it
+   * stops hosts): whether stopping them keeps every shard with an eligible
+   * owner and every namespace within its disruption budget (maxDrainedShare),
+   * by the same rules as DrainExecutors, per namespace and overall; and when
+   * not, which of them may stop first. Reads only.
+   */
+  CanStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  CanStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  CanStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  CanStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Answers whether executors may stop now (a rolling deploy asks before it
+   * stops hosts): whether stopping them keeps every shard with an eligible
+   * owner and every namespace within its disruption budget (maxDrainedShare),
+   * by the same rules as DrainExecutors, per namespace and overall; and when
+   * not, which of them may stop first. Reads only.
+   */
+  canStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  canStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  canStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  canStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  
   /**
    * Creates a namespace from a definition (the same fields as an entry of
    * shardDistribution.namespaces in the YAML); every instance starts it.
@@ -398,6 +423,15 @@ export interface ShardDistributorAPIClient extends grpc.Client {
  */
 export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplementation {
   /**
+   * Answers whether executors may stop now (a rolling deploy asks before it
+   * stops hosts): whether stopping them keeps every shard with an eligible
+   * owner and every namespace within its disruption budget (maxDrainedShare),
+   * by the same rules as DrainExecutors, per namespace and overall; and when
+   * not, which of them may stop first. Reads only.
+   */
+  CanStopExecutors: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse>;
+  
+  /**
    * Creates a namespace from a definition (the same fields as an entry of
    * shardDistribution.namespaces in the YAML); every instance starts it.
    */
@@ -520,6 +554,7 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
 }
 
 export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
+  CanStopExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>
   CreateNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceRequest, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>
   DeleteNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse, _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>
   DrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
