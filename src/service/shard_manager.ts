@@ -27,6 +27,7 @@ import {
   seedFileNamespaces,
 } from "../namespace/seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
+import { BrakeOperations } from "./brake_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { HealthMonitor } from "./health_monitor.ts";
 import { HistoryLog } from "./history_log.ts";
@@ -79,6 +80,8 @@ export class ShardManager implements Service {
   readonly executorDrains: ExecutorDrains;
   /** Tenant moves of cells namespaces and blast-radius reports. */
   readonly cells: CellOperations;
+  /** Mass-loss brakes, lifted by operators. */
+  readonly brakes: BrakeOperations;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
   /** The namespaces' history (event log in the store). */
@@ -199,6 +202,7 @@ export class ShardManager implements Service {
     this.operations = new NamespaceOperations(options.store, lookup, clock, this.history);
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
     this.cells = new CellOperations({ lookup, clock, store: options.store });
+    this.brakes = new BrakeOperations(lookup);
     recordStoreOutages(evidence, {
       history: this.history,
       clock,

@@ -13,6 +13,7 @@ import type { RequestLimits } from "../limits/request_limits.ts";
 import type * as routing from "../routing/mod.ts";
 import type { DefinitionSource } from "../store/mod.ts";
 import type { CellOperations } from "./cell_operations.ts";
+import type { BrakeOperations } from "./brake_operations.ts";
 import type { ExecutorDrains } from "./executor_drains.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
 import type { HistoryLog } from "./history_log.ts";
@@ -106,6 +107,9 @@ export type Drains = Pick<ExecutorDrains, "drain" | "undrain" | "list">;
 /** Tenant moves of cells namespaces and blast-radius reports. */
 export type Cells = Pick<CellOperations, "moveShards" | "blastRadius">;
 
+/** The mass-loss brake, lifted by an operator. */
+export type Brakes = Pick<BrakeOperations, "lift">;
+
 /** The namespace RPCs: create, update, delete, read. */
 export type Admin = Pick<NamespaceAdmin, "create" | "update" | "delete" | "read">;
 
@@ -138,6 +142,8 @@ export interface Service {
   readonly executorDrains: Drains;
   /** Cells. */
   readonly cells: Cells;
+  /** Mass-loss brakes. */
+  readonly brakes: Brakes;
   /** Namespace definitions. */
   readonly admin: Admin;
   /** History reads. */

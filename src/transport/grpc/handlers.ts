@@ -7,6 +7,7 @@
  */
 import { NotLeaderError } from "../../core/errors.ts";
 import { historyHandlers } from "./history_handlers.ts";
+import { brakeHandlers } from "./brake_handlers.ts";
 import { validateRequestId } from "../../service/mod.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import {
@@ -113,6 +114,7 @@ export function routingHandlers(
     })),
     ...namespaceHandlers(service, context),
     ...historyHandlers(service, context),
+    ...brakeHandlers(service, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),

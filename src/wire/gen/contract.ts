@@ -262,6 +262,10 @@ export const contract: ContractJson = {
                         "ListNamespaceEvents": {
                           "requestType": "ListNamespaceEventsRequest",
                           "responseType": "ListNamespaceEventsResponse"
+                        },
+                        "LiftBrake": {
+                          "requestType": "LiftBrakeRequest",
+                          "responseType": "LiftBrakeResponse"
                         }
                       }
                     },
@@ -1365,6 +1369,26 @@ export const contract: ContractJson = {
                         "durationMs": {
                           "type": "int64",
                           "id": 16
+                        }
+                      }
+                    },
+                    "LiftBrakeRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        }
+                      }
+                    },
+                    "LiftBrakeResponse": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "lifted": {
+                          "type": "bool",
+                          "id": 2
                         }
                       }
                     }
