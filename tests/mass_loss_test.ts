@@ -209,7 +209,8 @@ Deno.test("smctl namespace brake lift releases the brake, and the survivors take
     testConfigYaml({
       endpoints: etcd.endpoints,
       prefix: uniquePrefix("mass-loss-lift"),
-      namespaces: [{ name: "ns", type: "fixed", shardNum: 20 }],
+      // Two of four lost must brake: below the default minLost of 3.
+      namespaces: [{ name: "ns", type: "fixed", shardNum: 20, massLoss: { minLost: 2 } }],
       process: { heartbeatTTL: `${TTL_MS / 1000}s`, period: `${PERIOD_MS}ms` },
     }),
     "sm-1",

@@ -42,8 +42,11 @@ export const DEFAULT_MAX_PREPARES_PER_EXECUTOR = 32;
 
 /** Default `massLoss.share`: losing more than 30% of the serving executors at once engages the brake. */
 export const DEFAULT_MASS_LOSS_SHARE = 0.3;
-/** Default `massLoss.minLost`: a single lost executor is never a mass loss. */
-export const DEFAULT_MASS_LOSS_MIN_LOST = 2;
+/**
+ * Default `massLoss.minLost`: fewer than three executors lost together (one
+ * host, a pair) is what the survivors are there for, even in a small fleet.
+ */
+export const DEFAULT_MASS_LOSS_MIN_LOST = 3;
 /** Default `massLoss.window`, in heartbeat TTLs: losses within 2 × `heartbeatTTL` count together. */
 export const DEFAULT_MASS_LOSS_WINDOW_TTLS = 2;
 
