@@ -271,3 +271,49 @@ Deno.test("smctl namespace brake lift releases the brake, and the survivors take
     await instance.stop();
   }
 });
+
+Deno.test("LiftBrake sent to an instance that does not lead is forwarded to the leader", async () => {
+  await using etcd = await startEtcd();
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("mass-loss-forward"),
+    namespaces: [
+      { name: "ns", type: "fixed", shardNum: 4 },
+      { name: "cells", type: "ephemeral", mode: "cells" },
+    ],
+  });
+  const instances = [await startInProcess(yaml, "sm-1"), await startInProcess(yaml, "sm-2")];
+  try {
+    let follower: RunningInstance | undefined;
+    await eventually(
+      () => {
+        const leading = instances.filter((i) => i.manager.routing.isLeading("ns"));
+        follower = instances.find((i) => !i.manager.routing.isLeading("ns"));
+        return leading.length === 1;
+      },
+      10_000,
+      "one leader",
+    );
+    const address = follower!.server.address;
+    const answer = await smctl([
+      "--address",
+      address,
+      "--json",
+      "namespace",
+      "brake",
+      "lift",
+      "ns",
+    ]);
+    assert.equal(answer.code, 0, answer.stderr);
+    assert.deepEqual(JSON.parse(answer.stdout), { namespace: "ns", lifted: false });
+    // An unknown namespace, and one that has no brake (cells), are refused with the reason.
+    const unknown = await smctl(["--address", address, "namespace", "brake", "lift", "nope"]);
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /nope/);
+    const cells = await smctl(["--address", address, "namespace", "brake", "lift", "cells"]);
+    assert.notEqual(cells.code, 0);
+    assert.match(cells.stderr, /has no mass-loss brake/);
+  } finally {
+    for (const instance of instances) await instance.stop();
+  }
+});
