@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually, runExecutors, type SimExecutor } from "./support/executors.ts";
 import { call, connect } from "./support/grpc_clients.ts";
-import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { startInProcess, startProcess, testConfigYaml } from "./support/service.ts";
 import { smctl } from "./support/smctl.ts";
 import type { RunningInstance } from "../src/app.ts";
 
@@ -315,5 +315,73 @@ Deno.test("LiftBrake sent to an instance that does not lead is forwarded to the 
     assert.match(cells.stderr, /has no mass-loss brake/);
   } finally {
     for (const instance of instances) await instance.stop();
+  }
+});
+
+Deno.test("a leader killed with the executors: the next leader's first pass engages the brake", async () => {
+  await using etcd = await startEtcd();
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("mass-loss-failover"),
+    // The dead leader's election lease (5 s) outlives the executors' TTL (2 s): the next leader
+    // starts after they went stale, within the brake's window (10 s).
+    namespaces: [{ name: "ns", type: "fixed", shardNum: SHARDS, massLoss: { window: "10s" } }],
+    process: { heartbeatTTL: `${TTL_MS / 1000}s`, period: `${PERIOD_MS}ms` },
+    electionTTL: "5s",
+  });
+  // The leader runs as a child process (to be SIGKILLed); the survivor in this process.
+  const leader = await startProcess(yaml, "sm-1");
+  const probe = connect(leader.address);
+  await eventually(
+    async () => {
+      const res = await call<unknown, { leaders: { namespace: string; instanceId: string }[] }>(
+        probe.api,
+        "listLeaders",
+        {},
+      );
+      return res.leaders.some((l) => l.namespace === "ns" && l.instanceId === "sm-1");
+    },
+    10_000,
+    "sm-1 leads",
+  );
+  probe.close();
+  const survivor = await startInProcess(yaml, "sm-2");
+  // Every executor talks to the instance that survives.
+  const clients = connect(survivor.server.address);
+  const executors = runExecutors(clients, "ns", IDS, { intervalMs: 200 });
+  try {
+    await eventually(
+      () => executors.every((e) => e.shards.length === 4),
+      20_000,
+      () => `4 shards each (now ${executors.map((e) => e.shards.length).join("/")})`,
+    );
+    // A zone goes down with six executors and the leading instance. The survivor leads once
+    // the dead leader's election lease runs out, by when the six are stale already: its first
+    // pass dates their loss from when it last heard them.
+    await Promise.all([stopAll(executors.slice(0, 6)), leader.kill("SIGKILL")]);
+    await eventually(
+      async () => await gauge(survivor, "sm_brake_engaged", "ns") === 1,
+      TTL_MS + 10_000,
+      "the new leader engaged the brake",
+    );
+    // No capacity set: a survivor takes nothing beyond its share of the fleet before the loss
+    // (4) once the brake holds, so the lost executors' shards stay unowned instead of tripling
+    // the survivors' load. (A pass that saw fewer than three of the six stale yet placed their
+    // shards, as for any loss: the survivors may hold a few more than 4.)
+    await new Promise((r) => setTimeout(r, 2 * PERIOD_MS));
+    const held = executors.slice(6).map((e) => e.shards.length);
+    const unowned = await gauge(survivor, "sm_shards_unowned", "ns");
+    assert.ok(unowned >= 12, `${unowned} unowned, survivors hold ${held.join("/")}`);
+    await new Promise((r) => setTimeout(r, 4 * PERIOD_MS));
+    assert.deepEqual(executors.slice(6).map((e) => e.shards.length), held, "nothing more placed");
+    assert.equal(await gauge(survivor, "sm_shards_unowned", "ns"), unowned);
+    const engaged = (await survivor.manager.history.read("ns"))
+      .find((e) => e.type === "brake_engaged");
+    assert.match(engaged?.text ?? "", /6 of 10 serving executors lost/);
+  } finally {
+    await stopAll(executors);
+    clients.close();
+    await survivor.stop();
+    if (!leader.exited()) await leader.kill("SIGKILL");
   }
 });

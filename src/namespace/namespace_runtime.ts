@@ -270,7 +270,7 @@ export class NamespaceRuntime implements RoutedNamespace {
         const massLoss = policy.budgets.massLoss;
         // A new term starts released and learns the fleet from its first pass.
         this.#brake = massLoss && policy.placement.kind === "balanced"
-          ? new MassLossBrake(massLoss)
+          ? new MassLossBrake({ ...massLoss, heartbeatTtlMs: policy.budgets.heartbeatTtlMs })
           : undefined;
         try {
           // A term often starts right after a store outage: let the health monitor see the

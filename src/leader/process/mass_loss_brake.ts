@@ -13,8 +13,13 @@
  * DRAINING or DRAINED left on purpose (a deploy, a drain the disruption budget
  * allowed), and its going quiet afterwards is not a loss.
  *
- * The brake lives with the namespace's runtime on the instance that leads it;
- * a new leader starts released and learns the fleet from its first pass.
+ * The brake lives with the leader's term, in memory. A new leader starts
+ * released, and its first pass counts as lost the executors that went stale
+ * within the window before it (by when its instance, which followed the
+ * namespace all along, last heard from them): a failover in the middle of a
+ * mass loss (a zone taking the leader with it) still engages the brake. An
+ * operator's lift is not carried over: only a loss still within the window
+ * engages the new term's brake again.
  *
  * @module
  */
@@ -31,6 +36,8 @@ export interface BrakeExecutor {
   readonly status: ExecutorStatus;
   /** An operator drain applies to it. */
   readonly operatorDrained: boolean;
+  /** Monotonic time its heartbeat was last recorded (a new term reads when the stale ones were lost). */
+  readonly seenAtMs?: number;
 }
 
 /** When the brake engages. */
@@ -41,6 +48,8 @@ export interface BrakeRule {
   readonly windowMs: number;
   /** And at least this many. */
   readonly minLost: number;
+  /** An executor unheard for this long is lost (a new term dates past losses with it). @default {0} */
+  readonly heartbeatTtlMs?: number;
 }
 
 /** The brake while it holds. */
@@ -102,10 +111,12 @@ export class MassLossBrake {
 
   /**
    * Compares the executors at monotonic `now` with the last call's: returns
-   * the note of an engage or a release, or undefined. The first call only
-   * learns the fleet.
+   * the note of an engage or a release, or undefined. The first call learns
+   * the fleet, counting executors that went stale within the window before
+   * it as lost then.
    */
-  observe(executors: Iterable<BrakeExecutor>, now: number): HistoryNote | undefined {
+  observe(fleet: Iterable<BrakeExecutor>, now: number): HistoryNote | undefined {
+    const executors = [...fleet];
     const serving = new Set<string>();
     const alive = new Set<string>();
     const planned = new Set<string>();
@@ -117,8 +128,8 @@ export class MassLossBrake {
     }
     const before = this.#serving;
     this.#serving = serving;
-    if (before === undefined) return undefined;
-    for (const id of before) {
+    if (before === undefined) this.#datePastLosses(executors, now);
+    for (const id of before ?? []) {
       if (!serving.has(id) && !alive.has(id) && !planned.has(id)) this.#lost.set(id, now);
     }
     for (const id of this.#lost.keys()) {
@@ -148,6 +159,18 @@ export class MassLossBrake {
         `${Math.round(this.#rule.share * 100)}%): ${named}. No balancing moves; each ` +
         "executor takes at most its capacity (or its share of the fleet before the loss)",
     };
+  }
+
+  /** A new term's first pass: stale ACTIVE executors last heard within the window count as lost. */
+  #datePastLosses(executors: readonly BrakeExecutor[], now: number): void {
+    const ttl = this.#rule.heartbeatTtlMs ?? 0;
+    for (const e of executors) {
+      if (e.alive || e.status !== "ACTIVE" || e.operatorDrained || e.seenAtMs === undefined) {
+        continue;
+      }
+      const lostAt = e.seenAtMs + ttl;
+      if (now - lostAt <= this.#rule.windowMs) this.#lost.set(e.executorId, Math.min(lostAt, now));
+    }
   }
 
   /**

@@ -110,3 +110,25 @@ Deno.test("mass-loss brake lifted by an operator stays released until a new loss
   brake.observe(fleet(), 4_000);
   assert.equal(brake.observe(fleet({ lost: [6, 7, 8, 9] }), 5_000)?.type, "brake_engaged");
 });
+
+Deno.test("mass-loss brake: a new term counts executors that went stale within the window before it", () => {
+  const rule = { ...RULE, heartbeatTtlMs: 2_000 };
+  // The previous leader died with a zone: six executors were last heard 1 s before the TTL ran
+  // out at 10_000, and two long ago (an old loss, outside the window).
+  const seen = (i: number) => i < 6 ? 9_000 : i < 8 ? 1_000 : 12_000;
+  const executors = fleet({ lost: [0, 1, 2, 3, 4, 5, 6, 7] }).map((e, i) => ({
+    ...e,
+    alive: i >= 8,
+    seenAtMs: seen(i),
+  }));
+  const brake = new MassLossBrake(rule);
+  const note = brake.observe(executors, 12_500);
+  assert.equal(note?.type, "brake_engaged");
+  assert.match(note?.text ?? "", /6 of 8 serving executors lost/);
+  // An executor drained (or DRAINING) when it went quiet is not counted.
+  const drained = new MassLossBrake(rule);
+  const planned = executors.map((e, i) => i < 6 ? { ...e, operatorDrained: true } : e);
+  assert.equal(drained.observe(planned, 12_500), undefined);
+  // Nor are losses older than the window.
+  assert.equal(new MassLossBrake(rule).observe(executors, 30_000), undefined);
+});

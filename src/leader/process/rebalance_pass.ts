@@ -203,6 +203,7 @@ function* brakeView(state: NamespaceView, now: number): Iterable<BrakeExecutor> 
       alive: state.isAlive(e, now),
       status: e.status,
       operatorDrained: state.isExecutorDrained(e),
+      seenAtMs: e.seenAtMs,
     };
   }
 }
