@@ -35,6 +35,24 @@ const optionalDuration = optional(ANY_DURATION);
 const shareError = (issue: { input: unknown }) =>
   `expected a share from 0 to 1 (0.5 is half the executors), got ${describeValue(issue.input)}`;
 
+const positiveError = (issue: { input: unknown }) =>
+  `expected a positive number of load units, got ${describeValue(issue.input)}`;
+
+/** `executorCapacity`: most shards and load units per executor (docs/placement.md). */
+const capacitySchema = section({
+  shards: integer(1, 100_000_000).optional(),
+  load: z.number({ error: positiveError }).positive({ error: positiveError })
+    .max(Number.MAX_SAFE_INTEGER, { error: positiveError }).optional(),
+});
+
+/** `massLoss`: when the brake engages (docs/operations.md, "Mass loss"). */
+const massLossSchema = section({
+  share: z.number({ error: shareError }).min(0, { error: shareError })
+    .max(1, { error: shareError }).optional(),
+  window: optionalDuration,
+  minLost: integer(1, 1_000_000).optional(),
+});
+
 /**
  * One entry of `shardDistribution.namespaces`, read into its kind (fixed,
  * ephemeral or cells) with defaults applied. `shardNum` is required for a
@@ -82,6 +100,8 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   zoneKey: z.string().min(1).max(MAX_KEY).optional(),
   maxDrainedShare: z.number({ error: shareError }).min(0, { error: shareError })
     .max(1, { error: shareError }).optional(),
+  executorCapacity: capacitySchema.optional(),
+  massLoss: massLossSchema.optional(),
 }).superRefine((namespace, ctx) => {
   if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
     ctx.addIssue({
@@ -107,6 +127,15 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       path: ["shardNum"],
       input: namespace.shardNum,
       message: "must be absent for an ephemeral namespace, whose shards are created on first use",
+    });
+  }
+  for (const field of ["executorCapacity", "massLoss"] as const) {
+    if (namespace.mode !== "cells" || namespace[field] === undefined) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [field],
+      input: namespace[field],
+      message: "does not apply to a cells namespace, whose tenants are never moved by load",
     });
   }
   if (namespace.type === "fixed" && namespace.maxShards !== undefined) {
@@ -142,6 +171,8 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     ...(n.maxPreparesPerExecutor === undefined
       ? {}
       : { maxPreparesPerExecutor: n.maxPreparesPerExecutor }),
+    ...(n.executorCapacity === undefined ? {} : { executorCapacity: capacity(n.executorCapacity) }),
+    ...(n.massLoss === undefined ? {} : { massLoss: massLoss(n.massLoss) }),
     ownership: n.ownership === "exclusive"
       ? {
         mode: "exclusive" as const,
@@ -165,6 +196,23 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     ...(n.maxShards === undefined ? {} : { maxShards: n.maxShards }),
   };
 });
+
+function capacity(c: { shards?: number | undefined; load?: number | undefined }) {
+  return {
+    ...(c.shards === undefined ? {} : { shards: c.shards }),
+    ...(c.load === undefined ? {} : { load: c.load }),
+  };
+}
+
+function massLoss(
+  m: { share?: number | undefined; window?: number | undefined; minLost?: number | undefined },
+) {
+  return {
+    ...(m.share === undefined ? {} : { share: m.share }),
+    ...(m.window === undefined ? {} : { windowMs: m.window }),
+    ...(m.minLost === undefined ? {} : { minLost: m.minLost }),
+  };
+}
 
 /**
  * `shardDistribution.namespaces`: at least one namespace, names unique.

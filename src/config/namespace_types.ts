@@ -111,6 +111,28 @@ export interface ShardedNamespaceConfig {
    * refused unless forced.
    */
   readonly maxDrainedShare?: number;
+  /** `executorCapacity`: most shards and load units per executor; absent: no limit. */
+  readonly executorCapacity?: ExecutorCapacityConfig;
+  /** `massLoss`: when the mass-loss brake engages; absent: the defaults. */
+  readonly massLoss?: MassLossConfig;
+}
+
+/** `executorCapacity` of a namespace (an executor may declare its own in its heartbeat). */
+export interface ExecutorCapacityConfig {
+  /** Most shards per executor. */
+  readonly shards?: number;
+  /** Most load units per executor (the sum of its shards' reported loads). */
+  readonly load?: number;
+}
+
+/** `massLoss` of a namespace (docs/operations.md, "Mass loss"). */
+export interface MassLossConfig {
+  /** The brake engages when more than this share of the serving executors is lost (1: never). */
+  readonly share?: number;
+  /** Within this long (ms). */
+  readonly windowMs?: number;
+  /** And at least this many executors. */
+  readonly minLost?: number;
 }
 
 /** `type: fixed`: shards `"0"`..`"shardNum-1"`, known up front. */

@@ -27,7 +27,9 @@ export type HistoryEventType =
   | "namespace_created"
   | "namespace_updated"
   | "namespace_deleted"
-  | "operator_refused";
+  | "operator_refused"
+  | "brake_engaged"
+  | "brake_released";
 
 /** One event, before the store gives it an id. */
 export interface HistoryEventInput {

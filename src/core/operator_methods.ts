@@ -14,6 +14,7 @@ export const OPERATOR_METHODS: ReadonlySet<string> = new Set([
   "UndrainExecutors",
   "MoveShards",
   "ForceResetNamespace",
+  "LiftBrake",
 ]);
 
 /** Operator writes to namespaces themselves (namespaces as data). */

@@ -19,6 +19,7 @@ import {
   validateNamespace,
   validateShardKey,
 } from "../limits/validate_request.ts";
+import { metadataCapacityProblem } from "../shared/capacity.ts";
 
 export { validateExecutorId, validateShardKey } from "../limits/validate_request.ts";
 
@@ -177,6 +178,9 @@ export function validateHeartbeat(
   const known = enumValue(raw.status, "EXECUTOR_STATUS_", EXECUTOR_STATUSES, "status");
   const executorStatus: ExecutorStatus = known ?? "UNKNOWN";
   validateMetadata(raw.metadata, "metadata", limits);
+  // A declared capacity is placement input: a value placement cannot read is refused.
+  const capacity = metadataCapacityProblem(raw.metadata);
+  if (capacity !== undefined) throw new InvalidArgumentError("metadata", capacity);
   return {
     namespace: raw.namespace,
     executorId: raw.executorId,

@@ -226,3 +226,21 @@ Deno.test("validate heartbeat takes NOT_RUNNING, by name or number (a held shard
     "NOT_RUNNING",
   ]);
 });
+
+Deno.test("validate heartbeat refuses a declared capacity placement cannot read", () => {
+  const ok = validateHeartbeat(
+    raw({ metadata: { "sm.capacity.shards": "40", "sm.capacity.load": "2.5" } }),
+  );
+  assert.equal(ok.metadata["sm.capacity.shards"], "40");
+  rejects(
+    raw({ metadata: { "sm.capacity.shards": "0" } }),
+    "metadata",
+    /"sm\.capacity\.shards" \(a declared capacity\) must be a positive integer, got "0"/,
+  );
+  rejects(raw({ metadata: { "sm.capacity.shards": "1.5" } }), "metadata", /positive integer/);
+  rejects(
+    raw({ metadata: { "sm.capacity.load": "lots" } }),
+    "metadata",
+    /positive number, got "lots"/,
+  );
+});

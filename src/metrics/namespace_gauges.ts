@@ -15,10 +15,12 @@ export interface NamespaceGaugeSource {
   stats(namespace: string): NamespaceStats;
   /** Open subscriptions to a namespace's pictures. */
   watchSubscribers(namespace: string): number;
+  /** Whether the namespace's mass-loss brake holds on this instance (its leader). @default {never} */
+  brakeEngaged?(namespace: string): boolean;
 }
 
 /**
- * Registers `sm_shards`, `sm_shards_unowned`, `sm_shards_not_running` and
+ * Registers `sm_shards`, `sm_shards_unowned`, `sm_shards_not_running`, `sm_brake_engaged` and
  * `sm_watch_subscribers` on `registry`, each labelled by `namespace`.
  *
  * @example
@@ -70,6 +72,12 @@ export function registerNamespaceGauges(
     "Exclusive namespaces: shards whose owner is live and whose latest report, as this " +
       "instance saw it, does not show them running (0 in available namespaces).",
     (ns) => source.stats(ns).notRunningShards,
+  );
+  gauge(
+    "sm_brake_engaged",
+    "1 while the namespace's mass-loss brake holds (reported by its leader): shards of lost " +
+      "executors beyond the survivors' capacity stay unowned and nothing is balanced.",
+    (ns) => source.brakeEngaged?.(ns) ? 1 : 0,
   );
   gauge(
     "sm_watch_subscribers",

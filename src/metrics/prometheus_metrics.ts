@@ -325,6 +325,7 @@ export class PrometheusMetrics implements ServiceObserver {
       listNamespaces: () => manager.routing.listNamespaces(),
       stats,
       watchSubscribers: (ns) => manager.routing.watchSubscribers(ns),
+      brakeEngaged: (ns) => manager.routing.brake(ns) !== undefined,
     });
     registerAlertGauges(this.registry, {
       listNamespaces: () => manager.routing.listNamespaces(),

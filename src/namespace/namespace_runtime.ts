@@ -43,6 +43,9 @@ import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { PendingCellMoves } from "./pending_cell_moves.ts";
+import { type BrakeHold, MassLossBrake } from "../leader/process/mass_loss_brake.ts";
+
+export type { BrakeHold } from "../leader/process/mass_loss_brake.ts";
 
 /** How instances campaign for a namespace (from `shardDistribution.election`). */
 export interface ElectionSettings {
@@ -101,6 +104,8 @@ export class NamespaceRuntime implements RoutedNamespace {
   readonly cellMoves: PendingCellMoves = new PendingCellMoves();
   readonly #options: NamespaceRuntimeOptions;
   #leading = false;
+  /** The mass-loss brake of the current leader term (none when not leading). */
+  #brake: MassLossBrake | undefined;
   /** Skips idle passes, across this instance's terms (a re-won term plans nothing new). */
   readonly #gate: IdlePassGate;
   readonly #rotations = new RotationDigest();
@@ -175,6 +180,30 @@ export class NamespaceRuntime implements RoutedNamespace {
     await this.#loop;
   }
 
+  /**
+   * The mass-loss brake while it holds, on the instance that leads the
+   * namespace (leader/process/mass_loss_brake.ts); undefined otherwise.
+   */
+  get brake(): BrakeHold | undefined {
+    return this.#brake?.hold;
+  }
+
+  /**
+   * Lifts the mass-loss brake for `actor` and asks for a pass: true when it
+   * held, false when it was released already. Only the leader holds a
+   * brake: another instance answers `undefined` (the caller forwards).
+   */
+  liftBrake(actor: string): boolean | undefined {
+    const brake = this.#brake;
+    if (!this.#leading || !brake) return undefined;
+    const note = brake.lift(this.#options.clock.monotonic(), actor);
+    if (!note) return false;
+    this.#options.logger.warn("mass-loss brake lifted by an operator", { actor });
+    this.#options.history?.(note);
+    this.requestPass();
+    return true;
+  }
+
   /** Asks the leader for a pass soon (an input outside the store changed). */
   requestPass(): void {
     this.cache.triggers.bump();
@@ -238,6 +267,11 @@ export class NamespaceRuntime implements RoutedNamespace {
       clock,
       lead: async (leadership, termSignal) => {
         this.#leading = true;
+        const massLoss = policy.budgets.massLoss;
+        // A new term starts released and learns the fleet from its first pass.
+        this.#brake = massLoss && policy.placement.kind === "balanced"
+          ? new MassLossBrake({ ...massLoss, heartbeatTtlMs: policy.budgets.heartbeatTtlMs })
+          : undefined;
         try {
           // A term often starts right after a store outage: let the health monitor see the
           // store back (and forgive the outage, see outage_grace.ts) before the first pass.
@@ -257,8 +291,10 @@ export class NamespaceRuntime implements RoutedNamespace {
             onPass: (pass) => observer.pass?.(policy.name, pass),
             gate: this.#gate,
             rotations: this.#rotations,
+            ...(this.#brake ? { brake: this.#brake } : {}),
           });
         } finally {
+          this.#brake = undefined;
           this.#leading = false;
         }
       },

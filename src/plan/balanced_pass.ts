@@ -16,6 +16,7 @@ import {
   settlingUntil,
 } from "./churn_rules.ts";
 import { clampToCapacity } from "./capacity_clamp.ts";
+import { executorLimits } from "./executor_capacity.ts";
 import { Handovers } from "./handovers.ts";
 import { type HandoverCounts, WarmHandovers } from "./warm_handovers.ts";
 import { cleanUp } from "./pass_cleanup.ts";
@@ -70,15 +71,24 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       ...(cooling?.pinned ? { pinned: cooling.pinned } : {}),
     },
     {
-      // Handovers in flight use up the move budget.
-      maxMoves: settling === undefined ? Math.max(0, policy.maxMoves - (warm?.inFlight ?? 0)) : 0,
+      // Handovers in flight use up the move budget; the mass-loss brake allows no balancing.
+      maxMoves: settling === undefined && !input.brake
+        ? Math.max(0, policy.maxMoves - (warm?.inFlight ?? 0))
+        : 0,
       // Hysteresis decides whether balancing starts, not where it stops.
       ...(churn && !input.balancingUnfinished ? { minImprovement: churn.minImprovement } : {}),
     },
   );
-  if (policy.maxShardsPerExecutor !== undefined) {
-    clampToCapacity(planned, owners, eligible.length, policy.maxShardsPerExecutor);
-  }
+  const limits = executorLimits(input, eligible, {
+    ...(policy.capacity ? { capacity: policy.capacity } : {}),
+    ...(policy.maxShardsPerExecutor === undefined
+      ? {}
+      : { reportCap: policy.maxShardsPerExecutor }),
+    shards: shards.length,
+  });
+  const unplaced = limits
+    ? clampToCapacity(planned, owners, eligible.length, limits, limits.load && knownLoads(loads))
+    : 0;
   const reasons = noMoves();
 
   const assign: Record<string, string[]> = {};
@@ -184,6 +194,7 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       : {}),
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
     ...(holding === undefined ? {} : { coldStartUntilMs: holding }),
+    ...(unplaced > 0 ? { unplaced } : {}),
   };
 }
 
@@ -195,6 +206,15 @@ function someoneShort(owners: Int32Array, executors: number): boolean {
   for (const owner of owners) if (owner >= 0) counts[owner]!++, owned++;
   const half = owners.length / executors / 2;
   return owned > 0 && counts.some((count) => count < half);
+}
+
+/** `loads` with unknown (NaN) loads taken as the mean of the known ones (0 if none is known). */
+function knownLoads(loads: Float64Array): Float64Array {
+  let known = 0;
+  let sum = 0;
+  for (const load of loads) if (load === load) known++, sum += load;
+  const mean = known === 0 ? 0 : sum / known;
+  return loads.map((load) => load === load ? load : mean);
 }
 
 /** Whether a pass's handover counts are worth reporting. */

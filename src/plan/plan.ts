@@ -54,4 +54,6 @@ export interface Plan {
    * executors to stop joining: when the wait ends (monotonic, see `churn_rules.ts`).
    */
   readonly coldStartUntilMs?: number;
+  /** Shards left unowned because no eligible executor had capacity for them; absent: none. */
+  readonly unplaced?: number;
 }

@@ -75,6 +75,12 @@ export interface PlanInput {
   /** The term's previous pass used at least half its balancing budget: balancing goes on past the hysteresis. */
   readonly balancingUnfinished?: boolean;
   /**
+   * The mass-loss brake holds (leader/process/mass_loss_brake.ts): no balancing
+   * moves, and each executor takes at most its capacity, or its fair share of
+   * the `executorsBefore` executors serving before the loss; absent: released.
+   */
+  readonly brake?: { readonly executorsBefore: number };
+  /**
    * A fixed namespace's owners by shard number (the same owners as `owners`,
    * read without a lookup by key); absent for other namespaces.
    */
@@ -123,6 +129,7 @@ export function planInput(
   options: {
     readonly cellMoves?: ReadonlyMap<string, string>;
     readonly balancingUnfinished?: boolean;
+    readonly brake?: { readonly executorsBefore: number };
   } = {},
 ): PlanInput {
   const executors = new Map<string, PlanExecutor>();
@@ -159,6 +166,7 @@ export function planInput(
     cellMoves: options.cellMoves ?? NO_MOVES,
     movedAt: tables.movedAt,
     ...(options.balancingUnfinished ? { balancingUnfinished: true } : {}),
+    ...(options.brake ? { brake: options.brake } : {}),
     ...(tables.compact ? { compact: tables.compact } : {}),
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { LoadBalancer } from "../loadbalancer/mod.ts";
 import type { ChurnRules } from "./churn_rules.ts";
+import type { Capacity } from "../shared/capacity.ts";
 
 export type { ChurnRules } from "./churn_rules.ts";
 
@@ -54,6 +55,11 @@ export interface BalancedPolicy {
    * it must be able to report them all); absent: no cap. See capacity_clamp.ts.
    */
   readonly maxShardsPerExecutor?: number;
+  /**
+   * Most shards and load units per executor (`executorCapacity`), unless the
+   * executor declares its own; absent: none. See executor_capacity.ts.
+   */
+  readonly capacity?: Capacity;
 }
 
 /** Owner sets of a replicated namespace, placed by the replica or shuffle planner. */

@@ -40,6 +40,26 @@ export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
 /** Default `maxPreparesPerExecutor`: one executor prepares at most 32 shards at once. */
 export const DEFAULT_MAX_PREPARES_PER_EXECUTOR = 32;
 
+/** Default `massLoss.share`: losing more than 30% of the serving executors at once engages the brake. */
+export const DEFAULT_MASS_LOSS_SHARE = 0.3;
+/**
+ * Default `massLoss.minLost`: fewer than three executors lost together (one
+ * host, a pair) is what the survivors are there for, even in a small fleet.
+ */
+export const DEFAULT_MASS_LOSS_MIN_LOST = 3;
+/** Default `massLoss.window`, in heartbeat TTLs: losses within 2 × `heartbeatTTL` count together. */
+export const DEFAULT_MASS_LOSS_WINDOW_TTLS = 2;
+
+/** When the mass-loss brake engages (leader/process/mass_loss_brake.ts). */
+export interface MassLossRule {
+  /** More than this share of the serving executors lost (1: never). */
+  readonly share: number;
+  /** Within this long (ms). */
+  readonly windowMs: number;
+  /** And at least this many. */
+  readonly minLost: number;
+}
+
 /** Keys of a fixed namespace: `"0"`..`"shardNum-1"`, known up front. */
 export interface FixedKeys {
   /** Discriminant. */
@@ -96,6 +116,8 @@ export interface PolicyBudgets {
   readonly executorRetentionMs: number;
   /** Largest share (0 to 1) of the live executors operator drains may take out at once. */
   readonly maxDrainedShare: number;
+  /** When the mass-loss brake engages; absent (cells namespaces, policies built by hand): never. */
+  readonly massLoss?: MassLossRule;
 }
 
 /** What every policy has. */
@@ -185,6 +207,14 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       cooldownMs: process.rebalanceCooldownMs,
       executorRetentionMs,
       maxDrainedShare: config.maxDrainedShare ?? DEFAULT_MAX_DRAINED_SHARE,
+      ...(config.kind === "cells" ? {} : {
+        massLoss: {
+          share: config.massLoss?.share ?? DEFAULT_MASS_LOSS_SHARE,
+          windowMs: config.massLoss?.windowMs ??
+            DEFAULT_MASS_LOSS_WINDOW_TTLS * process.heartbeatTtlMs,
+          minLost: config.massLoss?.minLost ?? DEFAULT_MASS_LOSS_MIN_LOST,
+        },
+      }),
     },
   };
   if (config.kind === "cells") {
@@ -248,6 +278,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       executorRetentionMs,
       churn,
       ...warmPlanning(config),
+      ...(config.executorCapacity ? { capacity: config.executorCapacity } : {}),
       ...(context.limits.maxShardReportsPerHeartbeat === undefined
         ? {}
         : { maxShardsPerExecutor: context.limits.maxShardReportsPerHeartbeat }),

@@ -113,3 +113,31 @@ Deno.test("a first deploy waits for its fleet by default: coldStartWait 30s over
   });
   assert.equal(churnOf(replicated)?.coldStartWaitMs, 30_000);
 });
+
+Deno.test("executorCapacity reaches the planner, and massLoss the budgets with its defaults", () => {
+  const sharded = {
+    kind: "fixed",
+    name: "o",
+    shardNum: 8,
+    loadBalancer: "greedy",
+    ownership: { mode: "available" },
+  } as const;
+  const sized = policyOf({
+    ...sharded,
+    executorCapacity: { shards: 3, load: 2.5 },
+    massLoss: { share: 0.5, windowMs: 10_000, minLost: 3 },
+  });
+  assert.equal(sized.placement.kind, "balanced");
+  assert.deepEqual(
+    sized.placement.kind === "balanced" ? sized.placement.capacity : undefined,
+    { shards: 3, load: 2.5 },
+  );
+  assert.deepEqual(sized.budgets.massLoss, { share: 0.5, windowMs: 10_000, minLost: 3 });
+  // Defaults: more than 30% within 2 × heartbeatTTL, at least 3 executors; no capacity.
+  const plain = policyOf(sharded, { heartbeatTtlMs: 3_000 });
+  assert.deepEqual(plain.budgets.massLoss, { share: 0.3, windowMs: 6_000, minLost: 3 });
+  assert.equal(plain.placement.kind === "balanced" ? plain.placement.capacity : "?", undefined);
+  // Cells have no brake.
+  const cells = policyOf({ kind: "cells", name: "c", pins: {} });
+  assert.equal(cells.budgets.massLoss, undefined);
+});

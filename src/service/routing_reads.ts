@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { BrakeHold } from "../namespace/namespace_runtime.ts";
 import { type Clock, timeoutSignal } from "../core/clock.ts";
 import { ExecutorNotFoundError } from "../core/errors.ts";
 import type { StoreEvidence } from "../core/store_evidence.ts";
@@ -192,6 +193,14 @@ export class RoutingReads implements Routing, NamespaceDirectory {
   /** Whether this instance leads `namespace` now. */
   isLeading(namespace: string): boolean {
     return this.#o.registry.has(namespace) && this.#o.registry.get(namespace).leading;
+  }
+
+  /**
+   * The mass-loss brake of `namespace` while it holds, when this instance
+   * leads it (leader/process/mass_loss_brake.ts); undefined otherwise.
+   */
+  brake(namespace: string): BrakeHold | undefined {
+    return this.#o.registry.get(namespace).brake;
   }
 
   /** Open subscriptions to `namespace`'s pictures: gRPC watch streams, dashboards, in-process. */

@@ -27,6 +27,7 @@ import {
   seedFileNamespaces,
 } from "../namespace/seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
+import { BrakeOperations } from "./brake_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { StopChecks } from "./stop_checks.ts";
 import { HealthMonitor } from "./health_monitor.ts";
@@ -82,6 +83,8 @@ export class ShardManager implements Service {
   readonly stopChecks: StopChecks;
   /** Tenant moves of cells namespaces and blast-radius reports. */
   readonly cells: CellOperations;
+  /** Mass-loss brakes, lifted by operators. */
+  readonly brakes: BrakeOperations;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
   /** The namespaces' history (event log in the store). */
@@ -203,6 +206,7 @@ export class ShardManager implements Service {
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
     this.stopChecks = new StopChecks(() => this.#registry.all(), lookup, clock);
     this.cells = new CellOperations({ lookup, clock, store: options.store });
+    this.brakes = new BrakeOperations(lookup);
     recordStoreOutages(evidence, {
       history: this.history,
       clock,

@@ -13,6 +13,7 @@ import type { RequestLimits } from "../limits/request_limits.ts";
 import type * as routing from "../routing/mod.ts";
 import type { DefinitionSource } from "../store/mod.ts";
 import type { CellOperations } from "./cell_operations.ts";
+import type { BrakeOperations } from "./brake_operations.ts";
 import type { ExecutorDrains } from "./executor_drains.ts";
 import type { StopChecks } from "./stop_checks.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
@@ -110,6 +111,9 @@ export type StopQuestions = Pick<StopChecks, "check">;
 /** Tenant moves of cells namespaces and blast-radius reports. */
 export type Cells = Pick<CellOperations, "moveShards" | "blastRadius">;
 
+/** The mass-loss brake, lifted by an operator. */
+export type Brakes = Pick<BrakeOperations, "lift">;
+
 /** The namespace RPCs: create, update, delete, read. */
 export type Admin = Pick<NamespaceAdmin, "create" | "update" | "delete" | "read">;
 
@@ -144,6 +148,8 @@ export interface Service {
   readonly stopChecks: StopQuestions;
   /** Cells. */
   readonly cells: Cells;
+  /** Mass-loss brakes. */
+  readonly brakes: Brakes;
   /** Namespace definitions. */
   readonly admin: Admin;
   /** History reads. */

@@ -17,3 +17,4 @@
  * @module
  */
 export * from "./duration.ts";
+export * from "./capacity.ts";

@@ -105,6 +105,8 @@ export interface Rpcs {
   ];
   /** ListNamespaceEvents. */
   listNamespaceEvents: [ListNamespaceEventsRequest, ListNamespaceEventsResponse__Output];
+  /** LiftBrake. */
+  liftBrake: [wire.LiftBrakeRequest, wire.LiftBrakeResponse__Output];
 }
 
 /** Options of {@linkcode Connection}. */

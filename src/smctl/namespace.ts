@@ -17,6 +17,7 @@ import { registerBlastRadius } from "./placement_commands.ts";
 import { registerNamespaceDefinitionCommands } from "./namespace_definitions.ts";
 import { listSelectorOption, selectRows } from "./selector.ts";
 import { registerNamespaceEvents } from "./namespace_events.ts";
+import { registerNamespaceBrake } from "./namespace_brake.ts";
 
 /**
  * Adds the `namespace` command group to `program`.
@@ -31,12 +32,14 @@ import { registerNamespaceEvents } from "./namespace_events.ts";
  * registerNamespaceCommands(program);
  * const group = program.commands[0]!;
  * assert.equal(group.name(), "namespace");
- * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius", "create", "update", "delete", "get", "events"]);
+ * assert.deepEqual(group.commands.map((c) => c.name()), ["list", "describe", "watch", "force-reset", "blast-radius", "create", "update", "delete", "get", "events", "brake"]);
  * ```
  */
 export function registerNamespaceCommands(program: Command): void {
   const namespace = program.command("namespace").alias("ns")
-    .description("list, describe, watch, reset, create, update, delete and get namespaces")
+    .description(
+      "list, describe, watch, reset, create, update, delete and get namespaces; lift brakes",
+    )
     .addHelpText(
       "after",
       `
@@ -109,6 +112,7 @@ Example:
   registerBlastRadius(namespace);
   registerNamespaceDefinitionCommands(namespace);
   registerNamespaceEvents(namespace);
+  registerNamespaceBrake(namespace);
 }
 
 async function list(ctx: Context, selector?: readonly string[]): Promise<void> {

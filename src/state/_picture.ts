@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { CAPACITY_LOAD_KEY, CAPACITY_SHARDS_KEY } from "../shared/capacity.ts";
 import type { AssignmentDelta } from "../core/types.ts";
 import type { NamespaceEvent, NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 import { AssignmentTable } from "./assignment_table.ts";
@@ -117,6 +118,11 @@ export class Picture {
         return this.#heartbeat(event, revision, now, out);
       case "metadata": {
         const executor = this.#executor(event.executorId);
+        // A declared capacity (shared/capacity.ts) is placement input: plan with the new one.
+        if (
+          executor.metadata[CAPACITY_SHARDS_KEY] !== event.metadata[CAPACITY_SHARDS_KEY] ||
+          executor.metadata[CAPACITY_LOAD_KEY] !== event.metadata[CAPACITY_LOAD_KEY]
+        ) out.rebalance = true;
         executor.metadata = event.metadata;
         if (!this.hidden.has(event.executorId)) {
           this.#record({

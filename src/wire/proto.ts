@@ -307,6 +307,8 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/GetNamespaceDefinitio
 export type * from "./gen/uber/cadence/sharddistributor/v1/PlannedMove.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/LiftBrakeRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/LiftBrakeResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/HistoryEvent.ts";
 /* Error details (see `error_details.ts` for how they travel). */
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts";

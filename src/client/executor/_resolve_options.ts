@@ -4,6 +4,7 @@
  * @module
  */
 import { parseAddresses } from "../common/addresses.ts";
+import { capacityMetadata, capacityProblem } from "../../shared/capacity.ts";
 import { InvalidOptionsError } from "../common/errors.ts";
 import { hostName } from "../common/host_name.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -70,7 +71,12 @@ export function resolveOptions<P>(options: ExecutorOptions<P>): ResolvedOptions 
       `executorId must be a non-empty string, got ${JSON.stringify(executorId)}`,
     );
   }
-  const metadata = { ...options.metadata };
+  const capacity = options.capacity ?? {};
+  const problem = typeof capacity === "object" && capacity !== null
+    ? capacityProblem(capacity)
+    : `capacity must be an object such as { shards: 100 }, got ${JSON.stringify(capacity)}`;
+  if (problem !== undefined) throw new InvalidOptionsError("capacity", problem);
+  const metadata = { ...options.metadata, ...capacityMetadata(capacity) };
   checkMetadata(metadata);
   const interval = positive("heartbeatIntervalMs", options.heartbeatIntervalMs, 1_000);
   const onUnreachable = options.onUnreachable ?? { mode: "keep" };

@@ -180,3 +180,27 @@ Deno.test("bad options are refused up front, naming the option", () => {
   assert.match(id, /-[0-9a-f]{8}$/);
   assert.notEqual(new Executor(base).id, id, "a fresh id per executor");
 });
+
+Deno.test("a declared capacity goes out with every heartbeat as reserved metadata", async () => {
+  const { time, service, executor, shutdown } = setup({
+    metadata: { zone: "a" },
+    capacity: { shards: 40, load: 12.5 },
+  });
+  executor.start();
+  await time.tickAsync(0);
+  assert.deepEqual(service.requests[0]!.metadata, {
+    zone: "a",
+    "sm.capacity.shards": "40",
+    "sm.capacity.load": "12.5",
+  });
+  await shutdown();
+  const base = { addresses: "127.0.0.1:1", namespace: "ns", processor: () => {} };
+  assert.throws(
+    () => new Executor({ ...base, capacity: { shards: 0 } }),
+    /capacity.shards must be a positive integer, got 0/,
+  );
+  assert.throws(
+    () => new Executor({ ...base, capacity: { load: Number.NaN } }),
+    /capacity.load must be a positive number, got NaN/,
+  );
+});

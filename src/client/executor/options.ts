@@ -53,6 +53,15 @@ export interface ExecutorOptions<P = unknown> extends ConnectionOptions, Observa
    * @default {{}}
    */
   readonly metadata?: Readonly<Record<string, string>>;
+  /**
+   * What this executor can take, declared with every heartbeat (as the
+   * reserved metadata keys `sm.capacity.shards` and `sm.capacity.load`): the
+   * service never gives it more shards than `shards`, nor shards whose
+   * reported loads sum to more than `load` units. Shards that fit on no
+   * executor stay unowned. See docs/placement.md, "Capacity".
+   * @default {none: the namespace's executorCapacity, if it sets one}
+   */
+  readonly capacity?: { readonly shards?: number; readonly load?: number };
   /** Time between heartbeats, jittered by ±10%. @default {1000} */
   readonly heartbeatIntervalMs?: number;
   /** How long one heartbeat may take. @default {max(1000, 2 × heartbeatIntervalMs)} */

@@ -29,6 +29,7 @@ import { PassSpacing } from "./pass_spacing.ts";
 import { PlacementLog } from "./pass_log.ts";
 import { type PassContext, type PassInfo, runRebalancePass } from "./rebalance_pass.ts";
 import { WakeTimer } from "./wake_timer.ts";
+import type { MassLossBrake } from "./mass_loss_brake.ts";
 import { type RotationDigest, takeoverNote, termEnd } from "./term_history.ts";
 
 export { COMPACT_EVERY } from "./fenced_commit.ts";
@@ -71,6 +72,8 @@ export interface LeaderTermOptions {
    * term_history.ts). @default {none: routine rotations are not recorded}
    */
   readonly rotations?: RotationDigest;
+  /** The mass-loss brake this term's passes observe and obey. @default {none} */
+  readonly brake?: MassLossBrake;
 }
 
 /**
@@ -122,6 +125,7 @@ export async function runLeaderTerm(
     wake,
     placement: new PlacementLog(logger),
     carry: { balancingUnfinished: false },
+    ...(options.brake ? { brake: options.brake } : {}),
     clock,
     ...(options.evidence ? { evidence: options.evidence } : {}),
     logger,

@@ -26,6 +26,8 @@ import { cleanUpAfter, commitChange, compactIfDue } from "./fenced_commit.ts";
 import type { IdlePassGate } from "./idle_pass_gate.ts";
 import { logChange, type PlacementLog } from "./pass_log.ts";
 import type { WakeTimer } from "./wake_timer.ts";
+import type { BrakeExecutor, MassLossBrake } from "./mass_loss_brake.ts";
+import type { NamespaceView } from "../../state/namespace_view.ts";
 
 /** What a planned pass reports (for metrics). */
 export interface PassInfo {
@@ -81,6 +83,8 @@ export interface PassContext {
   readonly logger: Logger;
   /** Called after each planned pass. */
   readonly onPass?: (info: PassInfo) => void;
+  /** The mass-loss brake: observed before each pass, obeyed by the planner. @default {none} */
+  readonly brake?: MassLossBrake;
   /** What the term's passes carry from one to the next. */
   readonly carry?: { balancingUnfinished: boolean; coldStartLogged?: boolean };
 }
@@ -106,8 +110,16 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   for (const note of context.history?.membership.observe(state, now) ?? []) {
     context.history?.note(note);
   }
+  const brake = context.brake;
+  if (brake) {
+    const note = brake.observe(brakeView(state, now), now);
+    if (note) {
+      context.logger.warn(note.text, { reason: note.reason });
+      context.history?.note(note);
+    }
+  }
   const moves = context.cellMoves;
-  const inputsVersion = state.inputsVersion + (moves?.version ?? 0);
+  const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (brake?.version ?? 0);
   if (gate.canSkip(state, now, inputsVersion)) {
     // The gate may have been set in an earlier term: this term's timer must know the wake time.
     wake.at(wakeAt(gate.wakeAtMs));
@@ -117,6 +129,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const input = planInput(state, now, {
     ...(moves ? { cellMoves: moves.pending } : {}),
     ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
+    ...(brake?.hold ? { brake: { executorsBefore: brake.hold.executorsBefore } } : {}),
   });
   const plan = planPass(input, context.plan);
   const planMs = clock.monotonic() - started;
@@ -180,6 +193,19 @@ function report(
     ...(changed && plan.handovers ? { handovers: plan.handovers } : {}),
     ...(changed && plan.prepareMs?.length ? { prepareMs: plan.prepareMs } : {}),
   });
+}
+
+/** The executors of `state` as the brake judges them at monotonic `now`. */
+function* brakeView(state: NamespaceView, now: number): Iterable<BrakeExecutor> {
+  for (const e of state.executors()) {
+    yield {
+      executorId: e.executorId,
+      alive: state.isAlive(e, now),
+      status: e.status,
+      operatorDrained: state.isExecutorDrained(e),
+      seenAtMs: e.seenAtMs,
+    };
+  }
 }
 
 function hasMoves(reasons: MoveCounts): boolean {

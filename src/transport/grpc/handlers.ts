@@ -8,6 +8,7 @@
 import { NotLeaderError } from "../../core/errors.ts";
 import { canStopHandlers } from "./can_stop_handler.ts";
 import { historyHandlers } from "./history_handlers.ts";
+import { brakeHandlers } from "./brake_handlers.ts";
 import { validateRequestId } from "../../service/mod.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import {
@@ -115,6 +116,7 @@ export function routingHandlers(
     ...namespaceHandlers(service, context),
     ...historyHandlers(service, context),
     ...canStopHandlers(service, context),
+    ...brakeHandlers(service, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),

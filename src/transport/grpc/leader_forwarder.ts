@@ -1,5 +1,5 @@
 /**
- * Calls only the leader can carry out (moves), forwarded by an instance that
+ * Calls only the leader can carry out (moves, lifting the mass-loss brake), forwarded by an instance that
  * does not lead the namespace to the one that does, at the gRPC address the
  * leader advertised in its claim. A forwarded call carries a marker so that
  * it is never forwarded again (two instances that both think the other leads
@@ -10,6 +10,8 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import {
+  type LiftBrakeRequest,
+  type LiftBrakeResponse__Output,
   type MoveShardsRequest,
   type MoveShardsResponse__Output,
   ShardDistributorAPIClient,
@@ -60,8 +62,43 @@ export class LeaderForwarder {
     incoming: grpc.Metadata,
     signal: AbortSignal,
   ): Promise<MoveShardsResponse__Output> | undefined {
+    return this.#forward(
+      request.namespace,
+      incoming,
+      signal,
+      (api, metadata, options, done) =>
+        api.moveShards(request, metadata, options, (error, response) => done(error, response)),
+    );
+  }
+
+  /** Forwards lifting the mass-loss brake to the leader; undefined as for {@linkcode moveShards}. */
+  liftBrake(
+    request: LiftBrakeRequest,
+    incoming: grpc.Metadata,
+    signal: AbortSignal,
+  ): Promise<LiftBrakeResponse__Output> | undefined {
+    return this.#forward(
+      request.namespace,
+      incoming,
+      signal,
+      (api, metadata, options, done) =>
+        api.liftBrake(request, metadata, options, (error, response) => done(error, response)),
+    );
+  }
+
+  #forward<Res>(
+    namespace: string | undefined,
+    incoming: grpc.Metadata,
+    signal: AbortSignal,
+    start: (
+      api: ShardDistributorAPIClient,
+      metadata: grpc.Metadata,
+      options: grpc.CallOptions,
+      done: (error: grpc.ServiceError | null, response: Res | undefined) => void,
+    ) => grpc.ClientUnaryCall,
+  ): Promise<Res> | undefined {
     if (incoming.get(FORWARDED_HEADER).length > 0) return undefined;
-    const address = this.#leaderAddress(request.namespace ?? "");
+    const address = this.#leaderAddress(namespace ?? "");
     if (address === undefined) return undefined;
     let client = this.#clients.get(address);
     if (!client) {
@@ -73,14 +110,14 @@ export class LeaderForwarder {
     for (const value of incoming.get("authorization")) metadata.add("authorization", value);
     const api = client;
     return new Promise((resolve, reject) => {
-      const call = api.moveShards(
-        request,
+      const call = start(
+        api,
         metadata,
         { deadline: Date.now() + this.#deadlineMs },
         (error, response) => {
           signal.removeEventListener("abort", cancel);
           if (error) reject(new ForwardedFailure(error));
-          else resolve(response as MoveShardsResponse__Output);
+          else resolve(response as Res);
         },
       );
       const cancel = () => call.cancel();

@@ -266,6 +266,10 @@ export const contract: ContractJson = {
                         "ListNamespaceEvents": {
                           "requestType": "ListNamespaceEventsRequest",
                           "responseType": "ListNamespaceEventsResponse"
+                        },
+                        "LiftBrake": {
+                          "requestType": "LiftBrakeRequest",
+                          "responseType": "LiftBrakeResponse"
                         }
                       }
                     },
@@ -1501,6 +1505,26 @@ export const contract: ContractJson = {
                         "durationMs": {
                           "type": "int64",
                           "id": 16
+                        }
+                      }
+                    },
+                    "LiftBrakeRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        }
+                      }
+                    },
+                    "LiftBrakeResponse": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "lifted": {
+                          "type": "bool",
+                          "id": 2
                         }
                       }
                     }

@@ -21,8 +21,9 @@ export interface HistoryEvent {
    * shards_drained, shards_undrained, leader_changed, leader_lost,
    * leader_rotations, assignment_changed, shards_not_running,
    * shards_running_again, store_unreachable, store_recovered,
-   * namespace_created, namespace_updated, namespace_deleted or
-   * operator_refused (a reader must accept types it does not know).
+   * namespace_created, namespace_updated, namespace_deleted,
+   * operator_refused, brake_engaged or brake_released (a reader must accept
+   * types it does not know).
    */
   'type'?: (string);
   /**
@@ -99,8 +100,9 @@ export interface HistoryEvent__Output {
    * shards_drained, shards_undrained, leader_changed, leader_lost,
    * leader_rotations, assignment_changed, shards_not_running,
    * shards_running_again, store_unreachable, store_recovered,
-   * namespace_created, namespace_updated, namespace_deleted or
-   * operator_refused (a reader must accept types it does not know).
+   * namespace_created, namespace_updated, namespace_deleted,
+   * operator_refused, brake_engaged or brake_released (a reader must accept
+   * types it does not know).
    */
   'type': (string);
   /**

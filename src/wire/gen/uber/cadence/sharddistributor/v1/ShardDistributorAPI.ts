@@ -29,6 +29,8 @@ import type { GetShardOwnerRequest as _uber_cadence_sharddistributor_v1_GetShard
 import type { GetShardOwnerResponse as _uber_cadence_sharddistributor_v1_GetShardOwnerResponse, GetShardOwnerResponse__Output as _uber_cadence_sharddistributor_v1_GetShardOwnerResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetShardOwnerResponse.ts';
 import type { InspectShardRequest as _uber_cadence_sharddistributor_v1_InspectShardRequest, InspectShardRequest__Output as _uber_cadence_sharddistributor_v1_InspectShardRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/InspectShardRequest.ts';
 import type { InspectShardResponse as _uber_cadence_sharddistributor_v1_InspectShardResponse, InspectShardResponse__Output as _uber_cadence_sharddistributor_v1_InspectShardResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/InspectShardResponse.ts';
+import type { LiftBrakeRequest as _uber_cadence_sharddistributor_v1_LiftBrakeRequest, LiftBrakeRequest__Output as _uber_cadence_sharddistributor_v1_LiftBrakeRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/LiftBrakeRequest.ts';
+import type { LiftBrakeResponse as _uber_cadence_sharddistributor_v1_LiftBrakeResponse, LiftBrakeResponse__Output as _uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/LiftBrakeResponse.ts';
 import type { ListExecutorDrainsRequest as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, ListExecutorDrainsRequest__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListExecutorDrainsRequest.ts';
 import type { ListExecutorDrainsResponse as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, ListExecutorDrainsResponse__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ListExecutorDrainsResponse.ts';
 import type { ListLeadersRequest as _uber_cadence_sharddistributor_v1_ListLeadersRequest, ListLeadersRequest__Output as _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ListLeadersRequest.ts';
@@ -274,6 +276,25 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   inspectShard(argument: _uber_cadence_sharddistributor_v1_InspectShardRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_InspectShardResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Lifts a namespace's mass-loss brake (docs/operations.md, "Mass loss"):
+   * the leader places and balances as usual again from its next pass.
+   * Answered by the namespace's leader (another instance forwards it).
+   */
+  LiftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  LiftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  LiftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  LiftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Lifts a namespace's mass-loss brake (docs/operations.md, "Mass loss"):
+   * the leader places and balances as usual again from its next pass.
+   * Answered by the namespace's leader (another instance forwards it).
+   */
+  liftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  liftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  liftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  liftBrake(argument: _uber_cadence_sharddistributor_v1_LiftBrakeRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Lists the executor drains of a namespace.
    */
   ListExecutorDrains(argument: _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>): grpc.ClientUnaryCall;
@@ -501,6 +522,13 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   InspectShard: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_InspectShardRequest__Output, _uber_cadence_sharddistributor_v1_InspectShardResponse>;
   
   /**
+   * Lifts a namespace's mass-loss brake (docs/operations.md, "Mass loss"):
+   * the leader places and balances as usual again from its next pass.
+   * Answered by the namespace's leader (another instance forwards it).
+   */
+  LiftBrake: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_LiftBrakeRequest__Output, _uber_cadence_sharddistributor_v1_LiftBrakeResponse>;
+  
+  /**
    * Lists the executor drains of a namespace.
    */
   ListExecutorDrains: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse>;
@@ -567,6 +595,7 @@ export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   GetNamespaceState: MethodDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceStateRequest, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse, _uber_cadence_sharddistributor_v1_GetNamespaceStateRequest__Output, _uber_cadence_sharddistributor_v1_GetNamespaceStateResponse__Output>
   GetShardOwner: MethodDefinition<_uber_cadence_sharddistributor_v1_GetShardOwnerRequest, _uber_cadence_sharddistributor_v1_GetShardOwnerResponse, _uber_cadence_sharddistributor_v1_GetShardOwnerRequest__Output, _uber_cadence_sharddistributor_v1_GetShardOwnerResponse__Output>
   InspectShard: MethodDefinition<_uber_cadence_sharddistributor_v1_InspectShardRequest, _uber_cadence_sharddistributor_v1_InspectShardResponse, _uber_cadence_sharddistributor_v1_InspectShardRequest__Output, _uber_cadence_sharddistributor_v1_InspectShardResponse__Output>
+  LiftBrake: MethodDefinition<_uber_cadence_sharddistributor_v1_LiftBrakeRequest, _uber_cadence_sharddistributor_v1_LiftBrakeResponse, _uber_cadence_sharddistributor_v1_LiftBrakeRequest__Output, _uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>
   ListExecutorDrains: MethodDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse, _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output, _uber_cadence_sharddistributor_v1_ListExecutorDrainsResponse__Output>
   ListLeaders: MethodDefinition<_uber_cadence_sharddistributor_v1_ListLeadersRequest, _uber_cadence_sharddistributor_v1_ListLeadersResponse, _uber_cadence_sharddistributor_v1_ListLeadersRequest__Output, _uber_cadence_sharddistributor_v1_ListLeadersResponse__Output>
   ListNamespaceEvents: MethodDefinition<_uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest, _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse, _uber_cadence_sharddistributor_v1_ListNamespaceEventsRequest__Output, _uber_cadence_sharddistributor_v1_ListNamespaceEventsResponse__Output>

@@ -1,0 +1,66 @@
+/**
+ * The operator's side of the mass-loss brake (leader/process/mass_loss_brake.ts):
+ * reading whether it holds and lifting it. Only the namespace's leader holds
+ * a brake, so only the leader lifts it: another instance answers
+ * `NotLeaderError` naming the leader (the gRPC transport forwards the call).
+ *
+ * @module
+ */
+import { NotLeaderError, PreconditionError } from "../core/errors.ts";
+import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+import { currentOperator } from "./operator_identity.ts";
+
+/** What lifting did. */
+export interface LiftResult {
+  /** True when the brake held and is lifted; false when it was not engaged. */
+  readonly lifted: boolean;
+}
+
+/**
+ * Lifts mass-loss brakes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BrakeOperations } from "./brake_operations.ts";
+ * import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
+ *
+ * const runtime = {
+ *   policy: { name: "orders", placement: { kind: "balanced" } },
+ *   cache: { state: {} },
+ *   liftBrake: () => true,
+ * } as unknown as NamespaceRuntime;
+ * const brakes = new BrakeOperations((_name) => runtime);
+ * assert.deepEqual(brakes.lift("orders"), { lifted: true });
+ * ```
+ */
+export class BrakeOperations {
+  readonly #lookup: (namespace: string) => NamespaceRuntime;
+
+  /** Finds runtimes with `lookup` (throws `NamespaceNotFoundError` for an unknown one). */
+  constructor(lookup: (namespace: string) => NamespaceRuntime) {
+    this.#lookup = lookup;
+  }
+
+  /**
+   * Lifts `namespace`'s brake as the current operator. Throws
+   * `PreconditionError` for a namespace that has no brake (cells, replicated)
+   * and `NotLeaderError` on an instance that does not lead it.
+   */
+  lift(namespace: string): LiftResult {
+    const runtime = this.#lookup(namespace);
+    if (runtime.policy.placement.kind !== "balanced") {
+      throw new PreconditionError(
+        namespace,
+        `Namespace ${JSON.stringify(namespace)} has no mass-loss brake: only namespaces ` +
+          `with single owners placed by a load balancer have one (this one is ${runtime.policy.placement.kind})`,
+      );
+    }
+    const lifted = runtime.liftBrake(currentOperator() ?? "anonymous");
+    if (lifted === undefined) {
+      const claim = runtime.cache.state.leader?.claim;
+      throw new NotLeaderError(namespace, claim?.instanceId, claim?.grpcAddress);
+    }
+    return { lifted };
+  }
+}
