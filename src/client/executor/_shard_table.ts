@@ -64,6 +64,7 @@ export class ShardTable {
   readonly #preparations = new Map<string, Preparation>();
   #assigned = new Map<string, string>();
   #preparing = new Map<string, string>();
+  #quarantined: ReadonlySet<string> = new Set();
 
   /** An empty table. */
   constructor(options: ResolvedOptions, hooks: ShardTableHooks) {
@@ -91,11 +92,17 @@ export class ShardTable {
   /**
    * Sets the assignment the next {@linkcode ShardTable.reconcile} follows:
    * the shards to run, and the shards to prepare (warm handover), each by
-   * shard key → fencing token.
+   * shard key → fencing token; and the shards the service quarantined
+   * (released with the reason `quarantined`, never retried).
    */
-  assign(assigned: Map<string, string>, preparing: Map<string, string> = new Map()): void {
+  assign(
+    assigned: Map<string, string>,
+    preparing: Map<string, string> = new Map(),
+    quarantined: ReadonlySet<string> = new Set(),
+  ): void {
     this.#assigned = assigned;
     this.#preparing = preparing;
+    this.#quarantined = quarantined;
   }
 
   /** Forgets the assignment and stops every slot and preparation with `reason` (the service is out of reach). */
@@ -121,7 +128,8 @@ export class ShardTable {
 
   /**
    * Starts shards assigned and not held (and, on a heartbeat answer, retries
-   * failed starts); stops shards held and not assigned.
+   * failed starts whose backoff has passed); stops shards held and not
+   * assigned (with the reason `quarantined` for those the service quarantined).
    */
   reconcile(answered = false): void {
     const { observer, emit } = this.#hooks;
@@ -135,7 +143,7 @@ export class ShardTable {
     if (mayStart) {
       for (const [key, token] of this.#assigned) {
         const held = this.#slots.get(key);
-        if (held?.state === "failed" && answered) {
+        if (answered && held?.retryDue(this.#o.clock.now())) {
           observer.starting(key, held.fencingToken);
           held.start();
         }
@@ -150,7 +158,8 @@ export class ShardTable {
       }
     }
     for (const slot of this.#slots.values()) {
-      if (!this.#assigned.has(slot.shardKey)) void this.release(slot, "unassigned");
+      if (this.#assigned.has(slot.shardKey)) continue;
+      void this.release(slot, this.#quarantined.has(slot.shardKey) ? "quarantined" : "unassigned");
     }
     if (this.#slots.size === 0) this.#hooks.onEmpty();
   }
