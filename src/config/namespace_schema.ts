@@ -82,6 +82,8 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
   zoneKey: z.string().min(1).max(MAX_KEY).optional(),
   maxDrainedShare: z.number({ error: shareError }).min(0, { error: shareError })
     .max(1, { error: shareError }).optional(),
+  quarantineThreshold: integer(0, 1_000).optional(),
+  quarantineWindow: optionalDuration,
 }).superRefine((namespace, ctx) => {
   if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
     ctx.addIssue({
@@ -118,7 +120,11 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     });
   }
 }).transform((n): NamespaceConfig => {
-  const budget = n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare };
+  const budget = {
+    ...(n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare }),
+    ...(n.quarantineThreshold === undefined ? {} : { quarantineThreshold: n.quarantineThreshold }),
+    ...(n.quarantineWindow === undefined ? {} : { quarantineWindowMs: n.quarantineWindow }),
+  };
   if (n.mode === "cells") {
     return {
       kind: "cells",

@@ -111,6 +111,14 @@ export interface ShardedNamespaceConfig {
    * refused unless forced.
    */
   readonly maxDrainedShare?: number;
+  /**
+   * Poison shards: a shard is quarantined once this many distinct executors
+   * failed with it within `quarantineWindow` (`quarantineThreshold`; unset
+   * means 3, 0 turns quarantine off).
+   */
+  readonly quarantineThreshold?: number;
+  /** Poison shards: how far back failures count (`quarantineWindow`; unset means 10 min). */
+  readonly quarantineWindowMs?: number;
 }
 
 /** `type: fixed`: shards `"0"`..`"shardNum-1"`, known up front. */
@@ -156,6 +164,14 @@ export interface CellsNamespaceConfig {
    * refused unless forced.
    */
   readonly maxDrainedShare?: number;
+  /**
+   * Poison shards: a shard is quarantined once this many distinct executors
+   * failed with it within `quarantineWindow` (`quarantineThreshold`; unset
+   * means 3, 0 turns quarantine off).
+   */
+  readonly quarantineThreshold?: number;
+  /** Poison shards: how far back failures count (`quarantineWindow`; unset means 10 min). */
+  readonly quarantineWindowMs?: number;
 }
 
 /** One entry of `shardDistribution.namespaces`, by kind. */

@@ -75,6 +75,12 @@ export interface PlanInput {
   /** The term's previous pass used at least half its balancing budget: balancing goes on past the hysteresis. */
   readonly balancingUnfinished?: boolean;
   /**
+   * Poison shards: shard → the executors that failed with it recently (the
+   * leader's detector, plan/poison_detector.ts); a pass does not place a
+   * shard on one of them while another executor is eligible. Absent: none.
+   */
+  readonly failedWith?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
    * A fixed namespace's owners by shard number (the same owners as `owners`,
    * read without a lookup by key); absent for other namespaces.
    */
@@ -123,6 +129,7 @@ export function planInput(
   options: {
     readonly cellMoves?: ReadonlyMap<string, string>;
     readonly balancingUnfinished?: boolean;
+    readonly failedWith?: ReadonlyMap<string, ReadonlySet<string>>;
   } = {},
 ): PlanInput {
   const executors = new Map<string, PlanExecutor>();
@@ -159,6 +166,9 @@ export function planInput(
     cellMoves: options.cellMoves ?? NO_MOVES,
     movedAt: tables.movedAt,
     ...(options.balancingUnfinished ? { balancingUnfinished: true } : {}),
+    ...(options.failedWith && options.failedWith.size > 0
+      ? { failedWith: options.failedWith }
+      : {}),
     ...(tables.compact ? { compact: tables.compact } : {}),
   };
 }

@@ -21,6 +21,7 @@ import {
   type WarmPlanning,
 } from "../plan/mod.ts";
 import { DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_budget.ts";
+import { DEFAULT_QUARANTINE, type QuarantineSettings } from "../plan/mod.ts";
 import type { LivenessOptions } from "../state/namespace_state.ts";
 
 /** Default `settleWindow`: three heartbeat intervals of the SDK's default 1 s. */
@@ -96,6 +97,8 @@ export interface PolicyBudgets {
   readonly executorRetentionMs: number;
   /** Largest share (0 to 1) of the live executors operator drains may take out at once. */
   readonly maxDrainedShare: number;
+  /** Poison-shard quarantine (plan/poison_detector.ts). @default {none: no quarantine} */
+  readonly quarantine?: QuarantineSettings;
 }
 
 /** What every policy has. */
@@ -185,6 +188,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       cooldownMs: process.rebalanceCooldownMs,
       executorRetentionMs,
       maxDrainedShare: config.maxDrainedShare ?? DEFAULT_MAX_DRAINED_SHARE,
+      quarantine: quarantineSettings(config, process.heartbeatTtlMs),
     },
   };
   if (config.kind === "cells") {
@@ -292,4 +296,34 @@ function warmPlanning(
   if (prepareTimeoutMs <= 0) return {};
   const maxPreparesPerExecutor = config.maxPreparesPerExecutor ?? DEFAULT_MAX_PREPARES_PER_EXECUTOR;
   return { warm: { prepareTimeoutMs, maxPreparesPerExecutor } };
+}
+
+/**
+ * A namespace's poison-shard quarantine settings: `quarantineThreshold`
+ * (default 3 executors, 0 off) and `quarantineWindow` (default 10 min) from
+ * its entry; a lost executor counts against the shards it received within
+ * twice the heartbeat TTL; a failure of more than 10% at once (executors lost
+ * within half a TTL of each other) is fleet-wide.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { quarantineSettings } from "./namespace_policy.ts";
+ *
+ * assert.deepEqual(quarantineSettings({ quarantineThreshold: 5 }, 2_000), {
+ *   threshold: 5, windowMs: 600_000, recentMs: 4_000, massShare: 0.1, massWindowMs: 1_000,
+ * });
+ * ```
+ */
+export function quarantineSettings(
+  config: { readonly quarantineThreshold?: number; readonly quarantineWindowMs?: number },
+  heartbeatTtlMs: number,
+): QuarantineSettings {
+  return {
+    threshold: config.quarantineThreshold ?? DEFAULT_QUARANTINE.threshold,
+    windowMs: config.quarantineWindowMs ?? DEFAULT_QUARANTINE.windowMs,
+    recentMs: 2 * heartbeatTtlMs,
+    massShare: DEFAULT_QUARANTINE.massShare,
+    massWindowMs: heartbeatTtlMs / 2,
+  };
 }
