@@ -128,5 +128,8 @@ Deno.test("decide write writes a changed count of failed starts", () => {
     new Map([["1", { status: "NOT_RUNNING" as const, load: 0, failedStarts }]]);
   assert.equal(reportsDiffer(failing(1), failing(1)), false);
   assert.equal(reportsDiffer(failing(1), failing(2)), true);
-  assert.equal(reportsDiffer(new Map([["1", { status: "NOT_RUNNING", load: 0 }]]), failing(1)), true);
+  assert.equal(
+    reportsDiffer(new Map([["1", { status: "NOT_RUNNING", load: 0 }]]), failing(1)),
+    true,
+  );
 });

@@ -84,9 +84,7 @@ export class Preparation {
 
   /** `SHARD_STATUS_PREPARED` once prepared (and until handed over or cancelled). */
   report(): ShardStatusReport__Output | undefined {
-    return this.#state === "prepared"
-      ? shardReport("SHARD_STATUS_PREPARED", 0)
-      : undefined;
+    return this.#state === "prepared" ? shardReport("SHARD_STATUS_PREPARED", 0) : undefined;
   }
 
   /** Same as {@linkcode Preparation.report}: exclusive namespaces report it alike. */

@@ -25,6 +25,7 @@ export function shardReport(
   failedStarts = 0,
 ): ShardStatusReport__Output {
   // The generated output type lists every field; a zero is left out on purpose.
-  return (failedStarts > 0 ? { status, shardLoad, failedStarts } : { status, shardLoad }) as
-    ShardStatusReport__Output;
+  return (failedStarts > 0
+    ? { status, shardLoad, failedStarts }
+    : { status, shardLoad }) as ShardStatusReport__Output;
 }

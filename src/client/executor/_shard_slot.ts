@@ -103,7 +103,6 @@ export class ShardSlot {
     return shardReport(this.#done ? "SHARD_STATUS_DONE" : "SHARD_STATUS_READY", this.#load);
   }
 
-
   /**
    * Starts the processor in the background (from `idle` or `failed` only).
    * A prepared shard's first start waits for its prepare to settle and gets
