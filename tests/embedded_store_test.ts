@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { EmbeddedStore, openEmbeddedStores } from "../src/store/embedded/mod.ts";
 import { assign, claim, type OpenStore, storeContract } from "./support/store_contract.ts";
 import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
+import { drainReasonsContract } from "./support/store_contract_drain_reasons.ts";
 import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -24,6 +25,7 @@ const openEmbedded: OpenStore = async () => {
 storeContract("embedded", openEmbedded);
 operatorWriteContract("embedded", openEmbedded);
 hiddenExecutorsContract("embedded", openEmbedded);
+drainReasonsContract("embedded", openEmbedded);
 
 Deno.test("embedded store: everything survives a reopen, from the journal and from a snapshot", async () => {
   const { dir, remove } = await tempDir();

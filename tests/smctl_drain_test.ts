@@ -217,6 +217,7 @@ Deno.test("smctl shard drains: drain, list, owner refused with exit 5, inspect s
   assert.deepEqual(json(await fx.run(["-n", "ns", "shard", "drained", "--json"])), {
     namespace: "ns",
     shardKeys: ["3", "4", "5"],
+    quarantinedShardKeys: [], // drained by an operator, none quarantined
   });
 
   const owner = await fx.run(["-n", "ns", "shard", "owner", "3"]);

@@ -107,8 +107,9 @@ export function renderSummary(s) {
     make("strong", "", m.shards + " shards"),
     make(
       "div",
-      m.unowned || m.notRunning ? "sub bad-text" : "sub",
+      m.unowned || m.notRunning || m.quarantined ? "sub bad-text" : "sub",
       m.owned + " owned, " + m.unowned + " UNOWNED, " + m.drained + " drained" +
+        (m.quarantined ? " (" + m.quarantined + " QUARANTINED)" : "") +
         (m.notRunning ? ", " + m.notRunning + " not running" : "") +
         (m.handovers ? ", " + m.handovers + " handing over" : ""),
     ),

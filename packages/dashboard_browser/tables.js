@@ -244,7 +244,13 @@ export function renderDrains(s) {
   syncRows($("drain-rows"), s.executorDrains, (d) => d.id, createDrainRow, updateDrainRow);
   $("drains-empty").hidden = s.executorDrains.length > 0;
   const keys = s.drainedShards.slice(0, 500);
-  syncRows($("drained-list"), keys, (k) => k, createShardChip, () => {});
+  const poison = new Set(s.quarantinedShards ?? []);
+  syncRows($("drained-list"), keys, (k) => k, createShardChip, (chip, k) => {
+    chip.classList.toggle("quarantined", poison.has(k));
+    chip.title = poison.has(k)
+      ? "Quarantined: a poison shard (too many executors failed with it); undrain to release it"
+      : "Drained by an operator";
+  });
   $("drained-more").textContent = s.drainedShards.length > keys.length
     ? "and " + (s.drainedShards.length - keys.length) + " more"
     : "";

@@ -70,6 +70,8 @@ const EVENT_KIND = {
   executor_undrained: "ok",
   shards_drained: "warn",
   shards_undrained: "ok",
+  shards_quarantined: "bad",
+  quarantine_withheld: "warn",
   leader_changed: "muted",
   assignment_changed: "muted",
   leader_lost: "warn",

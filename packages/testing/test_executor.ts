@@ -90,6 +90,7 @@ export class TestExecutor implements AsyncDisposable {
           ownershipMode: "OWNERSHIP_MODE_AVAILABLE",
           ownershipLeaseMs: "0",
           revision: "0",
+          quarantinedShards: [],
         });
       },
       shardOwner: (request, call) => grpc.shardOwner!(request, call),

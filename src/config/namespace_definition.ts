@@ -121,6 +121,10 @@ function churnSpec(config: Exclude<NamespaceConfig, { kind: "cells" }>): Namespa
     ...(config.maxPreparesPerExecutor === undefined
       ? {}
       : { maxPreparesPerExecutor: config.maxPreparesPerExecutor }),
+    ...(config.quarantineThreshold === undefined
+      ? {}
+      : { quarantineThreshold: config.quarantineThreshold }),
+    ...duration("quarantineWindow", config.quarantineWindowMs),
   };
 }
 

@@ -102,6 +102,8 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     .max(1, { error: shareError }).optional(),
   executorCapacity: capacitySchema.optional(),
   massLoss: massLossSchema.optional(),
+  quarantineThreshold: integer(0, 1_000).optional(),
+  quarantineWindow: optionalDuration,
 }).superRefine((namespace, ctx) => {
   if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
     ctx.addIssue({
@@ -147,7 +149,11 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
     });
   }
 }).transform((n): NamespaceConfig => {
-  const budget = n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare };
+  const budget = {
+    ...(n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare }),
+    ...(n.quarantineThreshold === undefined ? {} : { quarantineThreshold: n.quarantineThreshold }),
+    ...(n.quarantineWindow === undefined ? {} : { quarantineWindowMs: n.quarantineWindow }),
+  };
   if (n.mode === "cells") {
     return {
       kind: "cells",

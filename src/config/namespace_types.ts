@@ -111,6 +111,14 @@ export interface ShardedNamespaceConfig {
    * refused unless forced.
    */
   readonly maxDrainedShare?: number;
+  /**
+   * Poison shards: a shard is quarantined once this many distinct executors
+   * failed with it within `quarantineWindow` (`quarantineThreshold`; unset
+   * means 3, 0 turns quarantine off).
+   */
+  readonly quarantineThreshold?: number;
+  /** Poison shards: how far back failures count (`quarantineWindow`; unset means 10 min). */
+  readonly quarantineWindowMs?: number;
   /** `executorCapacity`: most shards and load units per executor; absent: no limit. */
   readonly executorCapacity?: ExecutorCapacityConfig;
   /** `massLoss`: when the mass-loss brake engages; absent: the defaults. */
@@ -178,6 +186,14 @@ export interface CellsNamespaceConfig {
    * refused unless forced.
    */
   readonly maxDrainedShare?: number;
+  /**
+   * Poison shards: a shard is quarantined once this many distinct executors
+   * failed with it within `quarantineWindow` (`quarantineThreshold`; unset
+   * means 3, 0 turns quarantine off).
+   */
+  readonly quarantineThreshold?: number;
+  /** Poison shards: how far back failures count (`quarantineWindow`; unset means 10 min). */
+  readonly quarantineWindowMs?: number;
 }
 
 /** One entry of `shardDistribution.namespaces`, by kind. */

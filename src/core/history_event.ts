@@ -16,6 +16,8 @@ export type HistoryEventType =
   | "executor_undrained"
   | "shards_drained"
   | "shards_undrained"
+  | "shards_quarantined"
+  | "quarantine_withheld"
   | "leader_changed"
   | "leader_lost"
   | "leader_rotations"

@@ -27,6 +27,8 @@ export interface PassObservation {
   >;
   /** Time each switched handover spent preparing, in ms (from the prepare's commit as this leader saw it). */
   readonly prepareMs?: readonly number[];
+  /** Poison shards the pass quarantined (absent: none). */
+  readonly quarantined?: number;
 }
 
 /** What a replicated or shuffle-sharded namespace's placement achieved in a pass. */

@@ -30,8 +30,9 @@ export function reportsFrom(
 ): ShardReports {
   if (record instanceof Map) return record;
   const reports = new Map<string, ShardReport>();
-  for (const [key, { status, load }] of Object.entries(record as Record<string, ShardReport>)) {
-    reports.set(key, sharedReport(status, load));
+  const entries = Object.entries(record as Record<string, ShardReport>);
+  for (const [key, { status, load, failedStarts }] of entries) {
+    reports.set(key, sharedReport(status, load, failedStarts));
   }
   return reports;
 }
@@ -58,7 +59,9 @@ let sharedCount = 0;
  * assert.ok(Object.is(sharedReport("READY", -0).load, -0));
  * ```
  */
-export function sharedReport(status: ShardStatus, load: number): ShardReport {
+export function sharedReport(status: ShardStatus, load: number, failedStarts = 0): ShardReport {
+  // Failed starts are rare and counted up: such reports are never shared.
+  if (failedStarts > 0) return Object.freeze({ status, load, failedStarts });
   if (Object.is(load, -0)) return Object.freeze({ status, load });
   let byLoad = sharedReports.get(status);
   let report = byLoad?.get(load);

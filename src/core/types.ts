@@ -32,6 +32,11 @@ export interface ShardReport {
   readonly status: ShardStatus;
   /** Load the executor measured for the shard; any non-negative number. */
   readonly load: number;
+  /**
+   * NOT_RUNNING only: the consecutive failed starts of the shard on this
+   * executor (absent when none), counted by the poison-shard detector.
+   */
+  readonly failedStarts?: number;
 }
 
 /**

@@ -25,7 +25,10 @@ function sameRecord(
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-/** True when reports differ in their set of shards, a status, or a load beyond the tolerance. */
+/**
+ * True when reports differ in their set of shards, a status, a count of
+ * failed starts (poison shards), or a load beyond the tolerance.
+ */
 export function reportsDiffer(
   stored: ShardReports,
   fresh: ShardReports,
@@ -36,6 +39,7 @@ export function reportsDiffer(
     const a = stored.get(key);
     if (a === b) continue;
     if (!a || a.status !== b.status) return true;
+    if ((a.failedStarts ?? 0) !== (b.failedStarts ?? 0)) return true;
     const scale = Math.max(Math.abs(a.load), Math.abs(b.load));
     if (scale > 0 && Math.abs(a.load - b.load) > LOAD_TOLERANCE * scale) return true;
   }

@@ -122,3 +122,14 @@ Deno.test("classify write marks only unchanged renewals as refresh-only", () => 
   );
   assert.equal(classifyWrite(unknown, same, timing).write.heartbeat.statusNumber, 7);
 });
+
+Deno.test("decide write writes a changed count of failed starts", () => {
+  const failing = (failedStarts: number) =>
+    new Map([["1", { status: "NOT_RUNNING" as const, load: 0, failedStarts }]]);
+  assert.equal(reportsDiffer(failing(1), failing(1)), false);
+  assert.equal(reportsDiffer(failing(1), failing(2)), true);
+  assert.equal(
+    reportsDiffer(new Map([["1", { status: "NOT_RUNNING", load: 0 }]]), failing(1)),
+    true,
+  );
+});

@@ -39,6 +39,11 @@ export interface HeartbeatAnswer {
    * the store revision of the picture the answer was computed from.
    */
   readonly exclusive?: { readonly leaseMs: number; readonly revision: number };
+  /**
+   * Shards the executor still reports that the leader quarantined (poison
+   * shards): it stops them and does not retry them. Absent when none.
+   */
+  readonly quarantined?: readonly string[];
 }
 
 /**
@@ -53,6 +58,7 @@ export function heartbeatAnswer(
   const exclusive = leaseMs !== undefined;
   // Answers naming prepares are rare (moves in flight) and never reused.
   const preparing = state.preparingShardsOf(executorId);
+  const quarantined = state.drainReasons.size === 0 ? [] : quarantinedOf(state, executorId);
   const owned = () =>
     state.sortedShardsOf(executorId).map((shardKey): OwnedShard => ({
       shardKey,
@@ -60,10 +66,24 @@ export function heartbeatAnswer(
       ...(exclusive && state.releasedAt(shardKey) !== undefined ? { releasing: true } : {}),
     }));
   return {
-    stamp: exclusive || preparing.size > 0 ? undefined : state.shardSetStamp(executorId),
+    stamp: exclusive || preparing.size > 0 || quarantined.length > 0
+      ? undefined
+      : state.shardSetStamp(executorId),
     shards: () => preparing.size === 0 ? owned() : withPreparing(owned(), state, preparing),
     ...(exclusive ? { exclusive: { leaseMs, revision: state.revision } } : {}),
+    ...(quarantined.length > 0 ? { quarantined } : {}),
   };
+}
+
+/** The shards `executorId` reports that are drained with the reason `quarantined`, sorted. */
+function quarantinedOf(state: NamespaceView, executorId: string): string[] {
+  const reports = state.executor(executorId)?.reports;
+  if (reports === undefined) return [];
+  const out: string[] = [];
+  for (const [shardKey, reason] of state.drainReasons) {
+    if (reason === "quarantined" && reports.has(shardKey)) out.push(shardKey);
+  }
+  return out.sort(compareShardKeys);
 }
 
 /** `owned` and the shards being prepared, in shard key order. */

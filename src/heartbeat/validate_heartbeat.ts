@@ -27,6 +27,8 @@ export { validateExecutorId, validateShardKey } from "../limits/validate_request
 export interface RawReport {
   readonly status: string | number;
   readonly load: number;
+  /** Consecutive failed starts (a wire addition; absent or 0 from most clients). */
+  readonly failedStarts?: number;
 }
 
 /** A heartbeat's reports as received. */
@@ -231,7 +233,18 @@ function validateReports(raw: RawReports, limits: RequestLimits, warm: boolean):
         `must be a finite number >= 0, got ${report.load}`,
       );
     }
-    reports.set(key, sharedReport(shardStatus, report.load));
+    const failedStarts = report.failedStarts ?? 0;
+    if (!Number.isSafeInteger(failedStarts) || failedStarts < 0) {
+      throw new InvalidArgumentError(
+        `${field(key)}.failed_starts`,
+        `must be an integer >= 0, got ${failedStarts}`,
+      );
+    }
+    // Counted only while the shard is not running: a running shard has no failed start.
+    reports.set(
+      key,
+      sharedReport(shardStatus, report.load, shardStatus === "NOT_RUNNING" ? failedStarts : 0),
+    );
   }
   return reports;
 }

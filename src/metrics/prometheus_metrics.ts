@@ -54,6 +54,7 @@ export class PrometheusMetrics implements ServiceObserver {
   #moves: prom.Counter<"namespace">;
   #shardMoves: prom.Counter<"namespace" | "reason">;
   #handovers: prom.Counter<"namespace" | "outcome">;
+  #quarantines: prom.Counter<"namespace">;
   #prepareSeconds: prom.Histogram<"namespace">;
   #passSeconds: prom.Histogram<"namespace">;
   #propagation: prom.Histogram<"namespace">;
@@ -146,6 +147,18 @@ export class PrometheusMetrics implements ServiceObserver {
       labelNames: ["namespace", "outcome"],
       registers,
     });
+    this.#quarantines = new prom.Counter({
+      name: "sm_quarantines_total",
+      help: "Poison shards quarantined by this instance's passes (drained with the reason " +
+        "quarantined after too many executors failed with them).",
+      labelNames: ["namespace"],
+      registers,
+      collect: () => {
+        for (const { name: namespace } of this.#namespaces()) {
+          this.#quarantines.inc({ namespace }, 0);
+        }
+      },
+    });
     this.#prepareSeconds = new prom.Histogram({
       name: "sm_handover_prepare_seconds",
       help: "Time from a warm handover's prepare to its switch, as the leader saw it.",
@@ -214,6 +227,7 @@ export class PrometheusMetrics implements ServiceObserver {
       if (count > 0) this.#handovers.inc({ namespace, outcome: label }, count);
     }
     for (const ms of pass.prepareMs ?? []) this.#prepareSeconds.observe({ namespace }, ms / 1000);
+    if (pass.quarantined) this.#quarantines.inc({ namespace }, pass.quarantined);
     this.#passSeconds.observe({ namespace }, pass.durationMs / 1000);
     const placement = pass.placement;
     if (placement) {
@@ -267,6 +281,11 @@ export class PrometheusMetrics implements ServiceObserver {
       "sm_shards_drained",
       "Shards drained by an operator.",
       (ns) => stats(ns).drainedShards,
+    );
+    perNamespace(
+      "sm_shards_quarantined",
+      "Poison shards the leader quarantined (drained with the reason quarantined), until undrained.",
+      (ns) => stats(ns).quarantinedShards,
     );
     perNamespace(
       "sm_executor_drains",

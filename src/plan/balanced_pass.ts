@@ -25,6 +25,7 @@ import type { PlanInput } from "./plan_input.ts";
 import type { BalancedPolicy } from "./plan_policy.ts";
 import { currentOwners } from "./current_owners.ts";
 import { eligibleExecutors, shardsToPlace } from "./shard_universe.ts";
+import { avoidFailingOwners, failingStarts } from "./start_failover.ts";
 
 /** Plans a pass of a namespace with `policy.kind` `balanced`. */
 export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan {
@@ -79,6 +80,11 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       ...(churn && !input.balancingUnfinished ? { minImprovement: churn.minImprovement } : {}),
     },
   );
+  // A shard whose start keeps failing on its owner is tried elsewhere (start_failover.ts).
+  avoidFailingOwners(planned, shards, failingStarts(input), eligible, {
+    current: owners,
+    failedWith: input.failedWith,
+  });
   const limits = executorLimits(input, eligible, {
     ...(policy.capacity ? { capacity: policy.capacity } : {}),
     ...(policy.maxShardsPerExecutor === undefined

@@ -16,3 +16,9 @@ export { fixedShardKeys } from "./shard_universe.ts";
 export { replicationSeed } from "./replicated_pass.ts";
 export { leaseMarginMs } from "./handover_guard.ts";
 export type { HandoverCounts } from "./warm_handovers.ts";
+export {
+  DEFAULT_QUARANTINE,
+  PoisonDetector,
+  type PoisonExecutor,
+  type QuarantineSettings,
+} from "./poison_detector.ts";

@@ -81,6 +81,12 @@ export interface PlanInput {
    */
   readonly brake?: { readonly executorsBefore: number };
   /**
+   * Poison shards: shard → the executors that failed with it recently (the
+   * leader's detector, plan/poison_detector.ts); a pass does not place a
+   * shard on one of them while another executor is eligible. Absent: none.
+   */
+  readonly failedWith?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
    * A fixed namespace's owners by shard number (the same owners as `owners`,
    * read without a lookup by key); absent for other namespaces.
    */
@@ -130,6 +136,7 @@ export function planInput(
     readonly cellMoves?: ReadonlyMap<string, string>;
     readonly balancingUnfinished?: boolean;
     readonly brake?: { readonly executorsBefore: number };
+    readonly failedWith?: ReadonlyMap<string, ReadonlySet<string>>;
   } = {},
 ): PlanInput {
   const executors = new Map<string, PlanExecutor>();
@@ -167,6 +174,9 @@ export function planInput(
     movedAt: tables.movedAt,
     ...(options.balancingUnfinished ? { balancingUnfinished: true } : {}),
     ...(options.brake ? { brake: options.brake } : {}),
+    ...(options.failedWith && options.failedWith.size > 0
+      ? { failedWith: options.failedWith }
+      : {}),
     ...(tables.compact ? { compact: tables.compact } : {}),
   };
 }

@@ -21,6 +21,7 @@ import {
   type WarmPlanning,
 } from "../plan/mod.ts";
 import { DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_budget.ts";
+import { DEFAULT_QUARANTINE, type QuarantineSettings } from "../plan/mod.ts";
 import type { LivenessOptions } from "../state/namespace_state.ts";
 
 /** Default `settleWindow`: three heartbeat intervals of the SDK's default 1 s. */
@@ -118,6 +119,8 @@ export interface PolicyBudgets {
   readonly maxDrainedShare: number;
   /** When the mass-loss brake engages; absent (cells namespaces, policies built by hand): never. */
   readonly massLoss?: MassLossRule;
+  /** Poison-shard quarantine (plan/poison_detector.ts). @default {none: no quarantine} */
+  readonly quarantine?: QuarantineSettings;
 }
 
 /** What every policy has. */
@@ -215,6 +218,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
           minLost: config.massLoss?.minLost ?? DEFAULT_MASS_LOSS_MIN_LOST,
         },
       }),
+      quarantine: quarantineSettings(config, process.heartbeatTtlMs),
     },
   };
   if (config.kind === "cells") {
@@ -323,4 +327,34 @@ function warmPlanning(
   if (prepareTimeoutMs <= 0) return {};
   const maxPreparesPerExecutor = config.maxPreparesPerExecutor ?? DEFAULT_MAX_PREPARES_PER_EXECUTOR;
   return { warm: { prepareTimeoutMs, maxPreparesPerExecutor } };
+}
+
+/**
+ * A namespace's poison-shard quarantine settings: `quarantineThreshold`
+ * (default 3 executors, 0 off) and `quarantineWindow` (default 10 min) from
+ * its entry; a lost executor counts against the shards it received within
+ * twice the heartbeat TTL; a failure of more than 10% at once (executors lost
+ * within half a TTL of each other) is fleet-wide.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { quarantineSettings } from "./namespace_policy.ts";
+ *
+ * assert.deepEqual(quarantineSettings({ quarantineThreshold: 5 }, 2_000), {
+ *   threshold: 5, windowMs: 600_000, recentMs: 4_000, massShare: 0.1, massWindowMs: 1_000,
+ * });
+ * ```
+ */
+export function quarantineSettings(
+  config: { readonly quarantineThreshold?: number; readonly quarantineWindowMs?: number },
+  heartbeatTtlMs: number,
+): QuarantineSettings {
+  return {
+    threshold: config.quarantineThreshold ?? DEFAULT_QUARANTINE.threshold,
+    windowMs: config.quarantineWindowMs ?? DEFAULT_QUARANTINE.windowMs,
+    recentMs: 2 * heartbeatTtlMs,
+    massShare: DEFAULT_QUARANTINE.massShare,
+    massWindowMs: heartbeatTtlMs / 2,
+  };
 }

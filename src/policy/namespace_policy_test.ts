@@ -81,6 +81,13 @@ Deno.test("budgets apply the process timings and the drain budget's default", ()
     cooldownMs: DEFAULT_PROCESS.rebalanceCooldownMs,
     executorRetentionMs: 60_000,
     maxDrainedShare: 0.5,
+    quarantine: {
+      threshold: 3,
+      windowMs: 600_000,
+      recentMs: 2 * DEFAULT_PROCESS.heartbeatTtlMs,
+      massShare: 0.1,
+      massWindowMs: DEFAULT_PROCESS.heartbeatTtlMs / 2,
+    },
   });
   const tight = policyOf({ kind: "cells", name: "c", pins: {}, maxDrainedShare: 0.2 });
   assert.equal(tight.budgets.maxDrainedShare, 0.2);

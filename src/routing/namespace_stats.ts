@@ -42,6 +42,8 @@ export interface NamespaceStats {
   readonly unownedShards: number;
   /** Shards drained by an operator. */
   readonly drainedShards: number;
+  /** Of the drained shards, those the leader quarantined (poison shards). */
+  readonly quarantinedShards: number;
   /**
    * Exclusive namespaces: shards whose owner is live and does not run them
    * (routing/not_running.ts); 0 in available namespaces.
@@ -114,6 +116,7 @@ export function namespaceStats(
     totalShards,
     unownedShards: Math.max(0, totalShards - known),
     drainedShards: state.drainedCount,
+    quarantinedShards: quarantinedCount(state.drainReasons),
     notRunningShards: notRunning,
     executorDrains: state.executorDrainCount,
     maxHeartbeatAgeMs: Math.round(maxAge),
@@ -144,4 +147,11 @@ function totalLoad(
   for (const shard of state.shardsOf(executorId)) load += reports.get(shard)?.load ?? 0;
   loadSums.set(reports, { executorId, stamp, load });
   return load;
+}
+
+/** Drained shards whose reason is `quarantined`. */
+function quarantinedCount(reasons: ReadonlyMap<string, string>): number {
+  let n = 0;
+  for (const reason of reasons.values()) if (reason === "quarantined") n++;
+  return n;
 }

@@ -46,6 +46,7 @@ Deno.test("namespace stats count executors by state and sum their loads", () => 
     totalShards: 5, // four owned, one drained
     unownedShards: 0,
     drainedShards: 1,
+    quarantinedShards: 0,
     notRunningShards: 0,
     executorDrains: 1,
     maxHeartbeatAgeMs: 1_500,

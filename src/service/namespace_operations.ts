@@ -66,6 +66,13 @@ export class NamespaceOperations {
     return [...this.#lookup(namespace).view.drained()].sort(compareShardKeys);
   }
 
+  /** The drained shards the leader quarantined (poison shards), sorted. */
+  quarantinedShards(namespace: string): string[] {
+    const view = this.#lookup(namespace).view;
+    return [...view.drainReasons].filter(([, reason]) => reason === "quarantined")
+      .map(([key]) => key).sort(compareShardKeys);
+  }
+
   /** Deletes the namespace's stored state; returns how many keys were removed. */
   async forceReset(namespace: string, options: WriteOptions = {}): Promise<number> {
     const runtime = this.#lookup(namespace);
@@ -100,6 +107,10 @@ export class NamespaceOperations {
     // drained is left out, so the caller is not told it was undrained.
     const changed = drained ? unique : unique.filter((key) => runtime.view.isDrained(key));
     if (changed.length === 0) return [];
+    // Poison shards the leader quarantined: an undrain releases them (said in the history).
+    const released = drained
+      ? []
+      : changed.filter((key) => runtime.view.drainReasonOf(key) === "quarantined");
     const outcome = await applyOperatorWrite(this.#store, this.#clock, runtime, {
       type: "shard_drains",
       shardKeys: changed,
@@ -117,7 +128,12 @@ export class NamespaceOperations {
       shardKeys: changed.slice(0, 100),
       text: `${changed.length} ${changed.length === 1 ? "shard" : "shards"} ${
         drained ? "drained" : "undrained"
-      }: ${shown}`,
+      }: ${shown}${
+        released.length > 0
+          ? ` (released from quarantine: ${released.slice(0, 20).join(", ")})`
+          : ""
+      }`,
+      ...(released.length > 0 ? { reason: "quarantine_released" } : {}),
     });
     return changed;
   }

@@ -99,7 +99,7 @@ export interface NamespaceDirectory {
 /** Drain, undrain and reset shards. */
 export type Operations = Pick<
   NamespaceOperations,
-  "drainShards" | "undrainShards" | "drainedShards" | "forceReset"
+  "drainShards" | "undrainShards" | "drainedShards" | "quarantinedShards" | "forceReset"
 >;
 
 /** Operator drains of executors. */

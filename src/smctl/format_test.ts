@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { leaderLine, leaderTable } from "./leader_format.ts";
 import { namespaceDescription, namespaceTable, summarizeExecutors } from "./namespace_format.ts";
-import type { ExecutorModel } from "./model.ts";
+import { drainedShardModel, type ExecutorModel } from "./model.ts";
 import {
   drainedShardsText,
   shardChangeText,
@@ -151,4 +151,11 @@ Deno.test("namespaceDescription and shard inspect say which owned shards do not 
     lines[4],
     "Status             NOT RUNNING: owned, and its owner does not run it (not reported)",
   );
+});
+
+Deno.test("shard inspect of a quarantined shard says it is a poison shard, not an operator's drain", () => {
+  const quarantined = shardInspectText(drainedShardModel("ns", "9", true), 0);
+  assert.match(quarantined, /Drain +quarantined: a poison shard/);
+  const drained = shardInspectText(drainedShardModel("ns", "9"), 0);
+  assert.match(drained, /Drain +drained by an operator/);
 });

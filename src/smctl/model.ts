@@ -143,6 +143,8 @@ export interface ShardModel {
   readonly owners?: readonly string[];
   /** True when an operator drained the shard: it has no owner until undrained. */
   readonly drained?: boolean;
+  /** Drained: true when the leader quarantined it (a poison shard), not an operator. */
+  readonly quarantined?: boolean;
   /** Exclusive namespaces: its live owner does not run it. */
   readonly notRunning?: boolean;
   /** A warm handover in flight: the executor preparing the shard, since when, and whether it is prepared. */
@@ -164,8 +166,13 @@ export interface ShardModel {
  * assert.equal(drainedShardModel("ns", "9").drained, true);
  * ```
  */
-export function drainedShardModel(namespace: string, shardKey: string): ShardModel {
+export function drainedShardModel(
+  namespace: string,
+  shardKey: string,
+  quarantined = false,
+): ShardModel {
   return {
+    ...(quarantined ? { quarantined: true } : {}),
     namespace,
     shardKey,
     owner: "",

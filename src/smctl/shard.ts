@@ -141,9 +141,10 @@ async function inspect(ctx: Context, shardKey: string): Promise<void> {
     }
     // InspectShard refuses a drained shard (as GetShardOwner does); look the
     // drain up so the operator sees the shard and why it has no owner.
-    const { shardKeys } = await ctx.connection.call("getDrainedShards", { namespace });
-    if (!shardKeys.includes(shardKey)) throw error;
-    shard = drainedShardModel(namespace, shardKey);
+    const drained = await ctx.connection.call("getDrainedShards", { namespace });
+    if (!drained.shardKeys.includes(shardKey)) throw error;
+    const quarantined = (drained.quarantinedShardKeys ?? []).includes(shardKey);
+    shard = drainedShardModel(namespace, shardKey, quarantined);
   }
   ctx.output.result(shard, () => shardInspectText(shard, Date.now(), ctx.output.palette));
 }
@@ -182,9 +183,11 @@ async function change(
 
 async function drained(ctx: Context): Promise<void> {
   const namespace = ctx.namespace();
-  const { shardKeys } = await ctx.connection.call("getDrainedShards", { namespace });
+  const answer = await ctx.connection.call("getDrainedShards", { namespace });
+  const { shardKeys } = answer;
+  const quarantinedShardKeys = answer.quarantinedShardKeys ?? [];
   ctx.output.result(
-    { namespace, shardKeys },
-    () => drainedShardsText(namespace, shardKeys, ctx.output.palette),
+    { namespace, shardKeys, quarantinedShardKeys },
+    () => drainedShardsText(namespace, shardKeys, ctx.output.palette, quarantinedShardKeys),
   );
 }

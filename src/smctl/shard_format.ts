@@ -56,7 +56,15 @@ export function shardInspectText(shard: ShardModel, now: number, paint = PLAIN):
       ["Shard", shard.shardKey],
       ["Namespace", shard.namespace],
       ["Owner", paint.dim("none")],
-      ["Drain", paint.yellow("drained by an operator: no owner until `shard undrain`")],
+      [
+        "Drain",
+        shard.quarantined
+          ? paint.red(
+            "quarantined: a poison shard (too many executors failed with it); no owner " +
+              "until `shard undrain`",
+          )
+          : paint.yellow("drained by an operator: no owner until `shard undrain`"),
+      ],
     ], { palette: paint });
   }
   const at = shard.assignedAt === null ? null : Date.parse(shard.assignedAt);
@@ -103,7 +111,8 @@ export function shardChangeText(verb: string, namespace: string, keys: readonly 
 }
 
 /**
- * `shard drained`: one key a line under a header, or a sentence when none.
+ * `shard drained`: one key a line under a header, or a sentence when none;
+ * the shards the leader quarantined (poison shards) say so.
  *
  * @example
  * ```ts
@@ -111,15 +120,19 @@ export function shardChangeText(verb: string, namespace: string, keys: readonly 
  * import { drainedShardsText } from "./shard_format.ts";
  *
  * assert.equal(drainedShardsText("ns", []), 'No drained shards in namespace "ns".');
+ * assert.equal(drainedShardsText("ns", ["3", "7"], undefined, ["7"]), "DRAINED SHARD\n3\n7  quarantined");
  * ```
  */
 export function drainedShardsText(
   namespace: string,
   keys: readonly string[],
   paint = PLAIN,
+  quarantined: readonly string[] = [],
 ): string {
   if (keys.length === 0) return `No drained shards in namespace ${JSON.stringify(namespace)}.`;
-  return [paint.bold("DRAINED SHARD"), ...keys].join("\n");
+  const poison = new Set(quarantined);
+  const lines = keys.map((key) => poison.has(key) ? `${key}  ${paint.red("quarantined")}` : key);
+  return [paint.bold("DRAINED SHARD"), ...lines].join("\n");
 }
 
 /**

@@ -85,7 +85,8 @@ export function registerShardList(shard: Command): void {
     .addHelpText(
       "after",
       `
-Unassigned and drained shards are not listed (see "shard drained").
+Unassigned and drained shards are not listed (see "shard drained", which also
+marks the shards the leader quarantined as poison shards).
 An --owner that is not registered exits 3.
 
 Examples:

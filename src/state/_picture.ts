@@ -36,6 +36,8 @@ export class Picture {
   readonly executors: ExecutorTable;
   readonly assignment: AssignmentTable;
   readonly drained: Set<string> = new Set();
+  /** Drained shard → its drain's reason (`quarantined`), for drains that have one. */
+  readonly drainReasons: Map<string, string> = new Map();
   readonly requested: Map<string, number> = new Map();
   readonly hidden: Map<string, number> = new Map();
   /** Owner changes by the leaders' reasons, summed over the changes applied since this picture started. */
@@ -79,6 +81,8 @@ export class Picture {
     );
     this.drained.clear();
     for (const shard of snapshot.drained) this.drained.add(shard);
+    this.drainReasons.clear();
+    for (const [shard, reason] of snapshot.drainReasons ?? []) this.drainReasons.set(shard, reason);
     this.requested.clear();
     for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
     this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
@@ -174,6 +178,8 @@ export class Picture {
       case "drained":
         if (event.drained) this.drained.add(event.shardKey);
         else this.drained.delete(event.shardKey);
+        if (event.drained && event.reason) this.drainReasons.set(event.shardKey, event.reason);
+        else this.drainReasons.delete(event.shardKey);
         out.rebalance = true;
         return;
       case "requested":

@@ -215,6 +215,16 @@ export class NamespaceState implements NamespaceView {
     return this.#p.drained.size;
   }
 
+  /** The reason `shard` was drained with (`quarantined`), if drained with one. */
+  drainReasonOf(shard: string): string | undefined {
+    return this.#p.drainReasons.get(shard);
+  }
+
+  /** Drained shards that carry a reason, with it. */
+  get drainReasons(): ReadonlyMap<string, string> {
+    return this.#p.drainReasons;
+  }
+
   /** One executor drain, by id. */
   executorDrain(id: string): ExecutorDrain | undefined {
     return this.#p.executors.drain(id);

@@ -178,6 +178,10 @@ export interface NamespaceView {
   drained(): IterableIterator<string>;
   /** Number of drained shards. */
   readonly drainedCount: number;
+  /** The reason `shard` was drained with (`quarantined`), if drained with one. */
+  drainReasonOf(shard: string): string | undefined;
+  /** Drained shards that carry a reason, with it. */
+  readonly drainReasons: ReadonlyMap<string, string>;
   /** One executor drain, by id. */
   executorDrain(id: string): ExecutorDrain | undefined;
   /** Every executor drain. */

@@ -68,6 +68,11 @@ export interface NamespaceSnapshot {
   readonly hidden?: ReadonlyMap<string, number>;
   /** Drained shard keys. */
   readonly drained: ReadonlySet<string>;
+  /**
+   * Drained shards that carry a reason (an operator's drain has none; the
+   * leader's quarantine of a poison shard has `quarantined`).
+   */
+  readonly drainReasons?: ReadonlyMap<string, string>;
   /** Executor drains by id. */
   readonly executorDrains: ReadonlyMap<string, ExecutorDrain>;
   /** Ephemeral shard keys asked for and not yet assigned, with their store revision. */
@@ -91,7 +96,13 @@ export type NamespaceEvent =
   }
   | { readonly type: "executor_removed"; readonly executorId: string }
   | { readonly type: "assignment"; readonly seq: number; readonly delta: AssignmentDelta }
-  | { readonly type: "drained"; readonly shardKey: string; readonly drained: boolean }
+  /** A shard drained (with its reason, if any) or undrained. */
+  | {
+    readonly type: "drained";
+    readonly shardKey: string;
+    readonly drained: boolean;
+    readonly reason?: string;
+  }
   /** An executor drain was made (`drain` set) or removed. */
   | { readonly type: "executor_drain"; readonly id: string; readonly drain?: ExecutorDrain }
   | { readonly type: "requested"; readonly shardKey: string; readonly requested: boolean }
@@ -196,8 +207,16 @@ export interface Store extends HistoryStore {
   writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number>;
   /** Records that ephemeral shards were asked for; returns the store revision. */
   requestShards(namespace: string, shardKeys: readonly string[]): Promise<number>;
-  /** Drains (or undrains) shards; returns the store revision. */
-  setDrained(namespace: string, shardKeys: readonly string[], drained: boolean): Promise<number>;
+  /**
+   * Drains (or undrains) shards, a drain with its `reason` when given (kept
+   * with the drain: `quarantined` for a poison shard); returns the store revision.
+   */
+  setDrained(
+    namespace: string,
+    shardKeys: readonly string[],
+    drained: boolean,
+    reason?: string,
+  ): Promise<number>;
   /** Stores an executor drain (replacing one with the same id); returns the store revision. */
   putExecutorDrain(namespace: string, drain: ExecutorDrain): Promise<number>;
   /** Removes an executor drain by id; returns the store revision. */

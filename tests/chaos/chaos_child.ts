@@ -31,6 +31,18 @@ export interface ChildConfig {
    * long before taking them over; absent: no `prepare` hook, every move cold.
    */
   readonly prepareMs?: number;
+  /**
+   * Executors only: a poison shard (`--scenario poison-*`): its processor
+   * exits the process (`exit`) or its start throws (`throw`), every time.
+   */
+  readonly poison?: PoisonConfig;
+}
+
+/** The poison shard of a scenario run. */
+export interface PoisonConfig {
+  readonly namespace: string;
+  readonly shard: string;
+  readonly mode: "exit" | "throw";
 }
 
 const encoder = new TextEncoder();
@@ -65,8 +77,17 @@ function runExecutors(config: ChildConfig): () => Promise<void> {
               ctx.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()));
             }),
         }),
+        // Backoff of failed starts as in production, shorter: the chaos run is short.
+        startRetryInitialMs: 500,
+        startRetryMaxMs: 5_000,
         processor: (ctx) => {
           const shard = { process: config.process, executor, namespace: name, shard: ctx.shardKey };
+          const poison = config.poison;
+          if (poison && poison.namespace === name && poison.shard === ctx.shardKey) {
+            write({ type: "poison", ...shard, mode: poison.mode });
+            if (poison.mode === "exit") Deno.exit(70); // a processor that takes its process down
+            throw new Error(`poison shard ${ctx.shardKey}: this start always fails`);
+          }
           write({ type: "start", ...shard, token: ctx.fencingToken });
           return { stop: () => void write({ type: "stop", ...shard }) };
         },

@@ -11,7 +11,7 @@ import { HEAP_GROWTH_V8_FLAG } from "../../src/heap_growth.ts";
 import { type EtcdCluster, startEtcdCluster } from "../support/etcd.ts";
 import { denoBinary } from "../support/deno_bin.ts";
 import { freePorts } from "../support/ports.ts";
-import type { ChildConfig } from "./chaos_child.ts";
+import type { ChildConfig, PoisonConfig } from "./chaos_child.ts";
 import { CHAOS_TIMINGS, chaosConfigYaml } from "./config.ts";
 import type { NamespaceSpec } from "./events.ts";
 import type { Crash, Recorder } from "./recorder.ts";
@@ -30,6 +30,8 @@ export interface ClusterOptions {
   readonly executors?: number;
   /** @default {1} */
   readonly spectators?: number;
+  /** A poison shard the executors' processors fail with (`--scenario poison-*`). */
+  readonly poison?: PoisonConfig;
   /** Called for every unexpected death, before the restart. */
   readonly onCrash?: (crash: Crash) => void;
   /** Called when a restart after a crash fails. */
@@ -144,6 +146,7 @@ export class ChaosCluster {
             ...common,
             // A mixed fleet: every other executor prepares shards before it takes them over.
             ...(i % 2 === 1 ? { prepareMs: 200 } : {}),
+            ...(this.#options.poison ? { poison: this.#options.poison } : {}),
           }),
         onLine: (line) => this.#options.recorder.addLine(line),
         ready: (p) => p.waitLine((l) => l.includes('"type":"ready"'), START_TIMEOUT_MS),

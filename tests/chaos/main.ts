@@ -7,6 +7,7 @@
  * ```sh
  * deno task chaos                                  # short run, random seed
  * deno task chaos --seed 42 --duration 10m --faults 200
+ * deno task chaos --scenario poison-exit           # one named scenario (scenarios.ts)
  * ```
  *
  * @module
@@ -15,9 +16,11 @@ import { parseArgs } from "node:util";
 import { parseDuration } from "../../src/shared/duration.ts";
 import { type ChaosReport, runChaos } from "./run.ts";
 import { table } from "./summary.ts";
+import { runScenario, type Scenario, type ScenarioReport, SCENARIOS } from "./scenarios.ts";
 
 const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults 8] [--shards 8]
                        [--available] [--out DIR]
+       deno task chaos --scenario poison-exit|poison-throw [--shards 8] [--out DIR]
 
   --seed N          seed of the fault schedule (printed; default random)
   --duration D      time for injecting faults, e.g. 90s, 10m (default 90s)
@@ -25,7 +28,32 @@ const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults 8] [
   --shards N        shards per namespace (default 8)
   --available       leave namespace chaos-x available too (by default it is
                     "ownership: exclusive", where any overlap is a violation)
-  --out DIR         where to write results.json and events.jsonl (default a temp dir)`;
+  --out DIR         where to write results.json and events.jsonl (default a temp dir)
+  --scenario NAME   run one named scenario instead of the random faults:
+                    poison-exit (a shard whose processor exits its process) or
+                    poison-throw (a shard whose start always throws); passes
+                    when it is quarantined after at most 3 executors failed
+                    with it and every other shard runs`;
+
+/** Prints the summary of a scenario run. */
+export function printScenario(r: ScenarioReport): void {
+  console.log(table(`\nChaos scenario ${r.scenario}`, [
+    ["executors, shards per namespace", `${r.executors}, ${r.shards}`],
+    ["poison shard", r.poison],
+    ["quarantined after", r.quarantinedAfterMs === null ? "NEVER" : `${r.quarantinedAfterMs} ms`],
+    ["executors failed with it (goal <= 3)", r.executorsFailed],
+    ["process deaths", r.processDeaths],
+    ["poison hits after the quarantine", r.hitsAfterQuarantine],
+    ["shards quarantined", r.quarantined.join(", ") || "none"],
+    [
+      "others running again after",
+      r.settledAfterMs === null ? "NOT settled" : `${r.settledAfterMs} ms`,
+    ],
+    ["other shards not running at end", r.unownedAtEnd.join(", ") || "none"],
+    ["results", `${r.outDir}/results.json`],
+  ]));
+  console.log(r.passed ? "PASSED" : "FAILED");
+}
 
 /** Prints the summary of a report. */
 export function printReport(report: ChaosReport): void {
@@ -80,6 +108,7 @@ async function main(): Promise<number> {
         shards: { type: "string" },
         available: { type: "boolean" },
         out: { type: "string" },
+        scenario: { type: "string" },
         help: { type: "boolean" },
       },
     }).values;
@@ -101,6 +130,29 @@ async function main(): Promise<number> {
     }
     return n;
   };
+  if (values.scenario !== undefined) {
+    const scenario = values.scenario as Scenario;
+    if (!SCENARIOS.includes(scenario)) {
+      console.error(
+        `--scenario must be one of ${SCENARIOS.join(", ")}, got ${
+          JSON.stringify(values.scenario)
+        }\n\n${USAGE}`,
+      );
+      return 2;
+    }
+    const shards = values.shards === undefined ? 8 : Number(values.shards);
+    if (!Number.isInteger(shards) || shards < 2 || shards > 1_000) {
+      console.error(`--shards must be an integer from 2 to 1000, got ${values.shards}\n\n${USAGE}`);
+      return 2;
+    }
+    const report = await runScenario(scenario, {
+      shards,
+      ...(values.out === undefined ? {} : { outDir: values.out }),
+      log: (line) => console.log(line),
+    });
+    printScenario(report);
+    return report.passed ? 0 : 1;
+  }
   let report: ChaosReport;
   try {
     const seed = integer("seed", values.seed, 0xffff_ffff);

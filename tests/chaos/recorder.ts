@@ -29,6 +29,8 @@ const KNOWN_CRASHES: readonly [RegExp, string][] = [
 export class Recorder {
   readonly events: ChaosEvent[] = [];
   readonly crashes: Crash[] = [];
+  /** Poison shard hits (`--scenario poison-*`): which executor failed with it, when. */
+  readonly poisonHits: { readonly executor: string; readonly at: number }[] = [];
   readonly #running = new Map<string, Map<string, StartEvent>>();
   readonly #file: Deno.FsFile | undefined;
   readonly #encoder = new TextEncoder();
@@ -63,6 +65,13 @@ export class Recorder {
       return;
     }
     const type = (parsed as { type?: unknown }).type;
+    if (type === "poison") {
+      const hit = parsed as { executor?: unknown; at?: unknown };
+      if (typeof hit.executor === "string" && typeof hit.at === "number") {
+        this.poisonHits.push({ executor: hit.executor, at: hit.at });
+      }
+      return;
+    }
     if (type === "start" || type === "stop" || type === "owner") this.add(parsed as ChaosEvent);
   }
 

@@ -107,6 +107,11 @@ export function preparingOf(answer: HeartbeatResponse__Output): Map<string, stri
   return preparing;
 }
 
+/** The shards the answer says the service quarantined (stopped, never retried). */
+export function quarantinedOf(answer: HeartbeatResponse__Output): Set<string> {
+  return new Set(answer.quarantinedShards ?? []);
+}
+
 /** The ownership lease (ms) of an exclusive namespace, from an answer; undefined when available. */
 export function exclusiveLeaseOf(answer: HeartbeatResponse__Output): number | undefined {
   if (answer.ownershipMode !== "OWNERSHIP_MODE_EXCLUSIVE") return undefined;

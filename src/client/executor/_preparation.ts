@@ -8,6 +8,7 @@
  * @module
  */
 import type { ShardStatusReport__Output } from "../../wire/proto.ts";
+import { shardReport } from "./_shard_report.ts";
 import { ProcessorTimeoutError, ShardStoppedError } from "./errors.ts";
 import type { ResolvedOptions } from "./_resolve_options.ts";
 import type { ExecutorEvent, PrepareCancelReason, PrepareHook, ShardOwner } from "./types.ts";
@@ -83,9 +84,7 @@ export class Preparation {
 
   /** `SHARD_STATUS_PREPARED` once prepared (and until handed over or cancelled). */
   report(): ShardStatusReport__Output | undefined {
-    return this.#state === "prepared"
-      ? { status: "SHARD_STATUS_PREPARED", shardLoad: 0 }
-      : undefined;
+    return this.#state === "prepared" ? shardReport("SHARD_STATUS_PREPARED", 0) : undefined;
   }
 
   /** Same as {@linkcode Preparation.report}: exclusive namespaces report it alike. */

@@ -26,6 +26,8 @@ export interface ResolvedOptions {
   readonly heartbeatTimeoutMs: number;
   readonly startTimeoutMs: number;
   readonly stopTimeoutMs: number;
+  readonly startRetryInitialMs: number;
+  readonly startRetryMaxMs: number;
   readonly drainTimeoutMs: number;
   readonly onUnreachable: UnreachablePolicy;
   readonly assignmentHints: boolean;
@@ -113,6 +115,14 @@ export function resolveOptions<P>(options: ExecutorOptions<P>): ResolvedOptions 
     ...(options.token === undefined ? {} : { token: options.token }),
   };
   const transport = options.transport;
+  const retryInitial = positive("startRetryInitialMs", options.startRetryInitialMs, 1_000);
+  const retryMax = positive("startRetryMaxMs", options.startRetryMaxMs, 60_000);
+  if (retryMax < retryInitial) {
+    throw new InvalidOptionsError(
+      "startRetryMaxMs",
+      `startRetryMaxMs must be at least startRetryInitialMs (${retryInitial}), got ${retryMax}`,
+    );
+  }
   return {
     namespace,
     executorId,
@@ -133,6 +143,8 @@ export function resolveOptions<P>(options: ExecutorOptions<P>): ResolvedOptions 
     ),
     startTimeoutMs: positive("startTimeoutMs", options.startTimeoutMs, 10_000),
     stopTimeoutMs: positive("stopTimeoutMs", options.stopTimeoutMs, 10_000),
+    startRetryInitialMs: retryInitial,
+    startRetryMaxMs: retryMax,
     drainTimeoutMs: positive("drainTimeoutMs", options.drainTimeoutMs, 10_000),
     onUnreachable,
     assignmentHints: hints,

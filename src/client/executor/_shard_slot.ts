@@ -11,6 +11,8 @@ import type { ResolvedOptions } from "./_resolve_options.ts";
 import type { ExecutorEvent, ReleaseReason, ShardContext, ShardProcessor } from "./types.ts";
 import { withTimeout } from "./_with_timeout.ts";
 import type { Preparation } from "./_preparation.ts";
+import { startRetryDelay } from "./_start_backoff.ts";
+import { shardReport } from "./_shard_report.ts";
 
 /**
  * `idle` → `starting` → `running` → `stopping` → `stopped`; a failed or
@@ -33,6 +35,10 @@ export class ShardSlot {
   #stopping: Promise<void> | undefined;
   #load = 0;
   #done = false;
+  /** Consecutive failed starts (0 once a start succeeds). */
+  #failedStarts = 0;
+  /** When (clock ms) a failed start may be tried again. */
+  #retryAt = 0;
   /** Warm handover: the preparation whose value the first start gets (waiting for it first). */
   #preparation: Preparation | undefined;
 
@@ -56,13 +62,29 @@ export class ShardSlot {
     return this.#state;
   }
 
-  /** The report for the next heartbeat, only while the processor runs. */
+  /** Consecutive failed starts of this shard here (0 once a start succeeded). */
+  get failedStarts(): number {
+    return this.#failedStarts;
+  }
+
+  /** Whether a failed start may be tried again at `now` (its backoff has passed). */
+  retryDue(now: number): boolean {
+    return this.#state === "failed" && now >= this.#retryAt;
+  }
+
+  /**
+   * The report for the next heartbeat of an available namespace: while the
+   * processor runs, and, once a start failed, NOT_RUNNING with the count of
+   * failed starts until a start succeeds (the service counts them to find
+   * poison shards).
+   */
   report(): ShardStatusReport__Output | undefined {
-    if (this.#state !== "running") return undefined;
-    return {
-      status: this.#done ? "SHARD_STATUS_DONE" : "SHARD_STATUS_READY",
-      shardLoad: this.#load,
-    };
+    if (this.#state === "running") {
+      return shardReport(this.#done ? "SHARD_STATUS_DONE" : "SHARD_STATUS_READY", this.#load);
+    }
+    const retrying = this.#state === "failed" || this.#state === "starting";
+    if (!retrying || this.#failedStarts === 0) return undefined;
+    return shardReport("SHARD_STATUS_NOT_RUNNING", 0, this.#failedStarts);
   }
 
   /**
@@ -75,14 +97,10 @@ export class ShardSlot {
    */
   heldReport(): ShardStatusReport__Output | undefined {
     if (this.#state === "idle" || this.#state === "stopped") return undefined;
-    return {
-      status: this.#state !== "running"
-        ? "SHARD_STATUS_NOT_RUNNING"
-        : this.#done
-        ? "SHARD_STATUS_DONE"
-        : "SHARD_STATUS_READY",
-      shardLoad: this.#load,
-    };
+    if (this.#state !== "running") {
+      return shardReport("SHARD_STATUS_NOT_RUNNING", this.#load, this.#failedStarts);
+    }
+    return shardReport(this.#done ? "SHARD_STATUS_DONE" : "SHARD_STATUS_READY", this.#load);
   }
 
   /**
@@ -115,6 +133,7 @@ export class ShardSlot {
         this.#processor = started ?? undefined;
         if (this.#state !== "starting") return; // stop() was called meanwhile; it stops this
         this.#state = "running";
+        this.#failedStarts = 0;
         this.#emit({ type: "started", shardKey: this.shardKey, fencingToken: this.fencingToken });
       },
       (error) => {
@@ -125,7 +144,18 @@ export class ShardSlot {
         }
         if (this.#state !== "starting") return;
         this.#state = "failed";
-        this.#emit({ type: "processor-failed", shardKey: this.shardKey, phase: "start", error });
+        const failedStarts = ++this.#failedStarts;
+        const { startRetryInitialMs: initialMs, startRetryMaxMs: maxMs, random } = this.#options;
+        const retryInMs = startRetryDelay(failedStarts, { initialMs, maxMs }, random);
+        this.#retryAt = clock.now() + retryInMs;
+        this.#emit({
+          type: "processor-failed",
+          shardKey: this.shardKey,
+          phase: "start",
+          error,
+          failedStarts,
+          retryInMs,
+        });
       },
     );
   }

@@ -68,6 +68,7 @@ export class ShardTable {
   readonly #graced = new Map<ShardSlot, unknown>();
   #assigned = new Map<string, string>();
   #preparing = new Map<string, string>();
+  #quarantined: ReadonlySet<string> = new Set();
 
   /** An empty table. */
   constructor(options: ResolvedOptions, hooks: ShardTableHooks) {
@@ -95,11 +96,17 @@ export class ShardTable {
   /**
    * Sets the assignment the next {@linkcode ShardTable.reconcile} follows:
    * the shards to run, and the shards to prepare (warm handover), each by
-   * shard key → fencing token.
+   * shard key → fencing token; and the shards the service quarantined
+   * (released with the reason `quarantined`, never retried).
    */
-  assign(assigned: Map<string, string>, preparing: Map<string, string> = new Map()): void {
+  assign(
+    assigned: Map<string, string>,
+    preparing: Map<string, string> = new Map(),
+    quarantined: ReadonlySet<string> = new Set(),
+  ): void {
     this.#assigned = assigned;
     this.#preparing = preparing;
+    this.#quarantined = quarantined;
   }
 
   /** Forgets the assignment and stops every slot and preparation with `reason` (the service is out of reach). */
@@ -125,7 +132,8 @@ export class ShardTable {
 
   /**
    * Starts shards assigned and not held (and, on a heartbeat answer, retries
-   * failed starts); stops shards held and not assigned.
+   * failed starts whose backoff has passed); stops shards held and not
+   * assigned (with the reason `quarantined` for those the service quarantined).
    */
   reconcile(answered = false): void {
     const { observer, emit } = this.#hooks;
@@ -139,7 +147,7 @@ export class ShardTable {
     if (mayStart) {
       for (const [key, token] of this.#assigned) {
         const held = this.#slots.get(key);
-        if (held?.state === "failed" && answered) {
+        if (answered && held?.retryDue(this.#o.clock.now())) {
           observer.starting(key, held.fencingToken);
           held.start();
         }
@@ -155,6 +163,7 @@ export class ShardTable {
     }
     for (const slot of this.#slots.values()) {
       if (this.#assigned.has(slot.shardKey)) this.#keep(slot);
+      else if (this.#quarantined.has(slot.shardKey)) void this.release(slot, "quarantined");
       else if (!this.#graceFor(slot)) void this.release(slot, "unassigned");
     }
     if (this.#slots.size === 0) this.#hooks.onEmpty();

@@ -82,6 +82,11 @@ export class FakeService implements HeartbeatTransport {
   hang = false;
   /** Shards answered RELEASING (exclusive handover) to their owner. */
   readonly releasing: Set<string> = new Set();
+  /**
+   * Shards the service quarantined: they lose their owner and are named in
+   * `quarantinedShards` to an executor that still reports them.
+   */
+  readonly quarantined: Set<string> = new Set();
   /** While set, answers wait for it (after the heartbeat is recorded). */
   delay: Promise<void> | undefined;
   /**
@@ -218,6 +223,8 @@ export class FakeService implements HeartbeatTransport {
       ownershipMode: lease === undefined ? "OWNERSHIP_MODE_AVAILABLE" : "OWNERSHIP_MODE_EXCLUSIVE",
       ownershipLeaseMs: String(lease ?? 0),
       revision: String(this.#revision),
+      quarantinedShards: [...this.quarantined]
+        .filter((shard) => shard in request.shardStatusReports).sort(),
     };
     const delay = this.delay;
     return delay ? delay.then(() => answer) : Promise.resolve(answer);
@@ -243,14 +250,14 @@ export class FakeService implements HeartbeatTransport {
     for (const [shard, owner] of this.owners) {
       const done = this.#executors.get(owner)?.reports[shard]?.status === "SHARD_STATUS_DONE";
       if (done && this.#options.ephemeral) this.shards.delete(shard);
-      if (!this.shards.has(shard) || !live.includes(owner)) {
+      if (!this.shards.has(shard) || !live.includes(owner) || this.quarantined.has(shard)) {
         this.owners.delete(shard);
         this.tokens.delete(shard);
       }
     }
     if (live.length === 0) return;
     for (const shard of [...this.shards].sort()) {
-      if (this.owners.has(shard)) continue;
+      if (this.owners.has(shard) || this.quarantined.has(shard)) continue;
       const target = live.reduce((best, id) =>
         this.shardsOf(id).length < this.shardsOf(best).length ? id : best
       );

@@ -14,8 +14,12 @@ import { ShardManagerError } from "../common/errors.ts";
  * - `"unreachable"`: `onUnreachable: { mode: "stop" }` and no heartbeat
  *   succeeded for `afterMs`.
  * - `"shutdown"`: {@linkcode Executor.shutdown} stops what is still running.
- * - `"start-failed"`: the start threw or timed out; the shard is retried on a
- *   later heartbeat with a fresh context.
+ * - `"start-failed"`: the start threw or timed out; the shard is retried with
+ *   a fresh context once its backoff has passed (`startRetryInitialMs`,
+ *   doubling to `startRetryMaxMs`).
+ * - `"quarantined"`: the service quarantined the shard (too many executors
+ *   failed with it) and took it away: it is not retried here or anywhere
+ *   until an operator undrains it.
  * - `"handover-cancelled"`: warm handover: the service called off the move
  *   of a shard this executor was preparing (only a `prepare` hook's signal
  *   aborts with it).
@@ -25,7 +29,8 @@ export type StopReason =
   | "unreachable"
   | "shutdown"
   | "start-failed"
-  | "handover-cancelled";
+  | "handover-cancelled"
+  | "quarantined";
 
 /**
  * The reason a {@linkcode ShardContext.signal} aborts with.

@@ -21,6 +21,7 @@ import {
   heartbeatRequest,
   lookUpOwner,
   preparingOf,
+  quarantinedOf,
   sendHeartbeat,
 } from "./_heartbeat_call.ts";
 import { LeaseExpiredError } from "./errors.ts";
@@ -368,7 +369,7 @@ export class Executor<P = unknown> implements AsyncDisposable {
     if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
     this.#failures = 0;
     this.#leaseMs = leaseMs;
-    this.#shards.assign(assignmentsOf(answer), preparingOf(answer));
+    this.#shards.assign(assignmentsOf(answer), preparingOf(answer), quarantinedOf(answer));
     this.#deadlines.armLease(sentAt, leaseMs);
     if (!this.#looping) return;
     // Hints (`assignmentHints`) from the first answer on, when the service knows us: each asks

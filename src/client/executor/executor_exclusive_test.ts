@@ -110,8 +110,11 @@ Deno.test("exclusive: a shard whose processor failed to start is reported NOT_RU
   await time.tickAsync(1_000);
   assert.deepEqual(executor.runningShards, []);
   const failed = service.lastRequest("e1")!.shardStatusReports;
-  assert.deepEqual(failed, { "1": { status: "SHARD_STATUS_NOT_RUNNING", shardLoad: 0 } });
-  fail = false; // retried on the next answer
+  assert.deepEqual(failed, {
+    "1": { status: "SHARD_STATUS_NOT_RUNNING", shardLoad: 0, failedStarts: 1 },
+  });
+  fail = false; // retried once its backoff has passed (a second failure at 1 s: 1.5 s more)
+  await time.tickAsync(1_000);
   await time.tickAsync(1_000);
   await time.tickAsync(1_000);
   assert.deepEqual(executor.runningShards, ["1"]);
@@ -120,15 +123,21 @@ Deno.test("exclusive: a shard whose processor failed to start is reported NOT_RU
   await shutdown();
 });
 
-Deno.test("available: a shard whose processor failed to start is not reported at all (unchanged)", async () => {
+Deno.test("available: a shard whose processor failed to start is reported NOT_RUNNING with its failed starts", async () => {
   const { time, service, executor, shutdown } = setup({
-    processor: () => {
-      throw new Error("cannot open the database");
+    processor: (ctx) => {
+      if (ctx.shardKey === "2") throw new Error("cannot open the database");
     },
   });
   executor.start();
   await time.tickAsync(0);
   await time.tickAsync(1_000);
-  assert.deepEqual(service.lastRequest("e1")!.shardStatusReports, {});
+  // Before issue 41 a failed shard was left out: the service could not see it failing.
+  assert.deepEqual(service.lastRequest("e1")!.shardStatusReports["2"], {
+    status: "SHARD_STATUS_NOT_RUNNING",
+    shardLoad: 0,
+    failedStarts: 1,
+  });
+  assert.equal(service.lastRequest("e1")!.shardStatusReports["1"]?.status, "SHARD_STATUS_READY");
   await shutdown();
 });

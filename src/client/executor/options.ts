@@ -68,6 +68,17 @@ export interface ExecutorOptions<P = unknown> extends ConnectionOptions, Observa
   readonly heartbeatTimeoutMs?: number;
   /** How long a processor may take to start. @default {10000} */
   readonly startTimeoutMs?: number;
+  /**
+   * A failed start (a throw or a timeout) is retried after a per-shard
+   * backoff: this long after the first failure, doubling with each
+   * consecutive failure up to {@linkcode ExecutorOptions.startRetryMaxMs},
+   * each delay jittered to between half and all of it. A start that
+   * succeeds resets it.
+   * @default {1000}
+   */
+  readonly startRetryInitialMs?: number;
+  /** The longest backoff between two starts of a shard that keeps failing. @default {60000} */
+  readonly startRetryMaxMs?: number;
   /** How long a processor may take to stop. @default {10000} */
   readonly stopTimeoutMs?: number;
   /**

@@ -23,7 +23,7 @@ const request: HeartbeatRequest__Output = {
   namespace: "ns",
   executorId: "e1",
   status: "EXECUTOR_STATUS_ACTIVE",
-  shardStatusReports: { "3": { status: "SHARD_STATUS_READY", shardLoad: 1.5 } },
+  shardStatusReports: { "3": { status: "SHARD_STATUS_READY", shardLoad: 1.5, failedStarts: 0 } },
   appliedRevision: "0",
   warmHandover: false,
   metadata: { address: "a:1" },

@@ -156,9 +156,11 @@ export type PrepareCancelReason = Exclude<StopReason, "start-failed">;
  * - `assigned`: a shard appeared in a heartbeat answer.
  * - `started`: its processor started.
  * - `released`: a shard is gone from this executor and its processor stopped
- *   (or its stop timed out).
+ *   (or its stop timed out); `reason: "quarantined"` when the service
+ *   quarantined it (a poison shard: too many executors failed with it).
  * - `processor-failed`: a prepare, start or stop threw or timed out
- *   ({@linkcode ProcessorTimeoutError}).
+ *   ({@linkcode ProcessorTimeoutError}); a failed start says how many in a
+ *   row failed (`failedStarts`) and when it is retried (`retryInMs`).
  * - `preparing`: warm handover: the service asked this executor to prepare
  *   a shard; the `prepare` hook runs. `fencingToken` is the one it will get.
  * - `prepared`: the hook resolved (after `durationMs`); the shard is reported
@@ -193,6 +195,10 @@ export type ExecutorEvent =
     readonly shardKey: string;
     readonly phase: "prepare" | "start" | "stop";
     readonly error: unknown;
+    /** A failed start: the consecutive failed starts of this shard here. */
+    readonly failedStarts?: number;
+    /** A failed start: how long until it is tried again (its backoff). */
+    readonly retryInMs?: number;
   }
   | {
     readonly type: "heartbeat-failed";

@@ -30,6 +30,7 @@ import { PlacementLog } from "./pass_log.ts";
 import { type PassContext, type PassInfo, runRebalancePass } from "./rebalance_pass.ts";
 import { WakeTimer } from "./wake_timer.ts";
 import type { MassLossBrake } from "./mass_loss_brake.ts";
+import { PoisonDetector } from "../../plan/mod.ts";
 import { type RotationDigest, takeoverNote, termEnd } from "./term_history.ts";
 
 export { COMPACT_EVERY } from "./fenced_commit.ts";
@@ -106,6 +107,7 @@ export async function runLeaderTerm(
   const stop = new AbortController();
   const term = AbortSignal.any([signal, stop.signal]);
   const passSpacing = new PassSpacing(options.policy.budgets.cooldownMs);
+  const quarantine = options.policy.budgets.quarantine;
   const wake = new WakeTimer(term, clock);
   // After a store silence (passes skipped meanwhile), plan once it answers again.
   const unsubscribe = options.evidence?.onResume(() => wake.at(clock.monotonic()));
@@ -126,6 +128,9 @@ export async function runLeaderTerm(
     placement: new PlacementLog(logger),
     carry: { balancingUnfinished: false },
     ...(options.brake ? { brake: options.brake } : {}),
+    ...(quarantine && quarantine.threshold > 0
+      ? { quarantine: { detector: new PoisonDetector(quarantine) } }
+      : {}),
     clock,
     ...(options.evidence ? { evidence: options.evidence } : {}),
     logger,

@@ -28,6 +28,7 @@ import { logChange, type PlacementLog } from "./pass_log.ts";
 import type { WakeTimer } from "./wake_timer.ts";
 import type { BrakeExecutor, MassLossBrake } from "./mass_loss_brake.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
+import { type QuarantineCarry, quarantineStep } from "./quarantine_step.ts";
 
 /** What a planned pass reports (for metrics). */
 export interface PassInfo {
@@ -47,6 +48,8 @@ export interface PassInfo {
   readonly handovers?: HandoverCounts;
   /** Time each switched handover spent preparing (ms). */
   readonly prepareMs?: readonly number[];
+  /** Poison shards quarantined by this pass; absent when none. */
+  readonly quarantined?: number;
 }
 
 /** What the passes of one term share. */
@@ -87,6 +90,8 @@ export interface PassContext {
   readonly brake?: MassLossBrake;
   /** What the term's passes carry from one to the next. */
   readonly carry?: { balancingUnfinished: boolean; coldStartLogged?: boolean };
+  /** Poison-shard quarantine (quarantine_step.ts). @default {none: no quarantine} */
+  readonly quarantine?: QuarantineCarry;
 }
 
 /** Runs one pass; throws what the fenced writes throw (see fenced_commit.ts). */
@@ -118,9 +123,24 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       context.history?.note(note);
     }
   }
+  // Before the plan: a lost executor's shards are still its own in this picture.
+  const quarantined = context.quarantine
+    ? await quarantineStep(
+      context.quarantine,
+      {
+        cache,
+        store,
+        logger: context.logger,
+        ...(context.history ? { note: context.history.note } : {}),
+        nowMs: clock.now(),
+      },
+      now,
+      signal,
+    )
+    : 0;
   const moves = context.cellMoves;
   const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (brake?.version ?? 0);
-  if (gate.canSkip(state, now, inputsVersion)) {
+  if (quarantined === 0 && gate.canSkip(state, now, inputsVersion)) {
     // The gate may have been set in an earlier term: this term's timer must know the wake time.
     wake.at(wakeAt(gate.wakeAtMs));
     return;
@@ -130,6 +150,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     ...(moves ? { cellMoves: moves.pending } : {}),
     ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
     ...(brake?.hold ? { brake: { executorsBefore: brake.hold.executorsBefore } } : {}),
+    ...(context.quarantine ? { failedWith: context.quarantine.detector.failedWith() } : {}),
   });
   const plan = planPass(input, context.plan);
   const planMs = clock.monotonic() - started;
@@ -165,7 +186,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     } catch (error) {
       // The change is committed even when the term ends now (a commit that waited out a
       // store stall lands as leadership is lost): its moves are counted all the same.
-      report(context, started, planMs, plan, true);
+      report(context, started, planMs, plan, true, quarantined);
       throw error;
     }
   }
@@ -173,7 +194,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   await cleanUpAfter(store, fence, plan);
   const didWork = changed || plan.forget.length > 0 || plan.answered.length > 0;
   gate.passed(state, { didWork, inputsVersion, wakeAtMs: plan.wakeAtMs }, now);
-  report(context, started, planMs, plan, changed);
+  report(context, started, planMs, plan, changed, quarantined);
 }
 
 function report(
@@ -182,6 +203,7 @@ function report(
   planMs: number,
   plan: ReturnType<typeof planPass>,
   changed: boolean,
+  quarantined: number,
 ): void {
   context.onPass?.({
     moves: plan.moves,
@@ -192,6 +214,7 @@ function report(
     ...(changed && plan.reasons ? { reasons: plan.reasons } : {}),
     ...(changed && plan.handovers ? { handovers: plan.handovers } : {}),
     ...(changed && plan.prepareMs?.length ? { prepareMs: plan.prepareMs } : {}),
+    ...(quarantined > 0 ? { quarantined } : {}),
   });
 }
 

@@ -149,13 +149,19 @@ export class EmbeddedStore implements Store {
     );
   }
 
-  /** Drains or undrains shards. */
-  setDrained(namespace: string, shardKeys: readonly string[], drained: boolean): Promise<number> {
+  /** Drains or undrains shards, a drain with its reason when given. */
+  setDrained(
+    namespace: string,
+    shardKeys: readonly string[],
+    drained: boolean,
+    reason?: string,
+  ): Promise<number> {
     const model = this.#model(namespace);
     const keys = [...new Set(shardKeys)].filter((k) => drained || model.drained.has(k));
+    const why = drained && reason ? { reason } : {};
     return this.#commit(
       namespace,
-      keys.map((shardKey) => ({ type: "drained", shardKey, drained })),
+      keys.map((shardKey) => ({ type: "drained", shardKey, drained, ...why })),
     );
   }
 

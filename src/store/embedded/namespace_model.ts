@@ -38,6 +38,8 @@ export interface ModelImage {
   readonly hidden?: [string, number][];
   /** Drained shards. */
   readonly drained: string[];
+  /** [shard, reason] of the drained shards that carry a reason (absent when none). */
+  readonly drainReasons?: [string, string][];
   /** [shard, revision]. */
   readonly requested: [string, number][];
   /** Executor drains. */
@@ -68,6 +70,8 @@ export class NamespaceModel {
   readonly hidden: Map<string, number> = new Map();
   /** Drained shards. */
   readonly drained: Set<string> = new Set();
+  /** Drained shard → its drain's reason, when it has one. */
+  readonly drainReasons: Map<string, string> = new Map();
   /** Shard → revision of its request. */
   readonly requested: Map<string, number> = new Map();
   /** Executor drains by id. */
@@ -127,6 +131,8 @@ export class NamespaceModel {
       case "drained":
         if (event.drained) this.drained.add(event.shardKey);
         else this.drained.delete(event.shardKey);
+        if (event.drained && event.reason) this.drainReasons.set(event.shardKey, event.reason);
+        else this.drainReasons.delete(event.shardKey);
         break;
       case "executor_drain":
         if (event.drain) this.executorDrains.set(event.id, event.drain);
@@ -162,6 +168,7 @@ export class NamespaceModel {
       ...(this.preparing.size > 0 ? { preparing: new Map(this.preparing) } : {}),
       ...(this.hidden.size > 0 ? { hidden: new Map(this.hidden) } : {}),
       drained: new Set(this.drained),
+      ...(this.drainReasons.size > 0 ? { drainReasons: new Map(this.drainReasons) } : {}),
       executorDrains: new Map(this.executorDrains),
       requested: new Map(this.requested),
       ...(this.leader ? { leader: { ...this.leader } } : {}),
@@ -183,6 +190,7 @@ export class NamespaceModel {
         : {}),
       ...(this.hidden.size > 0 ? { hidden: [...this.hidden] } : {}),
       drained: [...this.drained],
+      ...(this.drainReasons.size > 0 ? { drainReasons: [...this.drainReasons] } : {}),
       requested: [...this.requested],
       executorDrains: [...this.executorDrains.values()],
       ...(this.leader ? { leader: this.leader } : {}),
@@ -209,6 +217,7 @@ export class NamespaceModel {
     }
     for (const [id, revision] of image.hidden ?? []) model.hidden.set(id, revision);
     for (const shard of image.drained) model.drained.add(shard);
+    for (const [shard, reason] of image.drainReasons ?? []) model.drainReasons.set(shard, reason);
     for (const [shard, revision] of image.requested) model.requested.set(shard, revision);
     for (const drain of image.executorDrains) model.executorDrains.set(drain.id, drain);
     model.leader = image.leader;

@@ -139,12 +139,19 @@ export class EtcdStore implements Store {
     return writeAll(this.#client, shardKeys.map((key) => put(`${keys.requests}${key}`, "")));
   }
 
-  /** Drains or undrains shards. */
-  setDrained(namespace: string, shardKeys: readonly string[], drained: boolean): Promise<number> {
+  /** Drains or undrains shards; a drain's value is its reason ("" for none). */
+  setDrained(
+    namespace: string,
+    shardKeys: readonly string[],
+    drained: boolean,
+    reason?: string,
+  ): Promise<number> {
     const prefix = this.#ns(namespace).drained;
     return writeAll(
       this.#client,
-      shardKeys.map((key) => drained ? put(`${prefix}${key}`, "") : del(`${prefix}${key}`)),
+      shardKeys.map((key) =>
+        drained ? put(`${prefix}${key}`, reason ?? "") : del(`${prefix}${key}`)
+      ),
     );
   }
 

@@ -59,6 +59,7 @@ export function decodeNamespace(
   const logs = new Map<number, { text: string; revision: number }>();
   const parts = new Map<string, string>();
   const drained = new Set<string>();
+  const drainReasons = new Map<string, string>();
   const executorDrains = new Map<string, ExecutorDrain>();
   const requested = new Map<string, number>();
   let snapshotPointer: { text: string; revision: number } | undefined;
@@ -99,6 +100,7 @@ export function decodeNamespace(
         break;
       case "drained":
         drained.add(parsed.shardKey);
+        if (value !== "") drainReasons.set(parsed.shardKey, value);
         break;
       case "requested":
         requested.set(parsed.shardKey, rev);
@@ -181,6 +183,7 @@ export function decodeNamespace(
     ...(preparing.size > 0 ? { preparing } : {}),
     ...(hidden.size > 0 ? { hidden } : {}),
     drained,
+    ...(drainReasons.size > 0 ? { drainReasons } : {}),
     executorDrains,
     requested,
     ...(leader ? { leader } : {}),

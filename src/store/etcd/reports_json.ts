@@ -34,7 +34,9 @@ export function encodeReports(reports: ShardReports): string {
     if (text.length > 1) text += ",";
     text += plainKey(key) ? `"${key}"` : JSON.stringify(key);
     text += report.status === "READY" ? ':["READY",' : `:[${JSON.stringify(report.status)},`;
-    text += JSON.stringify(report.load) + "]";
+    text += JSON.stringify(report.load);
+    // Failed starts (poison shards) only when there are some: a third element.
+    text += report.failedStarts ? `,${report.failedStarts}]` : "]";
   }
   return text + "}";
 }
@@ -69,9 +71,11 @@ export function decodeReports(text: string): ShardReports {
 }
 
 function readGenerally(text: string): ShardReports {
-  const raw = parseJson(text) as Record<string, [ShardStatus, number]>;
+  const raw = parseJson(text) as Record<string, [ShardStatus, number, number?]>;
   const out = new Map<string, ShardReport>();
-  for (const [key, [status, load]] of Object.entries(raw)) out.set(key, sharedReport(status, load));
+  for (const [key, [status, load, failedStarts]] of Object.entries(raw)) {
+    out.set(key, sharedReport(status, load, failedStarts ?? 0));
+  }
   return out;
 }
 
@@ -99,12 +103,19 @@ function readDirectly(text: string): ShardReports | undefined {
     else if (text.startsWith('"NOT_RUNNING",', at + 2)) status = "NOT_RUNNING", at += 16;
     else if (text.startsWith('"PREPARED",', at + 2)) status = "PREPARED", at += 13;
     else return undefined;
-    // load]
+    // load] or load,failedStarts]
     const loadEnd = text.indexOf("]", at);
     if (loadEnd < 0) return undefined;
-    const load = numberOf(text, at, loadEnd);
+    const comma = text.indexOf(",", at);
+    const load = numberOf(text, at, comma >= 0 && comma < loadEnd ? comma : loadEnd);
     if (load === undefined) return undefined;
-    out.set(key, sharedReport(status, load));
+    let failedStarts = 0;
+    if (comma >= 0 && comma < loadEnd) {
+      const n = numberOf(text, comma + 1, loadEnd);
+      if (n === undefined || !Number.isInteger(n) || n < 0) return undefined;
+      failedStarts = n;
+    }
+    out.set(key, sharedReport(status, load, failedStarts));
     at = loadEnd + 1;
     const next = text.charCodeAt(at++);
     if (next === END) return at === text.length ? out : undefined;

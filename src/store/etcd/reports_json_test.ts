@@ -69,3 +69,17 @@ Deno.test("texts not written this way are read by the JSON parser", () => {
   assert.throws(() => decodeReports('{"1":["READY",1]'), SyntaxError);
   assert.throws(() => decodeReports("[1]x"), SyntaxError);
 });
+
+Deno.test("failed starts are stored as a third element and read back, directly or by the parser", () => {
+  const reports = new Map<string, ShardReport>([
+    ["7", { status: "NOT_RUNNING", load: 0, failedStarts: 3 }],
+    ["8", { status: "READY", load: 1.5 }],
+  ]);
+  const text = encodeReports(reports);
+  assert.equal(text, '{"7":["NOT_RUNNING",0,3],"8":["READY",1.5]}');
+  assert.deepEqual(plain(decodeReports(text)), plain(reports));
+  assert.deepEqual(
+    plain(decodeReports('{ "7": ["NOT_RUNNING", 0, 2] }')),
+    { "7": { status: "NOT_RUNNING", load: 0, failedStarts: 2 } },
+  );
+});

@@ -148,7 +148,10 @@ export class EventDecoder {
         return { type: "assignment", seq: parsed.seq, delta: decodeDelta(text) };
       }
       case "drained":
-        return { type: "drained", shardKey: parsed.shardKey, drained: isPut };
+        // The value is the drain's reason; "" (every drain before reasons) is none.
+        return isPut && value !== ""
+          ? { type: "drained", shardKey: parsed.shardKey, drained: true, reason: value }
+          : { type: "drained", shardKey: parsed.shardKey, drained: isPut };
       case "executor-drain": {
         const drain = isPut ? decodeExecutorDrain(value) : undefined;
         return drain ? { type: "executor_drain", id: parsed.id, drain } : {

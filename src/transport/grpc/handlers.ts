@@ -133,7 +133,11 @@ export function routingHandlers(
     })),
     GetDrainedShards: unary(context, "GetDrainedShards", (req) => {
       const namespace = validateNamespace(req.namespace);
-      return { namespace, shardKeys: ops.drainedShards(namespace) };
+      return {
+        namespace,
+        shardKeys: ops.drainedShards(namespace),
+        quarantinedShardKeys: ops.quarantinedShards(namespace),
+      };
     }),
     ForceResetNamespace: unary(context, "ForceResetNamespace", async (req) => ({
       deletedKeys: String(

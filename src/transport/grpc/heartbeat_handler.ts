@@ -42,6 +42,13 @@ export function heartbeatAnswerer(heartbeats: Heartbeats): HeartbeatAnswerer {
     const key = `${namespace}\u0000${req.executorId}`;
     const encode = () => {
       const shards = answer.shards(); // sorted and built on each call: once here
+      // Answers naming quarantined shards are rare: the generic encoder writes them.
+      if (answer.quarantined) {
+        return serialize({
+          ...toHeartbeatResponse(shards, answer.exclusive),
+          quarantinedShards: [...answer.quarantined],
+        });
+      }
       return writeHeartbeatResponse(shards, answer.exclusive) ??
         serialize(toHeartbeatResponse(shards, answer.exclusive));
     };
@@ -94,9 +101,15 @@ function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
         );
       }
     }
-    const converted: Record<string, { status: string | number; load: number }> = {};
+    const converted: Record<
+      string,
+      { status: string | number; load: number; failedStarts?: number }
+    > = {};
     for (const [key, report] of Object.entries(wire)) {
-      converted[key] = { status: enumValue(report.status), load: report.shardLoad };
+      const failedStarts = report.failedStarts ?? 0;
+      converted[key] = failedStarts > 0
+        ? { status: enumValue(report.status), load: report.shardLoad, failedStarts }
+        : { status: enumValue(report.status), load: report.shardLoad };
     }
     return converted;
   };

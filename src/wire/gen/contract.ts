@@ -136,6 +136,10 @@ export const contract: ContractJson = {
                         "shardLoad": {
                           "type": "double",
                           "id": 2
+                        },
+                        "failedStarts": {
+                          "type": "uint32",
+                          "id": 3
                         }
                       }
                     },
@@ -161,6 +165,11 @@ export const contract: ContractJson = {
                         "revision": {
                           "type": "int64",
                           "id": 5
+                        },
+                        "quarantinedShards": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 6
                         }
                       }
                     },
@@ -913,6 +922,11 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 2
+                        },
+                        "quarantinedShardKeys": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 3
                         }
                       }
                     },

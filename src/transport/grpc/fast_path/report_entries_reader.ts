@@ -22,6 +22,8 @@ import { ProtoCursor } from "./_proto_cursor.ts";
 export interface WireReport {
   readonly status: string | number;
   readonly load: number;
+  /** `failed_starts` (field 3), only when above 0. */
+  readonly failedStarts?: number;
 }
 
 /** ShardStatus names by number (executor.proto). */
@@ -115,18 +117,24 @@ function readValue(c: ProtoCursor, start: number, view: DataView): WireReport | 
   c.at = start;
   let status = 0;
   let load = 0;
+  let failedStarts = 0;
   while (c.at < c.end) {
     const tag = c.varint();
     if (tag === 0x08) {
       status = c.varint();
       if (status < 0) return undefined;
+    } else if (tag === 0x18) { // failed_starts (uint32)
+      failedStarts = c.varint();
+      if (failedStarts < 0) return undefined;
     } else if (tag === 0x11) {
       if (c.at + 8 > c.end) return undefined;
       load = view.getFloat64(c.at, true);
       c.at += 8;
-    } else if (tag < 8 || tag >>> 3 <= 2 || !c.skip(tag & 7)) return undefined;
+    } else if (tag < 8 || tag >>> 3 <= 3 || !c.skip(tag & 7)) return undefined;
   }
-  return c.at === c.end ? report(status, load) : undefined;
+  if (c.at !== c.end) return undefined;
+  if (failedStarts === 0) return report(status, load);
+  return Object.freeze({ status: SHARD_STATUSES[status] ?? status, load, failedStarts });
 }
 
 /** The key's text when every byte is ASCII: a shard number's shared string, else a new one. */

@@ -11,26 +11,32 @@ const split = splitHeartbeatReports(executorService, "Heartbeat").Heartbeat;
 const encode = (request: unknown) => method.requestSerialize(request as never) as Buffer;
 
 /** What protobufjs makes of the entries: the handler's generic path. */
-function generic(entries: Uint8Array): Record<string, { status: unknown; load: unknown }> {
+function generic(
+  entries: Uint8Array,
+): Record<string, { status: unknown; load: unknown; failedStarts: unknown }> {
   const decoded = method.requestDeserialize(entries as Buffer) as unknown as {
-    shardStatusReports: Record<string, { status: unknown; shardLoad: unknown }>;
+    shardStatusReports: Record<
+      string,
+      { status: unknown; shardLoad: unknown; failedStarts: unknown }
+    >;
   };
-  const out: Record<string, { status: unknown; load: unknown }> = {};
+  const out: Record<string, { status: unknown; load: unknown; failedStarts: unknown }> = {};
   for (const [key, r] of Object.entries(decoded.shardStatusReports)) {
-    out[key] = { status: r.status, load: r.shardLoad };
+    out[key] = { status: r.status, load: r.shardLoad, failedStarts: r.failedStarts };
   }
   return out;
 }
 
 /** Equal as values, -0 and NaN included (deepEqual takes -0 for 0). */
 function assertSameReports(
-  actual: ReadonlyMap<string, { status: unknown; load: unknown }>,
-  expected: Record<string, { status: unknown; load: unknown }>,
+  actual: ReadonlyMap<string, { status: unknown; load: unknown; failedStarts?: unknown }>,
+  expected: Record<string, { status: unknown; load: unknown; failedStarts: unknown }>,
 ): void {
   assert.deepEqual([...actual.keys()].sort(), Object.keys(expected).sort());
   for (const [key, value] of Object.entries(expected)) {
     const mine = actual.get(key)!;
     assert.equal(mine.status, value.status, key);
+    assert.equal(mine.failedStarts ?? 0, value.failedStarts ?? 0, `${key}: failed starts`);
     assert.ok(Object.is(mine.load, value.load), `${key}: ${mine.load} vs ${value.load}`);
   }
 }
@@ -52,6 +58,7 @@ const reportArb = fc.record({
     fc.integer({ min: -3, max: 2 ** 31 - 1 }),
   ),
   shardLoad: fc.oneof(fc.double(), fc.constantFrom(-0, 0, 1, Infinity, -Infinity, NaN)),
+  failedStarts: fc.oneof(fc.constant(0), fc.nat({ max: 1_000 })),
 });
 
 Deno.test("report entries read directly equal protobufjs's, or are left to it", () => {

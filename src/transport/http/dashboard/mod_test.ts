@@ -49,6 +49,7 @@ function fakeBackend() {
     },
     operations: {
       drainedShards: () => ["1"],
+      quarantinedShards: () => [],
       drainShards: (ns, keys) => {
         known(ns);
         if (keys.includes("99")) return Promise.reject(new ShardNotFoundError(ns, "99"));

@@ -102,6 +102,14 @@ export function namespaceSettings(policy: NamespacePolicy): NamespaceSetting[] {
     }
   }
   add("maxDrainedShare", `${Math.round(budgets.maxDrainedShare * 100)}% of live executors`);
+  const quarantine = budgets.quarantine;
+  if (quarantine) {
+    add(
+      "quarantineThreshold",
+      quarantine.threshold === 0 ? "off" : `${quarantine.threshold} executors`,
+    );
+    if (quarantine.threshold > 0) add("quarantineWindow", formatDuration(quarantine.windowMs));
+  }
   add("heartbeatTTL", formatDuration(budgets.heartbeatTtlMs));
   add("period", formatDuration(budgets.periodMs));
   add("rebalanceCooldown", formatDuration(budgets.cooldownMs));

@@ -41,6 +41,8 @@ Deno.test("namespace settings list ownership, balancer, budgets and timings with
       minImprovement: "0.1",
       coldStartWait: "30s",
       maxDrainedShare: "25% of live executors",
+      quarantineThreshold: "3 executors",
+      quarantineWindow: "10m",
       heartbeatTTL: "3s",
       period: "500ms",
       rebalanceCooldown: "50ms",

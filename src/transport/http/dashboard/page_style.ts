@@ -73,6 +73,7 @@ td.col-trend { white-space: nowrap; }
 .cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: 16px; }
 .chip { display: inline-flex; gap: 6px; align-items: center; padding: 1px 4px 1px 8px; margin: 2px; border: 1px solid #6b7280; border-radius: 10px; background: #f3f4f6; }
 .chip-undrain { font-size: 11px; padding: 0 6px; }
+.chip.quarantined { border-color: #b91c1c; background: #fee2e2; }
 button { font: inherit; padding: 2px 10px; border: 1px solid #6b7280; border-radius: 4px; background: #fff; cursor: pointer; }
 button:hover { background: #f3f4f6; }
 button[data-action="drain"] { border-color: #b45309; color: #78350f; }

@@ -32,7 +32,7 @@ export interface DashboardBackend extends ActionBackend {
   /** Shard drains (read and write). */
   readonly operations:
     & ActionBackend["operations"]
-    & Pick<NamespaceOperations, "drainedShards">;
+    & Pick<NamespaceOperations, "drainedShards" | "quarantinedShards">;
   /** Executor drains (read and write). */
   readonly executorDrains: ActionBackend["executorDrains"] & Pick<ExecutorDrains, "list">;
   /** The service's routing reads. */
@@ -88,6 +88,7 @@ export async function namespaceSnapshot(
     executors: backend.routing.getNamespaceState(name),
     executorDrains: backend.executorDrains.list(name),
     drainedShards: backend.operations.drainedShards(name),
+    quarantinedShards: backend.operations.quarantinedShards(name),
     ...(backend.routing.handovers ? { handovers: backend.routing.handovers(name) } : {}),
     leader,
     health: backend.health.status,

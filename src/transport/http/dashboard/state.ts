@@ -90,6 +90,8 @@ export interface NamespaceSummary {
   readonly owned: number;
   /** Drained shards. */
   readonly drained: number;
+  /** Of them, the poison shards the leader quarantined. */
+  readonly quarantined: number;
   /** Shards neither owned nor drained. */
   readonly unowned: number;
   /** Exclusive namespaces: owned shards whose live owner does not run them. */
@@ -126,6 +128,8 @@ export interface DashboardState {
   readonly executorDrains: readonly ExecutorDrainRow[];
   /** Drained shard keys, sorted. */
   readonly drainedShards: readonly string[];
+  /** Of them, those the leader quarantined (poison shards), sorted. */
+  readonly quarantinedShards: readonly string[];
   /** Warm handovers in flight, oldest first (at most a hundred). */
   readonly handovers: readonly HandoverView[];
   /** The shard map. */
@@ -150,6 +154,8 @@ export interface DashboardInput {
   readonly executorDrains: readonly ExecutorDrainView[];
   /** `NamespaceOperations.drainedShards()`. */
   readonly drainedShards: readonly string[];
+  /** `NamespaceOperations.quarantinedShards()`. @default {none} */
+  readonly quarantinedShards?: readonly string[];
   /** `Routing.handovers()`. @default {none} */
   readonly handovers?: HandoversView;
   /** The leader. */
@@ -237,6 +243,7 @@ export function buildDashboardState(
       shards: total,
       owned: ownerOf.size,
       drained: drained.size,
+      quarantined: input.quarantinedShards?.length ?? 0,
       unowned,
       notRunning: input.executors.reduce((n, e) => n + (e.notRunningShards ?? 0), 0),
       handovers: input.handovers?.total ?? 0,
@@ -254,6 +261,7 @@ export function buildDashboardState(
       matched,
     })),
     drainedShards: [...input.drainedShards].sort(compareShardKeys),
+    quarantinedShards: [...input.quarantinedShards ?? []].sort(compareShardKeys),
     handovers: input.handovers?.items ?? [],
     shards: {
       keys,

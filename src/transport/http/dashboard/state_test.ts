@@ -65,6 +65,7 @@ Deno.test("a fixed namespace maps every shard to its owner index, load and colou
     shards: 6,
     owned: 3,
     drained: 2,
+    quarantined: 0,
     unowned: 1,
     notRunning: 0,
     handovers: 0,

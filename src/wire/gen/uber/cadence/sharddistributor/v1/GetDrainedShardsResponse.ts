@@ -14,6 +14,12 @@ export interface GetDrainedShardsResponse {
    * Keys of the drained shards.
    */
   'shardKeys'?: (string)[];
+  /**
+   * This server's addition: those of `shard_keys` the leader quarantined
+   * (poison shards: too many executors failed with them), not an operator.
+   * `UndrainShards` releases them like any drained shard.
+   */
+  'quarantinedShardKeys'?: (string)[];
 }
 
 /**
@@ -28,4 +34,10 @@ export interface GetDrainedShardsResponse__Output {
    * Keys of the drained shards.
    */
   'shardKeys': (string)[];
+  /**
+   * This server's addition: those of `shard_keys` the leader quarantined
+   * (poison shards: too many executors failed with them), not an operator.
+   * `UndrainShards` releases them like any drained shard.
+   */
+  'quarantinedShardKeys': (string)[];
 }

@@ -34,6 +34,14 @@ export interface HeartbeatResponse {
    * computed from; echo it as applied_revision once acted on.
    */
   'revision'?: (number | string | Long);
+  /**
+   * This server's addition (poison-shard quarantine): the shards this
+   * heartbeat reported that the service has quarantined (drained with the
+   * reason `quarantined`, after too many executors failed with them). They are
+   * not in `shard_assignments`; the executor stops them and does not retry
+   * them. Empty for clients that never report failed starts.
+   */
+  'quarantinedShards'?: (string)[];
 }
 
 /**
@@ -64,4 +72,12 @@ export interface HeartbeatResponse__Output {
    * computed from; echo it as applied_revision once acted on.
    */
   'revision': (string);
+  /**
+   * This server's addition (poison-shard quarantine): the shards this
+   * heartbeat reported that the service has quarantined (drained with the
+   * reason `quarantined`, after too many executors failed with them). They are
+   * not in `shard_assignments`; the executor stops them and does not retry
+   * them. Empty for clients that never report failed starts.
+   */
+  'quarantinedShards': (string)[];
 }

@@ -15,6 +15,14 @@ export interface ShardStatusReport {
    * Relative load the shard puts on the executor; used for balancing.
    */
   'shardLoad'?: (number | string);
+  /**
+   * This server's addition (poison-shard quarantine): the consecutive failed
+   * starts of this shard on this executor (0 while it runs or was never
+   * tried). Sent with SHARD_STATUS_NOT_RUNNING while the executor retries the
+   * start with backoff; the service counts the executors that fail with a
+   * shard and quarantines it past a threshold. Cadence's clients never send it.
+   */
+  'failedStarts'?: (number);
 }
 
 /**
@@ -29,4 +37,12 @@ export interface ShardStatusReport__Output {
    * Relative load the shard puts on the executor; used for balancing.
    */
   'shardLoad': (number);
+  /**
+   * This server's addition (poison-shard quarantine): the consecutive failed
+   * starts of this shard on this executor (0 while it runs or was never
+   * tried). Sent with SHARD_STATUS_NOT_RUNNING while the executor retries the
+   * start with backoff; the service counts the executors that fail with a
+   * shard and quarantines it past a threshold. Cadence's clients never send it.
+   */
+  'failedStarts': (number);
 }
