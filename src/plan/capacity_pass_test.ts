@@ -131,7 +131,7 @@ Deno.test("capacity: load units bound the sum of an executor's reported loads", 
   assert.equal(plan.unplaced, 1);
 });
 
-Deno.test("mass-loss brake: survivors take at most their share of the fleet before the loss, and nothing is balanced", () => {
+Deno.test("mass-loss brake: survivors take at most twice their share of the fleet before the loss, and nothing is balanced", () => {
   const ready = (...shards: string[]) => Object.fromEntries(shards.map((s) => [s, 1]));
   const state = stateOf({
     executors: {
@@ -146,10 +146,15 @@ Deno.test("mass-loss brake: survivors take at most their share of the fleet befo
   });
   // c and d are lost: only a and b were heard from since.
   const input = testInput(state, 5_000, {}, { heard: { a: 4_900, b: 4_900 } });
-  const braked = planPass({ ...input, brake: { executorsBefore: 4 } }, policy(12));
-  // A fair share is 12 / 4 = 3: a (4, above it) takes nothing and keeps its 4, b takes 1.
-  assert.deepEqual(holdings(input, braked), { a: 4, b: 3 });
-  assert.equal(braked.unplaced, 5);
+  // Say the fleet had 8 executors before the loss: a fair share is 12 / 8 → 2, and a survivor
+  // with no capacity set takes at most twice that: a keeps its 4 and takes nothing, b takes 2.
+  const braked = planPass({ ...input, brake: { executorsBefore: 8 } }, policy(12));
+  assert.deepEqual(holdings(input, braked), { a: 4, b: 4 });
+  assert.equal(braked.unplaced, 4);
+  // Of a fleet of 4, twice a fair share (3) is 6: the two survivors can carry all 12.
+  const half = planPass({ ...input, brake: { executorsBefore: 4 } }, policy(12));
+  assert.equal(half.unplaced ?? 0, 0);
+  assert.deepEqual(holdings(input, half), { a: 6, b: 6 });
   assert.equal(braked.reasons?.balance, 0, "no balancing move");
   // A configured capacity is what the survivors may take instead.
   const sized = planPass({ ...input, brake: { executorsBefore: 4 } }, policy(12, { shards: 5 }));

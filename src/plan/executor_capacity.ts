@@ -3,9 +3,10 @@
  * applies them): the namespace's `executorCapacity`, replaced field by field
  * by what an executor declares in its heartbeat (`sm.capacity.*` metadata,
  * shared/capacity.ts), and the report cap. While the mass-loss brake holds, an
- * executor with no shard capacity may take at most its fair share of the
- * fleet before the loss (`ceil(shards / executorsBefore)`): survivors sized
- * for their share are not given the share of the lost. Pure.
+ * executor with no shard capacity may take at most twice its fair share of
+ * the fleet before the loss (`2 × ceil(shards / executorsBefore)`, the
+ * `BRAKE_SHARE_FACTOR`): survivors sized for their share may double their
+ * load, never take all of the lost executors' shares. Pure.
  *
  * @module
  */
@@ -14,6 +15,12 @@ import type { ExecutorLimits } from "./capacity_clamp.ts";
 import type { PlanInput } from "./plan_input.ts";
 
 export type { Capacity } from "../shared/capacity.ts";
+
+/**
+ * While the mass-loss brake holds, an executor with no capacity set takes at
+ * most this many times its share of the fleet before the loss.
+ */
+export const BRAKE_SHARE_FACTOR = 2;
 
 /** What the limits are computed from besides the executors. */
 export interface LimitSources {
@@ -52,7 +59,7 @@ export function executorLimits(
 ): ExecutorLimits | undefined {
   const brake = input.brake;
   const fairShare = brake
-    ? Math.ceil(sources.shards / Math.max(1, brake.executorsBefore))
+    ? BRAKE_SHARE_FACTOR * Math.ceil(sources.shards / Math.max(1, brake.executorsBefore))
     : undefined;
   const shards = new Float64Array(eligible.length);
   const load = new Float64Array(eligible.length);

@@ -41,8 +41,11 @@ export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
 /** Default `maxPreparesPerExecutor`: one executor prepares at most 32 shards at once. */
 export const DEFAULT_MAX_PREPARES_PER_EXECUTOR = 32;
 
-/** Default `massLoss.share`: losing more than 30% of the serving executors at once engages the brake. */
-export const DEFAULT_MASS_LOSS_SHARE = 0.3;
+/**
+ * Default `massLoss.share`: losing more than half of the serving executors at
+ * once engages the brake (a zone of three, a third, fails over untouched).
+ */
+export const DEFAULT_MASS_LOSS_SHARE = 0.5;
 /**
  * Default `massLoss.minLost`: fewer than three executors lost together (one
  * host, a pair) is what the survivors are there for, even in a small fleet.

