@@ -154,8 +154,8 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
       executorId: "exec-1",
       status: "EXECUTOR_STATUS_ACTIVE",
       shardStatusReports: {
-        "1": { status: "SHARD_STATUS_READY", shardLoad: 0.25 },
-        "2": { status: "SHARD_STATUS_DONE", shardLoad: 1.5 },
+        "1": { status: "SHARD_STATUS_READY", shardLoad: 0.25, failedStarts: 0 },
+        "2": { status: "SHARD_STATUS_DONE", shardLoad: 1.5, failedStarts: 0 },
       },
       metadata: { address: "10.0.0.7:7933" },
       appliedRevision: "0",
@@ -171,6 +171,7 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
       ownershipMode: "OWNERSHIP_MODE_INVALID",
       ownershipLeaseMs: "0",
       revision: "0",
+      quarantinedShards: [],
     });
   });
 });
