@@ -92,7 +92,7 @@ Deno.test("a host drain and a shard drain made with smctl survive a restart of e
     ]]);
     assert.deepEqual(
       json(await smctl(["--address", address, "-n", "ns", "shard", "drained", "--json"])),
-      { namespace: "ns", shardKeys: ["5"] },
+      { namespace: "ns", shardKeys: ["5"], quarantinedShardKeys: [] },
     );
     const owner = await smctl(["--address", address, "-n", "ns", "shard", "owner", "5"]);
     assert.equal(owner.code, 5, owner.stderr);
