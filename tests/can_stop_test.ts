@@ -7,15 +7,13 @@
  * and -o json; and deploy/can-stop.sh, polled until allowed, with its exit codes.
  */
 import assert from "node:assert/strict";
-import type { RunningInstance } from "../src/app.ts";
 import type {
   CanStopExecutorsRequest,
   CanStopExecutorsResponse__Output,
 } from "../src/wire/proto.ts";
-import { startEtcd, uniquePrefix } from "./support/etcd.ts";
-import { call, type Clients, connect, grpc } from "./support/grpc_clients.ts";
+import { call, type Clients, grpc } from "./support/grpc_clients.ts";
 import { eventually, runExecutors, type SimExecutor } from "./support/executors.ts";
-import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { withService } from "./support/with_service.ts";
 import { json, smctl, smctlCommand } from "./support/smctl.ts";
 import { runWarmExecutor, type WarmExecutor } from "./support/warm_executors.ts";
 
@@ -64,27 +62,22 @@ async function agree(
   return answer;
 }
 
-async function withService(
-  run: (clients: Clients, instance: RunningInstance) => Promise<void>,
-  namespaces: Record<string, unknown>[] = [
-    { name: "ns", type: "fixed", shardNum: 12 },
-    { name: "two", type: "fixed", shardNum: 4, ownership: "exclusive" },
-  ],
-): Promise<void> {
-  await using etcd = await startEtcd();
-  const instance = await startInProcess(testConfigYaml({
-    endpoints: etcd.endpoints,
-    prefix: uniquePrefix("can-stop"),
-    namespaces,
-  }));
-  const clients = connect(instance.server.address);
-  try {
-    await run(clients, instance);
-  } finally {
-    clients.close();
-    await instance.stop();
-  }
-}
+/** A namespace where a warm handover stays in flight. */
+const WARM = [{
+  name: "warm",
+  type: "fixed",
+  shardNum: 4,
+  settleWindow: "0s",
+  shardCooldown: "0s",
+  minImprovement: 0,
+  prepareTimeout: "60s",
+}];
+
+/** The namespaces most tests here use: an available one and an exclusive one. */
+const NAMESPACES = [
+  { name: "ns", type: "fixed", shardNum: 12 },
+  { name: "two", type: "fixed", shardNum: 4, ownership: "exclusive" },
+];
 
 function start(clients: Clients, ns: string, ids: readonly string[]): SimExecutor[] {
   return runExecutors(clients, ns, ids, {
@@ -94,7 +87,7 @@ function start(clients: Clients, ns: string, ids: readonly string[]): SimExecuto
 }
 
 Deno.test("a drain is refused exactly when can-stop says the same executors must wait", async () => {
-  await withService(async (clients) => {
+  await withService("can-stop", NAMESPACES, async (clients) => {
     const executors = start(clients, "ns", ["a", "b", "c", "d", "e", "f"]);
     try {
       await eventually(() => executors.every((e) => e.shards.length > 0), 15_000, "shards");
@@ -146,7 +139,7 @@ Deno.test("a drain is refused exactly when can-stop says the same executors must
 });
 
 Deno.test("can-stop answers per namespace and overall for an executor in two namespaces", async () => {
-  await withService(async (clients) => {
+  await withService("can-stop", NAMESPACES, async (clients) => {
     const ns = start(clients, "ns", ["a", "b", "c", "d"]);
     const two = start(clients, "two", ["a", "x"]);
     try {
@@ -195,7 +188,7 @@ Deno.test("can-stop answers per namespace and overall for an executor in two nam
 });
 
 Deno.test("can-stop reports warm handovers still in flight away from an executor", async () => {
-  await withService(async (clients) => {
+  await withService("can-stop", WARM, async (clients) => {
     const warm: WarmExecutor[] = [];
     try {
       const a = runWarmExecutor(clients, "warm", "a");
@@ -221,15 +214,7 @@ Deno.test("can-stop reports warm handovers still in flight away from an executor
     } finally {
       for (const e of warm) await e.stop();
     }
-  }, [{
-    name: "warm",
-    type: "fixed",
-    shardNum: 4,
-    settleWindow: "0s",
-    shardCooldown: "0s",
-    minImprovement: 0,
-    prepareTimeout: "60s",
-  }]);
+  });
 });
 
 /** deploy/can-stop.sh running in the background, with its output so far. */
@@ -267,7 +252,7 @@ function script(
 }
 
 Deno.test("smctl executor can-stop and deploy/can-stop.sh: exit codes, json, polling", async () => {
-  await withService(async (clients, instance) => {
+  await withService("can-stop", NAMESPACES, async (clients, instance) => {
     const address = instance.server.address;
     const executors = start(clients, "ns", ["a", "b", "c", "d"]);
     try {

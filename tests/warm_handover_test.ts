@@ -8,7 +8,6 @@
  * failover mid-handover, and an exclusive namespace, which never serves twice.
  */
 import assert from "node:assert/strict";
-import type { RunningInstance } from "../src/app.ts";
 import type {
   GetShardOwnerResponse__Output,
   InspectShardResponse__Output,
@@ -17,6 +16,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { call, type Clients, connect } from "./support/grpc_clients.ts";
 import { eventually } from "./support/executors.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { withService } from "./support/with_service.ts";
 import { runWarmExecutor, type WarmExecutor } from "./support/warm_executors.ts";
 
 /** A namespace that balances at once (no settling window, cooldown or hysteresis). */
@@ -39,25 +39,6 @@ async function ownerOf(clients: Clients, ns: string, shardKey: string): Promise<
     shardKey,
   });
   return res.owner;
-}
-
-async function withService(
-  namespaces: Record<string, unknown>[],
-  run: (clients: Clients, instance: RunningInstance) => Promise<void>,
-): Promise<void> {
-  await using etcd = await startEtcd();
-  const instance = await startInProcess(testConfigYaml({
-    endpoints: etcd.endpoints,
-    prefix: uniquePrefix("warm"),
-    namespaces,
-  }));
-  const clients = connect(instance.server.address);
-  try {
-    await run(clients, instance);
-  } finally {
-    clients.close();
-    await instance.stop();
-  }
 }
 
 /** Starts executor `id` in `executors` and waits until it serves `shards` shards. */
@@ -90,7 +71,7 @@ async function preparing(
 const stopAll = (executors: WarmExecutor[]) => Promise.all(executors.map((e) => e.stop()));
 
 Deno.test("warm handover: prepared while the old owner serves, then switched with the announced token", async () => {
-  await withService([namespace("ns"), namespace("cold")], async (clients, instance) => {
+  await withService("warm", [namespace("ns"), namespace("cold")], async (clients, instance) => {
     const executors: WarmExecutor[] = [];
     try {
       const a = await servingAll(clients, "ns", executors, "a", 4);
@@ -170,7 +151,7 @@ Deno.test("warm handover: prepared while the old owner serves, then switched wit
 });
 
 Deno.test("warm handover: a balancing move not prepared in time is cancelled; a drain's completes cold", async () => {
-  await withService([namespace("ns", { shardNum: 2 })], async (clients) => {
+  await withService("warm", [namespace("ns", { shardNum: 2 })], async (clients) => {
     const executors: WarmExecutor[] = [];
     try {
       const a = await servingAll(clients, "ns", executors, "a", 2);
@@ -195,27 +176,31 @@ Deno.test("warm handover: a balancing move not prepared in time is cancelled; a 
 });
 
 Deno.test("warm handover: the incoming owner takes the shard at once when the old one is lost, and a lost incoming owner cancels", async () => {
-  await withService([namespace("ns", { shardNum: 2, prepareTimeout: "30s" })], async (clients) => {
-    const executors: WarmExecutor[] = [];
-    try {
-      const a = await servingAll(clients, "ns", executors, "a", 2);
-      const b = await preparing(clients, "ns", executors, "b");
-      // b is lost while it prepares: the move is cancelled long before the 30 s timeout.
-      await b.stop();
-      const c = await preparing(clients, "ns", executors, "c");
-      assert.equal(a.serving.length, 2, "a serves throughout");
-      // a is lost while c prepares: c takes its shards at once (not after 30 s).
-      await a.stop();
-      await eventually(() => c.serving.length === 2, 8_000, "c takes over");
-    } finally {
-      await stopAll(executors);
-    }
-  });
+  await withService(
+    "warm",
+    [namespace("ns", { shardNum: 2, prepareTimeout: "30s" })],
+    async (clients) => {
+      const executors: WarmExecutor[] = [];
+      try {
+        const a = await servingAll(clients, "ns", executors, "a", 2);
+        const b = await preparing(clients, "ns", executors, "b");
+        // b is lost while it prepares: the move is cancelled long before the 30 s timeout.
+        await b.stop();
+        const c = await preparing(clients, "ns", executors, "c");
+        assert.equal(a.serving.length, 2, "a serves throughout");
+        // a is lost while c prepares: c takes its shards at once (not after 30 s).
+        await a.stop();
+        await eventually(() => c.serving.length === 2, 8_000, "c takes over");
+      } finally {
+        await stopAll(executors);
+      }
+    },
+  );
 });
 
 Deno.test("warm handover, exclusive: the prepared owner starts only after the old one confirmed it stopped", async () => {
   const ns = namespace("jobs", { shardNum: 2, ownership: "exclusive" });
-  await withService([ns], async (clients) => {
+  await withService("warm", [ns], async (clients) => {
     const executors: WarmExecutor[] = [];
     try {
       const a = await servingAll(clients, "jobs", executors, "a", 2);
