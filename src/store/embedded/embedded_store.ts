@@ -40,6 +40,7 @@ import type {
 } from "../operator_write.ts";
 import type { HistoryEvent } from "../../core/history_event.ts";
 import type { HistoryQuery } from "../history_store.ts";
+import { MemoryHistory } from "./memory_history.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
 import { NamespaceModel } from "./namespace_model.ts";
@@ -61,7 +62,7 @@ export class EmbeddedStore implements Store {
   /** Applied request ids per namespace (in memory: kept for the process's life). */
   #requestIds = new Map<string, Map<string, number>>();
   /** History per namespace (in memory: kept for the process's life). */
-  #history = new Map<string, HistoryEvent[]>();
+  readonly #history = new MemoryHistory();
   /** Per namespace: the latest revision an executor drain was stored at. */
   #drainsStoredAt = new Map<string, number>();
 
@@ -229,32 +230,18 @@ export class EmbeddedStore implements Store {
 
   /** Appends history events (in memory). */
   appendHistory(namespace: string, events: readonly HistoryEvent[]): Promise<void> {
-    let log = this.#history.get(namespace);
-    if (!log) this.#history.set(namespace, log = []);
-    log.push(...events);
-    log.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.#history.append(namespace, events);
     return Promise.resolve();
   }
 
   /** Reads history events, oldest first. */
   readHistory(namespace: string, query: HistoryQuery): Promise<HistoryEvent[]> {
-    const log = this.#history.get(namespace) ?? [];
-    const after = query.afterId;
-    const since = query.sinceMs;
-    return Promise.resolve(
-      log.filter((e) =>
-        (after === undefined || e.id > after) && (since === undefined || e.atMs >= since)
-      )
-        .slice(0, query.limit),
-    );
+    return Promise.resolve(this.#history.read(namespace, query));
   }
 
   /** Trims history by age and count. */
   trimHistory(namespace: string, beforeMs: number, keep: number): Promise<number> {
-    const log = this.#history.get(namespace) ?? [];
-    const kept = log.filter((e) => e.atMs >= beforeMs).slice(-keep);
-    this.#history.set(namespace, kept);
-    return Promise.resolve(log.length - kept.length);
+    return Promise.resolve(this.#history.trim(namespace, beforeMs, keep));
   }
 
   /** Forgets applied request ids beyond `retention`. */
