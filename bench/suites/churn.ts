@@ -103,7 +103,7 @@ async function fleetScenarios(ctx: SuiteContext): Promise<Figure[]> {
   await fleet.settle(SHARDS, QUIET_MS, SETTLE_TIMEOUT_MS);
 
   // Rolling replacement: start the new one, then the old one drains and stops.
-  const replaced = ctx.quick ? 5 : 20;
+  const replaced = ctx.quick ? 3 : 20;
   ctx.progress(`rolling replacement of ${replaced} executors`);
   let before = (await fleet.counts()).gained;
   let held = 0;
@@ -202,7 +202,7 @@ async function fleetScenarios(ctx: SuiteContext): Promise<Figure[]> {
   );
 
   // Steady fleet, loads 1 ± 10% per report.
-  const steadyS = ctx.quick ? 30 : 300;
+  const steadyS = ctx.quick ? 10 : 300;
   ctx.progress(`steady fleet with noisy loads for ${steadyS} s`);
   await fleet.noise(true);
   before = (await fleet.counts()).gained;
