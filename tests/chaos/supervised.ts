@@ -68,6 +68,11 @@ export class Supervised {
     return this.#child !== undefined;
   }
 
+  /** The running process's id (`setpriv` execs the command: the same process). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
   /** Whether it is paused with SIGSTOP. */
   get paused(): boolean {
     return this.#paused;

@@ -30,6 +30,8 @@ export interface EtcdMember {
   readonly clientEndpoint: string;
   /** Whether the process is alive (a member paused with SIGSTOP still counts). */
   readonly running: boolean;
+  /** The etcd process's id while it runs (for resource samples). */
+  readonly pid: number | undefined;
   /**
    * Sends `signal` (default `"SIGKILL"`, a crash) and waits for the process to
    * exit, escalating to SIGKILL after 5 s. `"SIGSTOP"`/`"SIGCONT"` pause and
@@ -331,6 +333,11 @@ class Member implements EtcdMember {
 
   get running(): boolean {
     return this.#running;
+  }
+
+  /** `sh` execs `setpriv`, which execs etcd: one process, one id. */
+  get pid(): number | undefined {
+    return this.#running ? this.#child?.pid : undefined;
   }
 
   spawn(): void {

@@ -1,0 +1,56 @@
+/**
+ * The few minutes of soak CI runs (`deno task soak`, tests/chaos/soak.ts):
+ * the chaos cluster under its steady load with a fault every 30 s, every
+ * process's memory and handles and etcd's size and keys sampled every 2 s.
+ * It fails on growth beyond noise, a checker violation or a harness error,
+ * and checks that every series was sampled (a soak that measured nothing
+ * must not pass). The hour-long run's figures are in docs/reliability.md.
+ */
+import assert from "node:assert/strict";
+import type { SoakReport } from "./chaos/soak.ts";
+
+const MAIN = new URL("./chaos/soak_main.ts", import.meta.url).pathname;
+
+Deno.test({
+  name: "a short soak finds no growth and no violation",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const out = await Deno.makeTempDir({ prefix: "soak-ci-" });
+    try {
+      const result = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          MAIN,
+          ...["--seed", "20261206", "--duration", "100s", "--fault-every", "30s"],
+          ...["--sample-every", "2s", "--warm-up", "30s", "--out", out],
+        ],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(result.stdout) +
+        new TextDecoder().decode(result.stderr);
+      const report = JSON.parse(
+        await Deno.readTextFile(`${out}/soak.json`).catch(() => "null"),
+      ) as SoakReport | null;
+      assert.ok(report, `the soak wrote no results:\n${text}`);
+      const measured = new Set(report.series.filter((s) => !s.unjudged).map((s) => s.process));
+      for (const process of ["service-0", "service-1", "service-2", "exec-0", "spectator-0"]) {
+        assert.ok(measured.has(process), `no judged samples of ${process}:\n${text}`);
+      }
+      assert.ok(
+        report.series.some((s) => s.metric === "etcd-keys" && !s.unjudged),
+        `etcd was not sampled:\n${text}`,
+      );
+      assert.ok(report.faults.length >= 2, `faults: ${report.faults.length}\n${text}`);
+      assert.ok(report.load.namespaceCycles >= 2, text);
+      assert.deepEqual(report.leaks, [], text);
+      assert.deepEqual(report.violations, [], text);
+      assert.deepEqual(report.harnessErrors, [], text);
+      assert.equal(result.code, 0, text);
+    } finally {
+      await Deno.remove(out, { recursive: true }).catch(() => {});
+    }
+  },
+});
