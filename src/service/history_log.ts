@@ -143,6 +143,33 @@ export class HistoryLog {
     return (await this.read(namespace, { limit: 1 })).length > 0 ? [] : undefined;
   }
 
+  /**
+   * Trims the history of every namespace that no longer exists (for which
+   * `exists` says no) to its retention, so that a deleted namespace's events
+   * go once they are older than `maxAge` even when nobody reads them again.
+   * Returns how many events were dropped.
+   */
+  async sweepRemoved(exists: (namespace: string) => boolean): Promise<number> {
+    let dropped = 0;
+    for (const namespace of await this.#store.historyNamespaces()) {
+      if (exists(namespace)) continue; // trimmed as it appends
+      dropped += await this.#store.trimHistory(
+        namespace,
+        this.#clock.now() - this.#retention.maxAgeMs,
+        this.#retention.maxEvents,
+      );
+    }
+    return dropped;
+  }
+
+  /**
+   * How often {@linkcode HistoryLog.sweepRemoved} should run: a quarter of
+   * `maxAge`, from 1 s to 10 min.
+   */
+  get sweepEveryMs(): number {
+    return Math.min(10 * 60_000, Math.max(1_000, Math.round(this.#retention.maxAgeMs / 4)));
+  }
+
   /** Writes `queue` in batches until it is empty, then forgets it. */
   async #drain(namespace: string, queue: Queued[]): Promise<void> {
     // Let the caller's burst (one pass's notes) gather first.

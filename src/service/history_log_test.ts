@@ -4,6 +4,7 @@ import { fakeClock } from "../core/fake_clock.ts";
 import { jsonLogger } from "../core/logger.ts";
 import type { HistoryStore } from "../store/history_store.ts";
 import { HistoryLog } from "./history_log.ts";
+import { MemoryHistory } from "../store/embedded/memory_history.ts";
 
 /** A store that records each append's size and can be made to fail or to stall. */
 class CountingStore implements HistoryStore {
@@ -29,6 +30,9 @@ class CountingStore implements HistoryStore {
   trimHistory(): Promise<number> {
     this.trims++;
     return Promise.resolve(0);
+  }
+  historyNamespaces(): Promise<string[]> {
+    return Promise.resolve(this.events.length > 0 ? ["ns"] : []);
   }
 }
 
@@ -127,4 +131,40 @@ Deno.test("history: past 1,000 waiting events new ones are dropped with a warnin
   await Promise.all(all);
   assert.equal(store.events.length, 1_000);
   assert.equal(lines.length, 5);
+});
+
+/** A history store over the embedded store's in-memory history. */
+function memoryStore(): HistoryStore {
+  const memory = new MemoryHistory();
+  return {
+    appendHistory: (ns, events) => Promise.resolve(memory.append(ns, events)),
+    readHistory: (ns, query) => Promise.resolve(memory.read(ns, query)),
+    trimHistory: (ns, before, keep) => Promise.resolve(memory.trim(ns, before, keep)),
+    historyNamespaces: () => Promise.resolve(memory.namespaces()),
+  };
+}
+
+Deno.test("history: a deleted namespace's events are swept once past their retention, unread", async () => {
+  const store = memoryStore();
+  const fake = fakeClock(1_000);
+  const logger = jsonLogger("warn", {}, () => {});
+  const history = new HistoryLog(store, {
+    clock: fake.clock,
+    logger,
+    writer: "i1",
+    retention: { maxAgeMs: 60_000, maxEvents: 100 },
+  });
+  await history.record("gone", note(1));
+  await history.record("live", note(2));
+  const exists = (ns: string) => ns === "live";
+  assert.equal(history.sweepEveryMs, 15_000);
+
+  await fake.tick(59_000); // within the retention: kept, still readable
+  assert.equal(await history.sweepRemoved(exists), 0);
+  assert.deepEqual(await store.historyNamespaces(), ["gone", "live"]);
+
+  await fake.tick(2_000); // past it: the deleted namespace's history goes, the live one's stays
+  assert.equal(await history.sweepRemoved(exists), 1);
+  assert.deepEqual(await store.historyNamespaces(), ["live"]);
+  assert.equal(await history.readRemoved("gone"), undefined);
 });

@@ -31,6 +31,7 @@ import { BrakeOperations } from "./brake_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { StopChecks } from "./stop_checks.ts";
 import { HealthMonitor } from "./health_monitor.ts";
+import { runHistorySweep } from "./history_sweep.ts";
 import { HistoryLog } from "./history_log.ts";
 import { recordStoreOutages } from "./outage_history.ts";
 import { OperatorAudit } from "./operator_audit.ts";
@@ -109,6 +110,7 @@ export class ShardManager implements Service {
   #health: Promise<void> | undefined;
   #pulse: Promise<void> | undefined;
   #notes: Promise<void> | undefined;
+  #sweep: Promise<void> | undefined;
   /** What executors of exclusive namespaces run, as heard here (owned but not running). */
   readonly #running: RunningShards;
   /** When the main store last answered (a pulse of cheap reads): liveness is judged on it. */
@@ -253,6 +255,10 @@ export class ShardManager implements Service {
       time: () => this.routing.time(),
       record: (namespace, note) => void this.history.record(namespace, note),
     });
+    this.#sweep = runHistorySweep(this.history, (name) => this.#registry.has(name), signal, {
+      clock: this.#clock,
+      logger: this.#options.logger,
+    });
     // "shard manager started" is logged by app.ts once both listeners are bound.
   }
 
@@ -292,6 +298,7 @@ export class ShardManager implements Service {
       "health monitor": this.#health,
       "store pulse": this.#pulse,
       "running-shard notes": this.#notes,
+      "history sweep": this.#sweep,
     });
     await stopWithin("the heartbeat pipeline", this.#options.logger, this.#clock, {
       "heartbeat writes": this.#heartbeats.close(),

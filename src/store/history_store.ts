@@ -24,4 +24,9 @@ export interface HistoryStore {
   readHistory(namespace: string, query: HistoryQuery): Promise<HistoryEvent[]>;
   /** Drops events before `beforeMs` and all but the newest `keep`; returns how many. */
   trimHistory(namespace: string, beforeMs: number, keep: number): Promise<number>;
+  /**
+   * The namespaces that have any history, sorted: deleted ones too, whose
+   * history is kept until its retention ends.
+   */
+  historyNamespaces(): Promise<string[]>;
 }

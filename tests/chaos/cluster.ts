@@ -30,6 +30,8 @@ export interface ClusterOptions {
   readonly executors?: number;
   /** @default {1} */
   readonly spectators?: number;
+  /** The instances' history retention (`history.maxAge`). @default {the service's default} */
+  readonly historyMaxAge?: string;
   /** A poison shard the executors' processors fail with (`--scenario poison-*`). */
   readonly poison?: PoisonConfig;
   /** Called for every unexpected death, before the restart. */
@@ -96,6 +98,7 @@ export class ChaosCluster {
           grpcPort,
           httpPort: httpPorts[i]!,
           namespaces,
+          historyMaxAge: this.#options.historyMaxAge,
         }),
       );
       const name = `service-${i}`;

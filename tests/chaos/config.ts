@@ -71,6 +71,8 @@ export interface InstanceConfig {
   readonly grpcPort: number;
   readonly httpPort: number;
   readonly namespaces: readonly NamespaceSpec[];
+  /** `shardDistribution.history.maxAge`, e.g. `"2m"`. @default {the service's default, 24h} */
+  readonly historyMaxAge?: string | undefined;
 }
 
 /** The YAML of one service instance. */
@@ -89,7 +91,10 @@ export function chaosConfigYaml(config: InstanceConfig): string {
       ...(n.ownership === "exclusive" ? { ownership: "exclusive" } : {}),
     })
   );
-  return `shardDistribution:
+  const history = config.historyMaxAge === undefined
+    ? ""
+    : `\n  history:\n    maxAge: ${config.historyMaxAge}`;
+  return `shardDistribution:${history}
   election:
     leaderPeriod: ${t.leaderPeriod}
     maxRandomDelay: ${t.maxRandomDelay}

@@ -127,6 +127,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     namespaces,
     recorder,
     dir: outDir,
+    // A short retention, so that history kept past it would show as growth within the soak.
+    historyMaxAge: "2m",
     onCrash: (c) => log(`  unexpected exit: ${c.process} code ${c.code}`),
     onError: (message) => harnessErrors.push(message),
   });

@@ -244,6 +244,11 @@ export class EmbeddedStore implements Store {
     return Promise.resolve(this.#history.trim(namespace, beforeMs, keep));
   }
 
+  /** Namespaces with any history (deleted ones too), sorted. */
+  historyNamespaces(): Promise<string[]> {
+    return Promise.resolve(this.#history.namespaces());
+  }
+
   /** Forgets applied request ids beyond `retention`. */
   pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number> {
     const ids = this.#requestIds.get(namespace);

@@ -49,7 +49,13 @@ export class MemoryHistory {
   trim(namespace: string, beforeMs: number, keep: number): number {
     const log = this.#logs.get(namespace) ?? [];
     const kept = log.filter((e) => e.atMs >= beforeMs).slice(-keep);
-    this.#logs.set(namespace, kept);
+    if (kept.length > 0) this.#logs.set(namespace, kept);
+    else this.#logs.delete(namespace);
     return log.length - kept.length;
+  }
+
+  /** The namespaces with any event, sorted. */
+  namespaces(): string[] {
+    return [...this.#logs.keys()].sort();
   }
 }

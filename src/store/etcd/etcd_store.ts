@@ -60,7 +60,7 @@ import {
 import { watchNamespace } from "./watch_namespace.ts";
 import { EtcdDefinitions } from "./etcd_definitions.ts";
 import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
-import { appendHistory, readHistory, trimHistory } from "./history.ts";
+import { appendHistory, historyNamespaces, readHistory, trimHistory } from "./history.ts";
 import type { HistoryEvent } from "../../core/history_event.ts";
 import type { HistoryQuery } from "../history_store.ts";
 import type {
@@ -316,6 +316,11 @@ export class EtcdStore implements Store {
   /** Trims history by age and count. */
   trimHistory(namespace: string, beforeMs: number, keep: number): Promise<number> {
     return trimHistory(this.#client, this.#prefix, namespace, beforeMs, keep);
+  }
+
+  /** Namespaces with any history (deleted ones too), sorted. */
+  historyNamespaces(): Promise<string[]> {
+    return historyNamespaces(this.#client, this.#prefix);
   }
 
   /** Forgets applied request ids beyond `retention`. */

@@ -67,6 +67,35 @@ export async function readHistory(
   return events;
 }
 
+/**
+ * The namespaces with any history key, sorted. A skip scan: one keys-only
+ * read of a single key per namespace (the first key after the previous
+ * namespace's range), so its cost grows with the namespaces, not the events.
+ */
+export async function historyNamespaces(client: Etcd3, prefix: string): Promise<string[]> {
+  const root = `${prefix}/history/`;
+  const end = prefixEnd(root);
+  const names: string[] = [];
+  for (let from = root;;) {
+    let kvs;
+    try {
+      kvs = (await client.kv.range({
+        key: Buffer.from(from),
+        range_end: Buffer.from(end),
+        keys_only: true,
+        limit: 1,
+      })).kvs;
+    } catch (cause) {
+      throw new StoreUnavailableError(`etcd read failed: ${errorText(cause)}`, { cause });
+    }
+    const key = kvs[0]?.key.toString();
+    if (key === undefined) return names;
+    const name = key.slice(root.length).split("/")[0]!;
+    names.push(name);
+    from = prefixEnd(historyPrefix(prefix, name));
+  }
+}
+
 /** Drops events before `beforeMs` and beyond the newest `keep`. */
 export async function trimHistory(
   client: Etcd3,
