@@ -30,6 +30,15 @@ function mul(ah: number, al: number, bh: number, bl: number): void {
   rl = Math.imul(al, bl) >>> 0;
 }
 
+/** The high half of a * b mod 2^64 (the low half is `Math.imul(al, bl) >>> 0`). */
+function mulHi(ah: number, al: number, bh: number, bl: number): number {
+  const a0 = al & 0xffff, a1 = al >>> 16, b0 = bl & 0xffff, b1 = bl >>> 16;
+  const m = a1 * b0, n = a0 * b1;
+  const mid = (m & 0xffff) + (n & 0xffff) + ((a0 * b0) >>> 16);
+  const high = a1 * b1 + (m >>> 16) + (n >>> 16) + (mid >>> 16);
+  return (Math.imul(ah, bl) + Math.imul(al, bh) + high) >>> 0;
+}
+
 /** rh:rl = a + b mod 2^64. */
 function add(ah: number, al: number, bh: number, bl: number): void {
   const lo = al + bl;
@@ -145,31 +154,47 @@ export function hashKeyInto(key: string, out: Uint32Array): void {
   } else {
     hh = P5H, hl = P5L;
   }
-  add(hh, hl, 0, len), hh = rh, hl = rl;
+  // The tail, on locals only (every key under 32 bytes takes just this path).
+  let x = hl + len;
+  hl = x >>> 0, hh = (hh + (x > 0xffffffff ? 1 : 0)) >>> 0;
+  let kh: number, kl: number, yh: number, yl: number;
   for (; i + 8 <= len; i += 8) {
-    round(0, 0, u32(b, i + 4), u32(b, i));
-    rotl((hh ^ rh) >>> 0, (hl ^ rl) >>> 0, 27);
-    mul(rh, rl, P1H, P1L);
-    add(rh, rl, P4H, P4L), hh = rh, hl = rl;
+    // k = round(0, lane) = rotl(lane * P2, 31) * P1
+    const ll = u32(b, i), lh = u32(b, i + 4);
+    kh = mulHi(lh, ll, P2H, P2L), kl = Math.imul(ll, P2L) >>> 0;
+    yh = ((kh << 31) | (kl >>> 1)) >>> 0, yl = ((kl << 31) | (kh >>> 1)) >>> 0;
+    kh = mulHi(yh, yl, P1H, P1L), kl = Math.imul(yl, P1L) >>> 0;
+    // h = rotl(h ^ k, 27) * P1 + P4
+    hh ^= kh, hl ^= kl;
+    yh = ((hh << 27) | (hl >>> 5)) >>> 0, yl = ((hl << 27) | (hh >>> 5)) >>> 0;
+    hh = mulHi(yh, yl, P1H, P1L), hl = Math.imul(yl, P1L) >>> 0;
+    x = hl + P4L;
+    hl = x >>> 0, hh = (hh + P4H + (x > 0xffffffff ? 1 : 0)) >>> 0;
   }
   if (i + 4 <= len) {
-    mul(0, u32(b, i), P1H, P1L);
-    rotl((hh ^ rh) >>> 0, (hl ^ rl) >>> 0, 23);
-    mul(rh, rl, P2H, P2L);
-    add(rh, rl, P3H, P3L), hh = rh, hl = rl;
+    // h = rotl(h ^ (u32 * P1), 23) * P2 + P3
+    const w = u32(b, i);
+    hh = (hh ^ mulHi(0, w, P1H, P1L)) >>> 0, hl = (hl ^ Math.imul(w, P1L)) >>> 0;
+    yh = ((hh << 23) | (hl >>> 9)) >>> 0, yl = ((hl << 23) | (hh >>> 9)) >>> 0;
+    hh = mulHi(yh, yl, P2H, P2L), hl = Math.imul(yl, P2L) >>> 0;
+    x = hl + P3L;
+    hl = x >>> 0, hh = (hh + P3H + (x > 0xffffffff ? 1 : 0)) >>> 0;
     i += 4;
   }
   for (; i < len; i++) {
-    mul(0, b[i]!, P5H, P5L);
-    rotl((hh ^ rh) >>> 0, (hl ^ rl) >>> 0, 11);
-    mul(rh, rl, P1H, P1L), hh = rh, hl = rl;
+    // h = rotl(h ^ (byte * P5), 11) * P1
+    const c = b[i]!;
+    hh = (hh ^ mulHi(0, c, P5H, P5L)) >>> 0, hl = (hl ^ Math.imul(c, P5L)) >>> 0;
+    yh = ((hh << 11) | (hl >>> 21)) >>> 0, yl = ((hl << 11) | (hh >>> 21)) >>> 0;
+    hh = mulHi(yh, yl, P1H, P1L), hl = Math.imul(yl, P1L) >>> 0;
   }
   // Avalanche: h ^= h >>> 33; h *= P2; h ^= h >>> 29; h *= P3; h ^= h >>> 32.
   hl = (hl ^ (hh >>> 1)) >>> 0;
-  mul(hh, hl, P2H, P2L), hh = rh, hl = rl;
-  hl = (hl ^ ((hh << 3) | (hl >>> 29))) >>> 0;
-  hh = (hh ^ (hh >>> 29)) >>> 0;
-  mul(hh, hl, P3H, P3L), hh = rh, hl = rl;
+  yh = mulHi(hh, hl, P2H, P2L), yl = Math.imul(hl, P2L) >>> 0;
+  hl = (yl ^ ((yh << 3) | (yl >>> 29))) >>> 0;
+  hh = (yh ^ (yh >>> 29)) >>> 0;
+  yh = mulHi(hh, hl, P3H, P3L), yl = Math.imul(hl, P3L) >>> 0;
+  hh = yh, hl = yl;
   out[0] = hh;
   out[1] = (hl ^ hh) >>> 0;
 }

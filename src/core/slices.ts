@@ -110,10 +110,35 @@ export class SliceMap {
     return this.#nextId;
   }
 
+  /**
+   * Bucket table, built on the first lookup: entry `b` is the index of the
+   * slice holding the first point of bucket `b` (the top bits of a point), so
+   * a lookup searches only between two neighbouring entries, usually one slice.
+   */
+  #buckets: Uint32Array | undefined;
+  #shift = 32;
+
+  #bucketTable(): Uint32Array {
+    const hi = this.#hi, lo = this.#lo, n = hi.length;
+    const bits = Math.min(16, Math.max(4, Math.ceil(Math.log2(n)) + 2));
+    this.#shift = 32 - bits;
+    const table = new Uint32Array((1 << bits) + 1);
+    let i = 0;
+    for (let b = 0; b < 1 << bits; b++) {
+      const first = (b << this.#shift) >>> 0;
+      while (i + 1 < n && (hi[i + 1]! < first || (hi[i + 1] === first && lo[i + 1] === 0))) i++;
+      table[b] = i;
+    }
+    table[1 << bits] = n - 1;
+    return this.#buckets = table;
+  }
+
   /** Index of the slice holding the point given as its high and low 32-bit halves. */
   indexOfHalves(high: number, low: number): number {
     const hi = this.#hi, lo = this.#lo;
-    let a = 0, b = hi.length - 1;
+    const table = this.#buckets ?? this.#bucketTable();
+    const bucket = high >>> this.#shift;
+    let a = table[bucket]!, b = table[bucket + 1]!;
     while (a < b) {
       const m = (a + b + 1) >>> 1;
       const mh = hi[m]!;
