@@ -47,7 +47,7 @@ Deno.test("a hot slice is split at its load-weighted point and both halves keep 
 
 Deno.test("a hot key gets a single-key slice and more owners in an available namespace", () => {
   const topKeys = [{ key: "tenant-42", load: 300 }];
-  const slices = [
+  const slices: { owners: string[]; load: number; topKeys?: KeyLoad[] }[] = [
     { owners: ["e2"], load: 100 },
     { owners: ["e3"], load: 100 },
     { owners: ["e4"], load: 100 },
