@@ -25,6 +25,8 @@ export interface PassFigures {
   /** Share of the line whose owners were replaced by moves. */
   readonly keyspaceMoved: number;
   readonly slicesPerExecutor: { readonly min: number; readonly max: number };
+  /** Time the planner took (not the measuring), ms. */
+  readonly planMs: number;
 }
 
 /** A Zipf workload over `keys` keys with exponent `s`, on `executors` executors. */
@@ -86,10 +88,12 @@ export class ZipfSimulation {
   /** Runs one pass on measured loads and returns its figures. */
   pass(): PassFigures {
     const slices = this.#slices.length === 0 ? [] : this.#measure();
+    const started = performance.now();
     const plan = planRanges(
       { slices, nextSliceId: this.#nextId, executors: this.executors, ownership: "available" },
       this.#settings,
     );
+    const planMs = performance.now() - started;
     this.#slices = plan.slices;
     this.#nextId = plan.nextSliceId;
     return {
@@ -101,6 +105,7 @@ export class ZipfSimulation {
       isolations: plan.isolations.length,
       keyspaceMoved: plan.keyspaceMoved,
       slicesPerExecutor: plan.slicesPerExecutor,
+      planMs,
     };
   }
 }
