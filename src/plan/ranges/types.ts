@@ -54,15 +54,21 @@ export type SplitReason = "load" | "count" | "hot-key";
 
 /** A split: `[start, at)` keeps `sliceId`, `[at, end)` is `newSliceId`; owners kept. */
 export interface PlannedSplit {
+  /** The slice split (it keeps the left part). */
   readonly sliceId: number;
+  /** The first point of the right part. */
   readonly at: bigint;
+  /** The id of the right part. */
   readonly newSliceId: number;
+  /** Why it was split. */
   readonly reason: SplitReason;
 }
 
 /** A merge: `absorbedId` joins `sliceId`, its left neighbour. */
 export interface PlannedMerge {
+  /** The left slice, which keeps its id. */
   readonly sliceId: number;
+  /** The right slice, whose id is retired. */
   readonly absorbedId: number;
   /** Whether the absorbed range changed owners (then a move is listed too). */
   readonly moved: boolean;
@@ -70,9 +76,13 @@ export interface PlannedMerge {
 
 /** A hot key given a single-key slice. */
 export interface PlannedIsolation {
+  /** The hot key. */
   readonly key: string;
+  /** Its point: the slice is `[point, point + 1)`. */
   readonly point: bigint;
+  /** The id of its slice. */
   readonly sliceId: number;
+  /** Its estimated load. */
   readonly load: number;
   /** Owners it is given (more than `replicas` in an available namespace). */
   readonly replicas: number;
@@ -80,16 +90,23 @@ export interface PlannedIsolation {
 
 /** A range whose owner `from` is replaced by `to`: the only change that counts against the budget. */
 export interface PlannedMove {
+  /** First point of the range. */
   readonly start: bigint;
+  /** One past its last point. */
   readonly end: bigint;
+  /** The owner that leaves. */
   readonly from: string;
+  /** The owner that takes its place. */
   readonly to: string;
 }
 
 /** A range that gains (fill) or loses (release) an owner without a move. */
 export interface OwnerChange {
+  /** First point of the range. */
   readonly start: bigint;
+  /** One past its last point. */
   readonly end: bigint;
+  /** The owner added or dropped. */
   readonly owner: string;
   /** Fill: new slice, lost owner, more replicas. Release: owner not eligible, fewer replicas. */
   readonly why: "new" | "lost-owner" | "hot-key" | "ineligible" | "cooled";
@@ -101,12 +118,17 @@ export interface RangePlan {
   readonly slices: readonly RangeSliceState[];
   /** The next id to give a new slice. */
   readonly nextSliceId: number;
+  /** Splits, in the order made. */
   readonly splits: readonly PlannedSplit[];
+  /** Merges, in the order made. */
   readonly merges: readonly PlannedMerge[];
+  /** Hot keys given a slice of their own. */
   readonly isolations: readonly PlannedIsolation[];
   /** Owner replacements, at most the churn budget. */
   readonly moves: readonly PlannedMove[];
+  /** Owners added without a move. */
   readonly fills: readonly OwnerChange[];
+  /** Owners dropped without a move. */
   readonly releases: readonly OwnerChange[];
   /** Share of the line (0 to 1) whose owners were replaced by moves. */
   readonly keyspaceMoved: number;
