@@ -85,7 +85,7 @@ function sameOwners(a: WorkSlice, b: WorkSlice): boolean {
  * line has more than `min` slices, and the lightest pairs while it has more
  * than `max`; a pair with different owners only within the budget.
  */
-export function mergeSlices(pass: Pass): void {
+export function mergeColdSlices(pass: Pass): void {
   const { min, max } = pass.sliceBounds;
   const cold = pass.settings.mergeThreshold * pass.mean;
   const mergeable = (a: WorkSlice, b: WorkSlice) =>

@@ -8,7 +8,7 @@
 import type { RangeSettings } from "../../config/range_settings.ts";
 import { coverageProblem, LINE_END, SliceMap } from "../../core/slices.ts";
 import { Pass } from "./_pass.ts";
-import { isolateHotKeys, mergeSlices, splitSlices } from "./_structure.ts";
+import { isolateHotKeys, mergeColdSlices, splitSlices } from "./_structure.ts";
 import { balance, dropIneligible, settleOwners } from "./_owners.ts";
 import { toWork, type WorkSlice } from "./load_model.ts";
 import type { RangePlan, RangePlanInput, RangeSliceState } from "./types.ts";
@@ -60,7 +60,7 @@ export function planRanges(input: RangePlanInput, settings: RangeSettings): Rang
     dropIneligible(pass);
     isolateHotKeys(pass);
     splitSlices(pass);
-    mergeSlices(pass);
+    mergeColdSlices(pass);
     settleOwners(pass);
     balance(pass);
   }
