@@ -182,9 +182,10 @@ export function hashKeyInto(key: string, out: Uint32Array): void {
     i += 4;
   }
   for (; i < len; i++) {
-    // h = rotl(h ^ (byte * P5), 11) * P1
+    // h = rotl(h ^ (byte * P5), 11) * P1; byte * P5's high half is exact in a double here
     const c = b[i]!;
-    hh = (hh ^ mulHi(0, c, P5H, P5L)) >>> 0, hl = (hl ^ Math.imul(c, P5L)) >>> 0;
+    const ch = (Math.imul(c, P5H) + Math.floor((c * P5L) / 4294967296)) >>> 0;
+    hh = (hh ^ ch) >>> 0, hl = (hl ^ Math.imul(c, P5L)) >>> 0;
     yh = ((hh << 11) | (hl >>> 21)) >>> 0, yl = ((hl << 11) | (hh >>> 21)) >>> 0;
     hh = mulHi(yh, yl, P1H, P1L), hl = Math.imul(yl, P1L) >>> 0;
   }
