@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { parseConfig } from "./load.ts";
+import { ConfigError } from "./errors.ts";
+import { yamlTest } from "./_testing.ts";
+import { RANGE_DEFAULTS, rangeSettingsSchema } from "./range_settings.ts";
+
+function errorOf(namespace: string): string {
+  const text = `shardDistribution:
+  namespaces:
+    - ${namespace}
+  leaderStore: { storageParams: { endpoints: [localhost:2379] } }
+  store: { storageParams: { endpoints: [localhost:2379] } }
+`;
+  try {
+    parseConfig(text, "c.yaml");
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+yamlTest("a range namespace is refused as not yet served, naming the YAML path", () => {
+  const message = errorOf("{ name: keys, type: range, range: { churnBudget: 8 } }");
+  assert.match(message, /shardDistribution\.namespaces\[0\]\.type: range is not yet served/);
+  assert.match(message, /range: settings are checked all the same/);
+});
+
+yamlTest("a range namespace's bad settings are named before it is refused", () => {
+  const message = errorOf(
+    "{ name: keys, type: range, range: { slicesPerExecutor: { min: 50, target: 32 } } }",
+  );
+  assert.match(message, /namespaces\[0\]\.range\.slicesPerExecutor: expected min ≤ target ≤ max/);
+  assert.match(
+    errorOf("{ name: keys, type: range, range: { splitThreshold: 0 } }"),
+    /range\.splitThreshold: expected a share of the mean executor load above 0/,
+  );
+  assert.match(
+    errorOf("{ name: keys, type: range, range: { slices: 4 } }"),
+    /range\.slices: unknown key "slices"; expected one of: initialSlices, slicesPerExecutor/,
+  );
+});
+
+yamlTest("range: is refused on a fixed or ephemeral namespace", () => {
+  assert.match(
+    errorOf("{ name: o, type: ephemeral, range: {} }"),
+    /namespaces\[0\]\.range: only allowed with type: range/,
+  );
+});
+
+Deno.test("range settings take their defaults and refuse self-defeating thresholds", () => {
+  assert.deepEqual(rangeSettingsSchema.parse({}), RANGE_DEFAULTS);
+  const issues = (input: unknown) =>
+    rangeSettingsSchema.safeParse(input).error?.issues.map((i) => `${i.path}: ${i.message}`) ?? [];
+  assert.match(issues({ mergeThreshold: 0.1 })[0]!, /^mergeThreshold: must be at most half/);
+  assert.match(issues({ hotKeyThreshold: 0.2 })[0]!, /^hotKeyThreshold: must be at most the split/);
+  assert.match(
+    issues({ replicas: 4, maxHotKeyReplicas: 2 })[0]!,
+    /^maxHotKeyReplicas: must be at least replicas \(4\), got 2/,
+  );
+  assert.match(issues({ churnBudget: -1 })[0]!, /^churnBudget: expected an integer from 0/);
+  assert.deepEqual(issues({ replicas: 3, churnBudget: 0, imbalanceTolerance: 0.05 }), []);
+});

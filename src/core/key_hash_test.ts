@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { hashKeyInto, keyHash, keyHashHex } from "./key_hash.ts";
+import { xxh64BigInt } from "./_xxh64_bigint.ts";
+
+interface Vectors {
+  readonly vectors: readonly { key: string; utf8Bytes: number; xxh64: string }[];
+}
+
+const vectors: Vectors = JSON.parse(
+  await Deno.readTextFile(new URL("../../tests/vectors/key_hash_vectors.json", import.meta.url)),
+);
+
+Deno.test("key hash matches the vectors computed by the reference C library", () => {
+  assert.ok(vectors.vectors.length >= 20);
+  for (const { key, utf8Bytes, xxh64 } of vectors.vectors) {
+    assert.equal(new TextEncoder().encode(key).length, utf8Bytes, JSON.stringify(key));
+    assert.equal(keyHashHex(key), xxh64, JSON.stringify(key));
+    assert.equal(keyHash(key), BigInt(`0x${xxh64}`));
+  }
+});
+
+Deno.test("the vectors cover empty, ASCII, non-ASCII and long keys and every tail length", () => {
+  const sizes = vectors.vectors.map((v) => v.utf8Bytes);
+  assert.ok(sizes.includes(0));
+  assert.ok(sizes.some((n) => n > 1000));
+  assert.ok(vectors.vectors.some((v) => v.utf8Bytes > v.key.length));
+  for (let tail = 0; tail < 8; tail++) assert.ok(sizes.some((n) => n % 8 === tail), `tail ${tail}`);
+});
+
+Deno.test("key hash equals a plain bigint XXH64 of TextEncoder's bytes on random keys", () => {
+  fc.assert(
+    fc.property(fc.string({ unit: "binary", maxLength: 80 }), (key) => {
+      const expected = xxh64BigInt(new TextEncoder().encode(key));
+      assert.equal(keyHash(key), expected);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("a lone surrogate hashes as U+FFFD, like TextEncoder encodes it", () => {
+  assert.equal(keyHash("a\ud800b"), keyHash("a\ufffdb"));
+  assert.equal(keyHash("\udc00"), keyHash("\ufffd"));
+});
+
+Deno.test("hashKeyInto writes the high and the low half", () => {
+  const out = new Uint32Array(2);
+  hashKeyInto("a", out);
+  assert.deepEqual([...out], [0xd24ec4f1, 0xa98c6e5b]);
+  hashKeyInto("x".repeat(5000), out); // grows the buffer
+  assert.equal((BigInt(out[0]!) << 32n) | BigInt(out[1]!), keyHash("x".repeat(5000)));
+});

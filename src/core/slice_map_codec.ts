@@ -1,0 +1,105 @@
+/**
+ * A compact binary form of a slice map, for the watch stream to come: one
+ * version byte, then varints for the slice count and the next id, then per
+ * slice its start as 8 big-endian bytes, its id and its generation as
+ * varints. Ends are implied (each slice ends where the next starts; the last
+ * at 2^64). About 11-13 bytes per slice: 3,200 slices take about 40 KB.
+ *
+ * @module
+ */
+import { LINE_END, type Slice, SliceMap } from "./slices.ts";
+
+/** The format version this code writes and reads. */
+export const SLICE_MAP_FORMAT = 1;
+
+function pushVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/**
+ * Encodes `map` in the compact binary form.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SliceMap } from "./slices.ts";
+ * import { decodeSliceMap, encodeSliceMap } from "./slice_map_codec.ts";
+ *
+ * const map = SliceMap.initial(8).split(3, (3n << 61n) + 5n);
+ * const bytes = encodeSliceMap(map);
+ * assert.equal(bytes.length, 3 + 9 * 10);
+ * assert.deepEqual(decodeSliceMap(bytes).slices, map.slices);
+ * ```
+ */
+export function encodeSliceMap(map: SliceMap): Uint8Array {
+  const out: number[] = [SLICE_MAP_FORMAT];
+  pushVarint(out, map.size);
+  pushVarint(out, map.nextId);
+  for (const slice of map.slices) {
+    for (let shift = 56n; shift >= 0n; shift -= 8n) {
+      out.push(Number((slice.start >> shift) & 0xffn));
+    }
+    pushVarint(out, slice.id);
+    pushVarint(out, slice.generation);
+  }
+  return Uint8Array.from(out);
+}
+
+/**
+ * Decodes the compact binary form; throws a `RangeError` saying what is
+ * wrong (unknown version, truncated bytes, trailing bytes, a map that does not
+ * cover the line exactly once).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeSliceMap } from "./slice_map_codec.ts";
+ *
+ * assert.throws(() => decodeSliceMap(new Uint8Array([9])), /format version 9/);
+ * ```
+ */
+export function decodeSliceMap(bytes: Uint8Array): SliceMap {
+  let at = 0;
+  const fail = (what: string): never => {
+    throw new RangeError(`Invalid slice map bytes at offset ${at}: ${what}`);
+  };
+  const byte = (): number => at < bytes.length ? bytes[at++]! : fail("truncated");
+  const varint = (): number => {
+    let value = 0, scale = 1;
+    for (;;) {
+      const b = byte();
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) return value;
+      scale *= 0x80;
+      if (scale > 2 ** 49) fail("varint too long");
+    }
+  };
+  const version = byte();
+  if (version !== SLICE_MAP_FORMAT) {
+    fail(`format version ${version}, this code reads version ${SLICE_MAP_FORMAT}`);
+  }
+  const count = varint();
+  const nextId = varint();
+  if (count * 10 > bytes.length) fail(`${count} slices cannot fit in ${bytes.length} bytes`);
+  const starts: bigint[] = [], ids: number[] = [], generations: number[] = [];
+  for (let i = 0; i < count; i++) {
+    let start = 0n;
+    for (let j = 0; j < 8; j++) start = (start << 8n) | BigInt(byte());
+    starts.push(start);
+    ids.push(varint());
+    generations.push(varint());
+  }
+  if (at !== bytes.length) fail(`${bytes.length - at} trailing bytes`);
+  const slices = starts.map((start, i): Slice => ({
+    id: ids[i]!,
+    start,
+    end: starts[i + 1] ?? LINE_END,
+    generation: generations[i]!,
+  }));
+  return SliceMap.from(slices, nextId);
+}
