@@ -4,7 +4,6 @@ import { fakeClock } from "../core/fake_clock.ts";
 import { jsonLogger } from "../core/logger.ts";
 import type { HistoryStore } from "../store/history_store.ts";
 import { HistoryLog } from "./history_log.ts";
-import { MemoryHistory } from "../store/embedded/memory_history.ts";
 
 /** A store that records each append's size and can be made to fail or to stall. */
 class CountingStore implements HistoryStore {
@@ -133,14 +132,23 @@ Deno.test("history: past 1,000 waiting events new ones are dropped with a warnin
   assert.equal(lines.length, 5);
 });
 
-/** A history store over the embedded store's in-memory history. */
+/** A history store in a map (the service may not import a store adapter). */
 function memoryStore(): HistoryStore {
-  const memory = new MemoryHistory();
+  const logs = new Map<string, HistoryEvent[]>();
   return {
-    appendHistory: (ns, events) => Promise.resolve(memory.append(ns, events)),
-    readHistory: (ns, query) => Promise.resolve(memory.read(ns, query)),
-    trimHistory: (ns, before, keep) => Promise.resolve(memory.trim(ns, before, keep)),
-    historyNamespaces: () => Promise.resolve(memory.namespaces()),
+    appendHistory(ns, events) {
+      logs.set(ns, [...(logs.get(ns) ?? []), ...events]);
+      return Promise.resolve();
+    },
+    readHistory: (ns, query) => Promise.resolve((logs.get(ns) ?? []).slice(0, query.limit)),
+    trimHistory(ns, beforeMs, keep) {
+      const log = logs.get(ns) ?? [];
+      const kept = log.filter((e) => e.atMs >= beforeMs).slice(-keep);
+      if (kept.length > 0) logs.set(ns, kept);
+      else logs.delete(ns);
+      return Promise.resolve(log.length - kept.length);
+    },
+    historyNamespaces: () => Promise.resolve([...logs.keys()].sort()),
   };
 }
 
