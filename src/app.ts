@@ -11,7 +11,7 @@ import { runtimeProblem } from "./core/runtime_check.ts";
 import { ShardManager } from "./service/shard_manager.ts";
 import { stopWithin } from "./service/stop_within.ts";
 import { advertisedAddress } from "./service/advertisement.ts";
-import { openStores } from "./open_stores.ts";
+import { openStoreFormat, openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
 import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/fast_path/mod.ts";
@@ -180,6 +180,11 @@ export async function startInstance(
     throw new StartupError(`Cannot start: ${what}${firstLine(error)}`, { cause: error });
   }
   const { store, leaderStore } = opened;
+  // A format newer than this release reads stops the start (exit 1) instead of being misread.
+  const storeFormat = await openStoreFormat(opened, logger).catch(async (error) => {
+    await Promise.all([store.close(), leaderStore.close()]);
+    throw new StartupError(`Cannot start: ${firstLine(error)}`, { cause: error });
+  });
   const metrics = new PrometheusMetrics();
   const manager = new ShardManager({
     observer: metrics,
@@ -188,6 +193,7 @@ export async function startInstance(
     leaderStore,
     logger,
     instanceId: options.instanceId ?? defaultInstanceId(),
+    storeFormat,
   });
   metrics.watch(manager);
   await manager.start();

@@ -61,6 +61,8 @@ export interface ShardManagerOptions {
   readonly clock?: Clock;
   /** Receives observations for metrics. @default {noopObserver} */
   readonly observer?: ServiceObserver;
+  /** The main store's format, as `store.format.open()` read it. @default {NEWEST_STORE_FORMAT} */
+  readonly storeFormat?: number;
 }
 
 /**
@@ -154,6 +156,7 @@ export class ShardManager implements Service {
       evidence,
       advertisement: this.#advertisement,
       history: this.history,
+      ...(options.storeFormat === undefined ? {} : { storeFormat: options.storeFormat }),
     });
     this.#catalog = new NamespaceCatalog({
       definitions: options.store.definitions,
