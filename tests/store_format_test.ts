@@ -10,6 +10,7 @@ import { Etcd3 } from "etcd3";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { denoBinary } from "./support/deno_bin.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { call, connect, grpc } from "./support/grpc_clients.ts";
 import { NEWEST_STORE_FORMAT, StoreFormatError } from "../src/store/mod.ts";
 
 const MAIN = new URL("../src/main.ts", import.meta.url).pathname;
@@ -134,5 +135,56 @@ Deno.test("--raise-store-format raises a format-1 store once, and refuses unknow
   } finally {
     client.close();
     await Deno.remove(path.replace(/\/config\.yaml$/, ""), { recursive: true });
+  }
+});
+
+Deno.test("at format 1, a definition with a setting release 0.1.0 does not know is refused until the format is raised", async () => {
+  await using etcd = await startEtcd();
+  const client = new Etcd3({ hosts: etcd.endpoints });
+  const prefix = uniquePrefix("format-settings");
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix,
+    namespaces: [{ name: "ns", type: "fixed", shardNum: 2, coldStartWait: "0s" }],
+  });
+  const create = (clients: ReturnType<typeof connect>, name: string, extra: string) =>
+    call(clients.api, "createNamespace", {
+      namespace: name,
+      definitionYaml: `name: ${name}\ntype: fixed\nshardNum: 2\n${extra}`,
+    });
+  try {
+    await client.put(`${prefix}/store/format`).value('{"version":1}');
+    const old = await startInProcess(yaml);
+    const clients = connect(old.server.address);
+    try {
+      // The file's namespace uses coldStartWait (not in 0.1.0): it was not stored.
+      assert.equal(await client.get(`${prefix}/store/definitions/ns`).string(), null);
+      const refused = await create(clients, "late", "settleWindow: 5s\n").then(
+        () => assert.fail("created"),
+        (e: grpc.ServiceError) => e,
+      );
+      assert.equal(refused.code, grpc.status.FAILED_PRECONDITION);
+      assert.match(refused.details, /settleWindow is a setting release 0\.1\.0 does not know/);
+      assert.match(refused.details, /--raise-store-format 2/);
+      await create(clients, "plain", "maxDrainedShare: 0.5\n");
+    } finally {
+      clients.close();
+      await old.stop();
+    }
+    await client.put(`${prefix}/store/format`).value('{"version":2}');
+    const raised = await startInProcess(yaml);
+    const again = connect(raised.server.address);
+    try {
+      await create(again, "late", "settleWindow: 5s\n");
+      assert.match(
+        (await client.get(`${prefix}/store/definitions/ns`).string()) ?? "",
+        /coldStartWait/,
+      );
+    } finally {
+      again.close();
+      await raised.stop();
+    }
+  } finally {
+    client.close();
   }
 });

@@ -188,6 +188,7 @@ export class ShardManager implements Service {
       logger: options.logger,
       clock,
       history: this.history,
+      ...(options.storeFormat === undefined ? {} : { storeFormat: options.storeFormat }),
     });
     this.heartbeats = this.#heartbeats = new HeartbeatResponder(options.store, {
       namespaces: heartbeatNamespaces(this.#registry, this.#running.hear),
