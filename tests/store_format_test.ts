@@ -11,6 +11,8 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { denoBinary } from "./support/deno_bin.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { call, connect, grpc } from "./support/grpc_clients.ts";
+import { eventually } from "./support/executors.ts";
+import { runWarmExecutor, type WarmExecutor } from "./support/warm_executors.ts";
 import { NEWEST_STORE_FORMAT, StoreFormatError } from "../src/store/mod.ts";
 
 const MAIN = new URL("../src/main.ts", import.meta.url).pathname;
@@ -183,6 +185,61 @@ Deno.test("at format 1, a definition with a setting release 0.1.0 does not know 
     } finally {
       again.close();
       await raised.stop();
+    }
+  } finally {
+    client.close();
+  }
+});
+
+Deno.test("warm handover stays off on a format-1 store (no prepare record) and starts once it is raised", async () => {
+  await using etcd = await startEtcd();
+  const client = new Etcd3({ hosts: etcd.endpoints });
+  const prefix = uniquePrefix("format-warm");
+  // Only release 0.1.0's settings: the store is at its format.
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix,
+    namespaces: [{ name: "ns", type: "fixed", shardNum: 4 }],
+    serviceColdStartWait: true,
+  });
+  const log = async () =>
+    Object.values(await client.getAll().prefix(`${prefix}/store/ns/ns/assignment/`).strings());
+  const executors: WarmExecutor[] = [];
+  try {
+    await client.put(`${prefix}/store/format`).value('{"version":1}');
+    let instance = await startInProcess(yaml);
+    let clients = connect(instance.server.address);
+    const a = runWarmExecutor(clients, "ns", "a");
+    executors.push(a);
+    await eventually(() => a.serving.length === 4, 15_000, "a serves all");
+    const b = runWarmExecutor(clients, "ns", "b");
+    executors.push(b);
+    await eventually(() => b.serving.length === 2, 15_000, "b takes its share");
+    assert.ok(b.history.every((h) => h.status === "READY"), JSON.stringify(b.history));
+    for (const value of await log()) assert.doesNotMatch(value, /"[pqk]":/, value);
+
+    await Promise.all(executors.map((e) => e.stop()));
+    executors.length = 0;
+    clients.close();
+    await instance.stop();
+    await client.put(`${prefix}/store/format`).value('{"version":2}');
+    instance = await startInProcess(yaml);
+    clients = connect(instance.server.address);
+    try {
+      for (const id of ["a", "b"]) executors.push(runWarmExecutor(clients, "ns", id));
+      await eventually(() => executors.every((e) => e.serving.length === 2), 15_000, "2 each");
+      const c = runWarmExecutor(clients, "ns", "c");
+      executors.push(c);
+      await eventually(
+        () => c.history.some((h) => h.status === "PREPARING"),
+        15_000,
+        "c is asked to prepare",
+      );
+      assert.ok((await log()).some((value) => /"p":/.test(value)), "a prepare record");
+    } finally {
+      await Promise.all(executors.map((e) => e.stop()));
+      clients.close();
+      await instance.stop();
     }
   } finally {
     client.close();
