@@ -45,6 +45,12 @@ export interface RunningInstance {
    * `STOP_WAIT_MS` (8 s), then logs what is still running and goes on.
    */
   stop(options?: { readonly keepConnections?: boolean }): Promise<void>;
+  /**
+   * Resolves, after the instance stopped itself (as `stop` with
+   * `keepConnections`), if it could not go on: the store was raised to a
+   * format this release cannot read. Never resolves otherwise.
+   */
+  readonly refused: Promise<Error>;
 }
 
 /** Options of {@linkcode startInstance}. */
@@ -265,28 +271,36 @@ export async function startInstance(
     namespaces: manager.routing.listNamespaces().map((ns) => ns.name),
   });
   let stopping: Promise<void> | undefined;
-  return {
-    manager,
-    server: grpcServer,
-    http: httpServer,
-    stop: (options = {}) =>
-      stopping ??= (async () => {
-        // Resign at once (another instance takes over without waiting for a
-        // lease to expire) while the server finishes its calls; stopping the
-        // manager also ends watch streams, so the server need not wait for them.
-        sampling.abort();
-        const stopped = manager.stop();
-        await stopWithin("the listeners", logger, systemClock, {
-          "gRPC server": options.keepConnections ? undefined : grpcServer.stop(),
-          "HTTP server": options.keepConnections ? undefined : httpServer.stop(),
-          "metrics sampler": sampler,
-        });
-        await stopped.finally(async () => {
-          await store.close();
-          await leaderStore.close();
-        });
-      })(),
-  };
+  const following = new AbortController();
+  const stop: RunningInstance["stop"] = (options = {}) =>
+    stopping ??= (async () => {
+      // Resign at once (another instance takes over without waiting for a
+      // lease to expire) while the server finishes its calls; stopping the
+      // manager also ends watch streams, so the server need not wait for them.
+      following.abort();
+      sampling.abort();
+      const stopped = manager.stop();
+      await stopWithin("the listeners", logger, systemClock, {
+        "gRPC server": options.keepConnections ? undefined : grpcServer.stop(),
+        "HTTP server": options.keepConnections ? undefined : httpServer.stop(),
+        "metrics sampler": sampler,
+      });
+      await stopped.finally(async () => {
+        await store.close();
+        await leaderStore.close();
+      });
+    })();
+  // A newer release raised the store's format under us: stop rather than misread it.
+  const refused = store.format.watchUnreadable(following.signal).then((error) =>
+    error === undefined ? new Promise<Error>(() => {}) : (async () => {
+      logger.error("stopping: the store's format changed to one this release cannot read", {
+        reason: error.message,
+      });
+      await stop({ keepConnections: true });
+      return error;
+    })()
+  );
+  return { manager, server: grpcServer, http: httpServer, stop, refused };
 }
 
 function hostName(): string {

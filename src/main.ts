@@ -47,7 +47,8 @@ const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT]
 
 Exit codes: 0 stopped by SIGINT or SIGTERM; 2 a wrong command line or configuration (an invalid
 value, a config file that cannot be read); 1 the host refused a valid setting (a port in use, a
-data directory that cannot be used, a store that cannot be opened). Either way stderr has one
+data directory that cannot be used, a store that cannot be opened, a store at a format newer
+than this release reads, also when a newer release raises it while this one runs). Either way stderr has one
 line naming the setting and its value, and nothing is logged as started.`;
 
 const DEMO_CONFIG = new URL("../config/demo.yaml", import.meta.url);
@@ -136,7 +137,14 @@ async function main(): Promise<number> {
   });
   Deno.addSignalListener("SIGINT", onSignal("SIGINT"));
   Deno.addSignalListener("SIGTERM", onSignal("SIGTERM"));
-  await stopped.promise;
+  const refused = await Promise.race([
+    stopped.promise.then(() => undefined),
+    instance.refused,
+  ]);
+  if (refused) {
+    console.error(`Stopped: ${refused.message}`);
+    return 1;
+  }
   logger.info("stopped");
   return 0;
 }

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Etcd3 } from "etcd3";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { denoBinary } from "./support/deno_bin.ts";
-import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { startInProcess, startProcess, testConfigYaml } from "./support/service.ts";
 import { call, connect, grpc } from "./support/grpc_clients.ts";
 import { eventually } from "./support/executors.ts";
 import { runWarmExecutor, type WarmExecutor } from "./support/warm_executors.ts";
@@ -241,6 +241,29 @@ Deno.test("warm handover stays off on a format-1 store (no prepare record) and s
       clients.close();
       await instance.stop();
     }
+  } finally {
+    client.close();
+  }
+});
+
+Deno.test("a running instance stops (exit 1) when a newer release raises the format past what it reads", async () => {
+  await using etcd = await startEtcd();
+  const client = new Etcd3({ hosts: etcd.endpoints });
+  const prefix = uniquePrefix("format-raised-under");
+  try {
+    await using service = await startProcess(
+      testConfigYaml({ endpoints: etcd.endpoints, prefix, namespaces: NAMESPACES }),
+      "runs-format-2",
+    );
+    // A raise within what it reads changes nothing.
+    await client.put(`${prefix}/store/format`).value(`{"version":${NEWEST_STORE_FORMAT}}`);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(service.exited(), undefined, "still running");
+    await client.put(`${prefix}/store/format`).value('{"version":3}');
+    await eventually(() => service.exited() !== undefined, 10_000, "the instance to stop");
+    assert.equal(service.exited()!.code, 1, service.logs());
+    assert.match(service.logs(), /\nStopped: The store is at format 3 \(.*\/store\/format\)/);
+    assert.match(service.logs(), /"msg":"stopping: the store's format changed/);
   } finally {
     client.close();
   }

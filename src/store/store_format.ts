@@ -137,4 +137,11 @@ export interface StoreFormat {
    * newer than this release reads.
    */
   raise(version: number): Promise<number>;
+  /**
+   * After `open`: resolves with a {@linkcode StoreFormatError} once the
+   * record changes to a format this release cannot read (a newer release
+   * raised it while this instance runs), so that the instance stops instead
+   * of misreading; resolves undefined when `signal` aborts first.
+   */
+  watchUnreadable(signal: AbortSignal): Promise<StoreFormatError | undefined>;
 }

@@ -14,6 +14,7 @@ import {
   OLDEST_STORE_FORMAT,
   parseStoreFormat,
   type StoreFormat,
+  type StoreFormatError,
 } from "../store_format.ts";
 
 const FILE = "format.json";
@@ -44,6 +45,14 @@ export class EmbeddedFormat implements StoreFormat {
     const before = parseStoreFormat(await this.#read(), this.#path);
     if (before < version) await this.#write(version);
     return before;
+  }
+
+  /** The directory is locked while this process runs: nothing else changes the record. */
+  watchUnreadable(signal: AbortSignal): Promise<StoreFormatError | undefined> {
+    return new Promise((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+    });
   }
 
   async #read(): Promise<string | undefined> {
