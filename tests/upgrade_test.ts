@@ -75,8 +75,10 @@ Deno.test("upgrade from the previous release and roll one instance back: nothing
     slot.up = false; // clients go elsewhere first, as an SDK with several addresses does
     await new Promise((r) => setTimeout(r, 300));
     const status = await slot.process!.kill("SIGTERM");
+    retired.push(slot.process!.logs());
     assert.equal(status.code, 0, `a clean stop:\n${slot.process!.logs().slice(-3_000)}`);
   };
+  const retired: string[] = []; // logs of the instances stopped so far
   const live = () => slots.filter((s) => s.up);
   let turn = 0;
   const anyLive = () => {
@@ -198,6 +200,11 @@ Deno.test("upgrade from the previous release and roll one instance back: nothing
           Math.round(performance.now() - began)
         } ms`,
     );
+    // No instance of either release logged an error or skipped a stored record.
+    const errors = [...retired, ...slots.map((s) => s.process!.logs())].flatMap((text) =>
+      text.split("\n").filter((line) => /"level":"error"|skipped/.test(line))
+    );
+    assert.deepEqual(errors, [], errors.slice(0, 10).join("\n"));
     assert.deepEqual(problems, [], problems.slice(0, 20).join("\n"));
     assert.deepEqual(spectatorOwners(spectator, SHARDS), baseline, "no shard moved");
     assert.equal(executors.reduce((n, e) => n + e.gained, 0), gainedBefore, "no executor gained");
