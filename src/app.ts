@@ -299,7 +299,10 @@ export async function startInstance(
       await stop({ keepConnections: true });
       return error;
     })()
-  );
+  ).catch((error) => {
+    logger.error("watching the store's format failed; no longer watched", { error });
+    return new Promise<Error>(() => {});
+  });
   return { manager, server: grpcServer, http: httpServer, stop, refused };
 }
 

@@ -47,9 +47,10 @@ const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT]
 
 Exit codes: 0 stopped by SIGINT or SIGTERM; 2 a wrong command line or configuration (an invalid
 value, a config file that cannot be read); 1 the host refused a valid setting (a port in use, a
-data directory that cannot be used, a store that cannot be opened, a store at a format newer
-than this release reads, also when a newer release raises it while this one runs). Either way stderr has one
-line naming the setting and its value, and nothing is logged as started.`;
+data directory that cannot be used, a store that cannot be opened, a store at a format newer than
+this release reads). Either way stderr has one line naming the setting and its value, and nothing
+is logged as started. A running instance also exits 1 when a newer release raises the store's
+format past what it reads.`;
 
 const DEMO_CONFIG = new URL("../config/demo.yaml", import.meta.url);
 
