@@ -11,7 +11,7 @@ import { runtimeProblem } from "./core/runtime_check.ts";
 import { ShardManager } from "./service/shard_manager.ts";
 import { stopWithin } from "./service/stop_within.ts";
 import { advertisedAddress } from "./service/advertisement.ts";
-import { openStores } from "./open_stores.ts";
+import { openStoreFormat, openStores } from "./open_stores.ts";
 import { type GrpcServer, startGrpcServer } from "./transport/grpc/server.ts";
 import { serverCredentials } from "./transport/grpc/server_credentials.ts";
 import { DEFAULT_READ_WINDOW_MS } from "./transport/grpc/fast_path/mod.ts";
@@ -45,6 +45,12 @@ export interface RunningInstance {
    * `STOP_WAIT_MS` (8 s), then logs what is still running and goes on.
    */
   stop(options?: { readonly keepConnections?: boolean }): Promise<void>;
+  /**
+   * Resolves, after the instance stopped itself (as `stop` with
+   * `keepConnections`), if it could not go on: the store was raised to a
+   * format this release cannot read. Never resolves otherwise.
+   */
+  readonly refused: Promise<Error>;
 }
 
 /** Options of {@linkcode startInstance}. */
@@ -180,6 +186,11 @@ export async function startInstance(
     throw new StartupError(`Cannot start: ${what}${firstLine(error)}`, { cause: error });
   }
   const { store, leaderStore } = opened;
+  // A format newer than this release reads stops the start (exit 1) instead of being misread.
+  const storeFormat = await openStoreFormat(opened, logger).catch(async (error) => {
+    await Promise.all([store.close(), leaderStore.close()]);
+    throw new StartupError(`Cannot start: ${firstLine(error)}`, { cause: error });
+  });
   const metrics = new PrometheusMetrics();
   const manager = new ShardManager({
     observer: metrics,
@@ -188,6 +199,7 @@ export async function startInstance(
     leaderStore,
     logger,
     instanceId: options.instanceId ?? defaultInstanceId(),
+    storeFormat,
   });
   metrics.watch(manager);
   await manager.start();
@@ -259,28 +271,39 @@ export async function startInstance(
     namespaces: manager.routing.listNamespaces().map((ns) => ns.name),
   });
   let stopping: Promise<void> | undefined;
-  return {
-    manager,
-    server: grpcServer,
-    http: httpServer,
-    stop: (options = {}) =>
-      stopping ??= (async () => {
-        // Resign at once (another instance takes over without waiting for a
-        // lease to expire) while the server finishes its calls; stopping the
-        // manager also ends watch streams, so the server need not wait for them.
-        sampling.abort();
-        const stopped = manager.stop();
-        await stopWithin("the listeners", logger, systemClock, {
-          "gRPC server": options.keepConnections ? undefined : grpcServer.stop(),
-          "HTTP server": options.keepConnections ? undefined : httpServer.stop(),
-          "metrics sampler": sampler,
-        });
-        await stopped.finally(async () => {
-          await store.close();
-          await leaderStore.close();
-        });
-      })(),
-  };
+  const following = new AbortController();
+  const stop: RunningInstance["stop"] = (options = {}) =>
+    stopping ??= (async () => {
+      // Resign at once (another instance takes over without waiting for a
+      // lease to expire) while the server finishes its calls; stopping the
+      // manager also ends watch streams, so the server need not wait for them.
+      following.abort();
+      sampling.abort();
+      const stopped = manager.stop();
+      await stopWithin("the listeners", logger, systemClock, {
+        "gRPC server": options.keepConnections ? undefined : grpcServer.stop(),
+        "HTTP server": options.keepConnections ? undefined : httpServer.stop(),
+        "metrics sampler": sampler,
+      });
+      await stopped.finally(async () => {
+        await store.close();
+        await leaderStore.close();
+      });
+    })();
+  // A newer release raised the store's format under us: stop rather than misread it.
+  const refused = store.format.watchUnreadable(following.signal).then((error) =>
+    error === undefined ? new Promise<Error>(() => {}) : (async () => {
+      logger.error("stopping: the store's format changed to one this release cannot read", {
+        reason: error.message,
+      });
+      await stop({ keepConnections: true });
+      return error;
+    })()
+  ).catch((error) => {
+    logger.error("watching the store's format failed; no longer watched", { error });
+    return new Promise<Error>(() => {});
+  });
+  return { manager, server: grpcServer, http: httpServer, stop, refused };
 }
 
 function hostName(): string {

@@ -27,9 +27,11 @@ import { startInstance, StartupError } from "./app.ts";
 import { ConfigError, loadConfig } from "./config/mod.ts";
 import { jsonLogger } from "./core/logger.ts";
 import { heapGrowthProblem, processV8FlagSources } from "./heap_growth.ts";
+import { raiseStoreFormat } from "./raise_store_format.ts";
 
 const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT]
                      [--http-address HOST:PORT] [--instance-id ID] [--data-dir DIR]
+       shard-manager --config FILE --raise-store-format N
 
   --config FILE          YAML configuration (see config/example.yaml for etcd). Without it,
                          the demo configuration (config/demo.yaml) runs one instance on the
@@ -38,12 +40,17 @@ const USAGE = `Usage: shard-manager [--config FILE] [--grpc-address HOST:PORT]
   --http-address ADDR    overrides server.httpAddress (metrics, health, dashboard)
   --instance-id ID       this instance's id (default: <hostname>-<random>)
   --data-dir DIR         overrides shardDistribution.embedded.dataDir (embedded store only)
+  --raise-store-format N raise the store's format to N and exit: only once every instance runs
+                         this release and no rollback to an older one is wanted (see
+                         docs/operations.md, "Upgrades and rollbacks")
   --help                 this text
 
 Exit codes: 0 stopped by SIGINT or SIGTERM; 2 a wrong command line or configuration (an invalid
 value, a config file that cannot be read); 1 the host refused a valid setting (a port in use, a
-data directory that cannot be used, a store that cannot be opened). Either way stderr has one
-line naming the setting and its value, and nothing is logged as started.`;
+data directory that cannot be used, a store that cannot be opened, a store at a format newer than
+this release reads). Either way stderr has one line naming the setting and its value, and nothing
+is logged as started. A running instance also exits 1 when a newer release raises the store's
+format past what it reads.`;
 
 const DEMO_CONFIG = new URL("../config/demo.yaml", import.meta.url);
 
@@ -58,6 +65,7 @@ async function main(): Promise<number> {
         "http-address": { type: "string" },
         "instance-id": { type: "string" },
         "data-dir": { type: "string" },
+        "raise-store-format": { type: "string" },
         help: { type: "boolean" },
       },
     }).values;
@@ -97,6 +105,8 @@ async function main(): Promise<number> {
     throw error;
   }
   const logger = jsonLogger(config.log.level);
+  const raise = args["raise-store-format"];
+  if (raise !== undefined) return await raiseFormat(config, raise, logger);
   const heapProblem = heapGrowthProblem(processV8FlagSources());
   if (heapProblem) logger.warn(heapProblem);
   let instance;
@@ -128,9 +138,41 @@ async function main(): Promise<number> {
   });
   Deno.addSignalListener("SIGINT", onSignal("SIGINT"));
   Deno.addSignalListener("SIGTERM", onSignal("SIGTERM"));
-  await stopped.promise;
+  const refused = await Promise.race([
+    stopped.promise.then(() => undefined),
+    instance.refused,
+  ]);
+  if (refused) {
+    console.error(`Stopped: ${refused.message}`);
+    return 1;
+  }
   logger.info("stopped");
   return 0;
+}
+
+/** `--raise-store-format N`: raises the store's format, says what it did, exits. */
+async function raiseFormat(
+  config: Parameters<typeof raiseStoreFormat>[0],
+  text: string,
+  logger: ReturnType<typeof jsonLogger>,
+): Promise<number> {
+  const version = /^\d+$/.test(text) ? Number(text) : NaN;
+  try {
+    const { before, after } = await raiseStoreFormat(config, version, logger);
+    console.log(
+      before === after
+        ? `The store is already at format ${after}; nothing changed.`
+        : `The store's format was raised from ${before} to ${after}.`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof RangeError) {
+      console.error(`--raise-store-format ${JSON.stringify(text)}: ${error.message}`);
+      return 2;
+    }
+    console.error(`--raise-store-format: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  }
 }
 
 /** SIGHUP: the file's namespaces again; an invalid file is refused as a whole. */

@@ -8,7 +8,12 @@ import type { ShardDistributionConfig } from "./config/mod.ts";
 import type { Logger } from "./core/logger.ts";
 import { openEmbeddedStores } from "./store/embedded/mod.ts";
 import { createEtcdClient, etcdConnection, EtcdLeaderStore, EtcdStore } from "./store/etcd/mod.ts";
-import type { LeaderStore, Store } from "./store/mod.ts";
+import {
+  type LeaderStore,
+  NEWEST_STORE_FORMAT,
+  type Store,
+  WARM_HANDOVER_FORMAT,
+} from "./store/mod.ts";
 
 /** The two ports, opened. */
 export interface OpenedStores {
@@ -49,4 +54,22 @@ export async function openStores(
     ),
     kind: "etcd",
   };
+}
+
+/**
+ * Reads the main store's format (store/store_format.ts), writing its record
+ * when there is none, and logs it. Rejects with `StoreFormatError` when the
+ * store is at a format newer than this release reads.
+ */
+export async function openStoreFormat(opened: OpenedStores, logger: Logger): Promise<number> {
+  const format = await opened.store.format.open();
+  if (format < WARM_HANDOVER_FORMAT) {
+    logger.warn(
+      `the store is at format ${format} (release 0.1.0's): warm handover stays off so that ` +
+        `instances of 0.1.0 can still run on it; once none will, raise it with ` +
+        `--raise-store-format ${NEWEST_STORE_FORMAT} (docs/operations.md, "Upgrades and rollbacks")`,
+      { format },
+    );
+  } else logger.info("store format", { format });
+  return format;
 }

@@ -30,6 +30,7 @@ import { describeChanges, refusal } from "./definition_changes.ts";
 import { type NamespaceCatalog, storedConfig } from "./namespace_catalog.ts";
 import type { NamespaceRegistry } from "./namespace_registry.ts";
 import type { NamespaceHistory } from "./namespace_history.ts";
+import { formatRefusal } from "./format_settings.ts";
 
 /** What the admin acts with. */
 export interface NamespaceAdminOptions {
@@ -47,6 +48,8 @@ export interface NamespaceAdminOptions {
   readonly clock: Clock;
   /** Where creations, changes and deletions are recorded. @default {none} */
   readonly history?: NamespaceHistory;
+  /** The main store's format: which settings a stored definition may use. @default {2} */
+  readonly storeFormat?: number;
 }
 
 /** Who changed a namespace defined in the configuration file. */
@@ -107,7 +110,14 @@ export class NamespaceAdmin {
         }), got ${formatDuration(lease)}`,
       );
     }
+    this.checkFormat(config.name, spec);
     return { config, spec: { ...spec } };
+  }
+
+  /** Throws `PreconditionError` when `spec` has settings the store's format cannot hold. */
+  checkFormat(name: string, spec: Readonly<Record<string, unknown>>): void {
+    const why = formatRefusal(spec, this.#o.storeFormat ?? 2);
+    if (why) throw new PreconditionError(name, why);
   }
 
   /**

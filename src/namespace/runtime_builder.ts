@@ -14,7 +14,7 @@ import type { ServiceObserver } from "../core/observer.ts";
 import type { RequestLimits } from "../limits/request_limits.ts";
 import { NamespaceRuntime } from "./namespace_runtime.ts";
 import { namespacePolicy } from "../policy/namespace_policy.ts";
-import type { LeaderStore, Store } from "../store/mod.ts";
+import { type LeaderStore, type Store, WARM_HANDOVER_FORMAT } from "../store/mod.ts";
 import type { AdvertisedInstance } from "../core/types.ts";
 import type { NamespaceHistory } from "./namespace_history.ts";
 
@@ -52,6 +52,8 @@ export interface RuntimeDeps {
   };
   /** The per-namespace history. */
   readonly history: NamespaceHistory;
+  /** The main store's format (store/store_format.ts). @default {the newest this release reads} */
+  readonly storeFormat?: number;
 }
 
 /** A function that builds a namespace's runtime from its definition. */
@@ -62,6 +64,8 @@ export function runtimeBuilder(deps: RuntimeDeps): (config: NamespaceConfig) => 
       process: sd.process,
       limits: deps.limits,
       maxReliedOn: deps.store.limits.maxUnchangedExecutors,
+      // Release 0.1.0 misreads warm handover records: none in a store at its format.
+      warmHandoverFormat: (deps.storeFormat ?? WARM_HANDOVER_FORMAT) >= WARM_HANDOVER_FORMAT,
     });
     return new NamespaceRuntime(policy, {
       store: deps.store,

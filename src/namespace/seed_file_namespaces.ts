@@ -79,6 +79,7 @@ export async function seedFileNamespaces(
     const next = fileDefinition(config, options.specs?.[i]);
     const current = stored.get(config.name);
     try {
+      admin.checkFormat(config.name, next.spec);
       if (!current) {
         const revision = await definitions.putDefinition(next, 0);
         record({

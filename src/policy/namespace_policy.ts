@@ -171,6 +171,13 @@ export interface PolicyContext {
     & Partial<Pick<LimitsConfig, "maxShardReportsPerHeartbeat">>;
   /** Most executors one commit may rely on having expired (the main store's bound). */
   readonly maxReliedOn: number;
+  /**
+   * Whether the store's format has warm handover records (a store still at
+   * release 0.1.0's format 1 does not: warm handover is off there, whatever
+   * `prepareTimeout` says; docs/operations.md, "Upgrades and rollbacks").
+   * @default {true}
+   */
+  readonly warmHandoverFormat?: boolean;
 }
 
 /**
@@ -284,7 +291,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       maxMoves,
       executorRetentionMs,
       churn,
-      ...warmPlanning(config),
+      ...(context.warmHandoverFormat === false ? {} : warmPlanning(config)),
       ...(config.executorCapacity ? { capacity: config.executorCapacity } : {}),
       ...(context.limits.maxShardReportsPerHeartbeat === undefined
         ? {}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { livenessOf } from "./namespace_policy.ts";
+import { livenessOf, namespacePolicy } from "./namespace_policy.ts";
 import { DEFAULT_PROCESS, policyOf } from "./_testing.ts";
 
 Deno.test("a fixed namespace's policy has its shard count, and an ephemeral one's its cap", () => {
@@ -147,4 +147,20 @@ Deno.test("executorCapacity reaches the planner, and massLoss the budgets with i
   // Cells have no brake.
   const cells = policyOf({ kind: "cells", name: "c", pins: {} });
   assert.equal(cells.budgets.massLoss, undefined);
+});
+
+Deno.test("warm handover stays off on a store at release 0.1.0's format, whatever prepareTimeout says", () => {
+  const config = {
+    kind: "fixed",
+    name: "w",
+    shardNum: 4,
+    loadBalancer: "greedy",
+    ownership: { mode: "available" },
+    prepareTimeoutMs: 10_000,
+  } as const;
+  const context = { process: DEFAULT_PROCESS, limits: { maxEphemeralShards: 10 }, maxReliedOn: 1 };
+  const on = namespacePolicy(config, context);
+  const off = namespacePolicy(config, { ...context, warmHandoverFormat: false });
+  assert.ok(on.placement.kind === "balanced" && on.placement.warm?.prepareTimeoutMs === 10_000);
+  assert.ok(off.placement.kind === "balanced" && off.placement.warm === undefined);
 });

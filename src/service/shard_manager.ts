@@ -62,6 +62,8 @@ export interface ShardManagerOptions {
   readonly clock?: Clock;
   /** Receives observations for metrics. @default {noopObserver} */
   readonly observer?: ServiceObserver;
+  /** The main store's format, as `store.format.open()` read it. @default {NEWEST_STORE_FORMAT} */
+  readonly storeFormat?: number;
 }
 
 /**
@@ -156,6 +158,7 @@ export class ShardManager implements Service {
       evidence,
       advertisement: this.#advertisement,
       history: this.history,
+      ...(options.storeFormat === undefined ? {} : { storeFormat: options.storeFormat }),
     });
     this.#catalog = new NamespaceCatalog({
       definitions: options.store.definitions,
@@ -187,6 +190,7 @@ export class ShardManager implements Service {
       logger: options.logger,
       clock,
       history: this.history,
+      ...(options.storeFormat === undefined ? {} : { storeFormat: options.storeFormat }),
     });
     this.heartbeats = this.#heartbeats = new HeartbeatResponder(options.store, {
       namespaces: heartbeatNamespaces(this.#registry, this.#running.hear),

@@ -22,6 +22,7 @@ import type {
   RequestRetention,
 } from "./operator_write.ts";
 import type { HistoryStore } from "./history_store.ts";
+import type { StoreFormat } from "./store_format.ts";
 
 /** An executor as stored: liveness, metadata and shard reports. */
 export interface StoredExecutor {
@@ -191,6 +192,8 @@ export interface Store extends HistoryStore {
   readonly limits: StoreLimits;
   /** Namespace definitions created at run time (and the file's, seeded at start). */
   readonly definitions: NamespaceDefinitions;
+  /** The store's format record (store_format.ts), read once at start. */
+  readonly format: StoreFormat;
   /** Reads a namespace's whole state at one revision. */
   loadNamespace(namespace: string, signal?: AbortSignal): Promise<NamespaceSnapshot>;
   /**

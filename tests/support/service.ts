@@ -142,8 +142,22 @@ export interface ServiceProcess extends AsyncDisposable {
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
 
+/** Options of {@linkcode startProcess}. */
+export interface StartProcessOptions {
+  /**
+   * The service's entry point: another release's `src/main.ts` (from a git
+   * worktree) runs that release, offline (`--cached-only`).
+   * @default {this repository's src/main.ts}
+   */
+  readonly main?: string;
+}
+
 /** Starts `src/main.ts` with `yaml` as its configuration and waits until it listens. */
-export async function startProcess(yaml: string, instanceId: string): Promise<ServiceProcess> {
+export async function startProcess(
+  yaml: string,
+  instanceId: string,
+  options: StartProcessOptions = {},
+): Promise<ServiceProcess> {
   const dir = await Deno.makeTempDir({ prefix: "sm-service-" });
   const configPath = `${dir}/config.yaml`;
   await Deno.writeTextFile(configPath, yaml.replace("level: warn", "level: info"));
@@ -151,7 +165,7 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
     "run",
     "-A",
     `--v8-flags=${HEAP_GROWTH_V8_FLAG}`,
-    MAIN,
+    ...(options.main ? ["--cached-only", options.main] : [MAIN]),
     "--config",
     configPath,
     "--instance-id",

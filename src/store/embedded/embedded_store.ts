@@ -44,6 +44,7 @@ import { MemoryHistory } from "./memory_history.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
 import { NamespaceModel } from "./namespace_model.ts";
+import { EmbeddedFormat } from "./embedded_format.ts";
 
 /** Journal lines after which the journal is folded into a snapshot. */
 export const COMPACT_AFTER_LINES = 20_000;
@@ -59,6 +60,8 @@ export class EmbeddedStore implements Store {
   #closed = false;
   #compactAfterLines: number;
   #definitions: EmbeddedDefinitions | undefined;
+  /** The format record, `<dataDir>/format.json` (set by `open`). */
+  format!: EmbeddedFormat;
   /** Applied request ids per namespace (in memory: kept for the process's life). */
   #requestIds = new Map<string, Map<string, number>>();
   /** History per namespace (in memory: kept for the process's life). */
@@ -101,6 +104,8 @@ export class EmbeddedStore implements Store {
     // Revisions keep growing past the definitions' (their writes are not journaled).
     const { definitions: stored } = await definitions.loadDefinitions();
     for (const d of stored.values()) store.#revision = Math.max(store.#revision, d.revision);
+    const empty = store.#revision === 0;
+    store.format = new EmbeddedFormat(dataDir, () => empty);
     return store;
   }
 

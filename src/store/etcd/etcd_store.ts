@@ -59,6 +59,7 @@ import {
 } from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
 import { EtcdDefinitions } from "./etcd_definitions.ts";
+import { EtcdFormat } from "./etcd_format.ts";
 import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
 import { appendHistory, historyNamespaces, readHistory, trimHistory } from "./history.ts";
 import type { HistoryEvent } from "../../core/history_event.ts";
@@ -82,12 +83,15 @@ export class EtcdStore implements Store {
   #keys = new Map<string, NamespaceKeys>();
   /** Namespace definitions, under `<prefix>/definitions/`. */
   readonly definitions: EtcdDefinitions;
+  /** The format record, `<prefix>/format`. */
+  readonly format: EtcdFormat;
 
   /** Uses `client` (owned by the store: `close()` closes it) under `prefix`. */
   constructor(client: Etcd3, prefix: string) {
     this.#client = client;
     this.#prefix = prefix;
     this.definitions = new EtcdDefinitions(client, prefix);
+    this.format = new EtcdFormat(client, prefix);
   }
 
   #ns(namespace: string): NamespaceKeys {

@@ -14,6 +14,7 @@
  * <prefix>/ns/<ns>/drained/<shard>                     a drained shard
  * <prefix>/ns/<ns>/executor-drains/<uri-encoded id>    an operator's executor drain
  * <prefix>/ns/<ns>/requests/<shard>                    an ephemeral shard asked for
+ * <prefix>/format                                      {"version":N}: the store's format (etcd_format.ts)
  * <prefix>/definitions/<ns>                            {"source","spec"} of a namespace definition
  * <prefix>/operator-requests/<ns>/<uri-encoded id>     an applied operator request id
  * ```
