@@ -40,6 +40,7 @@ import type {
 } from "../operator_write.ts";
 import type { HistoryEvent } from "../../core/history_event.ts";
 import type { HistoryQuery } from "../history_store.ts";
+import { pruneRequestIds } from "./request_ids.ts";
 import { MemoryHistory } from "./memory_history.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
@@ -257,16 +258,7 @@ export class EmbeddedStore implements Store {
   /** Forgets applied request ids beyond `retention`. */
   pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number> {
     const ids = this.#requestIds.get(namespace);
-    if (!ids) return Promise.resolve(0);
-    const newest = [...ids].sort((a, b) => b[1] - a[1]);
-    let forgotten = 0;
-    for (const [i, [id, atMs]] of newest.entries()) {
-      if (i >= retention.keep || atMs < retention.beforeMs) {
-        ids.delete(id);
-        forgotten++;
-      }
-    }
-    return Promise.resolve(forgotten);
+    return Promise.resolve(ids ? pruneRequestIds(ids, retention) : 0);
   }
 
   /** Claims the namespace for `claim.term`, refusing when the stored term is not older. */
