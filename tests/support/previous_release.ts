@@ -2,9 +2,10 @@
  * The previous release, checked out for a test: the commit CHANGELOG.md names
  * in its latest release heading (`## 0.1.0 (commit abc1234)`), added as a git
  * worktree in a temporary directory (removed again, worktree entry and all),
- * with its dependencies checked to be in the shared Deno cache, so it runs
- * offline. A commit missing from a shallow clone is fetched from `origin`;
- * if that fails too the test fails, saying so: it is never skipped.
+ * with its dependencies installed from the shared Deno cache (offline), or
+ * from the registry when the cache lacks one. A commit missing from a
+ * shallow clone is fetched from `origin`; if that fails too the test fails,
+ * saying so: it is never skipped.
  *
  * @module
  */
@@ -66,19 +67,29 @@ export async function checkoutPreviousRelease(): Promise<PreviousRelease> {
     await remove();
     throw new Error(`git worktree add of release ${version} (${commit}) failed: ${added.text}`);
   }
-  // Its own lock file, resolved from the cache this repository's tests share: offline.
-  const install = await new Deno.Command(Deno.execPath(), {
-    args: ["install", "--frozen", "--cached-only", "--entrypoint", "src/main.ts"],
-    cwd: dir,
-    stdin: "null",
-  }).output();
-  if (!install.success) {
+  // Its own lock file, resolved from the cache this repository's tests share (offline); when a
+  // package it pins is not there (a machine that never installed it), from the registry.
+  const install = async (cachedOnly: boolean) =>
+    await new Deno.Command(Deno.execPath(), {
+      args: [
+        "install",
+        "--frozen",
+        ...(cachedOnly ? ["--cached-only"] : []),
+        "--entrypoint",
+        "src/main.ts",
+      ],
+      cwd: dir,
+      stdin: "null",
+    }).output();
+  const offline = await install(true);
+  const installed = offline.success ? offline : await install(false);
+  if (!installed.success) {
     await remove();
     throw new Error(
-      `Release ${version}'s dependencies are not all in the Deno cache (deno install ` +
-        `--frozen --cached-only in its worktree failed):\n${
-          new TextDecoder().decode(install.stderr)
-        }`,
+      `Release ${version}'s dependencies could not be installed (deno install --frozen in its ` +
+        `worktree failed, from the cache and from the registry):\n${
+          new TextDecoder().decode(offline.stderr)
+        }\n${new TextDecoder().decode(installed.stderr)}`,
     );
   }
   return { version, commit, main: `${dir}/src/main.ts`, [Symbol.asyncDispose]: remove };
