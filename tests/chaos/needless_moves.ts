@@ -1,0 +1,114 @@
+/**
+ * Needless moves: shards the service took from an executor whose heartbeats
+ * it kept answering. Judged from the executors' own heartbeat records
+ * ({@linkcode HeartbeatEvent}), not from the service's view.
+ *
+ * The rule, per executor and namespace, over its answered heartbeats in the
+ * order they were answered: a shard that answer k−1 gave the executor to run
+ * and answer k does not (gone, or listed as releasing) was **taken** at
+ * answer k. A take is **needless** unless one of these explains it:
+ *
+ * - **a gap**: answer k came more than `windowMs` after answer k−1 (some
+ *   heartbeat in between failed or none was sent: the service may well have
+ *   lost sight of the executor);
+ * - **a drain**: the shard was drained (a `drain` event) at or before answer k;
+ * - **a quarantine**: answer k lists the shard as quarantined;
+ * - **the executor leaving**: heartbeat k−1 or k was sent with a status other
+ *   than ACTIVE (DRAINING, DRAINED);
+ * - **balancing**: answer k still gives the executor at least one shard that
+ *   answer k−1 gave it. The balancer moves some of an executor's shards and
+ *   leaves it its share; an executor the service judged lost (stale) loses
+ *   every shard at once. So a take that leaves the executor none of the
+ *   shards it had is a loss of the executor, and with its heartbeats answered
+ *   throughout, a needless one.
+ *
+ * Only takes at answers within `[from, until]` count.
+ *
+ * @module
+ */
+import type { ChaosEvent, HeartbeatEvent } from "./events.ts";
+
+/** A shard taken from an executor whose heartbeats were being answered. */
+export interface NeedlessMove {
+  readonly at: number;
+  readonly namespace: string;
+  readonly shard: string;
+  readonly executor: string;
+  /** When the answer before (which still gave the shard) came. */
+  readonly previousAnswerAt: number;
+}
+
+/** What {@linkcode findNeedlessMoves} needs. */
+export interface NeedlessMoveOptions {
+  /** Longest time between two answers that still counts as answered throughout. */
+  readonly windowMs: number;
+  readonly from: number;
+  readonly until: number;
+}
+
+/**
+ * Finds the needless moves in a recording (see the module doc for the rule).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { findNeedlessMoves } from "./needless_moves.ts";
+ *
+ * const hb = (at: number, assigned: string[]) => ({
+ *   type: "heartbeat" as const, at, sentAt: at - 5, process: "p", executor: "e",
+ *   namespace: "n", ok: true, assigned,
+ * });
+ * const moves = findNeedlessMoves([hb(0, ["1", "2"]), hb(500, [])], {
+ *   windowMs: 1_000, from: 0, until: 10_000,
+ * });
+ * assert.deepEqual(moves.map((m) => m.shard), ["1", "2"]);
+ * ```
+ */
+export function findNeedlessMoves(
+  events: readonly ChaosEvent[],
+  options: NeedlessMoveOptions,
+): NeedlessMove[] {
+  const { windowMs, from, until } = options;
+  if (!(windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${windowMs}`);
+  const drainedAt = new Map<string, number>();
+  const answers = new Map<string, HeartbeatEvent[]>();
+  for (const e of events) {
+    if (e.type === "drain") {
+      const key = `${e.namespace}\u0000${e.shard}`;
+      drainedAt.set(key, Math.min(drainedAt.get(key) ?? Infinity, e.at));
+    } else if (e.type === "heartbeat" && e.ok && e.at <= until) {
+      const key = `${e.executor}\u0000${e.namespace}`;
+      answers.set(key, [...answers.get(key) ?? [], e]);
+    }
+  }
+  const moves: NeedlessMove[] = [];
+  for (const list of answers.values()) {
+    list.sort((a, b) => a.at - b.at);
+    for (let k = 1; k < list.length; k++) {
+      const before = list[k - 1]!;
+      const now = list[k]!;
+      if (now.at < from || now.at - before.at > windowMs) continue;
+      if (leaving(before) || leaving(now)) continue;
+      const kept = new Set(now.assigned ?? []);
+      const had = before.assigned ?? [];
+      if (had.some((shard) => kept.has(shard))) continue; // balancing: some stay
+      const quarantined = new Set(now.quarantined ?? []);
+      for (const shard of had) {
+        if (quarantined.has(shard)) continue;
+        if ((drainedAt.get(`${now.namespace}\u0000${shard}`) ?? Infinity) <= now.at) continue;
+        moves.push({
+          at: now.at,
+          namespace: now.namespace,
+          shard,
+          executor: now.executor,
+          previousAnswerAt: before.at,
+        });
+      }
+    }
+  }
+  return moves.sort((a, b) => a.at - b.at || a.shard.localeCompare(b.shard));
+}
+
+function leaving(heartbeat: HeartbeatEvent): boolean {
+  return heartbeat.status !== undefined && heartbeat.status !== "ACTIVE";
+}
