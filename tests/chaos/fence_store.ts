@@ -129,3 +129,20 @@ export class FencedStore {
     this.#client.close();
   }
 }
+
+/**
+ * Reads every shard's final value once; `readAt` is when the read began (a
+ * write acknowledged before it must be in the values).
+ */
+export async function readFenceFinals(
+  endpoints: readonly string[],
+  prefix: string,
+): Promise<{ readonly values: Map<string, FenceValue>; readonly readAt: number }> {
+  const store = new FencedStore(endpoints, prefix);
+  try {
+    const readAt = Date.now();
+    return { values: await store.readAll(), readAt };
+  } finally {
+    store.close();
+  }
+}

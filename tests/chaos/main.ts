@@ -79,6 +79,20 @@ export function printReport(report: ChaosReport): void {
       "overlaps, available",
       `${report.overlaps.available} (allowed; longest ${report.overlaps.availableMaxMs} ms)`,
     ],
+    [
+      "heartbeats answered / failed",
+      `${report.heartbeats.answered} / ${report.heartbeats.failed}`,
+    ],
+    ["needless moves", report.needlessMoves],
+    [
+      "fenced writes acked / refused",
+      `${report.fencing.writes} / ${report.fencing.rejected} (${report.fencing.shards} shards)`,
+    ],
+    [
+      "fencing: stale accepted / lost",
+      `${report.violations.filter((v) => v.rule === "fencing-stale").length} / ` +
+      `${report.violations.filter((v) => v.rule === "fencing-lost").length}`,
+    ],
     ["persistence after restart", report.persistence.problems.length === 0 ? "intact" : "CHANGED"],
     ["shards moved after restart", report.persistence.movedAfterRestart.length],
     ["spectator mismatches at end", report.spectator.mismatchesAtEnd],

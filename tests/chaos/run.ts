@@ -10,6 +10,8 @@ import { check, type CheckResult, type Violation } from "./checker.ts";
 import { ChaosCluster } from "./cluster.ts";
 import { CHAOS_BOUND_TIMINGS, CHAOS_TIMINGS, chaosNamespaces } from "./config.ts";
 import type { NamespaceSpec } from "./events.ts";
+import { readFenceFinals } from "./fence_store.ts";
+import { checkFencing, type FencingResult } from "./fencing.ts";
 import { FAULT_KINDS, type FaultPlan, faultSchedule, runFault } from "./faults.ts";
 import {
   compareDurableState,
@@ -70,6 +72,12 @@ export interface ChaosReport {
     readonly available: number;
     readonly availableMaxMs: number;
   };
+  /** Shards taken from executors whose heartbeats were answered (violations, rule 4). */
+  readonly needlessMoves: number;
+  /** The executors' heartbeats as they recorded them. */
+  readonly heartbeats: { readonly answered: number; readonly failed: number };
+  /** The processors' writes through their fencing tokens (`fencing.ts`). */
+  readonly fencing: { readonly writes: number; readonly rejected: number; readonly shards: number };
   readonly violations: readonly Violation[];
   readonly persistence: PersistenceResult;
   readonly spectator: { readonly ownerEvents: number; readonly mismatchesAtEnd: number };
@@ -117,6 +125,8 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     ...CHAOS_BOUND_TIMINGS,
     ...(exclusive ? { ownershipLeaseMs: CHAOS_BOUND_TIMINGS.heartbeatTTLMs } : {}),
   });
+  // Rule 4: answers at most two heartbeat intervals apart count as answered throughout.
+  const heartbeatWindowMs = 2 * CHAOS_TIMINGS.heartbeatIntervalMs;
   const harnessErrors: string[] = [];
   const faults: InjectedFault[] = [];
   const drained = new Set<string>();
@@ -134,6 +144,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   });
   let from = Date.now();
   let result: CheckResult | undefined;
+  let fencing: FencingResult | undefined;
   let mismatchesAtEnd = 0;
   try {
     const settle = async (limitMs: number): Promise<number | null> => {
@@ -169,7 +180,13 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       }
       const settledMs = await settle(boundMs + 3_000);
       await sleep(500);
-      const interim = check(recorder.events, { namespaces, boundMs, from, until: Date.now() });
+      const interim = check(recorder.events, {
+        namespaces,
+        boundMs,
+        from,
+        until: Date.now(),
+        heartbeatWindowMs,
+      });
       faults.push({ ...plan, at, target, settledMs, violationsAfter: interim.violations.length });
       log(
         `  #${i + 1} ${plan.kind} ${target} held ${plan.holdMs} ms: ` +
@@ -192,8 +209,14 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     if (after === null) log("  shards did not all run again after the full restart");
     await sleep(1_000);
     const until = Date.now();
-    result = check(recorder.events, { namespaces, boundMs, from, until });
+    result = check(recorder.events, { namespaces, boundMs, from, until, heartbeatWindowMs });
     mismatchesAtEnd = spectatorMismatches(recorder.events, until);
+    try {
+      const finals = await readFenceFinals(cluster.etcd.endpoints, cluster.fencePrefix);
+      fencing = checkFencing(recorder.events, finals.values, finals.readAt);
+    } catch (error) {
+      harnessErrors.push(`the fenced store could not be read: ${error}`);
+    }
   } finally {
     await cluster.close().catch((error) => harnessErrors.push(`close: ${error}`));
     recorder.close();
@@ -212,6 +235,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     recorder,
     harnessErrors,
     result,
+    fencing,
     extraViolations,
     persistence,
     outDir,
@@ -344,6 +368,7 @@ function buildReport(input: {
   recorder: Recorder;
   harnessErrors: string[];
   result: CheckResult | undefined;
+  fencing: FencingResult | undefined;
   extraViolations: Violation[];
   persistence: PersistenceResult;
   outDir: string;
@@ -351,7 +376,13 @@ function buildReport(input: {
   const { result, recorder, faults } = input;
   const overlaps = result?.overlaps ?? [];
   const available = overlaps.filter((o) => !o.exclusive);
-  const violations = [...(result?.violations ?? []), ...input.extraViolations];
+  const violations = [
+    ...(result?.violations ?? []),
+    ...(input.fencing?.violations ?? []),
+    ...input.extraViolations,
+  ];
+  const heartbeats = recorder.events.filter((e) => e.type === "heartbeat");
+  const answered = heartbeats.filter((e) => e.ok).length;
   const faultCounts: Record<string, number> = {};
   for (const f of faults) faultCounts[f.kind] = (faultCounts[f.kind] ?? 0) + 1;
   const ownerEvents = recorder.events.filter((e) => e.type === "owner").length;
@@ -378,6 +409,13 @@ function buildReport(input: {
       exclusiveAllowedFenced: overlaps.filter((o) => o.exclusive && o.allowed).length,
       available: available.length,
       availableMaxMs: Math.max(0, ...available.map((o) => o.ms)),
+    },
+    needlessMoves: result?.needlessMoves.length ?? 0,
+    heartbeats: { answered, failed: heartbeats.length - answered },
+    fencing: {
+      writes: input.fencing?.writes ?? 0,
+      rejected: input.fencing?.rejected ?? 0,
+      shards: input.fencing?.shards ?? 0,
     },
     violations,
     persistence: input.persistence,
