@@ -39,9 +39,9 @@ export interface CheckOptions {
   /** End of the checked period. */
   readonly until: number;
   /**
-   * Rule 4: the longest time between two answered heartbeats of an executor
+   * The `needless-move` rule: the longest time between two answered heartbeats of an executor
    * that still counts as answered throughout (e.g. 2 × the heartbeat
-   * interval). Absent: rule 4 is not checked.
+   * interval). Absent: that rule is not checked.
    */
   readonly heartbeatWindowMs?: number;
 }
@@ -74,7 +74,7 @@ export interface CheckedOverlap extends Overlap {
 export interface CheckResult {
   readonly overlaps: readonly CheckedOverlap[];
   readonly gaps: readonly Gap[];
-  /** Rule 4's findings (each is also a violation). */
+  /** The `needless-move` findings (each is also a violation). */
   readonly needlessMoves: readonly NeedlessMove[];
   readonly violations: readonly Violation[];
 }

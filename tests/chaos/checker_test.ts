@@ -218,7 +218,7 @@ Deno.test("an etcd pause that takes every shard from executors that kept heartbe
     "needless-move",
   ]);
   assert.match(result.violations[0]!.message, /taken from a although its heartbeats were answered/);
-  // Without a window, rule 4 is not checked.
+  // Without a window, the needless-move rule is not checked.
   const unchecked = check(events, {
     namespaces: [{ name: "n", ownership: "available", shards: ["0", "1", "2"] }],
     boundMs: 1_000,

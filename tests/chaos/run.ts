@@ -72,7 +72,7 @@ export interface ChaosReport {
     readonly available: number;
     readonly availableMaxMs: number;
   };
-  /** Shards taken from executors whose heartbeats were answered (violations, rule 4). */
+  /** Shards taken from executors whose heartbeats were answered (violations, rule needless-move). */
   readonly needlessMoves: number;
   /** The executors' heartbeats as they recorded them. */
   readonly heartbeats: { readonly answered: number; readonly failed: number };
@@ -125,7 +125,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     ...CHAOS_BOUND_TIMINGS,
     ...(exclusive ? { ownershipLeaseMs: CHAOS_BOUND_TIMINGS.heartbeatTTLMs } : {}),
   });
-  // Rule 4: answers at most two heartbeat intervals apart count as answered throughout.
+  // needless-move: answers at most two heartbeat intervals apart count as answered throughout.
   const heartbeatWindowMs = 2 * CHAOS_TIMINGS.heartbeatIntervalMs;
   const harnessErrors: string[] = [];
   const faults: InjectedFault[] = [];
