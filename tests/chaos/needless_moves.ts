@@ -8,9 +8,13 @@
  * and answer k does not (gone, or listed as releasing) was **taken** at
  * answer k. A take is **needless** unless one of these explains it:
  *
- * - **a gap**: answer k came more than `windowMs` after answer k−1 (some
- *   heartbeat in between failed or none was sent: the service may well have
- *   lost sight of the executor);
+ * - **a gap**: answer k came more than `windowMs` after answer k−1, or
+ *   heartbeat k was sent more than `windowMs` after heartbeat k−1 (some
+ *   heartbeat in between failed, or none was sent: the service may well have
+ *   lost sight of the executor). Both count: a process frozen after sending
+ *   k−1 reads its answer only when it resumes, right before it sends k, so
+ *   the answers are close while the service heard nothing for the whole
+ *   freeze;
  * - **a drain**: the shard was drained (a `drain` event) at or before answer k;
  * - **a quarantine**: answer k lists the shard as quarantined;
  * - **the executor leaving**: heartbeat k−1 or k was sent with a status other
@@ -87,7 +91,8 @@ export function findNeedlessMoves(
     for (let k = 1; k < list.length; k++) {
       const before = list[k - 1]!;
       const now = list[k]!;
-      if (now.at < from || now.at - before.at > windowMs) continue;
+      if (now.at < from) continue;
+      if (now.at - before.at > windowMs || now.sentAt - before.sentAt > windowMs) continue;
       if (leaving(before) || leaving(now)) continue;
       const kept = new Set(now.assigned ?? []);
       const had = before.assigned ?? [];

@@ -44,6 +44,10 @@ Deno.test("a gap longer than the window between two answers excuses the move", (
   // A failed heartbeat in between is not an answer: the gap runs from the last answer.
   const failed = [hb(0, ["1"]), hb(600, [], { ok: false }), hb(1_200, [])];
   assert.deepEqual(shards(failed), []);
+  // A frozen executor (SIGSTOP) reads answer k−1 when it resumes and sends k at once: the answers
+  // are 250 ms apart, the sends 3 s; the service heard nothing in between.
+  const frozen = [hb(3_000, ["1"], { sentAt: 0 }), hb(3_250, [], { sentAt: 3_005 })];
+  assert.deepEqual(shards(frozen), []);
 });
 
 Deno.test("a drained shard, a quarantined one, and a leaving executor are excused", () => {
