@@ -25,7 +25,7 @@
 import type { ChaosEvent, NamespaceSpec } from "./events.ts";
 import { findGaps, type Gap } from "./gaps.ts";
 import { pauseWindows, quorumLossWindows, runIntervals, upTo } from "./intervals.ts";
-import { findNeedlessMoves, type NeedlessMove } from "./needless_moves.ts";
+import { judgeTakes, type NeedlessMove, type TakeVerdict } from "./needless_moves.ts";
 import { findOverlaps, type Overlap } from "./overlaps.ts";
 
 /** What {@linkcode check} checks. */
@@ -76,6 +76,8 @@ export interface CheckResult {
   readonly gaps: readonly Gap[];
   /** The `needless-move` findings (each is also a violation). */
   readonly needlessMoves: readonly NeedlessMove[];
+  /** Every shard taken from an executor, counted by verdict (`needless` or why it is excused). */
+  readonly takes: Readonly<Partial<Record<TakeVerdict, number>>>;
   readonly violations: readonly Violation[];
 }
 
@@ -163,9 +165,10 @@ export function check(events: readonly ChaosEvent[], options: CheckOptions): Che
     }
   }
   const { heartbeatWindowMs: windowMs } = options;
-  const needlessMoves = windowMs === undefined
-    ? []
-    : findNeedlessMoves(ordered, { windowMs, from, until });
+  const judged = windowMs === undefined ? [] : judgeTakes(ordered, { windowMs, from, until });
+  const takes: Partial<Record<TakeVerdict, number>> = {};
+  for (const t of judged) takes[t.verdict] = (takes[t.verdict] ?? 0) + 1;
+  const needlessMoves = judged.filter((t): t is NeedlessMove => t.verdict === "needless");
   for (const m of needlessMoves) {
     violations.push({
       rule: "needless-move",
@@ -177,5 +180,5 @@ export function check(events: readonly ChaosEvent[], options: CheckOptions): Che
     });
   }
   violations.sort((a, b) => a.at - b.at);
-  return { overlaps, gaps, needlessMoves, violations };
+  return { overlaps, gaps, needlessMoves, takes, violations };
 }

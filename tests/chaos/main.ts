@@ -85,6 +85,11 @@ export function printReport(report: ChaosReport): void {
     ],
     ["needless moves", report.needlessMoves],
     [
+      "  shards taken, excused",
+      Object.entries(report.shardTakes).filter(([verdict]) => verdict !== "needless")
+        .map(([verdict, n]) => `${verdict} ${n}`).join(", ") || "none",
+    ],
+    [
       "fenced writes acked / refused",
       `${report.fencing.writes} / ${report.fencing.rejected} (${report.fencing.shards} shards)`,
     ],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ChaosEvent, HeartbeatEvent } from "./events.ts";
-import { findNeedlessMoves } from "./needless_moves.ts";
+import { findNeedlessMoves, judgeTakes } from "./needless_moves.ts";
 
 const hb = (
   at: number,
@@ -80,4 +80,23 @@ Deno.test("only moves within the checked period count", () => {
 
 Deno.test("a window that is not positive is refused", () => {
   assert.throws(() => findNeedlessMoves([], { ...OPTIONS, windowMs: 0 }), RangeError);
+});
+
+Deno.test("every take gets a verdict: why it is excused, or needless", () => {
+  const drain: ChaosEvent = { type: "drain", at: 900, namespace: "n", shard: "3" };
+  const events = [
+    hb(0, ["1", "2", "3"]),
+    hb(500, ["2", "3"]), // 1: balancing
+    drain,
+    hb(1_000, ["2"]), // 3: drain
+    hb(1_500, [], { status: "DRAINING" }), // 2: leaving
+    hb(2_000, ["4"]),
+    hb(4_000, []), // 4: gap
+    hb(4_500, ["5"]),
+    hb(5_000, []), // 5: needless
+  ];
+  assert.deepEqual(
+    judgeTakes(events, OPTIONS).map((t) => `${t.shard}:${t.verdict}`),
+    ["1:balancing", "3:drain", "2:leaving", "4:gap", "5:needless"],
+  );
 });

@@ -74,6 +74,8 @@ export interface ChaosReport {
   };
   /** Shards taken from executors whose heartbeats were answered (violations, rule needless-move). */
   readonly needlessMoves: number;
+  /** Shards taken from executors, by verdict of the needless-move rule. */
+  readonly shardTakes: Readonly<Record<string, number>>;
   /** The executors' heartbeats as they recorded them. */
   readonly heartbeats: { readonly answered: number; readonly failed: number };
   /** The processors' writes through their fencing tokens (`fencing.ts`). */
@@ -411,6 +413,7 @@ function buildReport(input: {
       availableMaxMs: Math.max(0, ...available.map((o) => o.ms)),
     },
     needlessMoves: result?.needlessMoves.length ?? 0,
+    shardTakes: { ...result?.takes },
     heartbeats: { answered, failed: heartbeats.length - answered },
     fencing: {
       writes: input.fencing?.writes ?? 0,
