@@ -15,9 +15,8 @@ import assert from "node:assert/strict";
 import { reassignmentBoundMs } from "./chaos/bounds.ts";
 import { check } from "./chaos/checker.ts";
 import { ChaosCluster } from "./chaos/cluster.ts";
-import { CHAOS_BOUND_TIMINGS, CHAOS_TIMINGS, chaosNamespaces } from "./chaos/config.ts";
-import { readFenceFinals } from "./chaos/fence_store.ts";
-import { checkFencing } from "./chaos/fencing.ts";
+import { CHAOS_BOUND_TIMINGS, chaosNamespaces } from "./chaos/config.ts";
+import { fencingAtEnd, HEARTBEAT_WINDOW_MS } from "./chaos/moves_and_fencing.ts";
 import { Recorder } from "./chaos/recorder.ts";
 
 const PAUSES_S = [3, 8];
@@ -82,10 +81,11 @@ Deno.test({
         boundMs,
         from,
         until,
-        heartbeatWindowMs: 2 * CHAOS_TIMINGS.heartbeatIntervalMs,
+        heartbeatWindowMs: HEARTBEAT_WINDOW_MS,
       });
-      const finals = await readFenceFinals(cluster.etcd.endpoints, cluster.fencePrefix);
-      const fencing = checkFencing(recorder.events, finals.values, finals.readAt);
+      const errors: string[] = [];
+      const fencing = await fencingAtEnd(cluster, recorder.events, errors);
+      assert.ok(fencing, errors.join("\n"));
       const heartbeats = recorder.events.filter((e) => e.type === "heartbeat" && e.at >= from);
       console.log(
         `etcd pauses of ${PAUSES_S.join(" and ")} s: ${heartbeats.length} heartbeats ` +

@@ -52,8 +52,8 @@ Deno.test({
       assert.deepEqual(report.violations, [], text);
       assert.deepEqual(report.harnessErrors, [], text);
       // The needless-move and fencing checks had something to judge.
-      assert.ok(report.heartbeats.answered > 0, "no heartbeat recorded");
-      assert.ok(report.fencing.writes > 0, "no fenced write acknowledged");
+      assert.ok(report.checks.heartbeats.answered > 0, "no heartbeat recorded");
+      assert.ok(report.checks.fencing.writes > 0, "no fenced write acknowledged");
       assert.equal(report.faults.length, 8, text);
       assert.equal(new Set(report.faults.map((f) => f.kind)).size, 8, "every fault kind once");
       assert.equal(result.code, 0, text);

@@ -58,6 +58,7 @@ export function printScenario(r: ScenarioReport): void {
 /** Prints the summary of a report. */
 export function printReport(report: ChaosReport): void {
   const r = report.reassignment;
+  const { heartbeats, fencing } = report.checks;
   const kinds = Object.entries(report.faultCounts).sort(([a], [b]) => a.localeCompare(b));
   const crashKinds = new Map<string, number>();
   for (const c of report.crashes) {
@@ -81,17 +82,17 @@ export function printReport(report: ChaosReport): void {
     ],
     [
       "heartbeats answered / failed",
-      `${report.heartbeats.answered} / ${report.heartbeats.failed}`,
+      `${heartbeats.answered} / ${heartbeats.failed}`,
     ],
-    ["needless moves", report.needlessMoves],
+    ["needless moves", report.checks.needlessMoves],
     [
       "  shards taken, excused",
-      Object.entries(report.shardTakes).filter(([verdict]) => verdict !== "needless")
+      Object.entries(report.checks.shardTakes).filter(([verdict]) => verdict !== "needless")
         .map(([verdict, n]) => `${verdict} ${n}`).join(", ") || "none",
     ],
     [
       "fenced writes acked / refused",
-      `${report.fencing.writes} / ${report.fencing.rejected} (${report.fencing.shards} shards)`,
+      `${fencing.writes} / ${fencing.rejected} (${fencing.shards} shards)`,
     ],
     [
       "fencing: stale accepted / lost",

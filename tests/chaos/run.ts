@@ -10,8 +10,8 @@ import { check, type CheckResult, type Violation } from "./checker.ts";
 import { ChaosCluster } from "./cluster.ts";
 import { CHAOS_BOUND_TIMINGS, CHAOS_TIMINGS, chaosNamespaces } from "./config.ts";
 import type { NamespaceSpec } from "./events.ts";
-import { readFenceFinals } from "./fence_store.ts";
-import { checkFencing, type FencingResult } from "./fencing.ts";
+import { fencingAtEnd, type FencingResult, HEARTBEAT_WINDOW_MS } from "./moves_and_fencing.ts";
+import { type MovesAndFencing, movesAndFencing } from "./moves_and_fencing.ts";
 import { FAULT_KINDS, type FaultPlan, faultSchedule, runFault } from "./faults.ts";
 import {
   compareDurableState,
@@ -72,14 +72,8 @@ export interface ChaosReport {
     readonly available: number;
     readonly availableMaxMs: number;
   };
-  /** Shards taken from executors whose heartbeats were answered (violations, rule needless-move). */
-  readonly needlessMoves: number;
-  /** Shards taken from executors, by verdict of the needless-move rule. */
-  readonly shardTakes: Readonly<Record<string, number>>;
-  /** The executors' heartbeats as they recorded them. */
-  readonly heartbeats: { readonly answered: number; readonly failed: number };
-  /** The processors' writes through their fencing tokens (`fencing.ts`). */
-  readonly fencing: { readonly writes: number; readonly rejected: number; readonly shards: number };
+  /** The needless-move and fencing checks (their violations are in `violations`). */
+  readonly checks: MovesAndFencing;
   readonly violations: readonly Violation[];
   readonly persistence: PersistenceResult;
   readonly spectator: { readonly ownerEvents: number; readonly mismatchesAtEnd: number };
@@ -127,8 +121,6 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     ...CHAOS_BOUND_TIMINGS,
     ...(exclusive ? { ownershipLeaseMs: CHAOS_BOUND_TIMINGS.heartbeatTTLMs } : {}),
   });
-  // needless-move: answers at most two heartbeat intervals apart count as answered throughout.
-  const heartbeatWindowMs = 2 * CHAOS_TIMINGS.heartbeatIntervalMs;
   const harnessErrors: string[] = [];
   const faults: InjectedFault[] = [];
   const drained = new Set<string>();
@@ -148,6 +140,14 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   let result: CheckResult | undefined;
   let fencing: FencingResult | undefined;
   let mismatchesAtEnd = 0;
+  const checkUntil = (until: number) =>
+    check(recorder.events, {
+      namespaces,
+      boundMs,
+      from,
+      until,
+      heartbeatWindowMs: HEARTBEAT_WINDOW_MS,
+    });
   try {
     const settle = async (limitMs: number): Promise<number | null> => {
       const t0 = Date.now();
@@ -182,13 +182,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       }
       const settledMs = await settle(boundMs + 3_000);
       await sleep(500);
-      const interim = check(recorder.events, {
-        namespaces,
-        boundMs,
-        from,
-        until: Date.now(),
-        heartbeatWindowMs,
-      });
+      const interim = checkUntil(Date.now());
       faults.push({ ...plan, at, target, settledMs, violationsAfter: interim.violations.length });
       log(
         `  #${i + 1} ${plan.kind} ${target} held ${plan.holdMs} ms: ` +
@@ -211,14 +205,9 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     if (after === null) log("  shards did not all run again after the full restart");
     await sleep(1_000);
     const until = Date.now();
-    result = check(recorder.events, { namespaces, boundMs, from, until, heartbeatWindowMs });
+    result = checkUntil(until);
     mismatchesAtEnd = spectatorMismatches(recorder.events, until);
-    try {
-      const finals = await readFenceFinals(cluster.etcd.endpoints, cluster.fencePrefix);
-      fencing = checkFencing(recorder.events, finals.values, finals.readAt);
-    } catch (error) {
-      harnessErrors.push(`the fenced store could not be read: ${error}`);
-    }
+    fencing = await fencingAtEnd(cluster, recorder.events, harnessErrors);
   } finally {
     await cluster.close().catch((error) => harnessErrors.push(`close: ${error}`));
     recorder.close();
@@ -378,13 +367,8 @@ function buildReport(input: {
   const { result, recorder, faults } = input;
   const overlaps = result?.overlaps ?? [];
   const available = overlaps.filter((o) => !o.exclusive);
-  const violations = [
-    ...(result?.violations ?? []),
-    ...(input.fencing?.violations ?? []),
-    ...input.extraViolations,
-  ];
-  const heartbeats = recorder.events.filter((e) => e.type === "heartbeat");
-  const answered = heartbeats.filter((e) => e.ok).length;
+  const fenced = input.fencing?.violations ?? [];
+  const violations = [...(result?.violations ?? []), ...fenced, ...input.extraViolations];
   const faultCounts: Record<string, number> = {};
   for (const f of faults) faultCounts[f.kind] = (faultCounts[f.kind] ?? 0) + 1;
   const ownerEvents = recorder.events.filter((e) => e.type === "owner").length;
@@ -412,14 +396,7 @@ function buildReport(input: {
       available: available.length,
       availableMaxMs: Math.max(0, ...available.map((o) => o.ms)),
     },
-    needlessMoves: result?.needlessMoves.length ?? 0,
-    shardTakes: { ...result?.takes },
-    heartbeats: { answered, failed: heartbeats.length - answered },
-    fencing: {
-      writes: input.fencing?.writes ?? 0,
-      rejected: input.fencing?.rejected ?? 0,
-      shards: input.fencing?.shards ?? 0,
-    },
+    checks: movesAndFencing(recorder.events, result, input.fencing),
     violations,
     persistence: input.persistence,
     spectator: {
