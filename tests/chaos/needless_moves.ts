@@ -28,6 +28,10 @@
  *
  * Only takes at answers within `[from, until]` count.
  *
+ * Not visible in the answers: an operator's drain of a whole executor (it
+ * keeps heartbeating ACTIVE and loses every shard), which reads as needless;
+ * the chaos run drains shards only.
+ *
  * @module
  */
 import type { ChaosEvent, HeartbeatEvent } from "./events.ts";
