@@ -3,7 +3,9 @@
  * 3-member etcd cluster, 3 service processes, 3 executor processes and a
  * spectator process, then a full restart. It fails on any checker violation
  * (overlap in an exclusive namespace, a shard unowned past the bound, a
- * drained shard running, or durable state lost in the restart). Unexpected
+ * drained shard running, a needless move, a stale write accepted or an
+ * acknowledged write lost by the fenced store, or durable state lost in the
+ * restart). Unexpected
  * process deaths are printed as findings, not failures. Longer runs:
  * `deno task chaos --duration 10m --faults 1000`.
  */
@@ -49,6 +51,9 @@ Deno.test({
       }
       assert.deepEqual(report.violations, [], text);
       assert.deepEqual(report.harnessErrors, [], text);
+      // The needless-move and fencing checks had something to judge.
+      assert.ok(report.checks.heartbeats.answered > 0, "no heartbeat recorded");
+      assert.ok(report.checks.fencing.writes > 0, "no fenced write acknowledged");
       assert.equal(report.faults.length, 8, text);
       assert.equal(new Set(report.faults.map((f) => f.kind)).size, 8, "every fault kind once");
       assert.equal(result.code, 0, text);

@@ -8,9 +8,15 @@
  *
  * @module
  */
-import { Executor, type PrepareContext } from "../../src/client/executor/mod.ts";
+import {
+  Executor,
+  grpcHeartbeatTransport,
+  type PrepareContext,
+} from "../../src/client/executor/mod.ts";
 import { createSpectator } from "../../src/client/spectator/mod.ts";
+import { recordingTransport, writeWhileRunning } from "./child_records.ts";
 import type { Ownership } from "./events.ts";
+import { FencedStore } from "./fence_store.ts";
 
 /** What the harness passes to a child. */
 export interface ChildConfig {
@@ -36,6 +42,11 @@ export interface ChildConfig {
    * exits the process (`exit`) or its start throws (`throw`), every time.
    */
   readonly poison?: PoisonConfig;
+  /**
+   * Executors only: the fenced store (etcd endpoints and key prefix) every
+   * processor writes to through its fencing token while it runs.
+   */
+  readonly fence?: { readonly endpoints: readonly string[]; readonly prefix: string };
 }
 
 /** The poison shard of a scenario run. */
@@ -57,10 +68,14 @@ function startSoon(executor: Executor): Executor {
 
 function runExecutors(config: ChildConfig): () => Promise<void> {
   const executor = `${config.process}.${config.generation}`;
-  const executors = config.namespaces.map(({ name, ownership }) =>
-    startSoon(
+  const store = config.fence && new FencedStore(config.fence.endpoints, config.fence.prefix);
+  const executors = config.namespaces.map(({ name, ownership }) => {
+    const sender = { process: config.process, executor, namespace: name };
+    return startSoon(
       new Executor({
         addresses: config.addresses,
+        // The SDK's own gRPC transport, each heartbeat and its outcome recorded.
+        transport: recordingTransport(grpcHeartbeatTransport(config.addresses), sender, write),
         namespace: name,
         executorId: executor,
         heartbeatIntervalMs: config.heartbeatIntervalMs,
@@ -89,13 +104,15 @@ function runExecutors(config: ChildConfig): () => Promise<void> {
             throw new Error(`poison shard ${ctx.shardKey}: this start always fails`);
           }
           write({ type: "start", ...shard, token: ctx.fencingToken });
+          if (store) writeWhileRunning(store, ctx, sender, write);
           return { stop: () => void write({ type: "stop", ...shard }) };
         },
       }),
-    )
-  );
+    );
+  });
   return async () => {
     await Promise.all(executors.map((e) => e.shutdown()));
+    store?.close();
   };
 }
 

@@ -13,12 +13,19 @@
  *    had no quorum.
  * 3. `drained-owned`: a drained shard runs nowhere from `boundMs` after its
  *    drain on.
+ * 4. `needless-move`: no shard is taken from an executor whose heartbeats
+ *    were being answered (`needless_moves.ts` has the exact rule); checked
+ *    when `heartbeatWindowMs` is given.
+ *
+ * The fencing check (`fencing-stale`, `fencing-lost`) needs the fenced
+ * store's final values and lives in `fencing.ts`.
  *
  * @module
  */
 import type { ChaosEvent, NamespaceSpec } from "./events.ts";
 import { findGaps, type Gap } from "./gaps.ts";
 import { pauseWindows, quorumLossWindows, runIntervals, upTo } from "./intervals.ts";
+import { judgeTakes, type NeedlessMove, type TakeVerdict } from "./needless_moves.ts";
 import { findOverlaps, type Overlap } from "./overlaps.ts";
 
 /** What {@linkcode check} checks. */
@@ -31,11 +38,24 @@ export interface CheckOptions {
   readonly from: number;
   /** End of the checked period. */
   readonly until: number;
+  /**
+   * The `needless-move` rule: the longest time between two answered heartbeats of an executor
+   * that still counts as answered throughout (e.g. 2 × the heartbeat
+   * interval). Absent: that rule is not checked.
+   */
+  readonly heartbeatWindowMs?: number;
 }
 
 /** A broken rule. */
 export interface Violation {
-  readonly rule: "overlap" | "reassignment" | "drained-owned" | "persistence";
+  readonly rule:
+    | "overlap"
+    | "reassignment"
+    | "drained-owned"
+    | "needless-move"
+    | "fencing-stale"
+    | "fencing-lost"
+    | "persistence";
   readonly at: number;
   readonly namespace: string;
   readonly shard: string;
@@ -54,11 +74,15 @@ export interface CheckedOverlap extends Overlap {
 export interface CheckResult {
   readonly overlaps: readonly CheckedOverlap[];
   readonly gaps: readonly Gap[];
+  /** The `needless-move` findings (each is also a violation). */
+  readonly needlessMoves: readonly NeedlessMove[];
+  /** Every shard taken from an executor, counted by verdict (`needless` or why it is excused). */
+  readonly takes: Readonly<Partial<Record<TakeVerdict, number>>>;
   readonly violations: readonly Violation[];
 }
 
 /**
- * Checks a recording against the three rules.
+ * Checks a recording against the rules above.
  *
  * @example
  * ```ts
@@ -140,6 +164,21 @@ export function check(events: readonly ChaosEvent[], options: CheckOptions): Che
       }
     }
   }
+  const { heartbeatWindowMs: windowMs } = options;
+  const judged = windowMs === undefined ? [] : judgeTakes(ordered, { windowMs, from, until });
+  const takes: Partial<Record<TakeVerdict, number>> = {};
+  for (const t of judged) takes[t.verdict] = (takes[t.verdict] ?? 0) + 1;
+  const needlessMoves = judged.filter((t): t is NeedlessMove => t.verdict === "needless");
+  for (const m of needlessMoves) {
+    violations.push({
+      rule: "needless-move",
+      at: m.at,
+      namespace: m.namespace,
+      shard: m.shard,
+      message: `shard ${m.shard} of ${m.namespace} was taken from ${m.executor} although its ` +
+        `heartbeats were answered (${m.at - m.previousAnswerAt} ms apart)`,
+    });
+  }
   violations.sort((a, b) => a.at - b.at);
-  return { overlaps, gaps, violations };
+  return { overlaps, gaps, needlessMoves, takes, violations };
 }

@@ -173,3 +173,74 @@ Deno.test("bad options are refused", () => {
   assert.throws(() => check([], options("available", { boundMs: 0 })), RangeError);
   assert.throws(() => check([], options("available", { from: 5, until: 1 })), RangeError);
 });
+
+/** An answered heartbeat of executor `executor` in namespace `n` giving it `assigned`. */
+const answered = (at: number, executor: string, assigned: string[], ns = "n") =>
+  ({
+    type: "heartbeat",
+    at,
+    sentAt: at - 3,
+    process: `p-${executor}`,
+    executor,
+    namespace: ns,
+    ok: true,
+    assigned,
+  }) as const;
+
+Deno.test("an etcd pause that takes every shard from executors that kept heartbeating is a violation", () => {
+  // The case of issue 42: etcd paused from 1 s to 7 s; both executors' heartbeats are answered
+  // every 500 ms throughout (from the instances' caches), yet at 7.5 s every shard has moved.
+  const events: ChaosEvent[] = [
+    start(0, "a", "0"),
+    start(0, "a", "1"),
+    start(0, "b", "2"),
+    { type: "fault", at: 1_000, kind: "etcd-pause", target: "all", phase: "inject" },
+    { type: "fault", at: 7_000, kind: "etcd-pause", target: "all", phase: "heal" },
+  ];
+  for (let at = 500; at <= 7_000; at += 500) {
+    events.push(answered(at, "a", ["0", "1"]), answered(at + 10, "b", ["2"]));
+  }
+  events.push(answered(7_500, "a", ["2"]), answered(7_510, "b", ["0", "1"]));
+  const result = check(events, {
+    namespaces: [{ name: "n", ownership: "available", shards: ["0", "1", "2"] }],
+    boundMs: 1_000,
+    from: 0,
+    until: 10_000,
+    heartbeatWindowMs: 1_000,
+  });
+  assert.deepEqual(
+    result.needlessMoves.map((m) => `${m.executor}:${m.shard}`),
+    ["a:0", "a:1", "b:2"],
+  );
+  assert.deepEqual(result.violations.map((v) => v.rule), [
+    "needless-move",
+    "needless-move",
+    "needless-move",
+  ]);
+  assert.match(result.violations[0]!.message, /taken from a although its heartbeats were answered/);
+  // Without a window, the needless-move rule is not checked.
+  const unchecked = check(events, {
+    namespaces: [{ name: "n", ownership: "available", shards: ["0", "1", "2"] }],
+    boundMs: 1_000,
+    from: 0,
+    until: 10_000,
+  });
+  assert.deepEqual(unchecked.violations, []);
+});
+
+Deno.test("the same moves after the executors' heartbeats failed for a while are not needless", () => {
+  const events: ChaosEvent[] = [start(0, "a", "0"), start(0, "a", "1")];
+  for (let at = 500; at <= 1_000; at += 500) events.push(answered(at, "a", ["0", "1"]));
+  for (let at = 2_000; at <= 6_000; at += 1_000) {
+    events.push({ ...answered(at, "a", []), ok: false, error: "DEADLINE_EXCEEDED" });
+  }
+  events.push(answered(6_500, "a", []));
+  const result = check(events, {
+    namespaces: [{ name: "n", ownership: "available", shards: ["0", "1"] }],
+    boundMs: 10_000,
+    from: 0,
+    until: 10_000,
+    heartbeatWindowMs: 1_000,
+  });
+  assert.deepEqual(result.needlessMoves, []);
+});

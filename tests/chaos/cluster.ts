@@ -56,6 +56,10 @@ export class ChaosCluster {
   readonly servicePorts: number[];
   /** The etcd key prefix of this run (`<prefix>/store`, `<prefix>/leader`). */
   readonly prefix = `chaos-${crypto.randomUUID().slice(0, 8)}`;
+  /** Where the processors' fenced writes go (`fence_store.ts`). */
+  get fencePrefix(): string {
+    return `${this.prefix}/fence`;
+  }
   readonly #options: ClusterOptions;
   #stopping = false;
 
@@ -150,6 +154,7 @@ export class ChaosCluster {
             // A mixed fleet: every other executor prepares shards before it takes them over.
             ...(i % 2 === 1 ? { prepareMs: 200 } : {}),
             ...(this.#options.poison ? { poison: this.#options.poison } : {}),
+            fence: { endpoints: this.etcd.endpoints, prefix: this.fencePrefix },
           }),
         onLine: (line) => this.#options.recorder.addLine(line),
         ready: (p) => p.waitLine((l) => l.includes('"type":"ready"'), START_TIMEOUT_MS),

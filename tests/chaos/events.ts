@@ -88,6 +88,59 @@ export interface ExitEvent {
   readonly signal: string | null;
 }
 
+/**
+ * One heartbeat of an executor, as the executor sent it (`sentAt`) and its
+ * outcome at `at`: answered (`ok`) or failed. An answer lists the shards it
+ * gives the executor to run (`assigned`), the ones the service is taking
+ * back (`releasing`, exclusive namespaces) and the quarantined ones.
+ * `status` is the executor's own state when it was not `ACTIVE` (e.g.
+ * `DRAINING` while it shuts down).
+ */
+export interface HeartbeatEvent {
+  readonly type: "heartbeat";
+  readonly at: number;
+  readonly sentAt: number;
+  readonly process: string;
+  readonly executor: string;
+  readonly namespace: string;
+  readonly ok: boolean;
+  readonly status?: string;
+  readonly assigned?: readonly string[];
+  readonly releasing?: readonly string[];
+  readonly quarantined?: readonly string[];
+  /** Why it failed. */
+  readonly error?: string;
+}
+
+/**
+ * A processor's write through its fencing token, acknowledged by the fenced
+ * store (`tests/chaos/fence_store.ts`): the store held at most `token` for
+ * the shard and now holds `token` and the write number `count` (1, 2, ...
+ * per shard, in the store's order).
+ */
+export interface FenceWriteEvent {
+  readonly type: "write";
+  readonly at: number;
+  readonly process: string;
+  readonly executor: string;
+  readonly namespace: string;
+  readonly shard: string;
+  readonly token: string;
+  readonly count: number;
+}
+
+/** A processor's write the fenced store refused: it had seen a greater token (`stored`). */
+export interface FenceRejectEvent {
+  readonly type: "write-rejected";
+  readonly at: number;
+  readonly process: string;
+  readonly executor: string;
+  readonly namespace: string;
+  readonly shard: string;
+  readonly token: string;
+  readonly stored: string;
+}
+
 /** Anything the recorder keeps. */
 export type ChaosEvent =
   | StartEvent
@@ -97,7 +150,10 @@ export type ChaosEvent =
   | QuorumEvent
   | DrainEvent
   | FaultEvent
-  | ExitEvent;
+  | ExitEvent
+  | HeartbeatEvent
+  | FenceWriteEvent
+  | FenceRejectEvent;
 
 /** A namespace as the checker sees it. */
 export interface NamespaceSpec {

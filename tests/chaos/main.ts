@@ -58,6 +58,7 @@ export function printScenario(r: ScenarioReport): void {
 /** Prints the summary of a report. */
 export function printReport(report: ChaosReport): void {
   const r = report.reassignment;
+  const { heartbeats, fencing } = report.checks;
   const kinds = Object.entries(report.faultCounts).sort(([a], [b]) => a.localeCompare(b));
   const crashKinds = new Map<string, number>();
   for (const c of report.crashes) {
@@ -78,6 +79,25 @@ export function printReport(report: ChaosReport): void {
     [
       "overlaps, available",
       `${report.overlaps.available} (allowed; longest ${report.overlaps.availableMaxMs} ms)`,
+    ],
+    [
+      "heartbeats answered / failed",
+      `${heartbeats.answered} / ${heartbeats.failed}`,
+    ],
+    ["needless moves", report.checks.needlessMoves],
+    [
+      "  shards taken, excused",
+      Object.entries(report.checks.shardTakes).filter(([verdict]) => verdict !== "needless")
+        .map(([verdict, n]) => `${verdict} ${n}`).join(", ") || "none",
+    ],
+    [
+      "fenced writes acked / refused",
+      `${fencing.writes} / ${fencing.rejected} (${fencing.shards} shards)`,
+    ],
+    [
+      "fencing: stale accepted / lost",
+      `${report.violations.filter((v) => v.rule === "fencing-stale").length} / ` +
+      `${report.violations.filter((v) => v.rule === "fencing-lost").length}`,
     ],
     ["persistence after restart", report.persistence.problems.length === 0 ? "intact" : "CHANGED"],
     ["shards moved after restart", report.persistence.movedAfterRestart.length],

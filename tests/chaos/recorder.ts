@@ -25,6 +25,16 @@ const KNOWN_CRASHES: readonly [RegExp, string][] = [
   [/find_stream_on_goaway_func|closed_next == NULL/, "deno-http2-goaway-assertion"],
 ];
 
+/** The event types a child may print (the others are the harness's own). */
+const CHILD_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "start",
+  "stop",
+  "owner",
+  "heartbeat",
+  "write",
+  "write-rejected",
+]);
+
 /** The recorder of one run. */
 export class Recorder {
   readonly events: ChaosEvent[] = [];
@@ -72,7 +82,7 @@ export class Recorder {
       }
       return;
     }
-    if (type === "start" || type === "stop" || type === "owner") this.add(parsed as ChaosEvent);
+    if (CHILD_EVENT_TYPES.has(type as string)) this.add(parsed as ChaosEvent);
   }
 
   /**

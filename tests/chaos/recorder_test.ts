@@ -47,3 +47,20 @@ Deno.test("lines that are not events are ignored", () => {
   recorder.addLine(JSON.stringify({ type: "ready", process: "x" }));
   assert.deepEqual(recorder.events, []);
 });
+
+Deno.test("heartbeat and fenced-write lines are kept; other lines are ignored", () => {
+  const recorder = new Recorder();
+  const who = { process: "exec-0", executor: "exec-0.0", namespace: "n" };
+  recorder.addLine(
+    JSON.stringify({ type: "heartbeat", at: 5, sentAt: 2, ok: true, assigned: ["0"], ...who }),
+  );
+  recorder.addLine(
+    JSON.stringify({ type: "write", at: 6, shard: "0", token: "3", count: 1, ...who }),
+  );
+  recorder.addLine(
+    JSON.stringify({ type: "write-rejected", at: 7, shard: "0", token: "2", stored: "3", ...who }),
+  );
+  recorder.addLine(JSON.stringify({ type: "ready", at: 1, process: "exec-0" }));
+  recorder.addLine("not json");
+  assert.deepEqual(recorder.events.map((e) => e.type), ["heartbeat", "write", "write-rejected"]);
+});

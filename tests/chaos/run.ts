@@ -10,6 +10,8 @@ import { check, type CheckResult, type Violation } from "./checker.ts";
 import { ChaosCluster } from "./cluster.ts";
 import { CHAOS_BOUND_TIMINGS, CHAOS_TIMINGS, chaosNamespaces } from "./config.ts";
 import type { NamespaceSpec } from "./events.ts";
+import { fencingAtEnd, type FencingResult, HEARTBEAT_WINDOW_MS } from "./moves_and_fencing.ts";
+import { type MovesAndFencing, movesAndFencing } from "./moves_and_fencing.ts";
 import { FAULT_KINDS, type FaultPlan, faultSchedule, runFault } from "./faults.ts";
 import {
   compareDurableState,
@@ -70,6 +72,8 @@ export interface ChaosReport {
     readonly available: number;
     readonly availableMaxMs: number;
   };
+  /** The needless-move and fencing checks (their violations are in `violations`). */
+  readonly checks: MovesAndFencing;
   readonly violations: readonly Violation[];
   readonly persistence: PersistenceResult;
   readonly spectator: { readonly ownerEvents: number; readonly mismatchesAtEnd: number };
@@ -134,7 +138,16 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   });
   let from = Date.now();
   let result: CheckResult | undefined;
+  let fencing: FencingResult | undefined;
   let mismatchesAtEnd = 0;
+  const checkUntil = (until: number) =>
+    check(recorder.events, {
+      namespaces,
+      boundMs,
+      from,
+      until,
+      heartbeatWindowMs: HEARTBEAT_WINDOW_MS,
+    });
   try {
     const settle = async (limitMs: number): Promise<number | null> => {
       const t0 = Date.now();
@@ -169,7 +182,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       }
       const settledMs = await settle(boundMs + 3_000);
       await sleep(500);
-      const interim = check(recorder.events, { namespaces, boundMs, from, until: Date.now() });
+      const interim = checkUntil(Date.now());
       faults.push({ ...plan, at, target, settledMs, violationsAfter: interim.violations.length });
       log(
         `  #${i + 1} ${plan.kind} ${target} held ${plan.holdMs} ms: ` +
@@ -192,8 +205,9 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     if (after === null) log("  shards did not all run again after the full restart");
     await sleep(1_000);
     const until = Date.now();
-    result = check(recorder.events, { namespaces, boundMs, from, until });
+    result = checkUntil(until);
     mismatchesAtEnd = spectatorMismatches(recorder.events, until);
+    fencing = await fencingAtEnd(cluster, recorder.events, harnessErrors);
   } finally {
     await cluster.close().catch((error) => harnessErrors.push(`close: ${error}`));
     recorder.close();
@@ -212,6 +226,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     recorder,
     harnessErrors,
     result,
+    fencing,
     extraViolations,
     persistence,
     outDir,
@@ -344,6 +359,7 @@ function buildReport(input: {
   recorder: Recorder;
   harnessErrors: string[];
   result: CheckResult | undefined;
+  fencing: FencingResult | undefined;
   extraViolations: Violation[];
   persistence: PersistenceResult;
   outDir: string;
@@ -351,7 +367,8 @@ function buildReport(input: {
   const { result, recorder, faults } = input;
   const overlaps = result?.overlaps ?? [];
   const available = overlaps.filter((o) => !o.exclusive);
-  const violations = [...(result?.violations ?? []), ...input.extraViolations];
+  const fenced = input.fencing?.violations ?? [];
+  const violations = [...(result?.violations ?? []), ...fenced, ...input.extraViolations];
   const faultCounts: Record<string, number> = {};
   for (const f of faults) faultCounts[f.kind] = (faultCounts[f.kind] ?? 0) + 1;
   const ownerEvents = recorder.events.filter((e) => e.type === "owner").length;
@@ -379,6 +396,7 @@ function buildReport(input: {
       available: available.length,
       availableMaxMs: Math.max(0, ...available.map((o) => o.ms)),
     },
+    checks: movesAndFencing(recorder.events, result, input.fencing),
     violations,
     persistence: input.persistence,
     spectator: {
