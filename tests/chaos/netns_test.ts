@@ -5,7 +5,8 @@ import { applyRules, clearRules, nftRuleset } from "./nft.ts";
 
 const unsupported = await netnsUnsupported();
 const ignore = unsupported !== undefined;
-if (ignore) console.warn(`netns tests skipped: ${unsupported}`);
+/** A test name that says why it was skipped. */
+const named = (name: string) => ignore ? `${name} (skipped: ${unsupported})` : name;
 
 /** Whether a TCP connect from inside `netns` to `host:port` succeeds within 700 ms. */
 async function connects(lab: NetLab, netns: string, host: string, port: number) {
@@ -39,7 +40,9 @@ Deno.test("nft ruleset: a partition drops both ways, a loss one way, a share wit
 });
 
 Deno.test({
-  name: "a node reaches the gateway until a partition or one-way loss cuts it, and again after",
+  name: named(
+    "a node reaches the gateway until a partition or one-way loss cuts it, and again after",
+  ),
   ignore,
   async fn() {
     await using lab = await NetLab.create();
@@ -75,7 +78,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "what a crashed harness left behind is removed by the next start",
+  name: named("what a crashed harness left behind is removed by the next start"),
   ignore,
   async fn() {
     const module = new URL("./netns.ts", import.meta.url).href;
@@ -105,7 +108,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "SIGTERM of a harness removes its namespaces before it exits",
+  name: named("SIGTERM of a harness removes its namespaces before it exits"),
   ignore,
   async fn() {
     const module = new URL("./netns.ts", import.meta.url).href;
