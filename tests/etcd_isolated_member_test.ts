@@ -7,7 +7,8 @@
  * watch that no longer moves. As root only (namespaces); skipped elsewhere.
  */
 import assert from "node:assert/strict";
-import { createEtcdClient } from "../src/store/etcd/mod.ts";
+import { createEtcdClient, EtcdStore } from "../src/store/etcd/mod.ts";
+import { HEARTBEAT_WRITE_TIMEOUT_MS } from "../src/store/etcd/etcd_store.ts";
 import { NetLab, type NetNode, netnsUnsupported } from "./chaos/netns.ts";
 import { applyRules } from "./chaos/nft.ts";
 import { type EtcdCluster, startEtcdCluster, uniquePrefix } from "./support/etcd.ts";
@@ -83,6 +84,38 @@ Deno.test({
     } finally {
       only.close();
       all.close();
+    }
+  },
+});
+
+Deno.test({
+  name: name("a heartbeat write on a member that is just being cut off fails within its deadline"),
+  ignore: unsupported !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using lab = await NetLab.create();
+    await using etcd = await isolatedCluster(lab);
+    const [m0, m1, m2] = lab.nodes;
+    const client = createEtcdClient({ endpoints: [etcd.endpoints[1]!], dialTimeoutMs: 1_000 });
+    const store = new EtcdStore(client, uniquePrefix("heartbeat deadline"));
+    const write = () =>
+      store.writeExecutors("ns", [{
+        executorId: "e1",
+        heartbeat: { status: "ACTIVE", timestampMs: Date.now() },
+      }]);
+    try {
+      await write();
+      await applyRules(m1!.netns, [{ kind: "partition", peers: [m0!.address, m2!.address] }]);
+      // The member still believes in its leader: etcd would answer after its request timeout (~7 s).
+      const call = await timed(write);
+      assert.ok(call.error !== undefined, "the write through the cut-off member failed");
+      assert.ok(
+        call.ms < HEARTBEAT_WRITE_TIMEOUT_MS + 1_000,
+        `it failed after ${call.ms} ms, within the heartbeat deadline: ${call.error}`,
+      );
+    } finally {
+      client.close();
     }
   },
 });
