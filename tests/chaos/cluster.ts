@@ -1,7 +1,9 @@
 /**
  * The processes of a chaos run: a 3-member etcd cluster, service instances on
- * fixed loopback ports, executor processes that reach the service only
- * through the harness's TCP proxies, and spectator processes. A process that
+ * fixed ports, executor processes that reach the service only through the
+ * harness's TCP proxies, and spectator processes. All on loopback, or (network
+ * `netns`) each member, instance and executor in a network namespace of its
+ * own (`cluster_network.ts`), where real links can be cut. A process that
  * dies unexpectedly is recorded as a crash and restarted, as a supervisor
  * would.
  *
@@ -12,6 +14,7 @@ import { type EtcdCluster, startEtcdCluster } from "../support/etcd.ts";
 import { denoBinary } from "../support/deno_bin.ts";
 import { freePorts } from "../support/ports.ts";
 import type { ChildConfig, PoisonConfig } from "./chaos_child.ts";
+import { type ClusterNetwork, clusterNetwork, type NetworkMode } from "./cluster_network.ts";
 import { CHAOS_TIMINGS, chaosConfigYaml } from "./config.ts";
 import type { NamespaceSpec } from "./events.ts";
 import type { Crash, Recorder } from "./recorder.ts";
@@ -38,6 +41,8 @@ export interface ClusterOptions {
   readonly onCrash?: (crash: Crash) => void;
   /** Called when a restart after a crash fails. */
   readonly onError?: (message: string) => void;
+  /** Loopback, network namespaces, or namespaces where possible. @default {"loopback"} */
+  readonly network?: NetworkMode;
 }
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
@@ -48,6 +53,8 @@ const START_TIMEOUT_MS = 60_000;
 /** A running chaos cluster. */
 export class ChaosCluster {
   readonly etcd: EtcdCluster;
+  /** Where the processes live: loopback or network namespaces. */
+  readonly network: ClusterNetwork;
   readonly services: Supervised[] = [];
   readonly executors: Supervised[] = [];
   readonly spectators: Supervised[] = [];
@@ -63,7 +70,13 @@ export class ChaosCluster {
   readonly #options: ClusterOptions;
   #stopping = false;
 
-  private constructor(etcd: EtcdCluster, servicePorts: number[], options: ClusterOptions) {
+  private constructor(
+    network: ClusterNetwork,
+    etcd: EtcdCluster,
+    servicePorts: number[],
+    options: ClusterOptions,
+  ) {
+    this.network = network;
     this.etcd = etcd;
     this.servicePorts = servicePorts;
     this.#options = options;
@@ -72,9 +85,28 @@ export class ChaosCluster {
   /** Starts everything and waits until every process is ready. */
   static async start(options: ClusterOptions): Promise<ChaosCluster> {
     const serviceCount = options.services ?? 3;
-    const etcd = await startEtcdCluster(3);
+    const network = await clusterNetwork(options.network ?? "loopback", {
+      etcd: 3,
+      services: serviceCount,
+      executors: options.executors ?? 3,
+    });
+    let etcd: EtcdCluster;
+    try {
+      etcd = await startEtcdCluster(3, {
+        // As docs/operations.md asks of etcd 3.4 (3.5 does it by default): a member back from
+        // isolation does not force an election with the higher term it campaigned up to.
+        extraArgs: ["--pre-vote=true"],
+        ...(network.mode === "loopback" ? {} : {
+          hosts: [0, 1, 2].map((i) => network.etcdHost(i)),
+          wrap: (i: number, command: readonly string[]) => network.wrap("etcd", i, command),
+        }),
+      });
+    } catch (error) {
+      await network.close();
+      throw error;
+    }
     const ports = freePorts(2 * serviceCount);
-    const cluster = new ChaosCluster(etcd, ports.slice(0, serviceCount), options);
+    const cluster = new ChaosCluster(network, etcd, ports.slice(0, serviceCount), options);
     try {
       await cluster.#build(ports.slice(serviceCount));
     } catch (error) {
@@ -86,7 +118,7 @@ export class ChaosCluster {
 
   /** The instances' gRPC addresses. */
   get serviceAddresses(): string[] {
-    return this.servicePorts.map((p) => `127.0.0.1:${p}`);
+    return this.servicePorts.map((p, i) => `${this.network.serviceHost(i)}:${p}`);
   }
 
   async #build(httpPorts: number[]): Promise<void> {
@@ -99,6 +131,7 @@ export class ChaosCluster {
         chaosConfigYaml({
           endpoints: this.etcd.endpoints,
           prefix,
+          host: this.network.serviceHost(i),
           grpcPort,
           httpPort: httpPorts[i]!,
           namespaces,
@@ -108,18 +141,19 @@ export class ChaosCluster {
       const name = `service-${i}`;
       this.services.push(this.#supervise({
         name,
-        command: (g) => [
-          denoBinary(),
-          "run",
-          "-A",
-          `--v8-flags=${HEAP_GROWTH_V8_FLAG}`,
-          MAIN,
-          "--config",
-          path,
-          "--instance-id",
-          `${name}.${g}`,
-        ],
-        ready: () => waitForPort(grpcPort, START_TIMEOUT_MS),
+        command: (g) =>
+          this.network.wrap("services", i, [
+            denoBinary(),
+            "run",
+            "-A",
+            `--v8-flags=${HEAP_GROWTH_V8_FLAG}`,
+            MAIN,
+            "--config",
+            path,
+            "--instance-id",
+            `${name}.${g}`,
+          ]),
+        ready: () => waitForPort(grpcPort, START_TIMEOUT_MS, this.network.serviceHost(i)),
       }));
     });
     await Promise.all(this.services.map((s) => s.start()));
@@ -140,22 +174,29 @@ export class ChaosCluster {
       stopAfterMs: 1_500,
     };
     for (let i = 0; i < (this.#options.executors ?? 3); i++) {
-      const proxies = this.servicePorts.map((port) => new TcpProxy(port));
+      const listen = this.network.proxyHost;
+      const proxies = this.servicePorts.map((port, k) =>
+        new TcpProxy(port, 0, { listen, target: this.network.serviceHost(k) })
+      );
       this.proxies.push(proxies);
       const name = `exec-${i}`;
       this.executors.push(this.#supervise({
         name,
         command: (generation) =>
-          child("executor", {
-            process: name,
-            generation,
-            addresses: proxies.map((p) => p.address),
-            ...common,
-            // A mixed fleet: every other executor prepares shards before it takes them over.
-            ...(i % 2 === 1 ? { prepareMs: 200 } : {}),
-            ...(this.#options.poison ? { poison: this.#options.poison } : {}),
-            fence: { endpoints: this.etcd.endpoints, prefix: this.fencePrefix },
-          }),
+          this.network.wrap(
+            "executors",
+            i,
+            child("executor", {
+              process: name,
+              generation,
+              addresses: proxies.map((p) => p.address),
+              ...common,
+              // A mixed fleet: every other executor prepares shards before it takes them over.
+              ...(i % 2 === 1 ? { prepareMs: 200 } : {}),
+              ...(this.#options.poison ? { poison: this.#options.poison } : {}),
+              fence: { endpoints: this.etcd.endpoints, prefix: this.fencePrefix },
+            }),
+          ),
         onLine: (line) => this.#options.recorder.addLine(line),
         ready: (p) => p.waitLine((l) => l.includes('"type":"ready"'), START_TIMEOUT_MS),
       }));
@@ -211,5 +252,6 @@ export class ChaosCluster {
     await Promise.all(this.services.map((p) => p.kill("SIGTERM", 5_000)));
     for (const proxies of this.proxies) await Promise.all(proxies.map((p) => p.close()));
     await this.etcd.close();
+    await this.network.close();
   }
 }

@@ -70,6 +70,8 @@ export interface InstanceConfig {
   readonly prefix: string;
   readonly grpcPort: number;
   readonly httpPort: number;
+  /** The address to listen on (a network namespace's). @default {"127.0.0.1"} */
+  readonly host?: string;
   readonly namespaces: readonly NamespaceSpec[];
   /** `shardDistribution.history.maxAge`, e.g. `"2m"`. @default {the service's default, 24h} */
   readonly historyMaxAge?: string | undefined;
@@ -109,8 +111,8 @@ ${namespaces.map((n) => `    - ${n}`).join("\n")}
     heartbeatTTL: ${t.heartbeatTTL}
     rebalanceCooldown: 50ms
 server:
-  grpcAddress: 127.0.0.1:${config.grpcPort}
-  httpAddress: 127.0.0.1:${config.httpPort}
+  grpcAddress: ${config.host ?? "127.0.0.1"}:${config.grpcPort}
+  httpAddress: ${config.host ?? "127.0.0.1"}:${config.httpPort}
 log:
   level: warn
 `;

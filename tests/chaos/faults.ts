@@ -5,6 +5,7 @@
  * @module
  */
 import type { ChaosCluster } from "./cluster.ts";
+import { applyRules, clearRules, type NetRule } from "./nft.ts";
 import type { SeededRandom } from "./random.ts";
 import type { Recorder } from "./recorder.ts";
 import type { Supervised } from "./supervised.ts";
@@ -19,10 +20,48 @@ export const FAULT_KINDS = [
   "executor-sigkill",
   "executor-cutoff",
   "executor-pause",
+  "instance-etcd-partition",
+  "executor-oneway-loss",
+  "etcd-member-isolated",
 ] as const;
 
 /** One kind of fault. */
 export type FaultKind = typeof FAULT_KINDS[number];
+
+/** The kinds that cut real links: they need the cluster in network namespaces. */
+export const NETWORK_FAULT_KINDS: readonly FaultKind[] = [
+  "instance-etcd-partition",
+  "executor-oneway-loss",
+  "etcd-member-isolated",
+];
+
+/**
+ * Parses `--kinds a,b,c` into fault kinds.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseFaultKinds } from "./faults.ts";
+ *
+ * assert.deepEqual(parseFaultKinds("service-pause, etcd-member-isolated"), [
+ *   "service-pause",
+ *   "etcd-member-isolated",
+ * ]);
+ * assert.throws(() => parseFaultKinds("service-nap"), /service-nap/);
+ * ```
+ */
+export function parseFaultKinds(text: string): FaultKind[] {
+  const kinds = text.split(",").map((k) => k.trim()).filter((k) => k !== "");
+  const unknown = kinds.filter((k) => !(FAULT_KINDS as readonly string[]).includes(k));
+  if (kinds.length === 0 || unknown.length > 0) {
+    throw new RangeError(
+      `--kinds must be a comma-separated list of ${FAULT_KINDS.join(", ")}, got ${
+        JSON.stringify(text)
+      }`,
+    );
+  }
+  return [...new Set(kinds as FaultKind[])];
+}
 
 /** One planned fault: what, on which process(es), held for how long. */
 export interface FaultPlan {
@@ -30,6 +69,8 @@ export interface FaultPlan {
   /** Indexes of the targets (two etcd members for a quorum loss). */
   readonly targets: readonly number[];
   readonly holdMs: number;
+  /** `executor-oneway-loss` only: whether the heartbeats or their answers are lost. */
+  readonly lost?: "heartbeats" | "answers";
 }
 
 /**
@@ -46,22 +87,29 @@ export interface FaultPlan {
  * assert.equal(new Set(plans.map((p) => p.kind)).size, FAULT_KINDS.length);
  * ```
  */
-export function faultSchedule(random: SeededRandom, count: number, processes = 3): FaultPlan[] {
+export function faultSchedule(
+  random: SeededRandom,
+  count: number,
+  processes = 3,
+  kinds: readonly FaultKind[] = FAULT_KINDS,
+): FaultPlan[] {
   if (!Number.isInteger(count) || count < 0) {
     throw new RangeError(`count must be a non-negative integer, got ${count}`);
   }
-  const script = random.shuffle(FAULT_KINDS);
+  if (kinds.length === 0) throw new RangeError("kinds must name at least one fault kind");
+  const script = random.shuffle(kinds);
   return Array.from({ length: count }, (_, i) => {
-    const kind = i < script.length ? script[i]! : random.pick(FAULT_KINDS);
+    const kind = i < script.length ? script[i]! : random.pick(kinds);
     const first = random.int(0, processes - 1);
     const targets = kind === "etcd-quorum-loss"
       ? [first, (first + random.int(1, processes - 1)) % processes]
       : [first];
     // Cut-offs and pauses sometimes outlast heartbeatTTL (3 s), so shards move.
     const long = kind === "executor-cutoff" || kind === "executor-pause" ||
-      kind === "service-pause";
+      kind === "service-pause" || NETWORK_FAULT_KINDS.includes(kind);
     const holdMs = long ? random.int(1_000, 6_000) : random.int(500, 3_000);
-    return { kind, targets, holdMs };
+    if (kind !== "executor-oneway-loss") return { kind, targets, holdMs };
+    return { kind, targets, holdMs, lost: random.pick(["heartbeats", "answers"] as const) };
   });
 }
 
@@ -120,6 +168,18 @@ export async function runFault(
       await member.start();
       break;
     }
+    case "instance-etcd-partition":
+    case "executor-oneway-loss":
+    case "etcd-member-isolated": {
+      const { netns, rules } = networkFault(cluster, plan);
+      await applyRules(netns, rules);
+      try {
+        await hold();
+      } finally {
+        await clearRules(netns);
+      }
+      break;
+    }
     case "etcd-quorum-loss": {
       const a = cluster.etcd.members[first]!;
       const b = cluster.etcd.members[second]!;
@@ -136,14 +196,46 @@ export async function runFault(
   mark("heal");
 }
 
-/** Who a plan hits, e.g. `"service-1"` or `"etcd m0+m2"`. */
+/** Who a plan hits, e.g. `"service-1"`, `"etcd m0+m2"` or `"exec-2 (answers lost)"`. */
 export function describeTargets(cluster: ChaosCluster, plan: FaultPlan): string {
   const [first = 0] = plan.targets;
   if (plan.kind.startsWith("etcd")) {
     return `etcd ${plan.targets.map((i) => cluster.etcd.members[i]!.name).join("+")}`;
   }
-  if (plan.kind.startsWith("service")) return cluster.services[first]!.name;
-  return cluster.executors[first]!.name;
+  if (plan.kind.startsWith("service") || plan.kind.startsWith("instance")) {
+    return cluster.services[first]!.name;
+  }
+  const lost = plan.lost === undefined ? "" : ` (${plan.lost} lost)`;
+  return `${cluster.executors[first]!.name}${lost}`;
+}
+
+/** The namespace a network fault filters in, and its rules (seen from that namespace). */
+function networkFault(cluster: ChaosCluster, plan: FaultPlan): { netns: string; rules: NetRule[] } {
+  const nodes = cluster.network.nodes;
+  if (nodes === undefined) {
+    throw new Error(`${plan.kind} needs the cluster in network namespaces`);
+  }
+  const [first = 0] = plan.targets;
+  const etcd = nodes.etcd.map((n) => n.address);
+  switch (plan.kind) {
+    case "instance-etcd-partition":
+      // Cut from every etcd member; executors and spectators still reach it.
+      return { netns: nodes.services[first]!.netns, rules: [{ kind: "partition", peers: etcd }] };
+    case "etcd-member-isolated": {
+      // Cut from its peers; the instances still reach it.
+      const member = nodes.etcd[first]!;
+      const peers = etcd.filter((a) => a !== member.address);
+      return { netns: member.netns, rules: [{ kind: "partition", peers }] };
+    }
+    default: {
+      // Executors reach the instances through the proxies at the gateway.
+      const peers = [cluster.network.proxyHost];
+      const rule: NetRule = plan.lost === "answers"
+        ? { kind: "drop-in", peers }
+        : { kind: "drop-out", peers };
+      return { netns: nodes.executors[first]!.netns, rules: [rule] };
+    }
+  }
 }
 
 /** Starts a killed process again unless a crash restart already did. */

@@ -14,21 +14,30 @@
  */
 import { parseArgs } from "node:util";
 import { parseDuration } from "../../src/shared/duration.ts";
+import type { NetworkMode } from "./cluster_network.ts";
+import { type FaultKind, parseFaultKinds } from "./faults.ts";
 import { type ChaosReport, runChaos } from "./run.ts";
 import { table } from "./summary.ts";
 import { runScenario, type Scenario, type ScenarioReport, SCENARIOS } from "./scenarios.ts";
 
 const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults 8] [--shards 8]
-                       [--available] [--out DIR]
+                       [--available] [--out DIR] [--kinds a,b,c]
+                       [--network auto|netns|loopback]
        deno task chaos --scenario poison-exit|poison-throw [--shards 8] [--out DIR]
 
   --seed N          seed of the fault schedule (printed; default random)
   --duration D      time for injecting faults, e.g. 90s, 10m (default 90s)
-  --faults N        most faults to inject (default 8: one of each kind)
+  --faults N        most faults to inject (default: one of each kind)
   --shards N        shards per namespace (default 8)
   --available       leave namespace chaos-x available too (by default it is
                     "ownership: exclusive", where any overlap is a violation)
   --out DIR         where to write results.json and events.jsonl (default a temp dir)
+  --kinds a,b,c     inject only these fault kinds (default all; faults default to
+                    one of each)
+  --network MODE    netns: each etcd member, instance and executor in a network
+                    namespace of its own (root, iproute2, nftables); loopback:
+                    all on 127.0.0.1 (the kinds that cut real links are
+                    skipped); auto (default): netns where possible
   --scenario NAME   run one named scenario instead of the random faults:
                     poison-exit (a shard whose processor exits its process) or
                     poison-throw (a shard whose start always throws); passes
@@ -68,6 +77,8 @@ export function printReport(report: ChaosReport): void {
   console.log(table(`\nChaos run, seed ${report.seed} (${(report.wallMs / 1000).toFixed(0)} s)`, [
     ...kinds.map(([kind, n]) => [`fault ${kind}`, n] as const),
     ["faults, total", report.faults.length],
+    ["network", report.network.mode],
+    ...report.skippedKinds.map((s) => [`skipped ${s.kind}`, s.reason] as const),
     ["unexpected exits", report.crashes.length],
     ...[...crashKinds].map(([k, n]) => [`  ${k}`, n] as const),
     ["reassignments measured", r.count],
@@ -129,6 +140,8 @@ async function main(): Promise<number> {
         available: { type: "boolean" },
         out: { type: "string" },
         scenario: { type: "string" },
+        kinds: { type: "string" },
+        network: { type: "string" },
         help: { type: "boolean" },
       },
     }).values;
@@ -179,11 +192,22 @@ async function main(): Promise<number> {
     const faults = integer("faults", values.faults, 100_000);
     const shards = integer("shards", values.shards, 1_000);
     const durationMs = values.duration === undefined ? undefined : parseDuration(values.duration);
+    const kinds: FaultKind[] | undefined = values.kinds === undefined
+      ? undefined
+      : parseFaultKinds(values.kinds);
+    const network = (values.network ?? "auto") as NetworkMode;
+    if (!["auto", "netns", "loopback"].includes(network)) {
+      throw new RangeError(
+        `--network must be auto, netns or loopback, got ${JSON.stringify(values.network)}`,
+      );
+    }
     report = await runChaos({
       ...(seed === undefined ? {} : { seed }),
       ...(faults === undefined ? {} : { faults }),
       ...(shards === undefined ? {} : { shards }),
       ...(durationMs === undefined ? {} : { durationMs }),
+      ...(kinds === undefined ? {} : { kinds }),
+      network,
       exclusive: !(values.available ?? false),
       ...(values.out === undefined ? {} : { outDir: values.out }),
       log: (line) => console.log(line),

@@ -12,7 +12,16 @@ import { CHAOS_BOUND_TIMINGS, CHAOS_TIMINGS, chaosNamespaces } from "./config.ts
 import type { NamespaceSpec } from "./events.ts";
 import { fencingAtEnd, type FencingResult, HEARTBEAT_WINDOW_MS } from "./moves_and_fencing.ts";
 import { type MovesAndFencing, movesAndFencing } from "./moves_and_fencing.ts";
-import { FAULT_KINDS, type FaultPlan, faultSchedule, runFault } from "./faults.ts";
+import type { NetworkMode } from "./cluster_network.ts";
+import {
+  describeTargets,
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultPlan,
+  faultSchedule,
+  NETWORK_FAULT_KINDS,
+  runFault,
+} from "./faults.ts";
 import {
   compareDurableState,
   drainShards,
@@ -41,6 +50,21 @@ export interface ChaosOptions {
   readonly outDir?: string;
   /** Progress lines. @default {ignored} */
   readonly log?: (line: string) => void;
+  /** The fault kinds to inject. @default {FAULT_KINDS} every kind */
+  readonly kinds?: readonly FaultKind[];
+  /**
+   * Where the processes run: network namespaces (`netns`, as root), loopback,
+   * or namespaces where they can be made (`auto`; the kinds that need them are
+   * skipped otherwise, with the reason in the report).
+   * @default {"auto"}
+   */
+  readonly network?: NetworkMode;
+}
+
+/** A fault kind the run could not inject, and why. */
+export interface SkippedKind {
+  readonly kind: FaultKind;
+  readonly reason: string;
 }
 
 /** One injected fault, as reported. */
@@ -63,6 +87,9 @@ export interface ChaosReport {
   readonly boundMs: number;
   readonly faults: readonly InjectedFault[];
   readonly faultCounts: Readonly<Record<string, number>>;
+  /** Loopback or network namespaces (and why not namespaces, if they were wanted). */
+  readonly network: { readonly mode: "netns" | "loopback"; readonly fallbackReason?: string };
+  readonly skippedKinds: readonly SkippedKind[];
   readonly crashes: readonly Crash[];
   readonly harnessErrors: readonly string[];
   readonly reassignment: Percentiles;
@@ -106,7 +133,8 @@ async function onAnyInstance<T>(
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
   const seed = options.seed ?? (crypto.getRandomValues(new Uint32Array(1))[0]!);
   const durationMs = options.durationMs ?? 90_000;
-  const faultCount = options.faults ?? FAULT_KINDS.length;
+  const kinds = options.kinds ?? FAULT_KINDS;
+  const faultCount = options.faults ?? kinds.length;
   const exclusive = options.exclusive ?? true;
   const shards = options.shards ?? 8;
   const log = options.log ?? (() => {});
@@ -135,7 +163,16 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     onCrash: (c) =>
       log(`  unexpected exit: ${c.process} code ${c.code}${c.known ? ` (${c.known})` : ""}`),
     onError: (message) => harnessErrors.push(message),
+    network: options.network ?? "auto",
   });
+  const network = cluster.network;
+  const netReason = network.fallbackReason ?? "the cluster runs on loopback (--network loopback)";
+  const skippedKinds: SkippedKind[] = network.mode === "netns" ? [] : kinds
+    .filter((k) => NETWORK_FAULT_KINDS.includes(k))
+    .map((kind) => ({ kind, reason: netReason }));
+  const runnable = kinds.filter((k) => !skippedKinds.some((s) => s.kind === k));
+  log(`chaos: network ${network.mode}${network.fallbackReason ? ` (${netReason})` : ""}`);
+  for (const s of skippedKinds) log(`chaos: skipping ${s.kind}: ${s.reason}`);
   let from = Date.now();
   let result: CheckResult | undefined;
   let fencing: FencingResult | undefined;
@@ -170,11 +207,11 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     }
 
     const deadline = Date.now() + durationMs;
-    const plans = faultSchedule(random, faultCount, 3);
+    const plans = runnable.length === 0 ? [] : faultSchedule(random, faultCount, 3, runnable);
     for (const [i, plan] of plans.entries()) {
       if (Date.now() >= deadline) break;
       const at = Date.now();
-      const target = describe(cluster, plan);
+      const target = describeTargets(cluster, plan);
       try {
         await runFault(cluster, recorder, plan);
       } catch (error) {
@@ -230,6 +267,11 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     extraViolations,
     persistence,
     outDir,
+    network: {
+      mode: network.mode,
+      ...(network.fallbackReason === undefined ? {} : { fallbackReason: network.fallbackReason }),
+    },
+    skippedKinds,
   });
   await Deno.writeTextFile(`${outDir}/results.json`, JSON.stringify(report, null, 2) + "\n");
   return report;
@@ -335,16 +377,6 @@ async function dumpAssignments(cluster: ChaosCluster, names: readonly string[], 
   }
 }
 
-function describe(cluster: ChaosCluster, plan: FaultPlan): string {
-  const [first = 0] = plan.targets;
-  if (plan.kind.startsWith("etcd")) {
-    return `etcd ${plan.targets.map((i) => cluster.etcd.members[i]!.name).join("+")}`;
-  }
-  return plan.kind.startsWith("service")
-    ? cluster.services[first]!.name
-    : cluster.executors[first]!.name;
-}
-
 function buildReport(input: {
   mismatchesAtEnd: number;
   seed: number;
@@ -363,6 +395,8 @@ function buildReport(input: {
   extraViolations: Violation[];
   persistence: PersistenceResult;
   outDir: string;
+  network: ChaosReport["network"];
+  skippedKinds: SkippedKind[];
 }): ChaosReport {
   const { result, recorder, faults } = input;
   const overlaps = result?.overlaps ?? [];
@@ -387,6 +421,8 @@ function buildReport(input: {
     boundMs: input.boundMs,
     faults,
     faultCounts,
+    network: input.network,
+    skippedKinds: input.skippedKinds,
     crashes: recorder.crashes,
     harnessErrors: input.harnessErrors,
     reassignment: percentiles((result?.gaps ?? []).filter((g) => !g.open).map((g) => g.ms)),

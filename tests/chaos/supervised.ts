@@ -187,12 +187,16 @@ export class Supervised {
   }
 }
 
-/** Resolves once `127.0.0.1:<port>` accepts a TCP connection. */
-export async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+/** Resolves once `<hostname>:<port>` accepts a TCP connection. */
+export async function waitForPort(
+  port: number,
+  timeoutMs: number,
+  hostname = "127.0.0.1",
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      const conn = await Deno.connect({ hostname, port });
       conn.close();
       return;
     } catch {

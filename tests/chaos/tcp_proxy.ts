@@ -5,17 +5,26 @@
  * @module
  */
 
-/** A running proxy from `address` to `127.0.0.1:<target>`. */
+/** Where a {@linkcode TcpProxy} listens and what it dials. */
+export interface TcpProxyHosts {
+  /** The address to listen on. @default {"127.0.0.1"} */
+  readonly listen?: string;
+  /** The address of the target. @default {"127.0.0.1"} */
+  readonly target?: string;
+}
+
+/** A running proxy from `address` to `<target host>:<target>`. */
 export class TcpProxy implements AsyncDisposable {
   readonly #listener: Deno.TcpListener;
   readonly #target: number;
+  readonly #targetHost: string;
   readonly #pairs = new Set<[Deno.TcpConn, Deno.TcpConn]>();
   readonly #accepting: Promise<void>;
   #cut = false;
   #closed = false;
 
   /**
-   * Listens on `127.0.0.1:<port>` (0: any free port) and forwards to `target`.
+   * Listens on `<hosts.listen>:<port>` (0: any free port) and forwards to port `target` of `hosts.target` (both default to 127.0.0.1).
    *
    * @example
    * ```ts
@@ -30,18 +39,19 @@ export class TcpProxy implements AsyncDisposable {
    * assert.equal(proxy.isCut, false);
    * ```
    */
-  constructor(target: number, port = 0) {
+  constructor(target: number, port = 0, hosts: TcpProxyHosts = {}) {
     if (!Number.isInteger(target) || target <= 0 || target > 65535) {
       throw new RangeError(`target must be a TCP port, got ${target}`);
     }
     this.#target = target;
-    this.#listener = Deno.listen({ hostname: "127.0.0.1", port });
+    this.#targetHost = hosts.target ?? "127.0.0.1";
+    this.#listener = Deno.listen({ hostname: hosts.listen ?? "127.0.0.1", port });
     this.#accepting = this.#accept();
   }
 
-  /** `127.0.0.1:<port>` to connect to. */
+  /** `<listen host>:<port>` to connect to. */
   get address(): string {
-    return `127.0.0.1:${this.#listener.addr.port}`;
+    return `${this.#listener.addr.hostname}:${this.#listener.addr.port}`;
   }
 
   /** Whether connections are being refused. */
@@ -92,7 +102,7 @@ export class TcpProxy implements AsyncDisposable {
   async #forward(client: Deno.TcpConn): Promise<void> {
     let server: Deno.TcpConn;
     try {
-      server = await Deno.connect({ hostname: "127.0.0.1", port: this.#target });
+      server = await Deno.connect({ hostname: this.#targetHost, port: this.#target });
     } catch {
       client.close();
       return;

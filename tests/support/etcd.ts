@@ -69,6 +69,16 @@ export interface EtcdOptions {
   extraArgs?: string[];
   /** How long to wait for the members to report healthy. @default {15000} */
   startTimeoutMs?: number;
+  /**
+   * The address each member listens on, by member index (the chaos harness's
+   * network namespaces). @default {"127.0.0.1" for every member}
+   */
+  hosts?: readonly string[];
+  /**
+   * Wraps member `i`'s etcd command line, e.g. in `ip netns exec NAME`.
+   * @default {the command unchanged}
+   */
+  wrap?: (member: number, command: readonly string[]) => readonly string[];
 }
 
 const MISSING = "etcd not found: apt-get install etcd-server, or set ETCD_ENDPOINTS";
@@ -197,6 +207,9 @@ function validate(options: EtcdOptions): void {
   if (startTimeoutMs !== undefined && !(startTimeoutMs > 0)) {
     throw new RangeError(`startTimeoutMs must be positive, got ${startTimeoutMs}`);
   }
+  if (options.hosts !== undefined && !options.hosts.every((h) => /^[\d.]+$/.test(h))) {
+    throw new TypeError(`hosts must be IPv4 addresses, got ${JSON.stringify(options.hosts)}`);
+  }
   if (extraArgs !== undefined && !extraArgs.every((a) => typeof a === "string")) {
     throw new TypeError(`extraArgs must be an array of strings, got ${JSON.stringify(extraArgs)}`);
   }
@@ -215,9 +228,11 @@ async function launch(size: number, options: EtcdOptions): Promise<Cluster> {
       // start one by one, each once the previous one serves peer traffic.
       for (const member of cluster.members) {
         member.spawn();
-        if (size > 1) await waitFor([member], deadline, (m) => httpGet(m.peerPort, "/version"));
+        if (size > 1) {
+          await waitFor([member], deadline, (m) => httpGet(m.peerPort, "/version", 500, m.host));
+        }
       }
-      await waitFor(cluster.members, deadline, (m) => isHealthy(m.port));
+      await waitFor(cluster.members, deadline, (m) => isHealthy(m.port, m.host));
       return cluster;
     } catch (error) {
       await cluster.close();
@@ -248,12 +263,13 @@ class Cluster implements EtcdCluster {
     if (!swept.has(tmp)) swept.set(tmp, sweepStaleDirs(tmp));
     await swept.get(tmp);
     const ports = freePorts(2 * size);
-    const peer = (i: number) => `http://127.0.0.1:${ports[2 * i + 1]}`;
+    const host = (i: number) => options.hosts?.[i] ?? "127.0.0.1";
+    const peer = (i: number) => `http://${host(i)}:${ports[2 * i + 1]}`;
     const names = Array.from({ length: size }, (_, i) => `m${i}`);
     const initialCluster = names.map((name, i) => `${name}=${peer(i)}`).join(",");
     const token = `test-${crypto.randomUUID()}`;
     const members = names.map((name, i) => {
-      const client = `http://127.0.0.1:${ports[2 * i]}`;
+      const client = `http://${host(i)}:${ports[2 * i]}`;
       const args = [
         `--name=${name}`,
         `--data-dir=${root}/${name}`,
@@ -269,7 +285,9 @@ class Cluster implements EtcdCluster {
         ...etcdFlags(options),
       ];
       const log = `${root}/${name}.log`;
-      return new Member(name, [ports[2 * i]!, ports[2 * i + 1]!], [etcd, ...args], log, setpriv);
+      const command = options.wrap?.(i, [etcd, ...args]) ?? [etcd, ...args];
+      const ports2: [number, number] = [ports[2 * i]!, ports[2 * i + 1]!];
+      return new Member(name, ports2, [...command], log, setpriv, host(i));
     });
     return new Cluster(root, members);
   }
@@ -305,6 +323,7 @@ function etcdFlags(options: EtcdOptions): string[] {
 class Member implements EtcdMember {
   readonly name: string;
   readonly clientEndpoint: string;
+  readonly host: string;
   readonly port: number;
   readonly peerPort: number;
   readonly logPath: string;
@@ -320,10 +339,12 @@ class Member implements EtcdMember {
     cmd: string[],
     logPath: string,
     setpriv?: string,
+    host = "127.0.0.1",
   ) {
     this.name = name;
+    this.host = host;
     [this.port, this.peerPort] = ports;
-    this.clientEndpoint = `127.0.0.1:${this.port}`;
+    this.clientEndpoint = `${host}:${this.port}`;
     this.logPath = logPath;
     // sh appends both output streams to the log; setpriv ties the process to our lifetime.
     const wrap = setpriv === undefined ? [] : [setpriv, "--pdeathsig", "KILL", "--"];
@@ -371,7 +392,9 @@ class Member implements EtcdMember {
     if (this.#closed) throw new Error(`Cannot start etcd member ${this.name}: it was closed`);
     if (this.#running) throw new Error(`Cannot start etcd member ${this.name}: it is running`);
     this.spawn();
-    if (options.wait ?? true) await waitFor([this], Date.now() + 15_000, (m) => isHealthy(m.port));
+    if (options.wait ?? true) {
+      await waitFor([this], Date.now() + 15_000, (m) => isHealthy(m.port, m.host));
+    }
   }
 
   /** Stops for good: resumes a paused process so SIGTERM can land, then SIGTERM. */
@@ -442,8 +465,8 @@ async function waitFor(
   }
 }
 
-async function isHealthy(port: number): Promise<boolean> {
-  return /"health"\s*:\s*"true"/.test(await httpGet(port, "/health") ?? "");
+async function isHealthy(port: number, host: string): Promise<boolean> {
+  return /"health"\s*:\s*"true"/.test(await httpGet(port, "/health", 500, host) ?? "");
 }
 
 function findOnPath(name: string): string | undefined {

@@ -84,16 +84,18 @@ export function freePorts(count: number): number[] {
  * @param port The loopback port.
  * @param path The request path, starting with `/`.
  * @param timeoutMs How long to wait for the whole reply. @default {500}
+ * @param hostname Where the server listens. @default {"127.0.0.1"}
  * @returns The reply text, or `undefined` on refusal, timeout or a non-HTTP reply.
  */
 export async function httpGet(
   port: number,
   path: string,
   timeoutMs = 500,
+  hostname = "127.0.0.1",
 ): Promise<string | undefined> {
   let conn: Deno.TcpConn;
   try {
-    conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    conn = await Deno.connect({ hostname, port });
   } catch {
     return undefined;
   }
@@ -104,7 +106,7 @@ export async function httpGet(
   };
   const timer = setTimeout(close, timeoutMs);
   try {
-    const request = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
+    const request = `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`;
     await conn.write(new TextEncoder().encode(request));
     const buffer = new Uint8Array(16 * 1024);
     let reply = new Uint8Array(0);

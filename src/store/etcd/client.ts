@@ -41,6 +41,33 @@ const MAX_RECEIVE_BYTES = 512 * 1024 * 1024;
  */
 export const CALL_TIMEOUT_MS = 10_000;
 
+/**
+ * Asks etcd to refuse a call when the member that serves it has no leader
+ * (gRPC metadata `hasleader: true`, what etcd's Go client sends with
+ * `WithRequireLeader`). A member cut off from its peers then fails calls at
+ * once with "etcdserver: no leader" (UNAVAILABLE, which etcd3 retries on
+ * another member) and ends the watches and lease keep-alives it serves,
+ * instead of letting unary calls hang until their deadline and watches go
+ * silent while the majority moves on.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requireLeader } from "./client.ts";
+ *
+ * const set = new Map<string, string>();
+ * const call = { metadata: { set: (k: string, v: string) => set.set(k, v) } };
+ * assert.equal(requireLeader(call), call);
+ * assert.equal(set.get("hasleader"), "true");
+ * ```
+ */
+export function requireLeader<T extends { metadata: { set(key: string, value: string): void } }>(
+  call: T,
+): T {
+  call.metadata.set("hasleader", "true");
+  return call;
+}
+
 /** First wait before etcd3 retries a lost watch stream, ms. */
 export const WATCH_RETRY_FIRST_MS = 100;
 
@@ -105,6 +132,8 @@ export function createEtcdClient(connection: EtcdConnection): Etcd3 {
     dialTimeout: connection.dialTimeoutMs,
     grpcOptions: {
       "grpc.max_receive_message_length": MAX_RECEIVE_BYTES,
+      // grpc-js takes this client option (with the channel's) for every call, streams included.
+      callInvocationTransformer: requireLeader,
       ...(tls?.serverName ? { "grpc.ssl_target_name_override": tls.serverName } : {}),
     },
     defaultCallOptions: (context) =>

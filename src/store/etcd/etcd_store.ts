@@ -74,6 +74,17 @@ import type {
 /** Conditional deletes per transaction: a compare and a delete each. */
 const CONDITIONAL_BATCH = MAX_TXN_OPS / 2 - 1;
 
+/**
+ * Deadline of one heartbeat write, ms (other calls have the client's 10 s).
+ * Heartbeats are written one round at a time, so a round that waits on an
+ * etcd member which has just been cut off from its peers (etcd answers such a
+ * call only after its request timeout, about 7 s) would hold back every
+ * executor's heartbeat on this instance. Failing it sooner lets the executors'
+ * next heartbeats be written through another member; a record written late is
+ * harmless.
+ */
+export const HEARTBEAT_WRITE_TIMEOUT_MS = 2_000;
+
 /** The `Store` port on an etcd cluster. */
 export class EtcdStore implements Store {
   /** What one call can take. */
@@ -133,7 +144,9 @@ export class EtcdStore implements Store {
       if (chunks.at(-1)!.length + ops.length > MAX_TXN_OPS) chunks.push([]);
       chunks.at(-1)!.push(...ops);
     }
-    const results = await Promise.all(chunks.map((chunk) => writeAll(this.#client, chunk)));
+    const results = await Promise.all(
+      chunks.map((chunk) => writeAll(this.#client, chunk, HEARTBEAT_WRITE_TIMEOUT_MS)),
+    );
     return Math.max(0, ...results);
   }
 

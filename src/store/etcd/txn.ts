@@ -51,19 +51,30 @@ export async function txn(
   compare: ICompare[],
   success: IRequestOp[],
   failure: IRequestOp[] = [],
+  timeoutMs?: number,
 ): Promise<ITxnResponse> {
   try {
-    return await client.kv.txn({ compare, success, failure });
+    const request = { compare, success, failure };
+    return await (timeoutMs === undefined
+      ? client.kv.txn(request)
+      : client.kv.txn(request, { deadline: Date.now() + timeoutMs }));
   } catch (cause) {
     throw new StoreUnavailableError(`etcd transaction failed: ${errorText(cause)}`, { cause });
   }
 }
 
-/** Runs unconditional operations in as few transactions as etcd allows; returns the last revision. */
-export async function writeAll(client: Etcd3, ops: readonly IRequestOp[]): Promise<number> {
+/**
+ * Runs unconditional operations in as few transactions as etcd allows; returns
+ * the last revision. `timeoutMs` replaces the client's call deadline.
+ */
+export async function writeAll(
+  client: Etcd3,
+  ops: readonly IRequestOp[],
+  timeoutMs?: number,
+): Promise<number> {
   const chunks: IRequestOp[][] = [];
   for (let i = 0; i < ops.length; i += MAX_TXN_OPS) chunks.push(ops.slice(i, i + MAX_TXN_OPS));
-  const results = await Promise.all(chunks.map((chunk) => txn(client, [], chunk)));
+  const results = await Promise.all(chunks.map((chunk) => txn(client, [], chunk, [], timeoutMs)));
   return Math.max(0, ...results.map((r) => Number(r.header.revision)));
 }
 
