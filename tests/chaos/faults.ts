@@ -5,6 +5,9 @@
  * @module
  */
 import type { ChaosCluster } from "./cluster.ts";
+import { faketimeEnv } from "./faketime.ts";
+import { type LinkLoad, sampleLinks } from "./link_load.ts";
+import { SLOW_LOSSY_LINK } from "./link_faults.ts";
 import type { SeededRandom } from "./random.ts";
 import type { Recorder } from "./recorder.ts";
 import type { Supervised } from "./supervised.ts";
@@ -19,6 +22,9 @@ export const FAULT_KINDS = [
   "executor-sigkill",
   "executor-cutoff",
   "executor-pause",
+  "slow-lossy-links",
+  "clock-step",
+  "clock-drift",
 ] as const;
 
 /** One kind of fault. */
@@ -30,6 +36,14 @@ export interface FaultPlan {
   /** Indexes of the targets (two etcd members for a quorum loss). */
   readonly targets: readonly number[];
   readonly holdMs: number;
+  /** Clock faults: the target instance's libfaketime spec, e.g. `"-30s"` or `"+0 x1.01"`. */
+  readonly clock?: string;
+}
+
+/** What the harness saw during a fault, for kinds that measure something. */
+export interface FaultEffects {
+  /** `slow-lossy-links`: the calls each executor had through its proxies, before and during. */
+  readonly links?: LinkLoad;
 }
 
 /**
@@ -46,13 +60,24 @@ export interface FaultPlan {
  * assert.equal(new Set(plans.map((p) => p.kind)).size, FAULT_KINDS.length);
  * ```
  */
-export function faultSchedule(random: SeededRandom, count: number, processes = 3): FaultPlan[] {
+export function faultSchedule(
+  random: SeededRandom,
+  count: number,
+  processes = 3,
+  kinds: readonly FaultKind[] = FAULT_KINDS,
+): FaultPlan[] {
   if (!Number.isInteger(count) || count < 0) {
     throw new RangeError(`count must be a non-negative integer, got ${count}`);
   }
-  const script = random.shuffle(FAULT_KINDS);
+  const unknown = kinds.filter((k) => !FAULT_KINDS.includes(k));
+  if (kinds.length === 0 || unknown.length > 0) {
+    throw new RangeError(
+      `kinds must be some of ${FAULT_KINDS.join(", ")}, got ${JSON.stringify(kinds)}`,
+    );
+  }
+  const script = random.shuffle(kinds);
   return Array.from({ length: count }, (_, i) => {
-    const kind = i < script.length ? script[i]! : random.pick(FAULT_KINDS);
+    const kind = i < script.length ? script[i]! : random.pick(kinds);
     const first = random.int(0, processes - 1);
     const targets = kind === "etcd-quorum-loss"
       ? [first, (first + random.int(1, processes - 1)) % processes]
@@ -60,22 +85,35 @@ export function faultSchedule(random: SeededRandom, count: number, processes = 3
     // Cut-offs and pauses sometimes outlast heartbeatTTL (3 s), so shards move.
     const long = kind === "executor-cutoff" || kind === "executor-pause" ||
       kind === "service-pause";
+    if (kind === "clock-step" || kind === "clock-drift") {
+      // Held long enough for the instance to lead (leadership rotates every 20 s) or serve a while.
+      const holdMs = random.int(5_000, 12_000);
+      const clock = kind === "clock-drift" ? "+0 x1.01" : random.pick(["+30s", "-30s"]);
+      return { kind, targets, holdMs, clock };
+    }
+    if (kind === "slow-lossy-links") {
+      return { kind, targets: [], holdMs: random.int(4_000, 10_000) };
+    }
     const holdMs = long ? random.int(1_000, 6_000) : random.int(500, 3_000);
     return { kind, targets, holdMs };
   });
 }
 
-/** Injects `plan`, holds it, heals it. Resolves once healed. */
+/** Injects `plan`, holds it, heals it. Resolves once healed, with what it measured. */
 export async function runFault(
   cluster: ChaosCluster,
   recorder: Recorder,
   plan: FaultPlan,
-): Promise<void> {
+): Promise<FaultEffects> {
+  const effects: { links?: LinkLoad } = {};
   const target = describeTargets(cluster, plan);
   const mark = (phase: "inject" | "heal") =>
     recorder.add({ type: "fault", at: Date.now(), kind: plan.kind, target, phase });
   const hold = () => new Promise((resolve) => setTimeout(resolve, plan.holdMs));
   const [first = 0, second = 1] = plan.targets;
+  // Slow links: a second of the calls in flight before, to compare with those during.
+  const sampling = plan.kind === "slow-lossy-links" ? sampleLinks(cluster.proxies) : undefined;
+  await sampling?.baseline(1_000);
   mark("inject");
   switch (plan.kind) {
     case "service-sigkill":
@@ -113,6 +151,28 @@ export async function runFault(
       for (const proxy of proxies) proxy.restore();
       break;
     }
+    case "slow-lossy-links": {
+      // Every executor-instance link slow, jittery and lossy at once (link_faults.ts).
+      const all = cluster.proxies.flat();
+      for (const proxy of all) proxy.degrade(SLOW_LOSSY_LINK);
+      sampling?.during();
+      await hold();
+      for (const proxy of all) proxy.heal();
+      if (sampling) effects.links = sampling.stop();
+      break;
+    }
+    case "clock-step":
+    case "clock-drift": {
+      // Restarted with a shifted (or fast) clock, held, then restarted with the real one.
+      const service = cluster.services[first]!;
+      const env = faketimeEnv(plan.clock ?? "+30s");
+      await service.kill("SIGTERM");
+      await service.start({ env });
+      await hold();
+      await service.kill("SIGTERM");
+      await startAgain(service);
+      break;
+    }
     case "etcd-member-kill": {
       const member = cluster.etcd.members[first]!;
       await member.kill("SIGKILL");
@@ -134,6 +194,7 @@ export async function runFault(
     }
   }
   mark("heal");
+  return effects;
 }
 
 /** Who a plan hits, e.g. `"service-1"` or `"etcd m0+m2"`. */
@@ -142,6 +203,8 @@ export function describeTargets(cluster: ChaosCluster, plan: FaultPlan): string 
   if (plan.kind.startsWith("etcd")) {
     return `etcd ${plan.targets.map((i) => cluster.etcd.members[i]!.name).join("+")}`;
   }
+  if (plan.kind === "slow-lossy-links") return "all links";
+  if (plan.kind.startsWith("clock")) return `${cluster.services[first]!.name} ${plan.clock}`;
   if (plan.kind.startsWith("service")) return cluster.services[first]!.name;
   return cluster.executors[first]!.name;
 }

@@ -15,16 +15,19 @@
 import { parseArgs } from "node:util";
 import { parseDuration } from "../../src/shared/duration.ts";
 import { type ChaosReport, runChaos } from "./run.ts";
+import { degradationRows } from "./fault_summary.ts";
+import { FAULT_KINDS, type FaultKind } from "./faults.ts";
 import { table } from "./summary.ts";
 import { runScenario, type Scenario, type ScenarioReport, SCENARIOS } from "./scenarios.ts";
 
-const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults 8] [--shards 8]
-                       [--available] [--out DIR]
+const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults N] [--shards 8]
+                       [--kinds K1,K2] [--available] [--out DIR]
        deno task chaos --scenario poison-exit|poison-throw [--shards 8] [--out DIR]
 
   --seed N          seed of the fault schedule (printed; default random)
   --duration D      time for injecting faults, e.g. 90s, 10m (default 90s)
-  --faults N        most faults to inject (default 8: one of each kind)
+  --faults N        most faults to inject (default: one of each kind)
+  --kinds K1,K2     inject only these kinds (default all: ${FAULT_KINDS.join(", ")})
   --shards N        shards per namespace (default 8)
   --available       leave namespace chaos-x available too (by default it is
                     "ownership: exclusive", where any overlap is a violation)
@@ -67,6 +70,7 @@ export function printReport(report: ChaosReport): void {
   console.log(table(`\nChaos run, seed ${report.seed} (${(report.wallMs / 1000).toFixed(0)} s)`, [
     ...kinds.map(([kind, n]) => [`fault ${kind}`, n] as const),
     ["faults, total", report.faults.length],
+    ...degradationRows(report.faults),
     ["unexpected exits", report.crashes.length],
     ...[...crashKinds].map(([k, n]) => [`  ${k}`, n] as const),
     ["reassignments measured", r.count],
@@ -96,6 +100,18 @@ export function printReport(report: ChaosReport): void {
   console.log(report.passed ? "PASSED" : "FAILED");
 }
 
+/** `--kinds a,b`: known fault kinds, each once; a `RangeError` names the unknown ones. */
+export function parseKinds(text: string): FaultKind[] {
+  const kinds = [...new Set(text.split(",").map((k) => k.trim()).filter((k) => k !== ""))];
+  const unknown = kinds.filter((k) => !(FAULT_KINDS as readonly string[]).includes(k));
+  if (kinds.length === 0 || unknown.length > 0) {
+    throw new RangeError(
+      `--kinds must list some of ${FAULT_KINDS.join(", ")}, got ${JSON.stringify(text)}`,
+    );
+  }
+  return kinds as FaultKind[];
+}
+
 async function main(): Promise<number> {
   let values;
   try {
@@ -109,6 +125,7 @@ async function main(): Promise<number> {
         available: { type: "boolean" },
         out: { type: "string" },
         scenario: { type: "string" },
+        kinds: { type: "string" },
         help: { type: "boolean" },
       },
     }).values;
@@ -159,11 +176,13 @@ async function main(): Promise<number> {
     const faults = integer("faults", values.faults, 100_000);
     const shards = integer("shards", values.shards, 1_000);
     const durationMs = values.duration === undefined ? undefined : parseDuration(values.duration);
+    const kinds = values.kinds === undefined ? undefined : parseKinds(values.kinds);
     report = await runChaos({
       ...(seed === undefined ? {} : { seed }),
       ...(faults === undefined ? {} : { faults }),
       ...(shards === undefined ? {} : { shards }),
       ...(durationMs === undefined ? {} : { durationMs }),
+      ...(kinds === undefined ? {} : { kinds }),
       exclusive: !(values.available ?? false),
       ...(values.out === undefined ? {} : { outDir: values.out }),
       log: (line) => console.log(line),

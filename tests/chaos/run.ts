@@ -10,7 +10,16 @@ import { check, type CheckResult, type Violation } from "./checker.ts";
 import { ChaosCluster } from "./cluster.ts";
 import { CHAOS_BOUND_TIMINGS, CHAOS_TIMINGS, chaosNamespaces } from "./config.ts";
 import type { NamespaceSpec } from "./events.ts";
-import { FAULT_KINDS, type FaultPlan, faultSchedule, runFault } from "./faults.ts";
+import {
+  describeTargets,
+  FAULT_KINDS,
+  type FaultEffects,
+  type FaultKind,
+  type FaultPlan,
+  faultSchedule,
+  runFault,
+} from "./faults.ts";
+import { ownerMoves } from "./owner_moves.ts";
 import {
   compareDurableState,
   drainShards,
@@ -29,8 +38,10 @@ export interface ChaosOptions {
   readonly seed?: number;
   /** Time for injecting faults, in ms (the run adds start-up and the final restart). @default {90000} */
   readonly durationMs?: number;
-  /** Most faults to inject. @default {8} one of each kind */
+  /** Most faults to inject. @default {the number of kinds} one of each kind */
   readonly faults?: number;
+  /** The kinds to inject. @default {FAULT_KINDS} */
+  readonly kinds?: readonly FaultKind[];
   /** Mark one namespace `ownership: exclusive`. @default {true} */
   readonly exclusive?: boolean;
   /** Shards per namespace. @default {8} */
@@ -48,6 +59,11 @@ export interface InjectedFault extends FaultPlan {
   /** How long after healing until every non-drained shard ran again. */
   readonly settledMs: number | null;
   readonly violationsAfter: number;
+  /** Shards the spectator saw taken from an owner, from the injection until settled. */
+  readonly moves: readonly string[];
+  /** Slow links: heartbeats each executor process reported failed, injection to settled. */
+  readonly heartbeatFailures?: Readonly<Record<string, number>>;
+  readonly effects?: FaultEffects;
 }
 
 /** Everything a run found. */
@@ -102,7 +118,8 @@ async function onAnyInstance<T>(
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
   const seed = options.seed ?? (crypto.getRandomValues(new Uint32Array(1))[0]!);
   const durationMs = options.durationMs ?? 90_000;
-  const faultCount = options.faults ?? FAULT_KINDS.length;
+  const kinds = options.kinds ?? FAULT_KINDS;
+  const faultCount = options.faults ?? kinds.length;
   const exclusive = options.exclusive ?? true;
   const shards = options.shards ?? 8;
   const log = options.log ?? (() => {});
@@ -157,20 +174,35 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     }
 
     const deadline = Date.now() + durationMs;
-    const plans = faultSchedule(random, faultCount, 3);
+    const plans = faultSchedule(random, faultCount, 3, kinds);
     for (const [i, plan] of plans.entries()) {
       if (Date.now() >= deadline) break;
       const at = Date.now();
-      const target = describe(cluster, plan);
+      const target = describeTargets(cluster, plan);
+      let effects: FaultEffects = {};
       try {
-        await runFault(cluster, recorder, plan);
+        effects = await runFault(cluster, recorder, plan);
       } catch (error) {
         harnessErrors.push(`fault #${i + 1} ${plan.kind} ${target}: ${error}`);
       }
       const settledMs = await settle(boundMs + 3_000);
       await sleep(500);
-      const interim = check(recorder.events, { namespaces, boundMs, from, until: Date.now() });
-      faults.push({ ...plan, at, target, settledMs, violationsAfter: interim.violations.length });
+      const now = Date.now();
+      const interim = check(recorder.events, { namespaces, boundMs, from, until: now });
+      const failed: Record<string, number> = {};
+      for (const f of recorder.heartbeatFailures) {
+        if (f.at >= at && f.at < now) failed[f.process] = (failed[f.process] ?? 0) + 1;
+      }
+      faults.push({
+        ...plan,
+        at,
+        target,
+        settledMs,
+        violationsAfter: interim.violations.length,
+        moves: ownerMoves(recorder.events, at, now),
+        ...(plan.kind === "slow-lossy-links" ? { heartbeatFailures: failed } : {}),
+        ...(effects.links ? { effects } : {}),
+      });
       log(
         `  #${i + 1} ${plan.kind} ${target} held ${plan.holdMs} ms: ` +
           `${settledMs === null ? "NOT settled" : `settled +${settledMs} ms`}, ` +
@@ -318,16 +350,6 @@ async function dumpAssignments(cluster: ChaosCluster, names: readonly string[], 
       await Deno.writeTextFile(`${outDir}/etcd-${name}.txt`, text);
     } catch { /* etcdctl missing: no dump */ }
   }
-}
-
-function describe(cluster: ChaosCluster, plan: FaultPlan): string {
-  const [first = 0] = plan.targets;
-  if (plan.kind.startsWith("etcd")) {
-    return `etcd ${plan.targets.map((i) => cluster.etcd.members[i]!.name).join("+")}`;
-  }
-  return plan.kind.startsWith("service")
-    ? cluster.services[first]!.name
-    : cluster.executors[first]!.name;
 }
 
 function buildReport(input: {

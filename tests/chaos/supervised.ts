@@ -90,8 +90,12 @@ export class Supervised {
     });
   }
 
-  /** Starts the next generation and waits until it is ready. */
-  async start(): Promise<void> {
+  /**
+   * Starts the next generation and waits until it is ready; `env` adds to
+   * the environment of this generation only (e.g. libfaketime's, for a
+   * clock fault; a restart after a crash runs without it).
+   */
+  async start(options: { readonly env?: Readonly<Record<string, string>> } = {}): Promise<void> {
     if (this.#child) throw new Error(`Cannot start ${this.name}: it is running`);
     this.#generation++;
     this.#expected = false;
@@ -103,6 +107,7 @@ export class Supervised {
       : [cmd!, ...args];
     const child = new Deno.Command(wrapped[0]!, {
       args: wrapped.slice(1),
+      ...(options.env ? { env: { ...options.env } } : {}),
       stdin: "null",
       stdout: this.#options.onLine ? "piped" : "null",
       stderr: "piped",

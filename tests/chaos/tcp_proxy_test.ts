@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { connect, createServer, type ServerHttp2Stream } from "node:http2";
 import { TcpProxy } from "./tcp_proxy.ts";
 
 function echoServer(): { port: number; close(): void } {
@@ -168,9 +169,8 @@ Deno.test("loss stalls a connection; a reset closes it; both are counted", async
 });
 
 Deno.test("the proxy counts the gRPC calls it carries", async () => {
-  const { createServer } = await import("node:http2");
   const server = createServer();
-  server.on("stream", (stream) => {
+  server.on("stream", (stream: ServerHttp2Stream) => {
     setTimeout(() => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
       stream.end();
@@ -179,7 +179,6 @@ Deno.test("the proxy counts the gRPC calls it carries", async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   const proxy = new TcpProxy(port);
-  const { connect } = await import("node:http2");
   const client = connect(`http://${proxy.address}`);
   try {
     const call = () =>
