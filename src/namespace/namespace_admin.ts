@@ -338,19 +338,22 @@ export class NamespaceAdmin {
     runtime.requestPass();
     const { clock } = this.#o;
     const deadline = clock.monotonic() + timeoutMs;
-    let unownedSince: number | undefined;
+    // "Heartbeated since" is judged by store revisions, never by timestamps: a heartbeat
+    // record carries the wall clock of whichever instance wrote it, and with that instance's
+    // clock 30 s behind (or ahead) of this one the wait would time out (or end too early).
+    let unownedAt: number | undefined;
     const left = () => {
       const view = runtime.view;
       const owned = keys.filter((key) => view.ownersOf(key).length > 0);
       if (owned.length > 0) {
-        unownedSince = undefined;
+        unownedAt = undefined;
         return owned;
       }
-      unownedSince ??= clock.now();
+      unownedAt ??= view.revision;
       const reported = new Set<string>();
       for (const executor of view.executors()) {
         if (!view.isAlive(executor, clock.monotonic())) continue;
-        if (executor.lastHeartbeatMs <= unownedSince) return [...keys];
+        if (executor.heartbeatRevision <= unownedAt) return [...keys];
         for (const key of executor.reports.keys()) reported.add(key);
       }
       return keys.filter((key) => reported.has(key));

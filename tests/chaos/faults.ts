@@ -5,7 +5,7 @@
  * @module
  */
 import type { ChaosCluster } from "./cluster.ts";
-import { faketimeEnv } from "./faketime.ts";
+import { faketimeEnv } from "../support/faketime.ts";
 import { type LinkLoad, sampleLinks } from "./link_load.ts";
 import { SLOW_LOSSY_LINK } from "./link_faults.ts";
 import type { SeededRandom } from "./random.ts";

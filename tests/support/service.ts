@@ -142,8 +142,15 @@ export interface ServiceProcess extends AsyncDisposable {
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
 
-/** Starts `src/main.ts` with `yaml` as its configuration and waits until it listens. */
-export async function startProcess(yaml: string, instanceId: string): Promise<ServiceProcess> {
+/**
+ * Starts `src/main.ts` with `yaml` as its configuration and waits until it
+ * listens; `options.env` adds to its environment (e.g. libfaketime's).
+ */
+export async function startProcess(
+  yaml: string,
+  instanceId: string,
+  options: { readonly env?: Readonly<Record<string, string>> } = {},
+): Promise<ServiceProcess> {
   const dir = await Deno.makeTempDir({ prefix: "sm-service-" });
   const configPath = `${dir}/config.yaml`;
   await Deno.writeTextFile(configPath, yaml.replace("level: warn", "level: info"));
@@ -159,6 +166,7 @@ export async function startProcess(yaml: string, instanceId: string): Promise<Se
   ];
   const child = new Deno.Command(denoBinary(), {
     args,
+    ...(options.env ? { env: { ...options.env } } : {}),
     stdout: "null",
     stderr: "piped",
     stdin: "null",
