@@ -57,7 +57,9 @@ export function degradationRows(
     if (clock.length === 0) continue;
     rows.push([
       `${kind}: shards moved`,
-      `${clock.reduce((n, f) => n + f.moves.length, 0)} (${clock.map((f) => f.clock).join(", ")})`,
+      `${clock.reduce((n, f) => n + f.moves.length, 0)} (${
+        clock.map((f) => `${f.clock}${f.effects?.led?.length ? " led" : ""}`).join(", ")
+      })`,
     ]);
   }
   return rows;

@@ -35,7 +35,12 @@ Deno.test("slow links and clock faults are summed up in rows; other faults add n
   const rows = new Map(degradationRows([
     fault(load(4, 2)),
     fault(load(6, 3)),
-    fault({ kind: "clock-step", clock: "-30s", moves: ["chaos-a/1: exec-0.0 -> exec-1.0"] }),
+    fault({
+      kind: "clock-step",
+      clock: "-30s",
+      effects: { led: ["chaos-x"] },
+      moves: ["chaos-a/1: exec-0.0 -> exec-1.0"],
+    }),
     fault({ kind: "service-sigkill" }),
   ]));
   assert.equal(rows.get("slow links: calls in flight/executor"), "max 6 (healthy before: max 3)");
@@ -44,6 +49,6 @@ Deno.test("slow links and clock faults are summed up in rows; other faults add n
     "max 3 per fault (held 5000, 5000 ms)",
   );
   assert.equal(rows.get("slow links: stalls, resets"), "14, 2");
-  assert.equal(rows.get("clock-step: shards moved"), "1 (-30s)");
+  assert.equal(rows.get("clock-step: shards moved"), "1 (-30s led)");
   assert.equal(rows.has("clock-drift: shards moved"), false);
 });

@@ -6,6 +6,7 @@
  */
 import type { ChaosCluster } from "./cluster.ts";
 import { faketimeEnv } from "../support/faketime.ts";
+import { watchLeadership } from "./leaders.ts";
 import { type LinkLoad, sampleLinks } from "./link_load.ts";
 import { SLOW_LOSSY_LINK } from "./link_faults.ts";
 import type { SeededRandom } from "./random.ts";
@@ -44,6 +45,8 @@ export interface FaultPlan {
 export interface FaultEffects {
   /** `slow-lossy-links`: the calls each executor had through its proxies, before and during. */
   readonly links?: LinkLoad;
+  /** Clock faults: the namespaces the instance with the wrong clock led meanwhile. */
+  readonly led?: readonly string[];
 }
 
 /**
@@ -87,7 +90,7 @@ export function faultSchedule(
       kind === "service-pause";
     if (kind === "clock-step" || kind === "clock-drift") {
       // Held long enough for the instance to lead (leadership rotates every 20 s) or serve a while.
-      const holdMs = random.int(5_000, 12_000);
+      const holdMs = random.int(8_000, 20_000);
       const clock = kind === "clock-drift" ? "+0 x1.01" : random.pick(["+30s", "-30s"]);
       return { kind, targets, holdMs, clock };
     }
@@ -105,7 +108,7 @@ export async function runFault(
   recorder: Recorder,
   plan: FaultPlan,
 ): Promise<FaultEffects> {
-  const effects: { links?: LinkLoad } = {};
+  const effects: { links?: LinkLoad; led?: string[] } = {};
   const target = describeTargets(cluster, plan);
   const mark = (phase: "inject" | "heal") =>
     recorder.add({ type: "fault", at: Date.now(), kind: plan.kind, target, phase });
@@ -168,7 +171,11 @@ export async function runFault(
       const env = faketimeEnv(plan.clock ?? "+30s");
       await service.kill("SIGTERM");
       await service.start({ env });
+      const watching = new AbortController();
+      const led = watchLeadership(cluster.serviceAddresses, `${service.name}.`, watching.signal);
       await hold();
+      watching.abort();
+      effects.led = await led;
       await service.kill("SIGTERM");
       await startAgain(service);
       break;

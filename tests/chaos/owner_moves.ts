@@ -11,7 +11,8 @@ import type { ChaosEvent } from "./events.ts";
 /**
  * `namespace/shard: from -> to` for every shard the spectator(s) saw taken
  * from an owner at a time in `[from, until)` (the first spectator's view;
- * an owner repeated after a reconnect is no change).
+ * an owner repeated after a reconnect is no change), except the shards in
+ * `ignore` (`namespace/shard`: the drained ones).
  *
  * @example
  * ```ts
@@ -25,7 +26,12 @@ import type { ChaosEvent } from "./events.ts";
  * assert.deepEqual(ownerMoves(events, 25, 100), ["ns/1: b -> -"]);
  * ```
  */
-export function ownerMoves(events: readonly ChaosEvent[], from: number, until: number): string[] {
+export function ownerMoves(
+  events: readonly ChaosEvent[],
+  from: number,
+  until: number,
+  ignore: ReadonlySet<string> = new Set(),
+): string[] {
   const spectator = events.find((e) => e.type === "owner")?.spectator;
   const owners = new Map<string, string | null>();
   const moves: string[] = [];
@@ -35,6 +41,7 @@ export function ownerMoves(events: readonly ChaosEvent[], from: number, until: n
     const before = owners.get(key) ?? null;
     owners.set(key, e.owner);
     if (e.at < from || e.at >= until || before === null || before === e.owner) continue;
+    if (ignore.has(key)) continue;
     moves.push(`${key}: ${before} -> ${e.owner ?? "-"}`);
   }
   return moves;

@@ -199,9 +199,9 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
         target,
         settledMs,
         violationsAfter: interim.violations.length,
-        moves: ownerMoves(recorder.events, at, now),
+        moves: ownerMoves(recorder.events, at, now, drained),
         ...(plan.kind === "slow-lossy-links" ? { heartbeatFailures: failed } : {}),
-        ...(effects.links ? { effects } : {}),
+        ...(effects.links || effects.led ? { effects } : {}),
       });
       log(
         `  #${i + 1} ${plan.kind} ${target} held ${plan.holdMs} ms: ` +
