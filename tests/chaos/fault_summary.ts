@@ -50,6 +50,12 @@ export function degradationRows(
         `${loads.reduce((n, l) => n + l.stalls, 0)}, ${loads.reduce((n, l) => n + l.resets, 0)}`,
       ],
       ["slow links: shards moved", slow.reduce((n, f) => n + f.moves.length, 0)],
+      [
+        "slow links: shards unowned",
+        `${slow.reduce((n, f) => n + f.unowned.gaps, 0)} times, longest ${
+          max(slow.map((f) => f.unowned.longestMs))
+        } ms`,
+      ],
     );
   }
   for (const kind of ["clock-step", "clock-drift"] as const) {

@@ -11,6 +11,7 @@ const fault = (over: Partial<InjectedFault>): InjectedFault => ({
   settledMs: 0,
   violationsAfter: 0,
   moves: [],
+  unowned: { gaps: 0, longestMs: 0 },
   ...over,
 });
 
@@ -33,7 +34,7 @@ Deno.test("slow links and clock faults are summed up in rows; other faults add n
     },
   });
   const rows = new Map(degradationRows([
-    fault(load(4, 2)),
+    fault({ ...load(4, 2), unowned: { gaps: 2, longestMs: 1_800 } }),
     fault(load(6, 3)),
     fault({
       kind: "clock-step",
@@ -49,6 +50,7 @@ Deno.test("slow links and clock faults are summed up in rows; other faults add n
     "max 3 per fault (held 5000, 5000 ms)",
   );
   assert.equal(rows.get("slow links: stalls, resets"), "14, 2");
+  assert.equal(rows.get("slow links: shards unowned"), "2 times, longest 1800 ms");
   assert.equal(rows.get("clock-step: shards moved"), "1 (-30s led)");
   assert.equal(rows.has("clock-drift: shards moved"), false);
 });

@@ -59,6 +59,8 @@ export interface InjectedFault extends FaultPlan {
   /** How long after healing until every non-drained shard ran again. */
   readonly settledMs: number | null;
   readonly violationsAfter: number;
+  /** Times a non-drained shard ran nowhere that overlap the fault (injection until settled). */
+  readonly unowned: { readonly gaps: number; readonly longestMs: number };
   /** Shards the spectator saw taken from an owner, from the injection until settled. */
   readonly moves: readonly string[];
   /** Slow links: heartbeats each executor process reported failed, injection to settled. */
@@ -200,6 +202,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
         settledMs,
         violationsAfter: interim.violations.length,
         moves: ownerMoves(recorder.events, at, now, drained),
+        unowned: gapsWithin(interim.gaps, at, now),
         ...(plan.kind === "slow-lossy-links" ? { heartbeatFailures: failed } : {}),
         ...(effects.links || effects.led ? { effects } : {}),
       });
@@ -250,6 +253,12 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   });
   await Deno.writeTextFile(`${outDir}/results.json`, JSON.stringify(report, null, 2) + "\n");
   return report;
+}
+
+/** The gaps overlapping `[from, until)`: how many, and the longest. */
+function gapsWithin(gaps: CheckResult["gaps"], from: number, until: number) {
+  const within = gaps.filter((g) => g.to > from && g.from < until);
+  return { gaps: within.length, longestMs: Math.max(0, ...within.map((g) => g.ms)) };
 }
 
 /** What the full restart found. */
