@@ -17,6 +17,7 @@ import type { NamespaceSpec } from "./events.ts";
 import type { Crash, Recorder } from "./recorder.ts";
 import { type ExitInfo, Supervised, waitForPort } from "./supervised.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
+import { steppableClockEnv } from "../support/faketime.ts";
 
 /** What {@linkcode ChaosCluster.start} builds. */
 export interface ClusterOptions {
@@ -36,6 +37,11 @@ export interface ClusterOptions {
   readonly onCrash?: (crash: Crash) => void;
   /** Called when a restart after a crash fails. */
   readonly onError?: (message: string) => void;
+  /**
+   * Run the instances with a wall clock the harness can step (`clock-step`,
+   * libfaketime reading `<dir>/clock-service-<i>`). @default {false}
+   */
+  readonly steppableClocks?: boolean;
 }
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
@@ -52,6 +58,8 @@ export class ChaosCluster {
   /** Per executor, its proxies to each service. */
   readonly proxies: TcpProxy[][] = [];
   readonly servicePorts: number[];
+  /** Per instance, the file its wall-clock offset is read from (with `steppableClocks`). */
+  readonly clockFiles: string[] = [];
   /** The etcd key prefix of this run (`<prefix>/store`, `<prefix>/leader`). */
   readonly prefix = `chaos-${crypto.randomUUID().slice(0, 8)}`;
   readonly #options: ClusterOptions;
@@ -99,8 +107,11 @@ export class ChaosCluster {
         }),
       );
       const name = `service-${i}`;
+      const clockFile = `${dir}/clock-${name}`;
+      if (this.#options.steppableClocks) this.clockFiles.push(clockFile);
       this.services.push(this.#supervise({
         name,
+        ...(this.#options.steppableClocks ? { env: steppableClockEnv(clockFile) } : {}),
         command: (g) => [
           denoBinary(),
           "run",

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ChaosCluster } from "./cluster.ts";
-import { faketimeEnv } from "../support/faketime.ts";
+import { faketimeEnv, stepClock } from "../support/faketime.ts";
 import { watchLeadership } from "./leaders.ts";
 import { type LinkLoad, sampleLinks } from "./link_load.ts";
 import { SLOW_LOSSY_LINK } from "./link_faults.ts";
@@ -112,7 +112,8 @@ export async function runFault(
   const target = describeTargets(cluster, plan);
   const mark = (phase: "inject" | "heal") =>
     recorder.add({ type: "fault", at: Date.now(), kind: plan.kind, target, phase });
-  const hold = () => new Promise((resolve) => setTimeout(resolve, plan.holdMs));
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const hold = () => sleep(plan.holdMs);
   const [first = 0, second = 1] = plan.targets;
   // Slow links: a second of the calls in flight before, to compare with those during.
   const sampling = plan.kind === "slow-lossy-links" ? sampleLinks(cluster.proxies) : undefined;
@@ -164,11 +165,29 @@ export async function runFault(
       if (sampling) effects.links = sampling.stop();
       break;
     }
-    case "clock-step":
-    case "clock-drift": {
-      // Restarted with a shifted (or fast) clock, held, then restarted with the real one.
+    case "clock-step": {
+      // A running instance's wall clock steps (as NTP does), holds; it is restarted with the
+      // clock still off (its cache is loaded with it), holds; the clock steps back.
       const service = cluster.services[first]!;
-      const env = faketimeEnv(plan.clock ?? "+30s");
+      const file = cluster.clockFiles[first];
+      if (file === undefined) throw new Error("clock-step needs a cluster with steppableClocks");
+      const watching = new AbortController();
+      const led = watchLeadership(cluster.serviceAddresses, `${service.name}.`, watching.signal);
+      stepClock(file, plan.clock ?? "+30s");
+      await sleep(plan.holdMs / 2);
+      await service.kill("SIGTERM");
+      await startAgain(service);
+      await sleep(plan.holdMs / 2);
+      stepClock(file, "+0");
+      await sleep(1_000); // libfaketime reads the file once a second
+      watching.abort();
+      effects.led = await led;
+      break;
+    }
+    case "clock-drift": {
+      // Restarted with a clock (timers included) 1% fast, held, then restarted with the real one.
+      const service = cluster.services[first]!;
+      const env = faketimeEnv(plan.clock ?? "+0 x1.01");
       await service.kill("SIGTERM");
       await service.start({ env });
       const watching = new AbortController();

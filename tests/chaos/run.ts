@@ -150,6 +150,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     onCrash: (c) =>
       log(`  unexpected exit: ${c.process} code ${c.code}${c.known ? ` (${c.known})` : ""}`),
     onError: (message) => harnessErrors.push(message),
+    steppableClocks: kinds.includes("clock-step"),
   });
   let from = Date.now();
   let result: CheckResult | undefined;

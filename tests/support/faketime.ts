@@ -7,7 +7,10 @@
  * What it does to Deno (measured with Deno 2.9.3, see docs/ownership.md,
  * "Clocks"): an offset (`+30s`) shifts `Date.now()` only; `performance.now()`
  * and timers are unaffected. A rate (`+0 x1.01`) makes `Date.now()`,
- * `performance.now()` and every timer run that much fast.
+ * `performance.now()` and every timer run that much fast. A process started
+ * with {@linkcode steppableClockEnv} reads its offset from a file, so its
+ * wall clock can be stepped while it runs ({@linkcode stepClock}), as NTP
+ * steps a host's clock; its monotonic clock and timers are left alone.
  *
  * @module
  */
@@ -60,4 +63,40 @@ export function faketimeEnv(spec: string): Record<string, string> {
     );
   }
   return { LD_PRELOAD: library, FAKETIME: spec };
+}
+
+/**
+ * The environment of a process whose wall clock {@linkcode stepClock} can
+ * step while it runs: libfaketime reads the offset from `file` (re-read every
+ * second) and leaves the monotonic clock alone. Writes `+0` to `file`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { faketimeLibrary, steppableClockEnv, stepClock } from "./faketime.ts";
+ *
+ * if (faketimeLibrary()) {
+ *   const file = await Deno.makeTempFile();
+ *   assert.equal(steppableClockEnv(file).FAKETIME_TIMESTAMP_FILE, file);
+ *   stepClock(file, "-30s"); // a child started with that env is 30 s behind within a second
+ *   assert.equal(Deno.readTextFileSync(file), "-30s\n");
+ *   await Deno.remove(file);
+ * }
+ * ```
+ */
+export function steppableClockEnv(file: string): Record<string, string> {
+  const { LD_PRELOAD } = faketimeEnv("+0");
+  Deno.writeTextFileSync(file, "+0\n");
+  return {
+    LD_PRELOAD: LD_PRELOAD!,
+    FAKETIME_TIMESTAMP_FILE: file,
+    FAKETIME_CACHE_DURATION: "1",
+    FAKETIME_DONT_FAKE_MONOTONIC: "1",
+  };
+}
+
+/** Steps the wall clock of the processes started with `steppableClockEnv(file)` to `offset` (e.g. `"+30s"`, `"+0"`). */
+export function stepClock(file: string, offset: string): void {
+  faketimeEnv(offset); // validates it
+  Deno.writeTextFileSync(file, `${offset}\n`);
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { faketimeEnv, faketimeLibrary } from "./faketime.ts";
+import { faketimeEnv, faketimeLibrary, stepClock, steppableClockEnv } from "./faketime.ts";
 
 async function clocks(env: Record<string, string>, timerMs = 600) {
   const code = `
@@ -43,4 +43,37 @@ Deno.test({
 Deno.test("a faketime spec this harness does not use is refused", () => {
   assert.throws(() => faketimeEnv("@2020-01-01 00:00:00"), /got "@2020/);
   assert.throws(() => faketimeEnv(""), RangeError);
+});
+
+Deno.test({
+  name: "a steppable clock steps a running Deno child's Date.now(), not its timers",
+  ignore: faketimeLibrary() === undefined,
+  async fn() {
+    const file = await Deno.makeTempFile();
+    const code = `
+      const p0 = performance.now();
+      let ticks = 0;
+      const id = setInterval(() => {
+        console.log(JSON.stringify({ t: performance.now() - p0, now: Date.now(), tick: ++ticks }));
+        if (ticks === 10) clearInterval(id);
+      }, 300);`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", code],
+      env: steppableClockEnv(file),
+      stdout: "piped",
+    }).spawn();
+    const stepped = new Promise((resolve) => setTimeout(resolve, 1_000)).then(() =>
+      stepClock(file, "-30s")
+    );
+    const lines = new TextDecoder().decode((await child.output()).stdout).trim().split("\n");
+    await stepped;
+    await Deno.remove(file);
+    const samples = lines.map((l) => JSON.parse(l) as { t: number; now: number; tick: number });
+    assert.equal(samples.length, 10);
+    // Timers keep their pace: 10 ticks of 300 ms take about 3 s of monotonic time.
+    assert.ok(samples.at(-1)!.t > 2_900 && samples.at(-1)!.t < 3_600, `${samples.at(-1)!.t}`);
+    // The wall clock jumped back about 30 s once, between two ticks.
+    const jumps = samples.slice(1).map((s, i) => s.now - samples[i]!.now);
+    assert.equal(jumps.filter((j) => j < -25_000).length, 1, JSON.stringify(jumps));
+  },
 });
