@@ -186,10 +186,16 @@ export async function runFault(
     }
     case "clock-drift": {
       // Restarted with a clock (timers included) 1% fast, held, then restarted with the real one.
+      // The other instances are restarted after it (gracefully), so that it is the oldest
+      // candidate of every election and leads: a restarted instance waits at the back.
       const service = cluster.services[first]!;
       const env = faketimeEnv(plan.clock ?? "+0 x1.01");
       await service.kill("SIGTERM");
       await service.start({ env });
+      for (const other of cluster.services.filter((s) => s !== service)) {
+        await other.kill("SIGTERM");
+        await startAgain(other);
+      }
       const watching = new AbortController();
       const led = watchLeadership(cluster.serviceAddresses, `${service.name}.`, watching.signal);
       await hold();
