@@ -6,7 +6,8 @@
  */
 import type { ChaosCluster } from "./cluster.ts";
 import { faketimeEnv, stepClock } from "../support/faketime.ts";
-import { watchLeadership } from "./leaders.ts";
+import { EXCLUSIVE_NAMESPACE } from "./config.ts";
+import { leadersAt, watchLeadership } from "./leaders.ts";
 import { type LinkLoad, sampleLinks } from "./link_load.ts";
 import { SLOW_LOSSY_LINK } from "./link_faults.ts";
 import type { SeededRandom } from "./random.ts";
@@ -47,6 +48,8 @@ export interface FaultEffects {
   readonly links?: LinkLoad;
   /** Clock faults: the namespaces the instance with the wrong clock led meanwhile. */
   readonly led?: readonly string[];
+  /** The process(es) actually hit, when chosen at injection (`clock-step`: the leader). */
+  readonly target?: string;
 }
 
 /**
@@ -108,13 +111,17 @@ export async function runFault(
   recorder: Recorder,
   plan: FaultPlan,
 ): Promise<FaultEffects> {
-  const effects: { links?: LinkLoad; led?: string[] } = {};
-  const target = describeTargets(cluster, plan);
+  const effects: { links?: LinkLoad; led?: string[]; target?: string } = {};
+  const [first = 0, second = 1] = plan.targets;
+  // clock-step hits the exclusive namespace's leader when there is one (else the planned instance).
+  const stepped = plan.kind === "clock-step" ? await leaderIndex(cluster) ?? first : first;
+  const target = plan.kind === "clock-step"
+    ? `${cluster.services[stepped]!.name} ${plan.clock}`
+    : describeTargets(cluster, plan);
   const mark = (phase: "inject" | "heal") =>
     recorder.add({ type: "fault", at: Date.now(), kind: plan.kind, target, phase });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const hold = () => sleep(plan.holdMs);
-  const [first = 0, second = 1] = plan.targets;
   // Slow links: a second of the calls in flight before, to compare with those during.
   const sampling = plan.kind === "slow-lossy-links" ? sampleLinks(cluster.proxies) : undefined;
   await sampling?.baseline(1_000);
@@ -168,8 +175,9 @@ export async function runFault(
     case "clock-step": {
       // A running instance's wall clock steps (as NTP does), holds; it is restarted with the
       // clock still off (its cache is loaded with it), holds; the clock steps back.
-      const service = cluster.services[first]!;
-      const file = cluster.clockFiles[first];
+      const service = cluster.services[stepped]!;
+      effects.target = target;
+      const file = cluster.clockFiles[stepped];
       if (file === undefined) throw new Error("clock-step needs a cluster with steppableClocks");
       const watching = new AbortController();
       const led = watchLeadership(cluster.serviceAddresses, `${service.name}.`, watching.signal);
@@ -239,6 +247,19 @@ export function describeTargets(cluster: ChaosCluster, plan: FaultPlan): string 
   if (plan.kind.startsWith("clock")) return `${cluster.services[first]!.name} ${plan.clock}`;
   if (plan.kind.startsWith("service")) return cluster.services[first]!.name;
   return cluster.executors[first]!.name;
+}
+
+/** The index of the instance leading the exclusive namespace (else any), if one answers. */
+async function leaderIndex(cluster: ChaosCluster): Promise<number | undefined> {
+  for (const address of cluster.serviceAddresses) {
+    try {
+      const leaders = await leadersAt(address);
+      const id = leaders.get(EXCLUSIVE_NAMESPACE) ?? [...leaders.values()][0];
+      const index = cluster.services.findIndex((s) => id?.startsWith(`${s.name}.`));
+      return index < 0 ? undefined : index;
+    } catch { /* restarting: ask another */ }
+  }
+  return undefined;
 }
 
 /** Starts a killed process again unless a crash restart already did. */

@@ -181,10 +181,11 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     for (const [i, plan] of plans.entries()) {
       if (Date.now() >= deadline) break;
       const at = Date.now();
-      const target = describeTargets(cluster, plan);
+      let target = describeTargets(cluster, plan);
       let effects: FaultEffects = {};
       try {
         effects = await runFault(cluster, recorder, plan);
+        target = effects.target ?? target;
       } catch (error) {
         harnessErrors.push(`fault #${i + 1} ${plan.kind} ${target}: ${error}`);
       }
