@@ -8,7 +8,18 @@
 import { call, connect } from "../support/grpc_clients.ts";
 import type { ListLeadersResponse__Output } from "../../src/wire/proto.ts";
 
-/** Namespace → the instance id of its leader, as the instance at `address` knows it. */
+/**
+ * Namespace → the instance id of its leader, as the instance at `address`
+ * knows it; rejects when it does not answer within 2 s.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { leadersAt } from "./leaders.ts";
+ *
+ * await assert.rejects(leadersAt("127.0.0.1:1")); // nothing listens there
+ * ```
+ */
 export async function leadersAt(address: string): Promise<Map<string, string>> {
   const clients = connect(address);
   try {
@@ -27,6 +38,14 @@ export async function leadersAt(address: string): Promise<Map<string, string>> {
 /**
  * Polls every second, until `signal` aborts, which namespaces an instance
  * whose id starts with `instancePrefix` leads; resolves with them, sorted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { watchLeadership } from "./leaders.ts";
+ *
+ * assert.deepEqual(await watchLeadership([], "service-0.", AbortSignal.abort()), []);
+ * ```
  */
 export async function watchLeadership(
   addresses: readonly string[],

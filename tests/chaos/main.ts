@@ -100,7 +100,17 @@ export function printReport(report: ChaosReport): void {
   console.log(report.passed ? "PASSED" : "FAILED");
 }
 
-/** `--kinds a,b`: known fault kinds, each once; a `RangeError` names the unknown ones. */
+/**
+ * `--kinds a,b`: known fault kinds, each once; a `RangeError` names the unknown ones.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseKinds } from "./main.ts";
+ *
+ * assert.deepEqual(parseKinds("clock-step,slow-lossy-links"), ["clock-step", "slow-lossy-links"]);
+ * ```
+ */
 export function parseKinds(text: string): FaultKind[] {
   const kinds = [...new Set(text.split(",").map((k) => k.trim()).filter((k) => k !== ""))];
   const unknown = kinds.filter((k) => !(FAULT_KINDS as readonly string[]).includes(k));

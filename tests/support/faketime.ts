@@ -22,7 +22,18 @@ const LIBRARIES = [
   "/usr/local/lib/faketime/libfaketimeMT.so.1",
 ];
 
-/** libfaketime's multi-threaded library, or `undefined` when it is not installed. */
+/**
+ * libfaketime's multi-threaded library, or `undefined` when it is not installed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { faketimeLibrary } from "./faketime.ts";
+ *
+ * const library = faketimeLibrary();
+ * assert.ok(library === undefined || library.endsWith("libfaketimeMT.so.1"));
+ * ```
+ */
 export function faketimeLibrary(): string | undefined {
   return LIBRARIES.find((path) => {
     try {
@@ -95,7 +106,18 @@ export function steppableClockEnv(file: string): Record<string, string> {
   };
 }
 
-/** Steps the wall clock of the processes started with `steppableClockEnv(file)` to `offset` (e.g. `"+30s"`, `"+0"`). */
+/**
+ * Steps the wall clock of the processes started with `steppableClockEnv(file)`
+ * to `offset` (e.g. `"+30s"`, `"+0"`); a `RangeError` for a bad offset.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stepClock } from "./faketime.ts";
+ *
+ * assert.throws(() => stepClock("/nonexistent", "yesterday"), RangeError);
+ * ```
+ */
 export function stepClock(file: string, offset: string): void {
   faketimeEnv(offset); // validates it
   Deno.writeTextFileSync(file, `${offset}\n`);
