@@ -348,22 +348,37 @@ export class NamespaceAdmin {
     runtime.requestPass();
     const { clock } = this.#o;
     const deadline = clock.monotonic() + timeoutMs;
-    let unownedSince: number | undefined;
+    // "Heartbeated since" is judged by store revisions, never by timestamps: a heartbeat
+    // record carries the wall clock of whichever instance wrote it, and with that instance's
+    // clock 30 s behind (or ahead) of this one the wait would time out (or end too early).
+    // The first record committed after the shards went unowned may still be a heartbeat
+    // received (and answered, from the old assignment) before: writes are batched. So each
+    // live executor must have a second record after that one: it sent that heartbeat after
+    // it had the answer to the first, and its reports say what it runs since.
+    let unownedAt: number | undefined;
+    const firstAfter = new Map<string, number>();
     const left = () => {
       const view = runtime.view;
       const owned = keys.filter((key) => view.ownersOf(key).length > 0);
       if (owned.length > 0) {
-        unownedSince = undefined;
+        unownedAt = undefined;
+        firstAfter.clear();
         return owned;
       }
-      unownedSince ??= clock.now();
+      unownedAt ??= view.revision;
       const reported = new Set<string>();
+      let waiting = false;
       for (const executor of view.executors()) {
         if (!view.isAlive(executor, clock.monotonic())) continue;
-        if (executor.lastHeartbeatMs <= unownedSince) return [...keys];
+        const id = executor.executorId;
+        if (executor.heartbeatRevision > unownedAt && !firstAfter.has(id)) {
+          firstAfter.set(id, executor.heartbeatRevision);
+        }
+        const first = firstAfter.get(id);
+        if (first === undefined || executor.heartbeatRevision <= first) waiting = true;
         for (const key of executor.reports.keys()) reported.add(key);
       }
-      return keys.filter((key) => reported.has(key));
+      return waiting ? [...keys] : keys.filter((key) => reported.has(key));
     };
     while (left().length > 0 && clock.monotonic() < deadline) {
       // Wait for the next change the cache applies (an owner gone, a heartbeat), or

@@ -110,8 +110,28 @@ function runExecutors(config: ChildConfig): () => Promise<void> {
       }),
     );
   });
+  // Failed heartbeats (timeouts, unreachable): the harness counts them per executor and fault.
+  const watching = new AbortController();
+  for (const [i, e] of executors.entries()) {
+    const namespace = config.namespaces[i]!.name;
+    void (async () => {
+      for await (const event of e.events({ signal: watching.signal })) {
+        if (event.type !== "heartbeat-failed") continue;
+        const { failures, error } = event;
+        write({
+          type: "heartbeat-failed",
+          process: config.process,
+          executor,
+          namespace,
+          failures,
+          code: error.code,
+        });
+      }
+    })().catch(() => {});
+  }
   return async () => {
     await Promise.all(executors.map((e) => e.shutdown()));
+    watching.abort();
     store?.close();
   };
 }

@@ -20,6 +20,7 @@ import type { NamespaceSpec } from "./events.ts";
 import type { Crash, Recorder } from "./recorder.ts";
 import { type ExitInfo, Supervised, waitForPort } from "./supervised.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
+import { steppableClockEnv } from "../support/faketime.ts";
 
 /** What {@linkcode ChaosCluster.start} builds. */
 export interface ClusterOptions {
@@ -43,6 +44,11 @@ export interface ClusterOptions {
   readonly onError?: (message: string) => void;
   /** Loopback, network namespaces, or namespaces where possible. @default {"loopback"} */
   readonly network?: NetworkMode;
+  /**
+   * Run the instances with a wall clock the harness can step (`clock-step`,
+   * libfaketime reading `<dir>/clock-service-<i>`). @default {false}
+   */
+  readonly steppableClocks?: boolean;
 }
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
@@ -61,6 +67,8 @@ export class ChaosCluster {
   /** Per executor, its proxies to each service. */
   readonly proxies: TcpProxy[][] = [];
   readonly servicePorts: number[];
+  /** Per instance, the file its wall-clock offset is read from (with `steppableClocks`). */
+  readonly clockFiles: string[] = [];
   /** The etcd key prefix of this run (`<prefix>/store`, `<prefix>/leader`). */
   readonly prefix = `chaos-${crypto.randomUUID().slice(0, 8)}`;
   /** Where the processors' fenced writes go (`fence_store.ts`). */
@@ -139,8 +147,11 @@ export class ChaosCluster {
         }),
       );
       const name = `service-${i}`;
+      const clockFile = `${dir}/clock-${name}`;
+      if (this.#options.steppableClocks) this.clockFiles.push(clockFile);
       this.services.push(this.#supervise({
         name,
+        ...(this.#options.steppableClocks ? { env: steppableClockEnv(clockFile) } : {}),
         command: (g) =>
           this.network.wrap("services", i, [
             denoBinary(),

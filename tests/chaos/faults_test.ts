@@ -23,12 +23,35 @@ Deno.test("a quorum loss kills two different members; holds stay in range", () =
   for (const plan of faultSchedule(new SeededRandom(3), 200)) {
     if (plan.kind === "etcd-quorum-loss") {
       assert.equal(new Set(plan.targets).size, 2);
+    } else if (plan.kind === "slow-lossy-links") {
+      assert.equal(plan.targets.length, 0, "every link at once");
     } else {
       assert.equal(plan.targets.length, 1);
     }
     assert.ok(plan.targets.every((t) => t >= 0 && t < 3));
-    assert.ok(plan.holdMs >= 500 && plan.holdMs <= 6_000);
+    const clock = plan.kind.startsWith("clock") || plan.kind === "slow-lossy-links";
+    assert.ok(plan.holdMs >= 500 && plan.holdMs <= (clock ? 20_000 : 6_000));
   }
+});
+
+Deno.test("clock faults carry a faketime spec: a step of ±30 s or a clock 1% fast", () => {
+  const plans = faultSchedule(new SeededRandom(5), 300, 3, ["clock-step", "clock-drift"]);
+  const specs = new Set(plans.map((p) => `${p.kind} ${p.clock}`));
+  assert.deepEqual(
+    [...specs].sort(),
+    ["clock-drift +0 x1.01", "clock-step +30s", "clock-step -30s"],
+  );
+});
+
+Deno.test("a schedule can be limited to some kinds; unknown kinds are refused", () => {
+  const plans = faultSchedule(new SeededRandom(2), 10, 3, ["slow-lossy-links", "clock-step"]);
+  assert.deepEqual(new Set(plans.map((p) => p.kind)), new Set(["slow-lossy-links", "clock-step"]));
+  assert.throws(
+    // deno-lint-ignore no-explicit-any -- a bad value from the command line, on purpose
+    () => faultSchedule(new SeededRandom(2), 3, 3, ["clock-jump" as any]),
+    /kinds must be some of .* got \["clock-jump"\]/,
+  );
+  assert.throws(() => faultSchedule(new SeededRandom(2), 3, 3, []), RangeError);
 });
 
 Deno.test("a negative fault count is refused", () => {
@@ -51,4 +74,16 @@ Deno.test("--kinds names known kinds only", () => {
   ]);
   assert.throws(() => parseFaultKinds(""), /--kinds/);
   assert.throws(() => parseFaultKinds("service-pause,nope"), /"service-pause,nope"/);
+});
+
+Deno.test("--kinds takes known kinds, once each, and names what it refuses", () => {
+  assert.deepEqual(parseFaultKinds("clock-step, slow-lossy-links,clock-step"), [
+    "clock-step",
+    "slow-lossy-links",
+  ]);
+  assert.throws(
+    () => parseFaultKinds("clock-step,clock-jump"),
+    /--kinds must be .* "clock-step,clock-jump"/,
+  );
+  assert.throws(() => parseFaultKinds(" , "), RangeError);
 });

@@ -15,13 +15,14 @@
 import { parseArgs } from "node:util";
 import { parseDuration } from "../../src/shared/duration.ts";
 import type { NetworkMode } from "./cluster_network.ts";
-import { type FaultKind, parseFaultKinds } from "./faults.ts";
 import { type ChaosReport, runChaos } from "./run.ts";
+import { degradationRows } from "./fault_summary.ts";
+import { FAULT_KINDS, type FaultKind, parseFaultKinds } from "./faults.ts";
 import { table } from "./summary.ts";
 import { runScenario, type Scenario, type ScenarioReport, SCENARIOS } from "./scenarios.ts";
 
-const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults 8] [--shards 8]
-                       [--available] [--out DIR] [--kinds a,b,c]
+const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults N] [--shards 8]
+                       [--kinds K1,K2] [--available] [--out DIR]
                        [--network auto|netns|loopback]
        deno task chaos --scenario poison-exit|poison-throw [--shards 8] [--out DIR]
 
@@ -32,8 +33,7 @@ const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults 8] [
   --available       leave namespace chaos-x available too (by default it is
                     "ownership: exclusive", where any overlap is a violation)
   --out DIR         where to write results.json and events.jsonl (default a temp dir)
-  --kinds a,b,c     inject only these fault kinds (default all; faults default to
-                    one of each)
+  --kinds K1,K2     inject only these kinds (default all: ${FAULT_KINDS.join(", ")})
   --network MODE    netns: each etcd member, instance and executor in a network
                     namespace of its own (root, iproute2, nftables); loopback:
                     all on 127.0.0.1 (the kinds that cut real links are
@@ -79,6 +79,7 @@ export function printReport(report: ChaosReport): void {
     ["faults, total", report.faults.length],
     ["network", report.network.mode],
     ...report.skippedKinds.map((s) => [`skipped ${s.kind}`, s.reason] as const),
+    ...degradationRows(report.faults),
     ["unexpected exits", report.crashes.length],
     ...[...crashKinds].map(([k, n]) => [`  ${k}`, n] as const),
     ["reassignments measured", r.count],

@@ -41,6 +41,8 @@ export class Recorder {
   readonly crashes: Crash[] = [];
   /** Poison shard hits (`--scenario poison-*`): which executor failed with it, when. */
   readonly poisonHits: { readonly executor: string; readonly at: number }[] = [];
+  /** Heartbeats an executor's SDK reported failed (timed out, unreachable): which process, when. */
+  readonly heartbeatFailures: { readonly process: string; readonly at: number }[] = [];
   readonly #running = new Map<string, Map<string, StartEvent>>();
   readonly #file: Deno.FsFile | undefined;
   readonly #encoder = new TextEncoder();
@@ -79,6 +81,13 @@ export class Recorder {
       const hit = parsed as { executor?: unknown; at?: unknown };
       if (typeof hit.executor === "string" && typeof hit.at === "number") {
         this.poisonHits.push({ executor: hit.executor, at: hit.at });
+      }
+      return;
+    }
+    if (type === "heartbeat-failed") {
+      const failed = parsed as { process?: unknown; at?: unknown };
+      if (typeof failed.process === "string" && typeof failed.at === "number") {
+        this.heartbeatFailures.push({ process: failed.process, at: failed.at });
       }
       return;
     }

@@ -64,3 +64,12 @@ Deno.test("heartbeat and fenced-write lines are kept; other lines are ignored", 
   recorder.addLine("not json");
   assert.deepEqual(recorder.events.map((e) => e.type), ["heartbeat", "write", "write-rejected"]);
 });
+
+Deno.test("failed heartbeats an executor reports are counted apart from the events", () => {
+  const recorder = new Recorder();
+  const line = { type: "heartbeat-failed", process: "exec-1", executor: "exec-1.0", failures: 2 };
+  recorder.addLine(JSON.stringify({ ...line, at: 40 }));
+  recorder.addLine(JSON.stringify({ ...line, at: "late" })); // malformed: ignored
+  assert.deepEqual(recorder.heartbeatFailures, [{ process: "exec-1", at: 40 }]);
+  assert.equal(recorder.events.length, 0);
+});

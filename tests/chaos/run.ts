@@ -16,12 +16,15 @@ import type { NetworkMode } from "./cluster_network.ts";
 import {
   describeTargets,
   FAULT_KINDS,
+  type FaultEffects,
   type FaultKind,
   type FaultPlan,
   faultSchedule,
   NETWORK_FAULT_KINDS,
   runFault,
 } from "./faults.ts";
+import { ownerMoves } from "./owner_moves.ts";
+import { faketimeLibrary } from "../support/faketime.ts";
 import {
   compareDurableState,
   drainShards,
@@ -40,8 +43,10 @@ export interface ChaosOptions {
   readonly seed?: number;
   /** Time for injecting faults, in ms (the run adds start-up and the final restart). @default {90000} */
   readonly durationMs?: number;
-  /** Most faults to inject. @default {8} one of each kind */
+  /** Most faults to inject. @default {the number of kinds} one of each kind */
   readonly faults?: number;
+  /** The kinds to inject. @default {FAULT_KINDS} */
+  readonly kinds?: readonly FaultKind[];
   /** Mark one namespace `ownership: exclusive`. @default {true} */
   readonly exclusive?: boolean;
   /** Shards per namespace. @default {8} */
@@ -50,8 +55,6 @@ export interface ChaosOptions {
   readonly outDir?: string;
   /** Progress lines. @default {ignored} */
   readonly log?: (line: string) => void;
-  /** The fault kinds to inject. @default {FAULT_KINDS} every kind */
-  readonly kinds?: readonly FaultKind[];
   /**
    * Where the processes run: network namespaces (`netns`, as root), loopback,
    * or namespaces where they can be made (`auto`; the kinds that need them are
@@ -74,6 +77,13 @@ export interface InjectedFault extends FaultPlan {
   /** How long after healing until every non-drained shard ran again. */
   readonly settledMs: number | null;
   readonly violationsAfter: number;
+  /** Times a non-drained shard ran nowhere that overlap the fault (injection until settled). */
+  readonly unowned: { readonly gaps: number; readonly longestMs: number };
+  /** Shards the spectator saw taken from an owner, from the injection until settled. */
+  readonly moves: readonly string[];
+  /** Slow links: heartbeats each executor process reported failed, injection to settled. */
+  readonly heartbeatFailures?: Readonly<Record<string, number>>;
+  readonly effects?: FaultEffects;
 }
 
 /** Everything a run found. */
@@ -134,6 +144,10 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const seed = options.seed ?? (crypto.getRandomValues(new Uint32Array(1))[0]!);
   const durationMs = options.durationMs ?? 90_000;
   const kinds = options.kinds ?? FAULT_KINDS;
+  // Clock faults need libfaketime: without it a default run skips them and says so.
+  const noClock = options.kinds !== undefined || faketimeLibrary() !== undefined
+    ? []
+    : kinds.filter((k) => k === "clock-step" || k === "clock-drift");
   const faultCount = options.faults ?? kinds.length;
   const exclusive = options.exclusive ?? true;
   const shards = options.shards ?? 8;
@@ -164,12 +178,16 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       log(`  unexpected exit: ${c.process} code ${c.code}${c.known ? ` (${c.known})` : ""}`),
     onError: (message) => harnessErrors.push(message),
     network: options.network ?? "auto",
+    steppableClocks: kinds.includes("clock-step") && noClock.length === 0,
   });
   const network = cluster.network;
   const netReason = network.fallbackReason ?? "the cluster runs on loopback (--network loopback)";
-  const skippedKinds: SkippedKind[] = network.mode === "netns" ? [] : kinds
-    .filter((k) => NETWORK_FAULT_KINDS.includes(k))
-    .map((kind) => ({ kind, reason: netReason }));
+  const skippedKinds: SkippedKind[] = [
+    ...noClock.map((kind) => ({ kind, reason: "libfaketime is not installed (Debian faketime)" })),
+    ...(network.mode === "netns" ? [] : kinds
+      .filter((k) => NETWORK_FAULT_KINDS.includes(k))
+      .map((kind) => ({ kind, reason: netReason }))),
+  ];
   const runnable = kinds.filter((k) => !skippedKinds.some((s) => s.kind === k));
   log(`chaos: network ${network.mode}${network.fallbackReason ? ` (${netReason})` : ""}`);
   for (const s of skippedKinds) log(`chaos: skipping ${s.kind}: ${s.reason}`);
@@ -207,20 +225,39 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     }
 
     const deadline = Date.now() + durationMs;
-    const plans = runnable.length === 0 ? [] : faultSchedule(random, faultCount, 3, runnable);
+    const plans = runnable.length === 0
+      ? []
+      : faultSchedule(random, options.faults ?? runnable.length, 3, runnable);
     for (const [i, plan] of plans.entries()) {
       if (Date.now() >= deadline) break;
       const at = Date.now();
-      const target = describeTargets(cluster, plan);
+      let target = describeTargets(cluster, plan);
+      let effects: FaultEffects = {};
       try {
-        await runFault(cluster, recorder, plan);
+        effects = await runFault(cluster, recorder, plan);
+        target = effects.target ?? target;
       } catch (error) {
         harnessErrors.push(`fault #${i + 1} ${plan.kind} ${target}: ${error}`);
       }
       const settledMs = await settle(boundMs + 3_000);
       await sleep(500);
-      const interim = checkUntil(Date.now());
-      faults.push({ ...plan, at, target, settledMs, violationsAfter: interim.violations.length });
+      const now = Date.now();
+      const interim = checkUntil(now);
+      const failed: Record<string, number> = {};
+      for (const f of recorder.heartbeatFailures) {
+        if (f.at >= at && f.at < now) failed[f.process] = (failed[f.process] ?? 0) + 1;
+      }
+      faults.push({
+        ...plan,
+        at,
+        target,
+        settledMs,
+        violationsAfter: interim.violations.length,
+        moves: ownerMoves(recorder.events, at, now, drained),
+        unowned: gapsWithin(interim.gaps, at, now),
+        ...(plan.kind === "slow-lossy-links" ? { heartbeatFailures: failed } : {}),
+        ...(effects.links || effects.led ? { effects } : {}),
+      });
       log(
         `  #${i + 1} ${plan.kind} ${target} held ${plan.holdMs} ms: ` +
           `${settledMs === null ? "NOT settled" : `settled +${settledMs} ms`}, ` +
@@ -275,6 +312,12 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   });
   await Deno.writeTextFile(`${outDir}/results.json`, JSON.stringify(report, null, 2) + "\n");
   return report;
+}
+
+/** The gaps overlapping `[from, until)`: how many, and the longest. */
+function gapsWithin(gaps: CheckResult["gaps"], from: number, until: number) {
+  const within = gaps.filter((g) => g.to > from && g.from < until);
+  return { gaps: within.length, longestMs: Math.max(0, ...within.map((g) => g.ms)) };
 }
 
 /** What the full restart found. */

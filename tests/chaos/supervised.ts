@@ -30,6 +30,8 @@ export interface SupervisedOptions {
   readonly onExit: (info: ExitInfo) => void;
   /** Resolves once the process serves. */
   readonly ready: (process: Supervised) => Promise<void>;
+  /** Added to the environment of every generation. @default {undefined} the harness's own */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const TAIL_CHARS = 4_000;
@@ -95,8 +97,13 @@ export class Supervised {
     });
   }
 
-  /** Starts the next generation and waits until it is ready. */
-  async start(): Promise<void> {
+  /**
+   * Starts the next generation and waits until it is ready; `env` adds to
+   * the environment of this generation only, instead of the options' `env`
+   * (e.g. libfaketime's, for a clock fault; a restart after a crash runs
+   * without it).
+   */
+  async start(options: { readonly env?: Readonly<Record<string, string>> } = {}): Promise<void> {
     if (this.#child) throw new Error(`Cannot start ${this.name}: it is running`);
     this.#generation++;
     this.#expected = false;
@@ -108,6 +115,9 @@ export class Supervised {
       : [cmd!, ...args];
     const child = new Deno.Command(wrapped[0]!, {
       args: wrapped.slice(1),
+      ...((options.env ?? this.#options.env)
+        ? { env: { ...(options.env ?? this.#options.env) } }
+        : {}),
       stdin: "null",
       stdout: this.#options.onLine ? "piped" : "null",
       stderr: "piped",

@@ -150,9 +150,14 @@ export interface StartProcessOptions {
    * @default {this repository's src/main.ts}
    */
   readonly main?: string;
+  /** Added to its environment (e.g. libfaketime's). @default {none} */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
-/** Starts `src/main.ts` with `yaml` as its configuration and waits until it listens. */
+/**
+ * Starts `src/main.ts` with `yaml` as its configuration and waits until it
+ * listens; `options.env` adds to its environment (e.g. libfaketime's).
+ */
 export async function startProcess(
   yaml: string,
   instanceId: string,
@@ -173,6 +178,7 @@ export async function startProcess(
   ];
   const child = new Deno.Command(denoBinary(), {
     args,
+    ...(options.env ? { env: { ...options.env } } : {}),
     stdout: "null",
     stderr: "piped",
     stdin: "null",
