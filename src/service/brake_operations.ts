@@ -1,12 +1,13 @@
 /**
  * The operator's side of the mass-loss brake (leader/process/mass_loss_brake.ts):
- * reading whether it holds and lifting it. Only the namespace's leader holds
- * a brake, so only the leader lifts it: another instance answers
- * `NotLeaderError` naming the leader (the gRPC transport forwards the call).
+ * reading whether it holds and lifting it, the lift recorded in the store
+ * before it is answered. Only the namespace's leader holds a brake, so only
+ * the leader lifts it: another instance answers `NotLeaderError` naming the
+ * leader (the gRPC transport forwards the call).
  *
  * @module
  */
-import { NotLeaderError, PreconditionError } from "../core/errors.ts";
+import { FencedError, NotLeaderError, PreconditionError } from "../core/errors.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { currentOperator } from "./operator_identity.ts";
 
@@ -28,10 +29,10 @@ export interface LiftResult {
  * const runtime = {
  *   policy: { name: "orders", placement: { kind: "balanced" } },
  *   cache: { state: {} },
- *   liftBrake: () => true,
+ *   liftBrake: () => Promise.resolve(true),
  * } as unknown as NamespaceRuntime;
  * const brakes = new BrakeOperations((_name) => runtime);
- * assert.deepEqual(brakes.lift("orders"), { lifted: true });
+ * assert.deepEqual(await brakes.lift("orders"), { lifted: true });
  * ```
  */
 export class BrakeOperations {
@@ -45,9 +46,10 @@ export class BrakeOperations {
   /**
    * Lifts `namespace`'s brake as the current operator. Throws
    * `PreconditionError` for a namespace that has no brake (cells, replicated)
-   * and `NotLeaderError` on an instance that does not lead it.
+   * and `NotLeaderError` on an instance that does not lead it (or whose
+   * term lost the namespace while recording the lift).
    */
-  lift(namespace: string): LiftResult {
+  async lift(namespace: string): Promise<LiftResult> {
     const runtime = this.#lookup(namespace);
     if (runtime.policy.placement.kind !== "balanced") {
       throw new PreconditionError(
@@ -56,7 +58,10 @@ export class BrakeOperations {
           `with single owners placed by a load balancer have one (this one is ${runtime.policy.placement.kind})`,
       );
     }
-    const lifted = runtime.liftBrake(currentOperator() ?? "anonymous");
+    const lifted = await runtime.liftBrake(currentOperator() ?? "anonymous").catch((error) => {
+      if (error instanceof FencedError) return undefined;
+      throw error;
+    });
     if (lifted === undefined) {
       const claim = runtime.cache.state.leader?.claim;
       throw new NotLeaderError(namespace, claim?.instanceId, claim?.grpcAddress);

@@ -104,6 +104,11 @@ export interface NamespaceView {
   readonly namespace: string;
   /** Store revision applied so far. */
   readonly revision: number;
+  /**
+   * Store revision of the last snapshot loaded (at start or after a resync):
+   * an executor whose heartbeat revision is newer was heard from since.
+   */
+  readonly loadedRevision: number;
   /** Last committed assignment change number. */
   readonly seq: number;
   /**

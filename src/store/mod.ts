@@ -8,3 +8,4 @@ export * from "./leader_store.ts";
 export * from "./namespace_definitions.ts";
 export * from "./operator_write.ts";
 export * from "./history_store.ts";
+export * from "./brake_store.ts";

@@ -26,7 +26,8 @@ import { cleanUpAfter, commitChange, compactIfDue } from "./fenced_commit.ts";
 import type { IdlePassGate } from "./idle_pass_gate.ts";
 import { logChange, type PlacementLog } from "./pass_log.ts";
 import type { WakeTimer } from "./wake_timer.ts";
-import type { BrakeExecutor, MassLossBrake } from "./mass_loss_brake.ts";
+import type { BrakeExecutor } from "./mass_loss_brake.ts";
+import type { BrakeKeeper } from "./brake_keeper.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
 import { type QuarantineCarry, quarantineStep } from "./quarantine_step.ts";
 
@@ -86,8 +87,11 @@ export interface PassContext {
   readonly logger: Logger;
   /** Called after each planned pass. */
   readonly onPass?: (info: PassInfo) => void;
-  /** The mass-loss brake: observed before each pass, obeyed by the planner. @default {none} */
-  readonly brake?: MassLossBrake;
+  /**
+   * The mass-loss brake: observed before each pass, obeyed by the planner,
+   * recorded in the store (fenced). @default {none}
+   */
+  readonly brake?: BrakeKeeper;
   /** What the term's passes carry from one to the next. */
   readonly carry?: { balancingUnfinished: boolean; coldStartLogged?: boolean };
   /** Poison-shard quarantine (quarantine_step.ts). @default {none: no quarantine} */
@@ -121,6 +125,8 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     if (note) {
       context.logger.warn(note.text, { reason: note.reason });
       context.history?.note(note);
+      // Recorded before the plan obeys it: the next leader continues from the record.
+      await brake.saved();
     }
   }
   // Before the plan: a lost executor's shards are still its own in this picture.
@@ -130,6 +136,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       {
         cache,
         store,
+        fence,
         logger: context.logger,
         ...(context.history ? { note: context.history.note } : {}),
         nowMs: clock.now(),
@@ -227,6 +234,8 @@ function* brakeView(state: NamespaceView, now: number): Iterable<BrakeExecutor> 
       status: e.status,
       operatorDrained: state.isExecutorDrained(e),
       seenAtMs: e.seenAtMs,
+      lastHeartbeatMs: e.lastHeartbeatMs,
+      witnessed: e.heartbeatRevision > state.loadedRevision,
     };
   }
 }

@@ -20,7 +20,7 @@ export function brakeHandlers(
     LiftBrake: unary(context, "LiftBrake", async (req, signal, metadata) => {
       const namespace = validateNamespace(req.namespace);
       try {
-        return { namespace, lifted: service.brakes.lift(namespace).lifted };
+        return { namespace, lifted: (await service.brakes.lift(namespace)).lifted };
       } catch (error) {
         const forwarded = error instanceof NotLeaderError
           ? context.forwarder?.liftBrake(req, metadata, signal)
