@@ -87,6 +87,7 @@ export function chaosConfigYaml(config: InstanceConfig): string {
       type: "fixed",
       shardNum: n.shards.length,
       ...(n.ownership === "exclusive" ? { ownership: "exclusive" } : {}),
+      ...(n.capacity === undefined ? {} : { executorCapacity: { shards: n.capacity } }),
     })
   );
   return `shardDistribution:
