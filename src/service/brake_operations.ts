@@ -10,6 +10,7 @@
 import { FencedError, NotLeaderError, PreconditionError } from "../core/errors.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
 import { currentOperator } from "./operator_identity.ts";
+import type { BrakeRecord, BrakeStore } from "../store/brake_store.ts";
 
 /** What lifting did. */
 export interface LiftResult {
@@ -37,10 +38,31 @@ export interface LiftResult {
  */
 export class BrakeOperations {
   readonly #lookup: (namespace: string) => NamespaceRuntime;
+  readonly #store: Pick<BrakeStore, "readBrake"> | undefined;
 
-  /** Finds runtimes with `lookup` (throws `NamespaceNotFoundError` for an unknown one). */
-  constructor(lookup: (namespace: string) => NamespaceRuntime) {
+  /**
+   * Finds runtimes with `lookup` (throws `NamespaceNotFoundError` for an
+   * unknown one); reads the brake's record from `store` on an instance that
+   * does not lead.
+   */
+  constructor(
+    lookup: (namespace: string) => NamespaceRuntime,
+    store?: Pick<BrakeStore, "readBrake">,
+  ) {
     this.#lookup = lookup;
+    this.#store = store;
+  }
+
+  /**
+   * The brake's latest record for `namespace` (engaged, lifted or released),
+   * or undefined when it never engaged or the namespace has no brake: the
+   * leader's own, else the one in the store (what the leader last recorded).
+   */
+  async status(namespace: string): Promise<BrakeRecord | undefined> {
+    const runtime = this.#lookup(namespace);
+    if (runtime.policy.placement.kind !== "balanced") return undefined;
+    if (runtime.leading && runtime.brakeRecord) return runtime.brakeRecord;
+    return await this.#store?.readBrake(namespace);
   }
 
   /**
