@@ -103,6 +103,27 @@ Deno.test("an engaged mass-loss brake still holds after a failover long past the
     const held = fleet.executors.slice(6).map((e) => e.shards.length);
     assert.ok(held.every((n) => n <= 8), `survivors hold ${held.join("/")}`);
     assert.ok(fleet.next.manager.routing.brake("ns"), "sm-2 holds the brake");
+    // smctl shows it, from the new leader.
+    const address = fleet.next.server.address;
+    const status = await smctl([
+      "--address",
+      address,
+      "--json",
+      "namespace",
+      "brake",
+      "status",
+      "ns",
+    ]);
+    assert.equal(status.code, 0, status.stderr);
+    const record = JSON.parse(status.stdout);
+    assert.equal(record.state, "engaged");
+    assert.match(record.reason, /6 of 10 serving executors lost/);
+    assert.deepEqual([record.executorsBefore, record.lostCount], [10, 6]);
+    const described = await smctl(["--address", address, "-n", "ns", "namespace", "describe"]);
+    assert.match(
+      described.stdout,
+      /Mass-loss brake\s+ENGAGED since .*: Mass-loss brake engaged: 6 of 10/,
+    );
     // And the operator lifts it on the new leader.
     const lifted = await smctl([
       "--address",
@@ -120,6 +141,8 @@ Deno.test("an engaged mass-loss brake still holds after a failover long past the
       10_000,
       "the survivors took the rest",
     );
+    const after = await smctl(["--address", address, "namespace", "brake", "status", "ns"]);
+    assert.match(after.stdout, /: lifted by anonymous( \(\S+\))? at /);
   } finally {
     await fleet.close();
   }
