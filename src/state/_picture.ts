@@ -227,6 +227,8 @@ export class Picture {
     executor.appliedRevision = event.record.appliedRevision ?? 0;
     if (event.record.warmHandover) executor.warmHandover = true;
     else delete executor.warmHandover;
+    if (event.record.incarnation) executor.incarnation = event.record.incarnation;
+    else delete executor.incarnation;
     // Heard from again: back in the routing view.
     if (this.hidden.delete(event.executorId)) {
       this.#record({ kind: "executor", executorId: event.executorId, metadata: executor.metadata });

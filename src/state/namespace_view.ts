@@ -42,6 +42,8 @@ export interface ExecutorView {
   readonly appliedRevision?: number;
   /** It understands warm handover (sent `warm_handover`): planned moves to it are prepared first. */
   readonly warmHandover?: boolean;
+  /** The executor process's id for this life, from its last heartbeat (a new one: it restarted). */
+  readonly incarnation?: string;
   /** Metadata, e.g. the address spectators route to. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Latest shard reports. */

@@ -47,11 +47,18 @@ export function poisonExecutors(state: NamespaceView, now: number): PoisonExecut
   const out: PoisonExecutor[] = [];
   for (const e of state.executors()) {
     const failedStarts = failedStartsOf(e.reports).keys();
+    const reports = e.reports;
     out.push({
       executorId: e.executorId,
       alive: state.isAlive(e, now),
       lastHeartbeatMs: e.lastHeartbeatMs,
       failedStarts,
+      ...(e.incarnation === undefined ? {} : { incarnation: e.incarnation }),
+      // Over this heartbeat's reports: a restart's next life reads what this one ran.
+      running: (shardKey) => {
+        const status = reports.get(shardKey)?.status;
+        return status === "READY" || status === "DONE";
+      },
       owned: () =>
         [...state.shardsOf(e.executorId)].map((s) => {
           const status = e.reports.get(s)?.status;

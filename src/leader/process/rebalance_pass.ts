@@ -146,7 +146,8 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     )
     : 0;
   const moves = context.cellMoves;
-  const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (brake?.version ?? 0);
+  const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (brake?.version ?? 0) +
+    (context.quarantine?.detector.version ?? 0);
   if (quarantined === 0 && gate.canSkip(state, now, inputsVersion)) {
     // The gate may have been set in an earlier term: this term's timer must know the wake time.
     wake.at(wakeAt(gate.wakeAtMs));
@@ -157,7 +158,12 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     ...(moves ? { cellMoves: moves.pending } : {}),
     ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
     ...(brake?.hold ? { brake: { executorsBefore: brake.hold.executorsBefore } } : {}),
-    ...(context.quarantine ? { failedWith: context.quarantine.detector.failedWith() } : {}),
+    ...(context.quarantine
+      ? {
+        failedWith: context.quarantine.detector.failedWith(),
+        restartedOwners: context.quarantine.detector.restartedOwners(),
+      }
+      : {}),
   });
   const plan = planPass(input, context.plan);
   const planMs = clock.monotonic() - started;

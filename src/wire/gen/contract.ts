@@ -124,6 +124,10 @@ export const contract: ContractJson = {
                         "warmHandover": {
                           "type": "bool",
                           "id": 7
+                        },
+                        "incarnation": {
+                          "type": "string",
+                          "id": 8
                         }
                       }
                     },
