@@ -52,6 +52,8 @@ export class BrakeKeeper {
   readonly #clock: Clock;
   #fence: Fence | undefined;
   #record: BrakeRecord | undefined;
+  /** The latest record while it is not known to be written (a failed write is tried again). */
+  #pending: BrakeRecord | undefined;
   #writes: Promise<void> = Promise.resolve();
 
   /** Keeps `brake` in `store`, reading time from `clock`. */
@@ -109,9 +111,22 @@ export class BrakeKeeper {
     return note;
   }
 
-  /** Resolves once every record so far is written; rejects with the last write's error. */
+  /**
+   * Resolves once the latest record is written; rejects with the write's
+   * error. A record whose write failed (the store was unreachable) is written
+   * again by the next call.
+   */
   saved(): Promise<void> {
+    if (this.#pending) this.#writes = this.#writes.catch(() => {}).then(() => this.#flush());
     return this.#writes;
+  }
+
+  async #flush(): Promise<void> {
+    const record = this.#pending;
+    const fence = this.#fence;
+    if (!record || !fence) return;
+    await this.#store.writeBrake(fence, record);
+    if (this.#pending === record) this.#pending = undefined;
   }
 
   #noted(note: HistoryNote): void {
@@ -144,7 +159,7 @@ export class BrakeKeeper {
       };
     }
     this.#record = record;
-    const store = this.#store;
-    this.#writes = this.#writes.catch(() => {}).then(() => store.writeBrake(fence, record));
+    this.#pending = record;
+    void this.saved().catch(() => {}); // its caller awaits saved() for the outcome
   }
 }

@@ -125,9 +125,10 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     if (note) {
       context.logger.warn(note.text, { reason: note.reason });
       context.history?.note(note);
-      // Recorded before the plan obeys it: the next leader continues from the record.
-      await brake.saved();
     }
+    // Recorded before the plan obeys it (the next leader continues from the record); a record
+    // whose write failed is written again here.
+    await brake.saved();
   }
   // Before the plan: a lost executor's shards are still its own in this picture.
   const quarantined = context.quarantine
