@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { Fence } from "./store.ts";
 
 /** The brake as a leader last recorded it. Times are wall clock (ms since epoch). */
 export interface BrakeRecord {
@@ -32,6 +31,17 @@ export interface BrakeRecord {
 /** Most lost executor ids a record keeps (a record stays far below etcd's request size). */
 export const MAX_RECORDED_LOST = 5_000;
 
+/**
+ * What a brake record's writer proves: the namespace and the store revision of
+ * its leader claim (a `Fence` of store.ts is one).
+ */
+export interface BrakeFence {
+  /** Namespace led. */
+  readonly namespace: string;
+  /** Store revision of the leader's claim; the write succeeds only while it is unchanged. */
+  readonly revision: number;
+}
+
 /** Reads and writes a namespace's brake record. */
 export interface BrakeStore {
   /** The namespace's brake record; undefined when none was written (or it is unreadable). */
@@ -40,7 +50,7 @@ export interface BrakeStore {
    * Replaces the namespace's brake record, only while `fence` holds the
    * namespace (`FencedError` otherwise).
    */
-  writeBrake(fence: Fence, record: BrakeRecord): Promise<void>;
+  writeBrake(fence: BrakeFence, record: BrakeRecord): Promise<void>;
 }
 
 /**
