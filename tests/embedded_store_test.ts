@@ -4,6 +4,7 @@ import { EmbeddedStore, openEmbeddedStores } from "../src/store/embedded/mod.ts"
 import { assign, claim, type OpenStore, storeContract } from "./support/store_contract.ts";
 import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 import { drainReasonsContract } from "./support/store_contract_drain_reasons.ts";
+import { leaderWritesContract } from "./support/store_contract_leader_writes.ts";
 import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -26,6 +27,7 @@ storeContract("embedded", openEmbedded);
 operatorWriteContract("embedded", openEmbedded);
 hiddenExecutorsContract("embedded", openEmbedded);
 drainReasonsContract("embedded", openEmbedded);
+leaderWritesContract("embedded", openEmbedded);
 
 Deno.test("embedded store: everything survives a reopen, from the journal and from a snapshot", async () => {
   const { dir, remove } = await tempDir();

@@ -6,6 +6,7 @@ import { etcdForFile, uniquePrefix } from "./support/etcd.ts";
 import { assign, bigDelta, claim, ownersImage, storeContract } from "./support/store_contract.ts";
 import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 import { drainReasonsContract } from "./support/store_contract_drain_reasons.ts";
+import { leaderWritesContract } from "./support/store_contract_leader_writes.ts";
 import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 // One etcd, with default settings (so at most 128 operations per transaction), for the file:
@@ -21,6 +22,7 @@ storeContract("etcd", openEtcd);
 operatorWriteContract("etcd", openEtcd);
 hiddenExecutorsContract("etcd", openEtcd);
 drainReasonsContract("etcd", openEtcd);
+leaderWritesContract("etcd", openEtcd);
 
 /** Counts the keys under `prefix` with a raw client. */
 async function countKeys(client: Etcd3, prefix: string): Promise<number> {

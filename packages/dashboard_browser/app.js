@@ -12,6 +12,7 @@ import { bindBanner, showBanner } from "./banner.js";
 import { $, $as, badge, make } from "./dom.js";
 import { formatAge, formatTime } from "./format.js";
 import { renderLegend } from "./legend.js";
+import { renderBrake } from "./brake.js";
 import { createShardMap } from "./shard_map.js";
 import { renderDegraded, renderSummary } from "./summary.js";
 import { renderDrains, renderExecutors, renderHandovers, renderSettings } from "./tables.js";
@@ -141,6 +142,7 @@ function render() {
   if (!s) return;
   setActions(s.allowActions);
   renderSummary(s);
+  renderBrake(s);
   renderSettings(s);
   renderExecutors(s);
   renderMap();

@@ -66,6 +66,8 @@ export interface HeartbeatRecord {
    * and PREPARED reports, so a planned move to it is prepared first.
    */
   readonly warmHandover?: true;
+  /** The executor process's id for this life: a new one means it restarted. */
+  readonly incarnation?: string;
 }
 
 /** One write of executor state produced by heartbeat ingestion; absent parts are unchanged. */

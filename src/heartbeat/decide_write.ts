@@ -94,7 +94,9 @@ export function classifyWrite(
   const metadataChanged = !known || !sameRecord(known.metadata, heartbeat.metadata);
   const reportsChanged = !known || reportsDiffer(known.reports, heartbeat.reports);
   const statusChanged = !known || known.status !== heartbeat.status ||
-    known.statusNumber !== heartbeat.statusNumber || known.warmHandover !== heartbeat.warmHandover;
+    known.statusNumber !== heartbeat.statusNumber ||
+    known.warmHandover !== heartbeat.warmHandover ||
+    known.incarnation !== heartbeat.incarnation;
   return {
     write: {
       executorId: heartbeat.executorId,
@@ -104,6 +106,7 @@ export function classifyWrite(
         timestampMs: timing.wallNow,
         ...(heartbeat.appliedRevision ? { appliedRevision: heartbeat.appliedRevision } : {}),
         ...(heartbeat.warmHandover ? { warmHandover: true } : {}),
+        ...(heartbeat.incarnation ? { incarnation: heartbeat.incarnation } : {}),
       },
       ...(metadataChanged ? { metadata: heartbeat.metadata } : {}),
       ...(reportsChanged ? { reports: heartbeat.reports } : {}),

@@ -21,6 +21,8 @@ export interface KnownExecutor {
   readonly statusNumber?: number;
   /** It sent `warm_handover` in its recorded heartbeat. */
   readonly warmHandover?: boolean;
+  /** The incarnation of its recorded heartbeat. */
+  readonly incarnation?: string;
   /** Local monotonic time when this instance last saw a heartbeat recorded. */
   readonly seenAtMs: number;
   /** Recorded metadata. */

@@ -60,6 +60,8 @@ export interface RawHeartbeat {
   readonly appliedRevision?: number | string;
   /** The executor understands warm handover (`warm_handover`). */
   readonly warmHandover?: boolean;
+  /** The executor process's id for this life (`incarnation`), as sent. */
+  readonly incarnation?: string;
 }
 
 /** A validated heartbeat. */
@@ -80,6 +82,8 @@ export interface Heartbeat {
   readonly appliedRevision?: number;
   /** The executor understands warm handover: its PREPARED reports mean PREPARED. */
   readonly warmHandover?: true;
+  /** The executor process's id for this life (absent when not sent). */
+  readonly incarnation?: string;
 }
 
 /**
@@ -192,7 +196,25 @@ export function validateHeartbeat(
     metadata: { ...raw.metadata },
     ...appliedRevisionOf(raw.appliedRevision),
     ...(raw.warmHandover === true ? { warmHandover: true } : {}),
+    ...incarnationOf(raw.incarnation),
   };
+}
+
+/** Most characters of an incarnation id kept (an SDK sends a UUID: 36). */
+const MAX_INCARNATION = 64;
+
+/** A sent incarnation id; an empty or oversized one is refused, none is absent. */
+function incarnationOf(value: unknown): { incarnation?: string } {
+  if (value === undefined || value === "") return {};
+  if (typeof value !== "string" || value.length > MAX_INCARNATION) {
+    throw new InvalidArgumentError(
+      "incarnation",
+      `must be a string of at most ${MAX_INCARNATION} characters, got ${
+        typeof value === "string" ? `${value.length} characters` : typeof value
+      }`,
+    );
+  }
+  return { incarnation: value };
 }
 
 /**

@@ -244,3 +244,14 @@ Deno.test("validate heartbeat refuses a declared capacity placement cannot read"
     /positive number, got "lots"/,
   );
 });
+
+Deno.test("validate heartbeat keeps the incarnation an executor sends, and refuses an oversized one", () => {
+  assert.equal(validateHeartbeat(raw()).incarnation, undefined);
+  assert.equal(validateHeartbeat(raw({ incarnation: "" })).incarnation, undefined);
+  const id = "0b0f6c43-6a1f-4f5e-9d43-3f9c2a7d5e11";
+  assert.equal(validateHeartbeat(raw({ incarnation: id })).incarnation, id);
+  assert.throws(
+    () => validateHeartbeat(raw({ incarnation: "x".repeat(65) })),
+    /incarnation.*at most 64 characters, got 65 characters/,
+  );
+});

@@ -44,6 +44,8 @@ import type { NamespaceView } from "../state/namespace_view.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { PendingCellMoves } from "./pending_cell_moves.ts";
 import { type BrakeHold, MassLossBrake } from "../leader/process/mass_loss_brake.ts";
+import { BrakeKeeper } from "../leader/process/brake_keeper.ts";
+import type { BrakeRecord } from "../store/brake_store.ts";
 
 export type { BrakeHold } from "../leader/process/mass_loss_brake.ts";
 
@@ -105,7 +107,7 @@ export class NamespaceRuntime implements RoutedNamespace {
   readonly #options: NamespaceRuntimeOptions;
   #leading = false;
   /** The mass-loss brake of the current leader term (none when not leading). */
-  #brake: MassLossBrake | undefined;
+  #brake: BrakeKeeper | undefined;
   /** Skips idle passes, across this instance's terms (a re-won term plans nothing new). */
   readonly #gate: IdlePassGate;
   readonly #rotations = new RotationDigest();
@@ -189,15 +191,27 @@ export class NamespaceRuntime implements RoutedNamespace {
   }
 
   /**
-   * Lifts the mass-loss brake for `actor` and asks for a pass: true when it
-   * held, false when it was released already. Only the leader holds a
-   * brake: another instance answers `undefined` (the caller forwards).
+   * The mass-loss brake's latest record on the instance that leads the
+   * namespace: engaged (since when, why), or how it was last released or
+   * lifted (by whom, when); undefined otherwise or when it never engaged.
    */
-  liftBrake(actor: string): boolean | undefined {
+  get brakeRecord(): BrakeRecord | undefined {
+    return this.#brake?.record;
+  }
+
+  /**
+   * Lifts the mass-loss brake for `actor`, records the lift in the store and
+   * asks for a pass: true when it held, false when it was released already.
+   * Only the leader holds a brake: another instance (or a term not started
+   * yet) answers `undefined` (the caller forwards). Rejects with
+   * `FencedError` when the leader lost the namespace meanwhile.
+   */
+  async liftBrake(actor: string): Promise<boolean | undefined> {
     const brake = this.#brake;
     if (!this.#leading || !brake) return undefined;
-    const note = brake.lift(this.#options.clock.monotonic(), actor);
-    if (!note) return false;
+    if (!brake.hold) return false;
+    const note = await brake.lift(actor);
+    if (!note) return brake.hold ? undefined : false;
     this.#options.logger.warn("mass-loss brake lifted by an operator", { actor });
     this.#options.history?.(note);
     this.requestPass();
@@ -268,9 +282,14 @@ export class NamespaceRuntime implements RoutedNamespace {
       lead: async (leadership, termSignal) => {
         this.#leading = true;
         const massLoss = policy.budgets.massLoss;
-        // A new term starts released and learns the fleet from its first pass.
+        // A new term continues the brake's record (read once it holds the namespace) and
+        // learns the fleet from its first pass.
         this.#brake = massLoss && policy.placement.kind === "balanced"
-          ? new MassLossBrake({ ...massLoss, heartbeatTtlMs: policy.budgets.heartbeatTtlMs })
+          ? new BrakeKeeper(
+            new MassLossBrake({ ...massLoss, heartbeatTtlMs: policy.budgets.heartbeatTtlMs }),
+            store,
+            clock,
+          )
           : undefined;
         try {
           // A term often starts right after a store outage: let the health monitor see the

@@ -80,8 +80,13 @@ export function planBalancedPass(input: PlanInput, policy: BalancedPolicy): Plan
       ...(churn && !input.balancingUnfinished ? { minImprovement: churn.minImprovement } : {}),
     },
   );
-  // A shard whose start keeps failing on its owner is tried elsewhere (start_failover.ts).
-  avoidFailingOwners(planned, shards, failingStarts(input), eligible, {
+  // A shard whose start keeps failing on its owner, or whose owner restarted with it, is
+  // tried elsewhere (start_failover.ts).
+  const failing = failingStarts(input);
+  for (const [shard, executorId] of input.restartedOwners ?? []) {
+    if (input.owners.get(shard) === executorId) failing.set(shard, executorId);
+  }
+  avoidFailingOwners(planned, shards, failing, eligible, {
     current: owners,
     failedWith: input.failedWith,
   });

@@ -87,6 +87,12 @@ export interface PlanInput {
    */
   readonly failedWith?: ReadonlyMap<string, ReadonlySet<string>>;
   /**
+   * Shard → the executor that restarted with it (the leader's detector): a
+   * pass moves the shard off that executor when another is eligible, as
+   * after failed starts (start_failover.ts). Absent: none.
+   */
+  readonly restartedOwners?: ReadonlyMap<string, string>;
+  /**
    * A fixed namespace's owners by shard number (the same owners as `owners`,
    * read without a lookup by key); absent for other namespaces.
    */
@@ -137,6 +143,7 @@ export function planInput(
     readonly balancingUnfinished?: boolean;
     readonly brake?: { readonly executorsBefore: number };
     readonly failedWith?: ReadonlyMap<string, ReadonlySet<string>>;
+    readonly restartedOwners?: ReadonlyMap<string, string>;
   } = {},
 ): PlanInput {
   const executors = new Map<string, PlanExecutor>();
@@ -176,6 +183,9 @@ export function planInput(
     ...(options.brake ? { brake: options.brake } : {}),
     ...(options.failedWith && options.failedWith.size > 0
       ? { failedWith: options.failedWith }
+      : {}),
+    ...(options.restartedOwners && options.restartedOwners.size > 0
+      ? { restartedOwners: options.restartedOwners }
       : {}),
     ...(tables.compact ? { compact: tables.compact } : {}),
   };

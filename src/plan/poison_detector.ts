@@ -10,7 +10,13 @@
  *   it (and not before: a shard given to an executor already dead was never
  *   received), and its last report did not show the shard running (a shard
  *   it reported READY or DONE had started fine: the death is not blamed on
- *   it, so shards that merely shared the executor are spared).
+ *   it, so shards that merely shared the executor are spared);
+ * - an executor that restarted under the same id (its heartbeat carries a
+ *   new `incarnation`) within `recentMs` of receiving the shard, which its
+ *   previous life did not report running: a process that a shard kills and
+ *   a supervisor restarts before it goes stale. The shard is then moved off
+ *   it ({@linkcode PoisonDetector.restartedOwners}), as after failed starts,
+ *   so that it meets distinct executors.
  *
  * Once a shard reaches `threshold` executors it is to be quarantined (the
  * leader drains it with the reason `quarantined`). A fleet-wide failure is
@@ -62,6 +68,10 @@ export interface PoisonExecutor {
    * known) and whether its last report showed it running (READY or DONE).
    */
   readonly owned: () => Iterable<readonly [string, number | undefined, boolean]>;
+  /** Its process's id for this life, from its last heartbeat (absent: not sent). */
+  readonly incarnation?: string;
+  /** Whether its last report shows `shard` running (READY or DONE), kept for its next life. */
+  readonly running?: (shardKey: string) => boolean;
 }
 
 /** What the namespace looks like at one observation. */
@@ -120,6 +130,11 @@ export class PoisonDetector {
   #alive: Set<string> | undefined;
   /** Executors found lost, with when, within the last `massWindowMs`. */
   #losses: { readonly executorId: string; readonly atMs: number }[] = [];
+  /** Each executor's life at the last observation: its incarnation and what it ran. */
+  readonly #lives = new Map<string, Pick<PoisonExecutor, "incarnation" | "running">>();
+  /** Shard → the executor whose restart was blamed on it, and when: to be moved off it. */
+  readonly #restarted = new Map<string, { readonly executorId: string; readonly atMs: number }>();
+  #version = 0;
 
   /** A detector with `settings`; throws a `RangeError` for settings out of range. */
   constructor(settings: QuarantineSettings) {
@@ -152,6 +167,22 @@ export class PoisonDetector {
     return out;
   }
 
+  /** Grows whenever {@linkcode restartedOwners} gains an entry: a pass input like the state's. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /**
+   * Shard → the executor that restarted with it (a restart blamed on it, see
+   * above), within the window: a pass moves the shard off that executor, as
+   * it does after failed starts (start_failover.ts).
+   */
+  restartedOwners(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [shardKey, { executorId }] of this.#restarted) out.set(shardKey, executorId);
+    return out;
+  }
+
   /** Takes one observation; returns the shards to quarantine now. */
   observe(observation: PoisonObservation): PoisonVerdict {
     const { threshold, windowMs, recentMs, massShare } = this.#settings;
@@ -173,16 +204,26 @@ export class PoisonDetector {
     const lost = before === undefined
       ? []
       : executors.filter((e) => !e.alive && before.has(e.executorId));
+    const restarted = this.#restarts(executors);
     const known = Math.max(executors.length, before?.size ?? 0);
     const massExecutors = Math.max(1, massShare * known);
     const massShards = Math.max(1, massShare * observation.shardCount);
     // Losses within massWindowMs of each other are one event, even when passes saw them apart.
     const massWindowMs = this.#settings.massWindowMs ?? recentMs / 4;
     this.#losses = this.#losses.filter((l) => l.atMs >= nowMs - massWindowMs);
+    // A restart is a loss and a return: many at once is fleet-wide too. An executor restarting
+    // again after one already blamed (it got the shard once more before it was moved off) is
+    // the same failure.
+    const blamed = new Set<string>();
+    for (const by of this.#failures.values()) for (const id of by.keys()) blamed.add(id);
+    for (const { e } of restarted) {
+      if (!blamed.has(e.executorId)) this.#losses.push({ executorId: e.executorId, atMs: nowMs });
+    }
     for (const e of lost) this.#losses.push({ executorId: e.executorId, atMs: nowMs });
-    if (this.#losses.length > massExecutors) {
+    // Distinct executors: one restarting again and again is one executor.
+    const together = new Set(this.#losses.map((l) => l.executorId));
+    if (together.size > massExecutors) {
       // What the first of them were blamed for is taken back too.
-      const together = new Set(this.#losses.map((l) => l.executorId));
       for (const [shardKey, by] of this.#failures) {
         for (const id of together) by.delete(id);
         if (by.size === 0) this.#failures.delete(shardKey);
@@ -206,6 +247,25 @@ export class PoisonDetector {
         if (givenAt === undefined || running) continue;
         const held = e.lastHeartbeatMs - givenAt;
         if (held >= 0 && held <= recentMs) note(shardKey, e.executorId);
+      }
+    }
+    for (const { e, ranBefore } of restarted) {
+      let move: { shardKey: string; score: number } | undefined;
+      for (const [shardKey, givenAt] of e.owned()) {
+        if (givenAt === undefined || ranBefore?.(shardKey)) continue;
+        const held = e.lastHeartbeatMs - givenAt;
+        if (held < 0 || held > recentMs || excluded(shardKey)) continue;
+        note(shardKey, e.executorId);
+        // Move one shard per restart, the most suspect (then the first by key): shards given
+        // together would otherwise travel together and all reach the threshold at once.
+        const score = this.#failures.get(shardKey)?.size ?? 0;
+        if (!move || score > move.score || (score === move.score && shardKey < move.shardKey)) {
+          move = { shardKey, score };
+        }
+      }
+      if (move) {
+        this.#restarted.set(move.shardKey, { executorId: e.executorId, atMs: nowMs });
+        this.#version++;
       }
     }
     for (const [shardKey, by] of seen) {
@@ -236,11 +296,43 @@ export class PoisonDetector {
    * quarantined (so that an operator's undrain starts them afresh).
    */
   forget(shardKeys: Iterable<string>): void {
-    for (const shardKey of shardKeys) this.#failures.delete(shardKey);
+    for (const shardKey of shardKeys) {
+      this.#failures.delete(shardKey);
+      this.#restarted.delete(shardKey);
+    }
+  }
+
+  /**
+   * The executors alive now whose incarnation changed since the last
+   * observation, each with what its previous life reported running; keeps
+   * this life for the next observation.
+   */
+  #restarts(executors: readonly PoisonExecutor[]) {
+    const restarted: {
+      e: PoisonExecutor;
+      ranBefore: ((shardKey: string) => boolean) | undefined;
+    }[] = [];
+    for (const e of executors) {
+      const last = this.#lives.get(e.executorId);
+      if (e.incarnation === undefined) continue;
+      if (last?.incarnation !== undefined && last.incarnation !== e.incarnation && e.alive) {
+        restarted.push({ e, ranBefore: last.running });
+      }
+      const life = { incarnation: e.incarnation, ...(e.running ? { running: e.running } : {}) };
+      this.#lives.set(e.executorId, life);
+    }
+    if (this.#lives.size > 2 * executors.length) {
+      const known = new Set(executors.map((e) => e.executorId));
+      for (const id of this.#lives.keys()) if (!known.has(id)) this.#lives.delete(id);
+    }
+    return restarted;
   }
 
   /** Drops failures older than `since`. */
   #forget(since: number): void {
+    for (const [shardKey, { atMs }] of this.#restarted) {
+      if (atMs < since) this.#restarted.delete(shardKey);
+    }
     for (const [shardKey, by] of this.#failures) {
       for (const [executorId, at] of by) if (at < since) by.delete(executorId);
       if (by.size === 0) this.#failures.delete(shardKey);

@@ -14,6 +14,7 @@ interface Fleet {
     lastHeartbeatMs?: number;
     failing?: string[];
     owned?: [string, number, boolean?][];
+    incarnation?: string;
   };
 }
 
@@ -24,6 +25,8 @@ function observe(detector: PoisonDetector, nowMs: number, fleet: Fleet, shardCou
     lastHeartbeatMs: e.lastHeartbeatMs ?? nowMs,
     failedStarts: e.failing ?? [],
     owned: () => (e.owned ?? []).map(([k, at, running]) => [k, at, running ?? false] as const),
+    ...(e.incarnation === undefined ? {} : { incarnation: e.incarnation }),
+    running: (shard: string) => (e.owned ?? []).some(([k, , running]) => k === shard && running),
   }));
   return detector.observe({ nowMs, shardCount, executors, excluded: () => false });
 }
@@ -198,4 +201,57 @@ Deno.test("threshold 0 turns quarantine off; bad settings are refused", () => {
   assert.throws(() => new PoisonDetector({ ...SETTINGS, threshold: 1.5 }), RangeError);
   assert.throws(() => new PoisonDetector({ ...SETTINGS, windowMs: 0 }), RangeError);
   assert.throws(() => new PoisonDetector({ ...SETTINGS, massShare: 2 }), RangeError);
+});
+
+Deno.test("executors restarting under the same id soon after receiving a shard count against it", () => {
+  const detector = new PoisonDetector(SETTINGS);
+  // e1..e3 each receive shard 7 (and e1 also shard 8, which it runs), then restart (a new
+  // incarnation) within recentMs, one after the other; the shard moves between them.
+  const order = ["e1", "e2", "e3"];
+  const lives = (life: number, owner: string, at: number): Fleet => {
+    const turn = order.indexOf(owner);
+    const fleet: Fleet = {};
+    for (const [i, id] of order.entries()) {
+      // Those before the owner restarted once already; those after have not yet.
+      const incarnation = `${id}-${i < turn ? 2 : i > turn ? 1 : life}`;
+      fleet[id] = { incarnation, owned: id === owner ? [["7", at]] : [] };
+    }
+    fleet.e1!.owned = [...fleet.e1!.owned!, ["8", 0, true]];
+    return fleetOf(fleet);
+  };
+  assert.deepEqual(observe(detector, 1_000, lives(1, "e1", 500)).quarantine, []);
+  assert.deepEqual(observe(detector, 2_000, lives(2, "e1", 500)).quarantine, []);
+  assert.deepEqual([...detector.restartedOwners()], [["7", "e1"]], "moved off e1, not shard 8");
+  assert.deepEqual([...detector.failedWith().keys()], ["7"]);
+  observe(detector, 3_000, lives(1, "e2", 2_500));
+  observe(detector, 4_000, lives(2, "e2", 2_500));
+  observe(detector, 5_000, lives(1, "e3", 4_500));
+  const verdict = observe(detector, 6_000, lives(2, "e3", 4_500));
+  assert.deepEqual(verdict.quarantine, [{ shardKey: "7", executors: ["e1", "e2", "e3"] }]);
+});
+
+Deno.test("a restart long after receiving a shard, or of an executor that sends no incarnation, blames nothing", () => {
+  const detector = new PoisonDetector(SETTINGS);
+  observe(detector, 1_000, fleetOf({ e1: { incarnation: "a", owned: [["7", 0]] } }));
+  // Restarted 20 s after it received shard 7 (recentMs is 6 s): not the shard's doing.
+  observe(detector, 20_000, fleetOf({ e1: { incarnation: "b", owned: [["7", 0]] } }));
+  assert.equal(detector.suspects, 0);
+  observe(detector, 21_000, fleetOf({ e2: { owned: [["7", 20_500]] } }));
+  observe(detector, 22_000, fleetOf({ e2: { owned: [["7", 20_500]] } }));
+  assert.equal(detector.suspects, 0);
+});
+
+Deno.test("many executors restarting at once is fleet-wide, not a poison shard", () => {
+  const detector = new PoisonDetector(SETTINGS);
+  const fleet = (life: string) => {
+    const f: Fleet = {};
+    for (let i = 0; i < 10; i++) {
+      f[`e${i}`] = { incarnation: `${life}${i}`, owned: [[`${i}`, 500]] };
+    }
+    return f;
+  };
+  observe(detector, 1_000, fleet("a"));
+  const verdict = observe(detector, 2_000, fleet("b"));
+  assert.match(verdict.massLoss ?? "", /10 of 10 executors lost at once/);
+  assert.equal(detector.suspects, 0);
 });

@@ -31,6 +31,7 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
   "CanStopExecutors",
   "ListLeaders",
   "GetNamespaceDefinition",
+  "GetBrake",
 ]);
 
 /** The executors' RPC. */

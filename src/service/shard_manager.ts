@@ -212,7 +212,7 @@ export class ShardManager implements Service {
     this.executorDrains = new ExecutorDrains(options.store, lookup, clock, this.history);
     this.stopChecks = new StopChecks(() => this.#registry.all(), lookup, clock);
     this.cells = new CellOperations({ lookup, clock, store: options.store });
-    this.brakes = new BrakeOperations(lookup);
+    this.brakes = new BrakeOperations(lookup, options.store);
     recordStoreOutages(evidence, {
       history: this.history,
       clock,

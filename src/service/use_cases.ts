@@ -112,7 +112,7 @@ export type StopQuestions = Pick<StopChecks, "check">;
 export type Cells = Pick<CellOperations, "moveShards" | "blastRadius">;
 
 /** The mass-loss brake, lifted by an operator. */
-export type Brakes = Pick<BrakeOperations, "lift">;
+export type Brakes = Pick<BrakeOperations, "lift" | "status">;
 
 /** The namespace RPCs: create, update, delete, read. */
 export type Admin = Pick<NamespaceAdmin, "create" | "update" | "delete" | "read">;

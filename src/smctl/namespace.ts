@@ -18,6 +18,7 @@ import { registerNamespaceDefinitionCommands } from "./namespace_definitions.ts"
 import { listSelectorOption, selectRows } from "./selector.ts";
 import { registerNamespaceEvents } from "./namespace_events.ts";
 import { registerNamespaceBrake } from "./namespace_brake.ts";
+import { brakeModel } from "./brake_format.ts";
 
 /**
  * Adds the `namespace` command group to `program`.
@@ -140,12 +141,14 @@ async function describe(ctx: Context): Promise<void> {
   const namespace = ctx.namespace();
   const api = ctx.connection;
   // The state call fails with NOT_FOUND for an unknown namespace; start it first.
-  const [state, configs, drains, drained, leaders] = await Promise.all([
+  const [state, configs, drains, drained, leaders, brake] = await Promise.all([
     api.call("getNamespaceState", { namespace }),
     api.call("listNamespaces", {}),
     api.call("listExecutorDrains", { namespace }),
     api.call("getDrainedShards", { namespace }),
     api.call("listLeaders", {}),
+    // A service from before GetBrake: describe without the brake.
+    api.call("getBrake", { namespace }).then(brakeModel, () => undefined),
   ]);
   const config = configs.namespaces.find((n) => n.name === namespace);
   if (config === undefined) {
@@ -160,6 +163,7 @@ async function describe(ctx: Context): Promise<void> {
     drains: drains.drains.map(drainModel),
     drainedShards: drained.shardKeys,
     shardMoves: shardMoves(state.shardMoves),
+    ...(brake ? { brake } : {}),
   };
   ctx.output.result(
     {
@@ -170,6 +174,7 @@ async function describe(ctx: Context): Promise<void> {
       executorDrains: description.drains,
       drainedShards: description.drainedShards,
       shardMoves: description.shardMoves,
+      ...(brake ? { brake } : {}),
     },
     () => namespaceDescription(description, Date.now(), ctx.output.palette),
   );

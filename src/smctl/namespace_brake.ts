@@ -3,14 +3,17 @@
  * brake (LiftBrake; docs/operations.md, "Mass loss"). Whichever instance smctl
  * reaches forwards the call to the namespace's leader, which holds the brake;
  * the lift is recorded in the namespace's history with the caller's identity.
+ * `smctl namespace brake status [NAMESPACE]`: whether it holds, since when and
+ * why, or how it was last released or lifted (GetBrake; any instance answers).
  *
  * @module
  */
 import type { Command } from "commander";
 import { type Context, runCommand } from "./context.ts";
+import { brakeLine, brakeModel } from "./brake_format.ts";
 
 /**
- * Adds `brake lift` to the `namespace` command group.
+ * Adds `brake lift` and `brake status` to the `namespace` command group.
  *
  * @example
  * ```ts
@@ -22,7 +25,7 @@ import { type Context, runCommand } from "./context.ts";
  * registerNamespaceBrake(namespace);
  * const brake = namespace.commands[0]!;
  * assert.equal(brake.name(), "brake");
- * assert.deepEqual(brake.commands.map((c) => c.name()), ["lift"]);
+ * assert.deepEqual(brake.commands.map((c) => c.name()), ["lift", "status"]);
  * ```
  */
 export function registerNamespaceBrake(namespace: Command): void {
@@ -49,6 +52,37 @@ Examples:
     .action((name: string | undefined, _opts: unknown, command: Command) =>
       runCommand(command, (ctx) => lift(ctx, name))
     );
+  brake.command("status").argument("[namespace]", "namespace (or --namespace / -n)")
+    .description(
+      "whether the namespace's mass-loss brake holds, since when and why, or how it was last released (GetBrake)",
+    )
+    .addHelpText(
+      "after",
+      `
+The leader records the brake in the store at every change, so any instance
+answers, and the answer survives a leader change. JSON: {namespace, state
+(engaged, lifted, released or never), since, reason, executorsBefore,
+lostCount, lostExecutorIds, endedAt, liftedBy}.
+
+Examples:
+  $ smctl namespace brake status orders
+  $ smctl -n orders namespace brake status -o json`,
+    )
+    .action((name: string | undefined, _opts: unknown, command: Command) =>
+      runCommand(command, (ctx) => status(ctx, name))
+    );
+}
+
+async function status(ctx: Context, name: string | undefined): Promise<void> {
+  const namespace = name?.trim() || ctx.namespace();
+  const brake = brakeModel(await ctx.connection.call("getBrake", { namespace }));
+  ctx.output.result(
+    { namespace, ...brake },
+    () =>
+      `Mass-loss brake of ${JSON.stringify(namespace)}: ${
+        brakeLine(brake, Date.now(), ctx.output.palette)
+      }`,
+  );
 }
 
 async function lift(ctx: Context, name: string | undefined): Promise<void> {

@@ -9,6 +9,7 @@ import { executorTable } from "./executor_format.ts";
 import { leaderLine } from "./leader_format.ts";
 import type { DrainModel, ExecutorModel, LeaderModel, NamespaceModel } from "./model.ts";
 import { renderKeyValues, renderTable } from "./table.ts";
+import { brakeLine, type BrakeModel } from "./brake_format.ts";
 
 const PLAIN = makePalette(false);
 
@@ -105,6 +106,8 @@ export interface NamespaceDescription {
   readonly drainedShards: readonly string[];
   /** Owner changes by reason, as the answering instance applied them since it started. */
   readonly shardMoves?: Readonly<Record<"placement" | "balance" | "drain" | "loss", number>>;
+  /** The mass-loss brake (absent: the service does not tell). */
+  readonly brake?: BrakeModel;
 }
 
 /**
@@ -142,6 +145,7 @@ export function namespaceDescription(d: NamespaceDescription, now: number, paint
     ["Shards", d.config.type === "fixed" ? String(d.config.shardNum) : "created on demand"],
     ...(d.config.source === undefined ? [] : [["Source", d.config.source] as [string, string]]),
     ["Leader", leaderLine(d.leader, now, paint)],
+    ...(d.brake ? [["Mass-loss brake", brakeLine(d.brake, now, paint)] as [string, string]] : []),
   ], { palette: paint });
   const summary = `${s.total} executors (${s.alive} alive, ${s.active} active, ${s.drained} ` +
     `drained), ${s.assignedShards} shards assigned` +

@@ -1,7 +1,8 @@
 /**
  * `smctl shard list [--owner ID]`: every assigned shard of a namespace with
- * its owner, load and when it got that owner; `--watch` re-prints it when it
- * changes.
+ * its owner, load and when it got that owner, then the shards the leader
+ * quarantined as poison shards (no owner, reason `quarantined`); `--watch`
+ * re-prints it when it changes.
  *
  * @module
  */
@@ -26,6 +27,33 @@ export interface ListedShard {
   readonly assignedAt: string | null;
   /** Store revision of its assignment (the fencing token). */
   readonly assignedRevision: number;
+}
+
+/** A shard the leader quarantined (drained with a reason), as listed. */
+export interface QuarantinedShard {
+  /** Shard key. */
+  readonly key: string;
+  /** Why it has no owner: `quarantined` (a poison shard; `smctl shard undrain` releases it). */
+  readonly reason: string;
+}
+
+/**
+ * `keys` as listed quarantined shards, in key order (numeric keys by number).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { quarantinedRows } from "./shard_list.ts";
+ *
+ * assert.deepEqual(quarantinedRows(["10", "2"]), [
+ *   { key: "2", reason: "quarantined" },
+ *   { key: "10", reason: "quarantined" },
+ * ]);
+ * ```
+ */
+export function quarantinedRows(keys: readonly string[]): QuarantinedShard[] {
+  const collator = new Intl.Collator("en", { numeric: true });
+  return [...keys].sort(collator.compare).map((key) => ({ key, reason: "quarantined" }));
 }
 
 /**
@@ -78,15 +106,17 @@ export function shardRows(
  */
 export function registerShardList(shard: Command): void {
   shard.command("list").description(
-    "list the assigned shards with owner, load and when they got it (--owner for one executor's)",
+    "list the assigned shards with owner, load and when they got it (--owner for one executor's), and the quarantined ones",
   )
     .option("--owner <id>", "only the shards this executor owns")
     .option("-w, --watch", "print the list again each time it changes (Ctrl-C to stop)")
     .addHelpText(
       "after",
       `
-Unassigned and drained shards are not listed (see "shard drained", which also
-marks the shards the leader quarantined as poison shards).
+Shards the leader quarantined as poison shards are listed after the others,
+with no owner and the reason "quarantined" (in -o json: "quarantined", a list
+of {key, reason}; not with --owner). Release one with "shard undrain".
+Other unassigned and drained shards are not listed (see "shard drained").
 An --owner that is not registered exits 3.
 
 Examples:
@@ -113,10 +143,22 @@ async function list(ctx: Context, owner: string | undefined, watch: boolean): Pr
       );
     }
     const shards = shardRows(executors, owner);
+    const quarantined = owner === undefined
+      ? quarantinedRows(
+        (await ctx.connection.call("getDrainedShards", { namespace }, signal))
+          .quarantinedShardKeys ?? [],
+      )
+      : [];
+    const palette = ctx.output.palette;
     return {
-      value: { namespace, ...(owner === undefined ? {} : { owner }), shards },
+      value: {
+        namespace,
+        ...(owner === undefined ? {} : { owner }),
+        shards,
+        ...(owner === undefined ? { quarantined } : {}),
+      },
       human: () =>
-        shards.length === 0 ? "No shards." : renderTable(
+        shards.length + quarantined.length === 0 ? "No shards." : renderTable(
           [
             { header: "SHARD" },
             { header: "OWNER" },
@@ -124,14 +166,17 @@ async function list(ctx: Context, owner: string | undefined, watch: boolean): Pr
             { header: "ASSIGNED" },
             { header: "REVISION", align: "right" },
           ],
-          shards.map((s) => [
-            s.key,
-            ctx.output.palette.cyan(s.owner),
-            String(s.load),
-            shortTime(s.assignedAt === null ? null : Date.parse(s.assignedAt)),
-            String(s.assignedRevision),
-          ]),
-          { palette: ctx.output.palette },
+          [
+            ...shards.map((s) => [
+              s.key,
+              palette.cyan(s.owner),
+              String(s.load),
+              shortTime(s.assignedAt === null ? null : Date.parse(s.assignedAt)),
+              String(s.assignedRevision),
+            ]),
+            ...quarantined.map((q) => [q.key, palette.red(`(${q.reason})`), "-", "-", "-"]),
+          ],
+          { palette },
         ),
     };
   });

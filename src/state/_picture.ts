@@ -31,6 +31,8 @@ export interface ChangeSummary {
 /** The mutable picture. */
 export class Picture {
   revision = 0;
+  /** Store revision of the last snapshot loaded (start or resync). */
+  loadedRevision = 0;
   seq = 0;
   inputsVersion = 0;
   readonly executors: ExecutorTable;
@@ -69,6 +71,7 @@ export class Picture {
   /** Replaces everything with `snapshot` (see `NamespaceState.load`). */
   load(snapshot: NamespaceSnapshot, now: number, wallNow: number): void {
     this.revision = snapshot.revision;
+    this.loadedRevision = snapshot.revision;
     this.seq = snapshot.assignmentSeq;
     this.inputsVersion++;
     this.executors.load(snapshot.executors.values(), snapshot.executorDrains, now, wallNow);
@@ -224,6 +227,8 @@ export class Picture {
     executor.appliedRevision = event.record.appliedRevision ?? 0;
     if (event.record.warmHandover) executor.warmHandover = true;
     else delete executor.warmHandover;
+    if (event.record.incarnation) executor.incarnation = event.record.incarnation;
+    else delete executor.incarnation;
     // Heard from again: back in the routing view.
     if (this.hidden.delete(event.executorId)) {
       this.#record({ kind: "executor", executorId: event.executorId, metadata: executor.metadata });

@@ -21,6 +21,7 @@ export interface ExecutorRecord extends ExecutorView {
   activeSinceMs?: number;
   appliedRevision?: number;
   warmHandover?: boolean;
+  incarnation?: string;
   metadata: Readonly<Record<string, string>>;
   reports: ShardReports;
 }
@@ -108,6 +109,7 @@ export function loadedExecutor(
     ...(ancient || e.heartbeat?.status !== "ACTIVE" ? {} : { activeSinceMs: now }),
     appliedRevision: e.heartbeat?.appliedRevision ?? 0,
     ...(e.heartbeat?.warmHandover ? { warmHandover: true } : {}),
+    ...(e.heartbeat?.incarnation ? { incarnation: e.heartbeat.incarnation } : {}),
     metadata: e.metadata,
     reports: e.reports,
   };

@@ -76,6 +76,11 @@ export class NamespaceState implements NamespaceView {
     return this.#p.revision;
   }
 
+  /** Store revision of the last snapshot loaded (at start or after a resync). */
+  get loadedRevision(): number {
+    return this.#p.loadedRevision;
+  }
+
   /** Last committed assignment change number. */
   get seq(): number {
     return this.#p.seq;

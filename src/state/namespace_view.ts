@@ -42,6 +42,8 @@ export interface ExecutorView {
   readonly appliedRevision?: number;
   /** It understands warm handover (sent `warm_handover`): planned moves to it are prepared first. */
   readonly warmHandover?: boolean;
+  /** The executor process's id for this life, from its last heartbeat (a new one: it restarted). */
+  readonly incarnation?: string;
   /** Metadata, e.g. the address spectators route to. */
   readonly metadata: Readonly<Record<string, string>>;
   /** Latest shard reports. */
@@ -104,6 +106,11 @@ export interface NamespaceView {
   readonly namespace: string;
   /** Store revision applied so far. */
   readonly revision: number;
+  /**
+   * Store revision of the last snapshot loaded (at start or after a resync):
+   * an executor whose heartbeat revision is newer was heard from since.
+   */
+  readonly loadedRevision: number;
   /** Last committed assignment change number. */
   readonly seq: number;
   /**

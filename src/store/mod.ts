@@ -9,3 +9,4 @@ export * from "./namespace_definitions.ts";
 export * from "./operator_write.ts";
 export * from "./history_store.ts";
 export * from "./store_format.ts";
+export * from "./brake_store.ts";

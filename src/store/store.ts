@@ -23,6 +23,7 @@ import type {
 } from "./operator_write.ts";
 import type { HistoryStore } from "./history_store.ts";
 import type { StoreFormat } from "./store_format.ts";
+import type { BrakeStore } from "./brake_store.ts";
 
 /** An executor as stored: liveness, metadata and shard reports. */
 export interface StoredExecutor {
@@ -186,8 +187,11 @@ export interface StoreLimits {
   readonly maxUnchangedExecutors: number;
 }
 
-/** The main store port (with the namespace history, see `history_store.ts`). */
-export interface Store extends HistoryStore {
+/**
+ * The main store port (with the namespace history, see `history_store.ts`,
+ * and the mass-loss brake's record, see `brake_store.ts`).
+ */
+export interface Store extends HistoryStore, BrakeStore {
   /** What this store can take in one call. */
   readonly limits: StoreLimits;
   /** Namespace definitions created at run time (and the file's, seeded at start). */
@@ -220,6 +224,12 @@ export interface Store extends HistoryStore {
     drained: boolean,
     reason?: string,
   ): Promise<number>;
+  /**
+   * Drains shards with `reason` for a leader (the quarantine of a poison
+   * shard), only while `fence` holds the namespace: a deposed leader's drain
+   * is refused with `FencedError` and writes nothing. Returns the store revision.
+   */
+  drainFenced(fence: Fence, shardKeys: readonly string[], reason: string): Promise<number>;
   /** Stores an executor drain (replacing one with the same id); returns the store revision. */
   putExecutorDrain(namespace: string, drain: ExecutorDrain): Promise<number>;
   /** Removes an executor drain by id; returns the store revision. */

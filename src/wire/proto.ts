@@ -309,6 +309,8 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsRe
 export type * from "./gen/uber/cadence/sharddistributor/v1/ListNamespaceEventsResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/LiftBrakeRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/LiftBrakeResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetBrakeRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/GetBrakeResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/HistoryEvent.ts";
 /* Error details (see `error_details.ts` for how they travel). */
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceNotFoundError.ts";

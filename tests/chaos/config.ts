@@ -91,6 +91,7 @@ export function chaosConfigYaml(config: InstanceConfig): string {
       type: "fixed",
       shardNum: n.shards.length,
       ...(n.ownership === "exclusive" ? { ownership: "exclusive" } : {}),
+      ...(n.capacity === undefined ? {} : { executorCapacity: { shards: n.capacity } }),
     })
   );
   const history = config.historyMaxAge === undefined

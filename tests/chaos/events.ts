@@ -161,4 +161,6 @@ export interface NamespaceSpec {
   readonly ownership: Ownership;
   /** Every shard key of the (fixed) namespace. */
   readonly shards: readonly string[];
+  /** `executorCapacity.shards` of the namespace (the mass-loss scenario). @default {none} */
+  readonly capacity?: number;
 }

@@ -8,6 +8,7 @@
  * deno task chaos                                  # short run, random seed
  * deno task chaos --seed 42 --duration 10m --faults 200
  * deno task chaos --scenario poison-exit           # one named scenario (scenarios.ts)
+ * deno task chaos --scenario mass-loss             # issue 41's brakes (brake_scenarios.ts)
  * ```
  *
  * @module
@@ -20,11 +21,13 @@ import { degradationRows } from "./fault_summary.ts";
 import { FAULT_KINDS, type FaultKind, parseFaultKinds } from "./faults.ts";
 import { table } from "./summary.ts";
 import { runScenario, type Scenario, type ScenarioReport, SCENARIOS } from "./scenarios.ts";
+import { BRAKE_SCENARIOS, type BrakeScenarioReport, runBrakeScenario } from "./brake_scenarios.ts";
 
 const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults N] [--shards 8]
                        [--kinds K1,K2] [--available] [--out DIR]
                        [--network auto|netns|loopback]
        deno task chaos --scenario poison-exit|poison-throw [--shards 8] [--out DIR]
+       deno task chaos --scenario mass-loss|rolling-deploy [--out DIR]
 
   --seed N          seed of the fault schedule (printed; default random)
   --duration D      time for injecting faults, e.g. 90s, 10m (default 90s)
@@ -42,7 +45,9 @@ const USAGE = `Usage: deno task chaos [--seed N] [--duration 90s] [--faults N] [
                     poison-exit (a shard whose processor exits its process) or
                     poison-throw (a shard whose start always throws); passes
                     when it is quarantined after at most 3 executors failed
-                    with it and every other shard runs`;
+                    with it and every other shard runs; mass-loss (6 of
+                    10 executors frozen at once) or rolling-deploy (10
+                    executors replaced in batches, asking can-stop)`;
 
 /** Prints the summary of a scenario run. */
 export function printScenario(r: ScenarioReport): void {
@@ -61,6 +66,17 @@ export function printScenario(r: ScenarioReport): void {
     ["other shards not running at end", r.unownedAtEnd.join(", ") || "none"],
     ["results", `${r.outDir}/results.json`],
   ]));
+  console.log(r.passed ? "PASSED" : "FAILED");
+}
+
+/** Prints the summary of a brake scenario run. */
+export function printBrakeScenario(r: BrakeScenarioReport): void {
+  console.log(table(`\nChaos scenario ${r.scenario}`, [
+    ["executors, shards per namespace", `${r.executors}, ${r.shards}`],
+    ...r.figures,
+    ["results", `${r.outDir}/results.json`],
+  ]));
+  for (const failure of r.failures) console.log(`  GOAL MISSED: ${failure}`);
   console.log(r.passed ? "PASSED" : "FAILED");
 }
 
@@ -164,11 +180,20 @@ async function main(): Promise<number> {
     }
     return n;
   };
+  const brake = BRAKE_SCENARIOS.find((s) => s === values.scenario);
+  if (brake !== undefined) {
+    const report = await runBrakeScenario(brake, {
+      ...(values.out === undefined ? {} : { outDir: values.out }),
+      log: (line) => console.log(line),
+    });
+    printBrakeScenario(report);
+    return report.passed ? 0 : 1;
+  }
   if (values.scenario !== undefined) {
     const scenario = values.scenario as Scenario;
     if (!SCENARIOS.includes(scenario)) {
       console.error(
-        `--scenario must be one of ${SCENARIOS.join(", ")}, got ${
+        `--scenario must be one of ${[...SCENARIOS, ...BRAKE_SCENARIOS].join(", ")}, got ${
           JSON.stringify(values.scenario)
         }\n\n${USAGE}`,
       );

@@ -26,7 +26,8 @@ import { withTimeout } from "./_with_timeout.ts";
  * report names it, so a report must never hide a processor that may run.
  * Prepared shards (warm handover) are reported PREPARED; `warmHandover` is
  * sent when the executor has a `prepare` hook.
- * `appliedRevision` is the `revision` of the latest answer acted on (exclusive only).
+ * `appliedRevision` is the `revision` of the latest answer acted on (exclusive only);
+ * `incarnation` is the executor's id for this life (a restart picks a new one).
  */
 export function heartbeatRequest(
   options: ResolvedOptions,
@@ -50,6 +51,7 @@ export function heartbeatRequest(
     metadata: { ...options.metadata },
     appliedRevision,
     warmHandover: options.prepare !== undefined,
+    incarnation: options.incarnation,
   };
 }
 

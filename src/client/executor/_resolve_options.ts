@@ -16,6 +16,8 @@ import type { PrepareHook, ProcessorFactory, UnreachablePolicy } from "./types.t
 export interface ResolvedOptions {
   readonly namespace: string;
   readonly executorId: string;
+  /** A random id of this executor's life, sent in every heartbeat (a restart sends a new one). */
+  readonly incarnation: string;
   readonly metadata: Readonly<Record<string, string>>;
   readonly processor: ProcessorFactory;
   /** The warm handover hook, when given. */
@@ -126,6 +128,7 @@ export function resolveOptions<P>(options: ExecutorOptions<P>): ResolvedOptions 
   return {
     namespace,
     executorId,
+    incarnation: crypto.randomUUID(),
     metadata,
     processor,
     prepare,

@@ -204,3 +204,19 @@ Deno.test("a declared capacity goes out with every heartbeat as reserved metadat
     /capacity.load must be a positive number, got NaN/,
   );
 });
+
+Deno.test("every heartbeat of an executor carries its incarnation; another executor (a restart) has another", async () => {
+  const first = setup();
+  first.executor.start();
+  await first.time.tickAsync(2_000);
+  const lives = new Set(first.service.requests.map((r) => r.incarnation));
+  assert.equal(lives.size, 1);
+  const [life] = lives;
+  assert.match(life ?? "", /^[0-9a-f-]{36}$/);
+  await first.shutdown();
+  const restarted = setup();
+  restarted.executor.start();
+  await restarted.time.tickAsync(0);
+  assert.notEqual(restarted.service.requests[0]!.incarnation, life);
+  await restarted.shutdown();
+});

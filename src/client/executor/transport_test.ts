@@ -26,6 +26,7 @@ const request: HeartbeatRequest__Output = {
   shardStatusReports: { "3": { status: "SHARD_STATUS_READY", shardLoad: 1.5, failedStarts: 0 } },
   appliedRevision: "0",
   warmHandover: false,
+  incarnation: "",
   metadata: { address: "a:1" },
 };
 

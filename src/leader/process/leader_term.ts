@@ -29,7 +29,7 @@ import { PassSpacing } from "./pass_spacing.ts";
 import { PlacementLog } from "./pass_log.ts";
 import { type PassContext, type PassInfo, runRebalancePass } from "./rebalance_pass.ts";
 import { WakeTimer } from "./wake_timer.ts";
-import type { MassLossBrake } from "./mass_loss_brake.ts";
+import type { BrakeKeeper } from "./brake_keeper.ts";
 import { PoisonDetector } from "../../plan/mod.ts";
 import { type RotationDigest, takeoverNote, termEnd } from "./term_history.ts";
 
@@ -73,8 +73,11 @@ export interface LeaderTermOptions {
    * term_history.ts). @default {none: routine rotations are not recorded}
    */
   readonly rotations?: RotationDigest;
-  /** The mass-loss brake this term's passes observe and obey. @default {none} */
-  readonly brake?: MassLossBrake;
+  /**
+   * The mass-loss brake this term's passes observe and obey; resumed from the
+   * store's record once the term holds the namespace. @default {none}
+   */
+  readonly brake?: BrakeKeeper;
 }
 
 /**
@@ -98,6 +101,8 @@ export async function runLeaderTerm(
     ...options.advertised?.(),
   });
   await cache.waitForRevision(fence.revision, signal);
+  // Continue the brake the previous leader recorded (engaged, or lifted by an operator).
+  await options.brake?.resume(fence);
   logger.info("leading namespace");
   const me = fence.claim;
   const { previous } = fence;

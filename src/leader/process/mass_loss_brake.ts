@@ -13,18 +13,27 @@
  * DRAINING or DRAINED left on purpose (a deploy, a drain the disruption budget
  * allowed), and its going quiet afterwards is not a loss.
  *
- * The brake lives with the leader's term, in memory. A new leader starts
- * released, and its first pass counts as lost the executors that went stale
- * within the window before it (by when its instance, which followed the
- * namespace all along, last heard from them): a failover in the middle of a
- * mass loss (a zone taking the leader with it) still engages the brake. An
- * operator's lift is not carried over: only a loss still within the window
- * engages the new term's brake again.
+ * The brake's state lives with the leader's term, and its record in the
+ * store (leader/process/brake_keeper.ts writes it, fenced): a new leader
+ * {@linkcode MassLossBrake.restore restores} it, so a brake engaged stays
+ * engaged across a failover and an operator's lift stays lifted. Otherwise a
+ * new term starts released, and its first pass counts as lost the executors
+ * that went stale within the window before it (by when its instance, which
+ * followed the namespace all along, last heard from them): a failover in the
+ * middle of a mass loss (a zone taking the leader with it) still engages the
+ * brake. Executors lost before an operator's lift are not counted again.
+ *
+ * Only executors this instance has heard from since it loaded the namespace
+ * (`witnessed`) count, as serving or as lost: an instance that just started
+ * takes every executor it read from the store as seen at its load, and those
+ * that were gone already would otherwise all turn "lost" together one TTL
+ * later and trip the brake on a fleet that lost nothing.
  *
  * @module
  */
 import type { ExecutorStatus } from "../../core/types.ts";
 import type { HistoryNote } from "./history_notes.ts";
+import type { BrakeRecord } from "../../store/brake_store.ts";
 
 /** An executor as the brake sees it at one pass. */
 export interface BrakeExecutor {
@@ -38,6 +47,13 @@ export interface BrakeExecutor {
   readonly operatorDrained: boolean;
   /** Monotonic time its heartbeat was last recorded (a new term reads when the stale ones were lost). */
   readonly seenAtMs?: number;
+  /** Wall-clock time of its last heartbeat record (compared with a lift's time). */
+  readonly lastHeartbeatMs?: number;
+  /**
+   * Heard from since this instance loaded the namespace (its heartbeat record
+   * is newer than the load). @default {true}
+   */
+  readonly witnessed?: boolean;
 }
 
 /** When the brake engages. */
@@ -93,6 +109,8 @@ export class MassLossBrake {
   readonly #lost = new Map<string, number>();
   #hold: (BrakeHold & { readonly lost: Set<string> }) | undefined;
   #version = 0;
+  /** Wall-clock time of an operator's lift that a restored record carried. */
+  #liftedAtMs: number | undefined;
 
   /** A released brake that engages by `rule`. */
   constructor(rule: BrakeRule) {
@@ -120,7 +138,12 @@ export class MassLossBrake {
     const serving = new Set<string>();
     const alive = new Set<string>();
     const planned = new Set<string>();
+    const unknown = new Set<string>();
     for (const e of executors) {
+      if (e.witnessed === false) {
+        unknown.add(e.executorId);
+        continue;
+      }
       if (e.alive) alive.add(e.executorId);
       const leaving = e.status === "DRAINING" || e.status === "DRAINED" || e.operatorDrained;
       if (leaving) planned.add(e.executorId);
@@ -130,7 +153,8 @@ export class MassLossBrake {
     this.#serving = serving;
     if (before === undefined) this.#datePastLosses(executors, now);
     for (const id of before ?? []) {
-      if (!serving.has(id) && !alive.has(id) && !planned.has(id)) this.#lost.set(id, now);
+      const gone = !serving.has(id) && !alive.has(id) && !planned.has(id) && !unknown.has(id);
+      if (gone) this.#lost.set(id, now);
     }
     for (const id of this.#lost.keys()) {
       if (serving.has(id) || planned.has(id)) this.#lost.delete(id);
@@ -165,12 +189,32 @@ export class MassLossBrake {
   #datePastLosses(executors: readonly BrakeExecutor[], now: number): void {
     const ttl = this.#rule.heartbeatTtlMs ?? 0;
     for (const e of executors) {
-      if (e.alive || e.status !== "ACTIVE" || e.operatorDrained || e.seenAtMs === undefined) {
-        continue;
-      }
+      if (
+        e.alive || e.status !== "ACTIVE" || e.operatorDrained || e.seenAtMs === undefined ||
+        e.witnessed === false
+      ) continue;
+      // Gone before an operator lifted the brake: the lift covered it.
+      if (this.#liftedAtMs !== undefined && (e.lastHeartbeatMs ?? 0) < this.#liftedAtMs) continue;
       const lostAt = e.seenAtMs + ttl;
       if (now - lostAt <= this.#rule.windowMs) this.#lost.set(e.executorId, Math.min(lostAt, now));
     }
+  }
+
+  /**
+   * Continues the brake a previous leader recorded, before the first
+   * {@linkcode observe}: an engaged record holds again (since its time, read
+   * as monotonic from `now` and wall-clock `wallNow`); a lifted one keeps the
+   * executors lost before the lift from engaging it again.
+   */
+  restore(record: BrakeRecord, now: number, wallNow: number): void {
+    if (record.state === "lifted") this.#liftedAtMs = record.endedAtMs ?? wallNow;
+    if (record.state !== "engaged" || this.#hold) return;
+    this.#hold = {
+      sinceMs: now - Math.max(0, wallNow - record.sinceMs),
+      executorsBefore: record.executorsBefore,
+      lost: new Set(record.lost),
+    };
+    this.#version++;
   }
 
   /**

@@ -132,3 +132,68 @@ Deno.test("mass-loss brake: a new term counts executors that went stale within t
   // Nor are losses older than the window.
   assert.equal(new MassLossBrake(rule).observe(executors, 30_000), undefined);
 });
+
+Deno.test("mass-loss brake: executors not heard from since the namespace was loaded count neither as serving nor as lost", () => {
+  // An instance that just loaded the namespace takes all ten as seen at the load; six of
+  // them were gone already. When they turn stale one TTL later, nothing was lost.
+  const brake = new MassLossBrake(RULE);
+  const loaded = fleet().map((e, i) => ({ ...e, witnessed: i >= 6 }));
+  assert.equal(brake.observe(loaded, 0), undefined);
+  const stale = fleet({ lost: SIX }).map((e, i) => ({ ...e, witnessed: i >= 6 }));
+  assert.equal(brake.observe(stale, 2_000), undefined);
+  assert.equal(brake.hold, undefined);
+  // A reload (a resync) makes every executor unwitnessed again: none is lost by it.
+  const reloaded = new MassLossBrake(RULE);
+  reloaded.observe(fleet(), 0);
+  const unknown = fleet().map((e) => ({ ...e, witnessed: false }));
+  assert.equal(reloaded.observe(unknown, 1_000), undefined);
+  // Heard from again, then six lost at once: that is a mass loss.
+  reloaded.observe(fleet(), 2_000);
+  assert.equal(reloaded.observe(fleet({ lost: SIX }), 3_000)?.type, "brake_engaged");
+});
+
+Deno.test("mass-loss brake: a restored engaged record holds until the lost executors return", () => {
+  const brake = new MassLossBrake(RULE);
+  brake.restore(
+    {
+      state: "engaged",
+      sinceMs: 90_000,
+      reason: "6 of 10 lost",
+      executorsBefore: 10,
+      lost: IDS.slice(0, 6),
+      term: 3,
+    },
+    50_000,
+    100_000,
+  );
+  assert.equal(brake.hold?.sinceMs, 40_000, "engaged 10 s before, on the monotonic clock");
+  assert.equal(brake.version, 1);
+  assert.equal(brake.observe(fleet({ lost: SIX }), 50_000), undefined, "still holds");
+  assert.equal(brake.hold?.executorsBefore, 10);
+  assert.equal(brake.observe(fleet(), 51_000)?.type, "brake_released");
+});
+
+Deno.test("mass-loss brake: a restored lift keeps the executors lost before it from engaging it again", () => {
+  const rule = { ...RULE, heartbeatTtlMs: 2_000 };
+  const executors = fleet({ lost: SIX }).map((e, i) => ({
+    ...e,
+    seenAtMs: i < 6 ? 9_000 : 12_000,
+    lastHeartbeatMs: i < 6 ? 1_000_000 : 1_003_000,
+  }));
+  const lifted = {
+    state: "lifted",
+    sinceMs: 1_002_000,
+    reason: "6 of 10 lost",
+    executorsBefore: 10,
+    lost: IDS.slice(0, 6),
+    endedAtMs: 1_002_500,
+    liftedBy: "ops",
+    term: 3,
+  } as const;
+  const brake = new MassLossBrake(rule);
+  brake.restore(lifted, 12_500, 1_003_500);
+  assert.equal(brake.hold, undefined);
+  assert.equal(brake.observe(executors, 12_500), undefined);
+  // Without the record, the same first pass engages it (they went stale within the window).
+  assert.equal(new MassLossBrake(rule).observe(executors, 12_500)?.type, "brake_engaged");
+});

@@ -2,8 +2,9 @@
  * The leader's poison-shard step, run at the start of each pass (before the
  * plan moves the shards of a lost executor away): feed the namespace's
  * picture to the term's {@linkcode PoisonDetector}, drain what it finds with
- * the reason `quarantined`, and say so in the history. Counts start afresh
- * with each term.
+ * the reason `quarantined` (fenced by the term's claim, like every leader
+ * write: a deposed leader quarantines nothing), and say so in the history.
+ * Counts start afresh with each term.
  *
  * @module
  */
@@ -12,7 +13,7 @@ import type { Logger } from "../../core/logger.ts";
 import type { PoisonDetector, PoisonExecutor } from "../../plan/mod.ts";
 import type { NamespaceCache } from "../../state/namespace_cache.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
-import type { Store } from "../../store/store.ts";
+import type { Fence, Store } from "../../store/store.ts";
 import type { HistoryNote } from "./history_notes.ts";
 
 /** The drain reason of a quarantined shard. */
@@ -30,6 +31,8 @@ export interface QuarantineCarry {
 export interface QuarantineStepContext {
   readonly cache: NamespaceCache;
   readonly store: Store;
+  /** The term's proof of leadership: the drain is written only while it holds. */
+  readonly fence: Fence;
   readonly logger: Logger;
   readonly note?: (note: HistoryNote) => void;
   /** Wall-clock now (ms since epoch). */
@@ -44,11 +47,18 @@ export function poisonExecutors(state: NamespaceView, now: number): PoisonExecut
   const out: PoisonExecutor[] = [];
   for (const e of state.executors()) {
     const failedStarts = failedStartsOf(e.reports).keys();
+    const reports = e.reports;
     out.push({
       executorId: e.executorId,
       alive: state.isAlive(e, now),
       lastHeartbeatMs: e.lastHeartbeatMs,
       failedStarts,
+      ...(e.incarnation === undefined ? {} : { incarnation: e.incarnation }),
+      // Over this heartbeat's reports: a restart's next life reads what this one ran.
+      running: (shardKey) => {
+        const status = reports.get(shardKey)?.status;
+        return status === "READY" || status === "DONE";
+      },
       owned: () =>
         [...state.shardsOf(e.executorId)].map((s) => {
           const status = e.reports.get(s)?.status;
@@ -62,7 +72,8 @@ export function poisonExecutors(state: NamespaceView, now: number): PoisonExecut
 /**
  * Runs the detector on the picture at monotonic `now`; drains the shards it
  * finds (waiting until the picture shows it, so the pass plans without them)
- * and returns how many it quarantined.
+ * and returns how many it quarantined. Rejects with `FencedError` when the
+ * term's claim no longer holds the namespace.
  */
 export async function quarantineStep(
   carry: QuarantineCarry,
@@ -70,7 +81,7 @@ export async function quarantineStep(
   now: number,
   signal: AbortSignal,
 ): Promise<number> {
-  const { cache, store, logger, note } = context;
+  const { cache, store, fence, logger, note } = context;
   const state = cache.state;
   const verdict = carry.detector.observe({
     nowMs: context.nowMs,
@@ -87,7 +98,8 @@ export async function quarantineStep(
   carry.lastMassLoss = verdict.massLoss;
   if (verdict.quarantine.length === 0) return 0;
   const keys = verdict.quarantine.map((q) => q.shardKey);
-  const revision = await store.setDrained(state.namespace, keys, true, QUARANTINED);
+  // Fenced: throws FencedError (the term ends) when another leader holds the namespace.
+  const revision = await store.drainFenced(fence, keys, QUARANTINED);
   carry.detector.forget(keys);
   for (const { shardKey, executors } of verdict.quarantine) {
     logger.warn("poison shard quarantined", { shardKey, executors });

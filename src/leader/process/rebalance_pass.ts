@@ -26,7 +26,8 @@ import { cleanUpAfter, commitChange, compactIfDue } from "./fenced_commit.ts";
 import type { IdlePassGate } from "./idle_pass_gate.ts";
 import { logChange, type PlacementLog } from "./pass_log.ts";
 import type { WakeTimer } from "./wake_timer.ts";
-import type { BrakeExecutor, MassLossBrake } from "./mass_loss_brake.ts";
+import type { BrakeExecutor } from "./mass_loss_brake.ts";
+import type { BrakeKeeper } from "./brake_keeper.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
 import { type QuarantineCarry, quarantineStep } from "./quarantine_step.ts";
 
@@ -86,8 +87,11 @@ export interface PassContext {
   readonly logger: Logger;
   /** Called after each planned pass. */
   readonly onPass?: (info: PassInfo) => void;
-  /** The mass-loss brake: observed before each pass, obeyed by the planner. @default {none} */
-  readonly brake?: MassLossBrake;
+  /**
+   * The mass-loss brake: observed before each pass, obeyed by the planner,
+   * recorded in the store (fenced). @default {none}
+   */
+  readonly brake?: BrakeKeeper;
   /** What the term's passes carry from one to the next. */
   readonly carry?: { balancingUnfinished: boolean; coldStartLogged?: boolean };
   /** Poison-shard quarantine (quarantine_step.ts). @default {none: no quarantine} */
@@ -122,6 +126,9 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       context.logger.warn(note.text, { reason: note.reason });
       context.history?.note(note);
     }
+    // Recorded before the plan obeys it (the next leader continues from the record); a record
+    // whose write failed is written again here.
+    await brake.saved();
   }
   // Before the plan: a lost executor's shards are still its own in this picture.
   const quarantined = context.quarantine
@@ -130,6 +137,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       {
         cache,
         store,
+        fence,
         logger: context.logger,
         ...(context.history ? { note: context.history.note } : {}),
         nowMs: clock.now(),
@@ -139,7 +147,8 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     )
     : 0;
   const moves = context.cellMoves;
-  const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (brake?.version ?? 0);
+  const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (brake?.version ?? 0) +
+    (context.quarantine?.detector.version ?? 0);
   if (quarantined === 0 && gate.canSkip(state, now, inputsVersion)) {
     // The gate may have been set in an earlier term: this term's timer must know the wake time.
     wake.at(wakeAt(gate.wakeAtMs));
@@ -150,7 +159,12 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     ...(moves ? { cellMoves: moves.pending } : {}),
     ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
     ...(brake?.hold ? { brake: { executorsBefore: brake.hold.executorsBefore } } : {}),
-    ...(context.quarantine ? { failedWith: context.quarantine.detector.failedWith() } : {}),
+    ...(context.quarantine
+      ? {
+        failedWith: context.quarantine.detector.failedWith(),
+        restartedOwners: context.quarantine.detector.restartedOwners(),
+      }
+      : {}),
   });
   const plan = planPass(input, context.plan);
   const planMs = clock.monotonic() - started;
@@ -227,6 +241,8 @@ function* brakeView(state: NamespaceView, now: number): Iterable<BrakeExecutor> 
       status: e.status,
       operatorDrained: state.isExecutorDrained(e),
       seenAtMs: e.seenAtMs,
+      lastHeartbeatMs: e.lastHeartbeatMs,
+      witnessed: e.heartbeatRevision > state.loadedRevision,
     };
   }
 }

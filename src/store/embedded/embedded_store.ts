@@ -41,6 +41,7 @@ import type {
 import type { HistoryEvent } from "../../core/history_event.ts";
 import type { HistoryQuery } from "../history_store.ts";
 import { pruneRequestIds } from "./request_ids.ts";
+import type { BrakeRecord } from "../brake_store.ts";
 import { MemoryHistory } from "./memory_history.ts";
 import { Journal } from "./journal.ts";
 import { NamespaceFeed } from "./namespace_feed.ts";
@@ -67,6 +68,8 @@ export class EmbeddedStore implements Store {
   #requestIds = new Map<string, Map<string, number>>();
   /** History per namespace (in memory: kept for the process's life). */
   readonly #history = new MemoryHistory();
+  /** Brake records per namespace (in memory, like the history: one process has no failover). */
+  readonly #brakes = new Map<string, BrakeRecord>();
   /** Per namespace: the latest revision an executor drain was stored at. */
   #drainsStoredAt = new Map<string, number>();
 
@@ -170,6 +173,25 @@ export class EmbeddedStore implements Store {
       namespace,
       keys.map((shardKey) => ({ type: "drained", shardKey, drained, ...why })),
     );
+  }
+
+  /** Drains shards with `reason` while `fence` holds the namespace. */
+  // deno-lint-ignore require-await -- async so that a refusal is a rejection
+  async drainFenced(fence: Fence, shardKeys: readonly string[], reason: string): Promise<number> {
+    this.#fenced(fence, "the leader's drain was refused");
+    return this.setDrained(fence.namespace, shardKeys, true, reason);
+  }
+
+  /** The namespace's brake record (in memory). */
+  readBrake(namespace: string): Promise<BrakeRecord | undefined> {
+    return Promise.resolve(this.#brakes.get(namespace));
+  }
+
+  /** Replaces the brake record while `fence` holds the namespace. */
+  // deno-lint-ignore require-await -- async so that a refusal is a rejection
+  async writeBrake(fence: Fence, record: BrakeRecord): Promise<void> {
+    this.#fenced(fence, "the brake record was refused");
+    this.#brakes.set(fence.namespace, record);
   }
 
   /** Stores an executor drain. */
@@ -330,6 +352,7 @@ export class EmbeddedStore implements Store {
 
   /** Deletes everything of one namespace. */
   async resetNamespace(namespace: string): Promise<number> {
+    this.#brakes.delete(namespace);
     const model = this.#models.get(namespace);
     if (!model || model.empty) return 0;
     const deleted = model.keyCount();

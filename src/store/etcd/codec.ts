@@ -26,12 +26,14 @@ export function encodeHeartbeat(record: HeartbeatRecord): string {
   const applied = record.appliedRevision ? { ar: record.appliedRevision } : {};
   const number = record.statusNumber === undefined ? {} : { sn: record.statusNumber };
   const warm = record.warmHandover ? { wh: 1 } : {};
+  const life = record.incarnation ? { inc: record.incarnation } : {};
   return JSON.stringify({
     status: record.status,
     ...number,
     ts: record.timestampMs,
     ...applied,
     ...warm,
+    ...life,
   });
 }
 
@@ -47,6 +49,7 @@ export function decodeHeartbeat(text: string): HeartbeatRecord {
     ts?: number;
     ar?: number;
     wh?: number;
+    inc?: unknown;
   };
   const status = (STATUSES.has(raw.status ?? "") ? raw.status : "UNKNOWN") as ExecutorStatus;
   const applied = Number(raw.ar ?? 0);
@@ -57,6 +60,7 @@ export function decodeHeartbeat(text: string): HeartbeatRecord {
     timestampMs: Number(raw.ts ?? 0),
     ...(applied > 0 ? { appliedRevision: applied } : {}),
     ...(raw.wh === 1 ? { warmHandover: true as const } : {}),
+    ...(typeof raw.inc === "string" && raw.inc !== "" ? { incarnation: raw.inc } : {}),
   };
 }
 

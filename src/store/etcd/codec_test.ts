@@ -236,3 +236,9 @@ Deno.test("warm handover survives the log and the snapshot: prepares, cancels, s
   const reports = reportsFrom({ "2": { status: "PREPARED", load: 0 } });
   assert.equal(decodeReports(encodeReports(reports)).get("2")?.status, "PREPARED");
 });
+
+Deno.test("a heartbeat record keeps the executor's incarnation", () => {
+  const record = { status: "ACTIVE" as const, timestampMs: 5, incarnation: "e1-life-2" };
+  assert.deepEqual(decodeHeartbeat(encodeHeartbeat(record)), record);
+  assert.equal(decodeHeartbeat('{"status":"ACTIVE","ts":5,"inc":7}').incarnation, undefined);
+});

@@ -64,6 +64,8 @@ import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
 import { appendHistory, historyNamespaces, readHistory, trimHistory } from "./history.ts";
 import type { HistoryEvent } from "../../core/history_event.ts";
 import type { HistoryQuery } from "../history_store.ts";
+import type { BrakeRecord } from "../brake_store.ts";
+import { readBrake, writeBrake } from "./brake.ts";
 import type {
   OperatorGuard,
   OperatorWrite,
@@ -170,6 +172,33 @@ export class EtcdStore implements Store {
         drained ? put(`${prefix}${key}`, reason ?? "") : del(`${prefix}${key}`)
       ),
     );
+  }
+
+  /** Drains shards with `reason` in transactions fenced on the leader claim. */
+  async drainFenced(fence: Fence, shardKeys: readonly string[], reason: string): Promise<number> {
+    const keys = this.#ns(fence.namespace);
+    let revision = 0;
+    for (let i = 0; i < shardKeys.length; i += MAX_TXN_OPS - 1) {
+      const batch = shardKeys.slice(i, i + MAX_TXN_OPS - 1);
+      const res = await txn(
+        this.#client,
+        [modIs(keys.leader, fence.revision)],
+        batch.map((key) => put(`${keys.drained}${key}`, reason)),
+      );
+      if (!res.succeeded) throw new FencedError(fence.namespace, "the leader's drain was refused");
+      revision = Number(res.header.revision);
+    }
+    return revision;
+  }
+
+  /** Reads the brake record (undefined when absent or damaged). */
+  readBrake(namespace: string): Promise<BrakeRecord | undefined> {
+    return readBrake(this.#client, this.#ns(namespace));
+  }
+
+  /** Replaces the brake record, fenced on the leader claim. */
+  writeBrake(fence: Fence, record: BrakeRecord): Promise<void> {
+    return writeBrake(this.#client, this.#ns(fence.namespace), fence, record);
   }
 
   /** Stores an executor drain. */

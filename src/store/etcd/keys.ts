@@ -15,6 +15,7 @@
  * <prefix>/ns/<ns>/executor-drains/<uri-encoded id>    an operator's executor drain
  * <prefix>/ns/<ns>/requests/<shard>                    an ephemeral shard asked for
  * <prefix>/format                                      {"version":N}: the store's format (etcd_format.ts)
+ * <prefix>/ns/<ns>/brake                               the mass-loss brake's record (store/brake_store.ts)
  * <prefix>/definitions/<ns>                            {"source","spec"} of a namespace definition
  * <prefix>/operator-requests/<ns>/<uri-encoded id>     an applied operator request id
  * ```
@@ -87,6 +88,10 @@ export class NamespaceKeys {
   /** One executor drain (ids hold "/" and "=", so they are URI-encoded). */
   executorDrain(id: string): string {
     return `${this.executorDrains}${encodeURIComponent(id)}`;
+  }
+  /** The mass-loss brake's record (ignored by loads and the change feed). */
+  get brake(): string {
+    return `${this.root}brake`;
   }
   /** Prefix of ephemeral shard requests. */
   get requests(): string {

@@ -124,6 +124,7 @@ function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
     metadata: req.metadata,
     ...(req.appliedRevision === undefined ? {} : { appliedRevision: req.appliedRevision }),
     ...(req.warmHandover ? { warmHandover: true } : {}),
+    ...(req.incarnation ? { incarnation: req.incarnation } : {}),
   };
 }
 

@@ -124,6 +124,10 @@ export const contract: ContractJson = {
                         "warmHandover": {
                           "type": "bool",
                           "id": 7
+                        },
+                        "incarnation": {
+                          "type": "string",
+                          "id": 8
                         }
                       }
                     },
@@ -279,6 +283,10 @@ export const contract: ContractJson = {
                         "LiftBrake": {
                           "requestType": "LiftBrakeRequest",
                           "responseType": "LiftBrakeResponse"
+                        },
+                        "GetBrake": {
+                          "requestType": "GetBrakeRequest",
+                          "responseType": "GetBrakeResponse"
                         }
                       }
                     },
@@ -1539,6 +1547,55 @@ export const contract: ContractJson = {
                         "lifted": {
                           "type": "bool",
                           "id": 2
+                        }
+                      }
+                    },
+                    "GetBrakeRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        }
+                      }
+                    },
+                    "GetBrakeResponse": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "state": {
+                          "type": "string",
+                          "id": 2
+                        },
+                        "since": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 3
+                        },
+                        "reason": {
+                          "type": "string",
+                          "id": 4
+                        },
+                        "executorsBefore": {
+                          "type": "int32",
+                          "id": 5
+                        },
+                        "lostExecutorIds": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 6
+                        },
+                        "lostCount": {
+                          "type": "int32",
+                          "id": 7
+                        },
+                        "endedAt": {
+                          "type": "google.protobuf.Timestamp",
+                          "id": 8
+                        },
+                        "liftedBy": {
+                          "type": "string",
+                          "id": 9
                         }
                       }
                     }

@@ -31,6 +31,7 @@ const BODY = `
   <button id="banner-close" type="button">dismiss</button></div>
 <div id="stale-note" role="alert">No update from the service for several seconds: what you see may be out of date.</div>
 <div id="degraded-note" role="alert" hidden></div>
+<div id="brake-note" role="alert" hidden></div>
 <main>
   <section class="cards" aria-label="Summary">
     <div class="card"><h3>Leader</h3><div id="leader">-</div></div>

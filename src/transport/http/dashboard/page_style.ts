@@ -87,6 +87,10 @@ body:not(.actions) .action, body:not(.actions) .col-action { display: none !impo
 #stale-note { display: none; margin: 12px 16px 0; padding: 8px 12px; background: #fee2e2; border: 1px solid #dc2626; border-radius: 6px; font-weight: 700; }
 body.stale #stale-note { display: block; }
 #degraded-note { margin: 12px 16px 0; padding: 8px 12px; background: #fef3c7; border: 1px solid #d97706; border-radius: 6px; font-weight: 700; }
+#brake-note { margin: 12px 16px 0; padding: 8px 12px; border-radius: 6px; }
+#brake-note.engaged { background: #fee2e2; border: 1px solid #b91c1c; }
+#brake-note.lifted { background: #f3f4f6; border: 1px solid #6b7280; }
+#brake-note .brake-unowned { margin-top: 4px; font-weight: 700; }
 body.stale main { opacity: .55; }
 .note { color: var(--dim); font-size: 13px; }
 [hidden] { display: none !important; }

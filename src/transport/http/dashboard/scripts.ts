@@ -19,6 +19,7 @@ export const BROWSER_FILES: readonly string[] = [
   "actions.js",
   "app.js",
   "banner.js",
+  "brake.js",
   "colour.js",
   "dom.js",
   "format.js",

@@ -22,6 +22,7 @@ import type { LeaderCache } from "./leaders.ts";
 import type { NamespacePolicy } from "../../../policy/namespace_policy.ts";
 import { namespaceSettings } from "./namespace_settings.ts";
 import { buildDashboardState, type DashboardState } from "./state.ts";
+import type { BrakeInput } from "./brake_view.ts";
 
 /** The part of the service (`Service` in service/mod.ts) the dashboard uses. */
 export interface DashboardBackend extends ActionBackend {
@@ -50,6 +51,8 @@ export interface DashboardBackend extends ActionBackend {
   };
   /** The namespaces' history. @default {none: the timeline stays empty} */
   readonly history?: Pick<HistoryLog, "read">;
+  /** The mass-loss brakes' records. @default {none: no brake shown} */
+  readonly brakes?: { status(namespace: string): Promise<BrakeInput | undefined> };
   /** Each namespace's policy, for its settings. @default {none: no settings shown} */
   readonly namespaces?: { policy(name: string): NamespacePolicy };
 }
@@ -79,6 +82,8 @@ export async function namespaceSnapshot(
 ): Promise<DashboardState> {
   const namespace = namespaceInfo(backend, name);
   const leader = await options.leaders.get(name);
+  // The brake's record: the leader's own, else read from the store (never fails the page).
+  const brake = await backend.brakes?.status(name).catch(() => undefined);
   // Read the cache after the (possibly slow) leader lookup, so the picture is current.
   return buildDashboardState({
     namespace,
@@ -94,5 +99,6 @@ export async function namespaceSnapshot(
     health: backend.health.status,
     ...(backend.namespaces ? { settings: namespaceSettings(backend.namespaces.policy(name)) } : {}),
     ...(options.version === undefined ? {} : { version: options.version }),
+    ...(brake ? { brake } : {}),
   });
 }

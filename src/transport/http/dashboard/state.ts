@@ -18,6 +18,7 @@ import type {
 import { ownerColour } from "../../../../packages/dashboard_browser/colour.js";
 import type { LeaderInfo } from "./leaders.ts";
 import type { NamespaceSetting } from "./namespace_settings.ts";
+import { type BrakeInput, type BrakeView, brakeView } from "./brake_view.ts";
 
 /** Most shards drawn in the map; a larger namespace shows its first ones. */
 export const MAX_MAP_SHARDS = 100_000;
@@ -136,6 +137,8 @@ export interface DashboardState {
   readonly shards: ShardColumns;
   /** The namespace's settings in force (empty when the backend does not tell them). */
   readonly settings: readonly NamespaceSetting[];
+  /** The mass-loss brake's latest record; null when it never engaged (or is not known). */
+  readonly brake: BrakeView | null;
 }
 
 /** What {@linkcode buildDashboardState} is built from. */
@@ -166,6 +169,8 @@ export interface DashboardInput {
   readonly version?: number;
   /** The namespace's settings. @default {[]} */
   readonly settings?: readonly NamespaceSetting[];
+  /** `Brakes.status()`: the mass-loss brake's latest record. @default {none} */
+  readonly brake?: BrakeInput;
 }
 
 /**
@@ -270,6 +275,7 @@ export function buildDashboardState(
       total,
     },
     settings: input.settings ?? [],
+    brake: input.brake ? brakeView(input.brake) : null,
   };
 }
 

@@ -42,6 +42,14 @@ export interface HeartbeatRequest {
    * before (stop, then start), and is never asked to prepare a shard.
    */
   'warmHandover'?: (boolean);
+  /**
+   * A random id the executor process picks when it starts and keeps for its
+   * life. A new one under the same executor_id means the process restarted:
+   * the service counts that, like an executor lost, against the shards it had
+   * just received when it looks for poison shards. Empty: not sent (an
+   * executor that predates it).
+   */
+  'incarnation'?: (string);
 }
 
 /**
@@ -81,4 +89,12 @@ export interface HeartbeatRequest__Output {
    * before (stop, then start), and is never asked to prepare a shard.
    */
   'warmHandover': (boolean);
+  /**
+   * A random id the executor process picks when it starts and keeps for its
+   * life. A new one under the same executor_id means the process restarted:
+   * the service counts that, like an executor lost, against the shards it had
+   * just received when it looks for poison shards. Empty: not sent (an
+   * executor that predates it).
+   */
+  'incarnation': (string);
 }

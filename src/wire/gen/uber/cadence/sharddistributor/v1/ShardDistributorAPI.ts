@@ -17,6 +17,8 @@ import type { ForceResetNamespaceRequest as _uber_cadence_sharddistributor_v1_Fo
 import type { ForceResetNamespaceResponse as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, ForceResetNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ForceResetNamespaceResponse.ts';
 import type { GetBlastRadiusRequest as _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, GetBlastRadiusRequest__Output as _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts';
 import type { GetBlastRadiusResponse as _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse, GetBlastRadiusResponse__Output as _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts';
+import type { GetBrakeRequest as _uber_cadence_sharddistributor_v1_GetBrakeRequest, GetBrakeRequest__Output as _uber_cadence_sharddistributor_v1_GetBrakeRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetBrakeRequest.ts';
+import type { GetBrakeResponse as _uber_cadence_sharddistributor_v1_GetBrakeResponse, GetBrakeResponse__Output as _uber_cadence_sharddistributor_v1_GetBrakeResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetBrakeResponse.ts';
 import type { GetDrainedShardsRequest as _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, GetDrainedShardsRequest__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetDrainedShardsRequest.ts';
 import type { GetDrainedShardsResponse as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, GetDrainedShardsResponse__Output as _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/GetDrainedShardsResponse.ts';
 import type { GetExecutorStateRequest as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest, GetExecutorStateRequest__Output as _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/GetExecutorStateRequest.ts';
@@ -182,6 +184,25 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   getBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
   getBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
   getBlastRadius(argument: _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * A namespace's mass-loss brake: whether it holds, since when and why, or
+   * how it was last released or lifted. Any instance answers (the leader from
+   * its own brake, another from the record the leader keeps in the store).
+   */
+  GetBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
+  GetBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
+  GetBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
+  GetBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * A namespace's mass-loss brake: whether it holds, since when and why, or
+   * how it was last released or lifted. Any instance answers (the leader from
+   * its own brake, another from the record the leader keeps in the store).
+   */
+  getBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
+  getBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
+  getBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
+  getBrake(argument: _uber_cadence_sharddistributor_v1_GetBrakeRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Returns the shards currently marked as drained in a namespace.
@@ -491,6 +512,13 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   GetBlastRadius: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse>;
   
   /**
+   * A namespace's mass-loss brake: whether it holds, since when and why, or
+   * how it was last released or lifted. Any instance answers (the leader from
+   * its own brake, another from the record the leader keeps in the store).
+   */
+  GetBrake: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_GetBrakeRequest__Output, _uber_cadence_sharddistributor_v1_GetBrakeResponse>;
+  
+  /**
    * Returns the shards currently marked as drained in a namespace.
    */
   GetDrainedShards: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse>;
@@ -589,6 +617,7 @@ export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   DrainShards: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainShardsRequest, _uber_cadence_sharddistributor_v1_DrainShardsResponse, _uber_cadence_sharddistributor_v1_DrainShardsRequest__Output, _uber_cadence_sharddistributor_v1_DrainShardsResponse__Output>
   ForceResetNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse, _uber_cadence_sharddistributor_v1_ForceResetNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_ForceResetNamespaceResponse__Output>
   GetBlastRadius: MethodDefinition<_uber_cadence_sharddistributor_v1_GetBlastRadiusRequest, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse, _uber_cadence_sharddistributor_v1_GetBlastRadiusRequest__Output, _uber_cadence_sharddistributor_v1_GetBlastRadiusResponse__Output>
+  GetBrake: MethodDefinition<_uber_cadence_sharddistributor_v1_GetBrakeRequest, _uber_cadence_sharddistributor_v1_GetBrakeResponse, _uber_cadence_sharddistributor_v1_GetBrakeRequest__Output, _uber_cadence_sharddistributor_v1_GetBrakeResponse__Output>
   GetDrainedShards: MethodDefinition<_uber_cadence_sharddistributor_v1_GetDrainedShardsRequest, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse, _uber_cadence_sharddistributor_v1_GetDrainedShardsRequest__Output, _uber_cadence_sharddistributor_v1_GetDrainedShardsResponse__Output>
   GetExecutorState: MethodDefinition<_uber_cadence_sharddistributor_v1_GetExecutorStateRequest, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse, _uber_cadence_sharddistributor_v1_GetExecutorStateRequest__Output, _uber_cadence_sharddistributor_v1_GetExecutorStateResponse__Output>
   GetNamespaceDefinition: MethodDefinition<_uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionRequest__Output, _uber_cadence_sharddistributor_v1_GetNamespaceDefinitionResponse__Output>
