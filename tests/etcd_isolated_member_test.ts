@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { createEtcdClient, EtcdStore } from "../src/store/etcd/mod.ts";
-import { HEARTBEAT_WRITE_TIMEOUT_MS } from "../src/store/etcd/etcd_store.ts";
+import { HEARTBEAT_WRITE_TIMEOUT_MS } from "../src/store/etcd/executor_writes.ts";
 import { NetLab, type NetNode, netnsUnsupported } from "./chaos/netns.ts";
 import { applyRules } from "./chaos/nft.ts";
 import { type EtcdCluster, startEtcdCluster, uniquePrefix } from "./support/etcd.ts";

@@ -40,7 +40,7 @@ import type {
 } from "../operator_write.ts";
 import type { HistoryEvent } from "../../core/history_event.ts";
 import type { HistoryQuery } from "../history_store.ts";
-import { pruneRequestIds } from "./request_ids.ts";
+import { OperatorRequests } from "./operator_requests.ts";
 import type { BrakeRecord } from "../brake_store.ts";
 import { MemoryHistory } from "./memory_history.ts";
 import { Journal } from "./journal.ts";
@@ -64,14 +64,12 @@ export class EmbeddedStore implements Store {
   #definitions: EmbeddedDefinitions | undefined;
   /** The format record, `<dataDir>/format.json` (set by `open`). */
   format!: EmbeddedFormat;
-  /** Applied request ids per namespace (in memory: kept for the process's life). */
-  #requestIds = new Map<string, Map<string, number>>();
+  /** Applied operator request ids and executor-drain revisions (in memory). */
+  readonly #requests = new OperatorRequests();
   /** History per namespace (in memory: kept for the process's life). */
   readonly #history = new MemoryHistory();
   /** Brake records per namespace (in memory, like the history: one process has no failover). */
   readonly #brakes = new Map<string, BrakeRecord>();
-  /** Per namespace: the latest revision an executor drain was stored at. */
-  #drainsStoredAt = new Map<string, number>();
 
   private constructor(
     journal: Journal,
@@ -209,51 +207,23 @@ export class EmbeddedStore implements Store {
    * Applies an operator's write under `guard`. Request ids are kept in memory,
    * so they are forgotten on restart (the embedded store serves one process).
    */
-  async applyOperatorWrite(
+  applyOperatorWrite(
     namespace: string,
     write: OperatorWrite,
     guard: OperatorGuard,
   ): Promise<OperatorWriteOutcome> {
-    let ids = this.#requestIds.get(namespace);
-    if (!ids) this.#requestIds.set(namespace, ids = new Map());
-    if (guard.requestId !== undefined && ids.has(guard.requestId)) {
-      return { applied: false, reason: "duplicate", revision: this.#revision };
-    }
-    const since = guard.drainsUnchangedSince;
-    if (since !== undefined && (this.#drainsStoredAt.get(namespace) ?? 0) > since) {
-      return { applied: false, reason: "changed", revision: this.#revision };
-    }
-    // Checked and reserved before the first await, so concurrent calls see it.
-    if (guard.requestId !== undefined) ids.set(guard.requestId, guard.atMs);
-    switch (write.type) {
-      case "shard_drains":
-        return {
-          applied: true,
-          revision: await this.setDrained(namespace, write.shardKeys, write.drained),
-          deleted: 0,
-        };
-      case "put_executor_drain": {
-        this.#drainsStoredAt.set(namespace, this.#revision + 1);
-        const revision = await this.putExecutorDrain(namespace, write.drain);
-        this.#drainsStoredAt.set(namespace, revision);
-        return { applied: true, revision, deleted: 0 };
-      }
-      case "delete_executor_drain":
-        return {
-          applied: true,
-          revision: await this.deleteExecutorDrain(namespace, write.id),
-          deleted: 0,
-        };
-      case "reset": {
-        const deleted = await this.resetNamespace(namespace);
-        return { applied: true, revision: this.#revision, deleted };
-      }
-      case "reserve_request":
-        return { applied: true, revision: this.#revision, deleted: 0 };
-      case "forget_request":
-        ids.delete(write.requestId);
-        return { applied: true, revision: this.#revision, deleted: 0 };
-    }
+    return this.#requests.apply(
+      {
+        revision: () => this.#revision,
+        setDrained: (ns, keys, drained) => this.setDrained(ns, keys, drained),
+        putExecutorDrain: (ns, drain) => this.putExecutorDrain(ns, drain),
+        deleteExecutorDrain: (ns, id) => this.deleteExecutorDrain(ns, id),
+        resetNamespace: (ns) => this.resetNamespace(ns),
+      },
+      namespace,
+      write,
+      guard,
+    );
   }
 
   /** Appends history events (in memory). */
@@ -279,8 +249,7 @@ export class EmbeddedStore implements Store {
 
   /** Forgets applied request ids beyond `retention`. */
   pruneOperatorRequests(namespace: string, retention: RequestRetention): Promise<number> {
-    const ids = this.#requestIds.get(namespace);
-    return Promise.resolve(ids ? pruneRequestIds(ids, retention) : 0);
+    return Promise.resolve(this.#requests.prune(namespace, retention));
   }
 
   /** Claims the namespace for `claim.term`, refusing when the stored term is not older. */

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Etcd3, IRequestOp } from "etcd3";
+import type { Etcd3 } from "etcd3";
 import { Buffer } from "node:buffer";
 import { FencedError, StoreUnavailableError } from "../../core/errors.ts";
 import type {
@@ -36,10 +36,8 @@ import {
   decodePartsPointer,
   encodeDelta,
   encodeExecutorDrain,
-  encodeHeartbeat,
   encodeOwners,
   encodePartsPointer,
-  encodeReports,
   splitParts,
 } from "./codec.ts";
 import { NamespaceKeys, prefixEnd } from "./keys.ts";
@@ -58,6 +56,7 @@ import {
   writeAll,
 } from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
+import { clearRequests, removeExecutors, writeExecutors } from "./executor_writes.ts";
 import { EtcdDefinitions } from "./etcd_definitions.ts";
 import { EtcdFormat } from "./etcd_format.ts";
 import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
@@ -72,20 +71,6 @@ import type {
   OperatorWriteOutcome,
   RequestRetention,
 } from "../operator_write.ts";
-
-/** Conditional deletes per transaction: a compare and a delete each. */
-const CONDITIONAL_BATCH = MAX_TXN_OPS / 2 - 1;
-
-/**
- * Deadline of one heartbeat write, ms (other calls have the client's 10 s).
- * Heartbeats are written one round at a time, so a round that waits on an
- * etcd member which has just been cut off from its peers (etcd answers such a
- * call only after its request timeout, about 7 s) would hold back every
- * executor's heartbeat on this instance. Failing it sooner lets the executors'
- * next heartbeats be written through another member; a record written late is
- * harmless.
- */
-export const HEARTBEAT_WRITE_TIMEOUT_MS = 2_000;
 
 /** The `Store` port on an etcd cluster. */
 export class EtcdStore implements Store {
@@ -129,27 +114,8 @@ export class EtcdStore implements Store {
   }
 
   /** Writes executor state, packing many executors into each transaction. */
-  async writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number> {
-    const keys = this.#ns(namespace);
-    // One executor's puts always share a transaction: a heartbeat must never
-    // be seen before the metadata that selector drains match on.
-    const chunks: IRequestOp[][] = [[]];
-    for (const w of writes) {
-      const ops: IRequestOp[] = [];
-      if (w.metadata) {
-        ops.push(put(keys.executor(w.executorId, "metadata"), JSON.stringify(w.metadata)));
-      }
-      if (w.reports) {
-        ops.push(put(keys.executor(w.executorId, "reports"), encodeReports(w.reports)));
-      }
-      ops.push(put(keys.executor(w.executorId, "heartbeat"), encodeHeartbeat(w.heartbeat)));
-      if (chunks.at(-1)!.length + ops.length > MAX_TXN_OPS) chunks.push([]);
-      chunks.at(-1)!.push(...ops);
-    }
-    const results = await Promise.all(
-      chunks.map((chunk) => writeAll(this.#client, chunk, HEARTBEAT_WRITE_TIMEOUT_MS)),
-    );
-    return Math.max(0, ...results);
+  writeExecutors(namespace: string, writes: readonly ExecutorWrite[]): Promise<number> {
+    return writeExecutors(this.#client, this.#ns(namespace), writes);
   }
 
   /** Records requests for ephemeral shards. */
@@ -295,35 +261,13 @@ export class EtcdStore implements Store {
   }
 
   /** Removes executors whose heartbeat is unchanged since `revision`. */
-  async removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void> {
-    const keys = this.#ns(fence.namespace);
-    await Promise.all(executors.map((e) =>
-      txn(this.#client, [
-        modIs(keys.leader, fence.revision),
-        modIs(keys.executor(e.id, "heartbeat"), e.revision),
-      ], [
-        del(keys.executor(e.id, "heartbeat")),
-        del(keys.executor(e.id, "metadata")),
-        del(keys.executor(e.id, "reports")),
-      ])
-    ));
+  removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void> {
+    return removeExecutors(this.#client, this.#ns(fence.namespace), fence, executors);
   }
 
   /** Removes shard requests still at their revision; a batch that conflicts is retried key by key. */
-  async clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void> {
-    const prefix = this.#ns(fence.namespace).requests;
-    const leader = modIs(this.#ns(fence.namespace).leader, fence.revision);
-    const clear = (batch: readonly Versioned[]) =>
-      txn(
-        this.#client,
-        [leader, ...batch.map((r) => modIs(`${prefix}${r.id}`, r.revision))],
-        batch.map((r) => del(`${prefix}${r.id}`)),
-      );
-    for (let i = 0; i < requests.length; i += CONDITIONAL_BATCH) {
-      const batch = requests.slice(i, i + CONDITIONAL_BATCH);
-      const res = await clear(batch);
-      if (!res.succeeded && batch.length > 1) await Promise.all(batch.map((r) => clear([r])));
-    }
+  clearRequests(fence: Fence, requests: readonly Versioned[]): Promise<void> {
+    return clearRequests(this.#client, this.#ns(fence.namespace), fence, requests);
   }
 
   /** Deletes every key of the namespace. */
