@@ -34,6 +34,12 @@ export interface ClusterOptions {
   readonly executors?: number;
   /** @default {1} */
   readonly spectators?: number;
+  /**
+   * etcd's `--auto-compaction-retention` (periodic), e.g. `"1m"`, as production runs it; a long run
+   * without it keeps every revision and its database grows.
+   * @default {undefined} no compaction (a chaos run is short)
+   */
+  readonly etcdAutoCompaction?: string;
   /** The instances' history retention (`history.maxAge`). @default {the service's default} */
   readonly historyMaxAge?: string;
   /** A poison shard the executors' processors fail with (`--scenario poison-*`). */
@@ -104,6 +110,9 @@ export class ChaosCluster {
         // As docs/operations.md asks of etcd 3.4 (3.5 does it by default): a member back from
         // isolation does not force an election with the higher term it campaigned up to.
         extraArgs: ["--pre-vote=true"],
+        ...(options.etcdAutoCompaction === undefined
+          ? {}
+          : { autoCompactionRetention: options.etcdAutoCompaction }),
         ...(network.mode === "loopback" ? {} : {
           hosts: [0, 1, 2].map((i) => network.etcdHost(i)),
           wrap: (i: number, command: readonly string[]) => network.wrap("etcd", i, command),

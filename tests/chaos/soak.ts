@@ -129,6 +129,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     dir: outDir,
     // A short retention, so that history kept past it would show as growth within the soak.
     historyMaxAge: "2m",
+    // Compacted as production etcd is (docs/operations.md), or its database in use grows with
+    // every revision the load writes.
+    etcdAutoCompaction: "1m",
     onCrash: (c) => log(`  unexpected exit: ${c.process} code ${c.code}`),
     onError: (message) => harnessErrors.push(message),
   });
