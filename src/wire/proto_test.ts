@@ -160,6 +160,7 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
       metadata: { address: "10.0.0.7:7933" },
       appliedRevision: "0",
       warmHandover: false,
+      incarnation: "",
     }]);
     assert.deepEqual(response, {
       shardAssignments: {
