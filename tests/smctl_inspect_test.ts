@@ -166,11 +166,13 @@ Deno.test("smctl inspection commands print tables and JSON from a real service",
   await t.step("namespace describe", async () => {
     const table = await fx.run(["-n", "ns", "namespace", "describe"]);
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /^Namespace {2}ns$/m);
-    assert.match(table.stdout, /^Type {7}fixed$/m);
-    assert.match(table.stdout, /^Shards {5}12$/m);
-    assert.match(table.stdout, /^Source {5}file$/m);
-    assert.match(table.stdout, /^Leader {5}\S+ instance-1 at \S+ \(term \d+, since .+ ago\)$/m);
+    // Labels are padded to the longest, "Mass-loss brake".
+    assert.match(table.stdout, /^Namespace {8}ns$/m);
+    assert.match(table.stdout, /^Type {13}fixed$/m);
+    assert.match(table.stdout, /^Shards {11}12$/m);
+    assert.match(table.stdout, /^Source {11}file$/m);
+    assert.match(table.stdout, /^Leader {11}\S+ instance-1 at \S+ \(term \d+, since .+ ago\)$/m);
+    assert.match(table.stdout, /^Mass-loss brake {2}released \(never engaged\)$/m);
     assert.match(
       table.stdout,
       /^Executors: 3 executors \(3 alive, 3 active, 0 drained\), 12 shards assigned$/m,
