@@ -104,7 +104,10 @@ export class EtcdFormat implements StoreFormat {
               resolve(error as StoreFormatError);
             }
           });
-          watcher!.once("error", () => {
+          // `on`, not `once`: etcd3 may emit more than one error before the watcher is cancelled,
+          // and an error nobody listens to ends the process (the soak's instances died of it at
+          // an etcd quorum loss, when `hasleader` makes etcd cancel watches with "no leader").
+          watcher!.on("error", () => {
             signal.removeEventListener("abort", done);
             resolve(undefined);
           });

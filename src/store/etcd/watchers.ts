@@ -31,6 +31,9 @@ export async function cancelWatcher(
   ms: number = WATCH_CANCEL_MS,
 ): Promise<void> {
   if (watcher === undefined) return;
+  // etcd3 can still emit an error on a watcher being cancelled (its stream ends, or etcd cancels
+  // the watch: "no leader"); an EventEmitter error with no listener would end the process.
+  watcher.on("error", () => {});
   const timeout = timeoutSignal(ms, systemClock);
   await untilAborted(watcher.cancel(), timeout.signal).catch(() => {});
   timeout.clear();
