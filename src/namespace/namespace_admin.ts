@@ -31,6 +31,7 @@ import { type NamespaceCatalog, storedConfig } from "./namespace_catalog.ts";
 import type { NamespaceRegistry } from "./namespace_registry.ts";
 import type { NamespaceHistory } from "./namespace_history.ts";
 import { formatRefusal } from "./format_settings.ts";
+import { DrainProgress } from "./drain_progress.ts";
 
 /** What the admin acts with. */
 export interface NamespaceAdminOptions {
@@ -348,38 +349,9 @@ export class NamespaceAdmin {
     runtime.requestPass();
     const { clock } = this.#o;
     const deadline = clock.monotonic() + timeoutMs;
-    // "Heartbeated since" is judged by store revisions, never by timestamps: a heartbeat
-    // record carries the wall clock of whichever instance wrote it, and with that instance's
-    // clock 30 s behind (or ahead) of this one the wait would time out (or end too early).
-    // The first record committed after the shards went unowned may still be a heartbeat
-    // received (and answered, from the old assignment) before: writes are batched. So each
-    // live executor must have a second record after that one: it sent that heartbeat after
-    // it had the answer to the first, and its reports say what it runs since.
-    let unownedAt: number | undefined;
-    const firstAfter = new Map<string, number>();
-    const left = () => {
-      const view = runtime.view;
-      const owned = keys.filter((key) => view.ownersOf(key).length > 0);
-      if (owned.length > 0) {
-        unownedAt = undefined;
-        firstAfter.clear();
-        return owned;
-      }
-      unownedAt ??= view.revision;
-      const reported = new Set<string>();
-      let waiting = false;
-      for (const executor of view.executors()) {
-        if (!view.isAlive(executor, clock.monotonic())) continue;
-        const id = executor.executorId;
-        if (executor.heartbeatRevision > unownedAt && !firstAfter.has(id)) {
-          firstAfter.set(id, executor.heartbeatRevision);
-        }
-        const first = firstAfter.get(id);
-        if (first === undefined || executor.heartbeatRevision <= first) waiting = true;
-        for (const key of executor.reports.keys()) reported.add(key);
-      }
-      return waiting ? [...keys] : keys.filter((key) => reported.has(key));
-    };
+    // By store revisions, never timestamps: see drain_progress.ts.
+    const progress = new DrainProgress(keys);
+    const left = () => progress.left(runtime.view, clock.monotonic());
     while (left().length > 0 && clock.monotonic() < deadline) {
       // Wait for the next change the cache applies (an owner gone, a heartbeat), or
       // until time alone changes the answer: an executor's liveness ends, or the deadline.
