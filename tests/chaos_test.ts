@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { FAULT_KINDS } from "./chaos/faults.ts";
 import type { ChaosReport } from "./chaos/run.ts";
+import { withReportRun } from "./support/report_run.ts";
 
 const MAIN = new URL("./chaos/main.ts", import.meta.url).pathname;
 const SEED = "20261130";
@@ -22,28 +23,12 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const out = await Deno.makeTempDir({ prefix: "chaos-ci-" });
-    try {
-      const result = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          MAIN,
-          "--seed",
-          SEED,
-          "--duration",
-          "300s",
-          "--out",
-          out,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(result.stdout) +
-        new TextDecoder().decode(result.stderr);
-      const report = JSON.parse(
-        await Deno.readTextFile(`${out}/results.json`).catch(() => "null"),
-      ) as ChaosReport | null;
+    await withReportRun<ChaosReport>({
+      script: MAIN,
+      args: (out) => ["--seed", SEED, "--duration", "300s", "--out", out],
+      file: "results.json",
+      prefix: "chaos-ci-",
+    }, ({ report, text, code }) => {
       assert.ok(report, `the chaos run wrote no results:\n${text}`);
       if (report.crashes.length > 0) {
         // deno-lint-ignore no-console -- findings that do not fail the run are shown, not hidden
@@ -58,9 +43,7 @@ Deno.test({
       const injectable = FAULT_KINDS.length - report.skippedKinds.length;
       assert.equal(report.faults.length, injectable, text);
       assert.equal(new Set(report.faults.map((f) => f.kind)).size, injectable, "every kind once");
-      assert.equal(result.code, 0, text);
-    } finally {
-      await Deno.remove(out, { recursive: true }).catch(() => {});
-    }
+      assert.equal(code, 0, text);
+    });
   },
 });

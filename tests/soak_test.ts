@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import type { SoakReport } from "./chaos/soak.ts";
+import { withReportRun } from "./support/report_run.ts";
 
 const MAIN = new URL("./chaos/soak_main.ts", import.meta.url).pathname;
 
@@ -16,24 +17,15 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const out = await Deno.makeTempDir({ prefix: "soak-ci-" });
-    try {
-      const result = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          MAIN,
-          ...["--seed", "20261206", "--duration", "100s", "--fault-every", "30s"],
-          ...["--sample-every", "2s", "--warm-up", "30s", "--out", out],
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(result.stdout) +
-        new TextDecoder().decode(result.stderr);
-      const report = JSON.parse(
-        await Deno.readTextFile(`${out}/soak.json`).catch(() => "null"),
-      ) as SoakReport | null;
+    await withReportRun<SoakReport>({
+      script: MAIN,
+      args: (out) => [
+        ...["--seed", "20261206", "--duration", "100s", "--fault-every", "30s"],
+        ...["--sample-every", "2s", "--warm-up", "30s", "--out", out],
+      ],
+      file: "soak.json",
+      prefix: "soak-ci-",
+    }, ({ report, text, code }) => {
       assert.ok(report, `the soak wrote no results:\n${text}`);
       const measured = new Set(report.series.filter((s) => !s.unjudged).map((s) => s.process));
       for (const process of ["service-0", "service-1", "service-2", "exec-0", "spectator-0"]) {
@@ -48,9 +40,7 @@ Deno.test({
       assert.deepEqual(report.leaks, [], text);
       assert.deepEqual(report.violations, [], text);
       assert.deepEqual(report.harnessErrors, [], text);
-      assert.equal(result.code, 0, text);
-    } finally {
-      await Deno.remove(out, { recursive: true }).catch(() => {});
-    }
+      assert.equal(code, 0, text);
+    });
   },
 });
