@@ -5,8 +5,8 @@
  * 3 service processes, 3 SDK executor processes that record every heartbeat
  * and write through their fencing tokens), etcd is paused (SIGSTOP) at a
  * random point of the pass cycle: every member at once for 3 s and then 8 s,
- * or (a known failure, off in CI) one member at a time for 8 s each while
- * the other two keep the quorum. The chaos checker then judges the whole
+ * or one member at a time for 8 s each while the other two keep the quorum
+ * (then at most 30% of the heartbeats may fail). The chaos checker judges the whole
  * recording: no needless move (a shard taken from an executor whose
  * heartbeats were answered), no overlap in the exclusive namespace, every
  * shard back within the bound (a pause of every member counts as an outage),
@@ -33,7 +33,7 @@ interface Pause {
  * one after another (each at a random point of the pass cycle, followed by
  * 5 s for any wrongly planned loss to land), and checks the recording.
  */
-async function pauseRun(pauses: readonly Pause[]): Promise<void> {
+async function pauseRun(pauses: readonly Pause[], maxFailedShare = 1): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "chaos-etcd-pause-" });
   const recorder = new Recorder(`${dir}/events.jsonl`);
   const namespaces = chaosNamespaces({ exclusive: true, shards: 6 });
@@ -95,6 +95,11 @@ async function pauseRun(pauses: readonly Pause[]): Promise<void> {
         `events in ${dir}/events.jsonl`,
     );
     assert.ok(heartbeats.length > 0 && fencing.writes > 0, "nothing recorded to judge");
+    const failed = heartbeats.filter((e) => e.type === "heartbeat" && !e.ok).length;
+    assert.ok(
+      failed <= maxFailedShare * heartbeats.length,
+      `${failed} of ${heartbeats.length} heartbeats failed (at most ${maxFailedShare * 100}%)`,
+    );
     assert.deepEqual([...result.violations, ...fencing.violations], []);
     await Deno.remove(dir, { recursive: true }); // kept when a check failed, for a post-mortem
   } finally {
@@ -111,15 +116,15 @@ Deno.test({
   fn: () => pauseRun([{ members: [0, 1, 2], seconds: 3 }, { members: [0, 1, 2], seconds: 8 }]),
 });
 
-// A known failure (docs/chaos.md, Findings): a single frozen member stalls every instance, and
-// in about 1 run of 5 the leader then moves every shard of the available namespace off executors
-// whose heartbeats were answered for seconds. Off in CI until that is fixed; run it with
-// CHAOS_MEMBER_PAUSE=1 deno test -A --filter "one etcd member" tests/chaos_etcd_pause_test.ts
+// A frozen member while the other two keep the quorum (docs/chaos.md, Findings): before the
+// store client passed over members that stop answering (src/store/etcd/member_rest.ts), it
+// stalled every instance (38-46% of heartbeats failed, leaderships lost) and in 1 run of 4 the
+// leader then moved shards off executors whose heartbeats were answered. Now 6-13% fail: the
+// writes already sent to the member when it froze, and the first call after each rest.
 Deno.test({
   name:
     "pausing one etcd member at a time for 8 s moves no shard off executors that keep heartbeating",
-  ignore: Deno.env.get("CHAOS_MEMBER_PAUSE") !== "1",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: () => pauseRun([0, 1, 2].map((i) => ({ members: [i], seconds: 8 }))),
+  fn: () => pauseRun([0, 1, 2].map((i) => ({ members: [i], seconds: 8 })), 0.3),
 });

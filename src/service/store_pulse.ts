@@ -2,8 +2,9 @@
  * The evidence that the main store answers ({@linkcode StoreEvidence}): a
  * cheap read (`Store.ping`, a keys-only range of one key) whenever nothing
  * was heard for `intervalMs`, one at a time. A read that hangs (the store
- * stalled) leaves the store silent until it returns; a read that fails
- * counts for nothing.
+ * stalled) leaves the store silent until it returns or its deadline passes;
+ * a read that fails counts for nothing and is tried again after
+ * {@linkcode RETRY_MS}.
  *
  * @module
  */
@@ -12,6 +13,9 @@ import type { StoreEvidence } from "../core/store_evidence.ts";
 
 /** How long without an answer the store counts as silent, ms. */
 export const STORE_SILENCE_MS = 1_000;
+
+/** How soon a read that failed is tried again, ms (at most `intervalMs`). */
+export const RETRY_MS = 100;
 
 /** Options of {@linkcode runStorePulse}. */
 export interface StorePulseOptions {
@@ -68,7 +72,10 @@ export async function runStorePulse(
         aborted.then(() => false),
       ]);
       if (answered && !signal.aborted) evidence.heard();
-      await sleep(intervalMs, signal, clock).catch(() => {});
+      // A failed read (one etcd member did not answer in time) is tried again soon, on
+      // another member, before the silence counts as an outage.
+      const next = answered ? intervalMs : Math.min(intervalMs, RETRY_MS);
+      await sleep(next, signal, clock).catch(() => {});
     } else {
       await sleep(intervalMs - quietFor, signal, clock).catch(() => {});
     }

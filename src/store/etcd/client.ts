@@ -5,6 +5,7 @@
  */
 import { Etcd3, type IOptions } from "etcd3";
 import { Buffer } from "node:buffer";
+import { MemberRest } from "./member_rest.ts";
 
 /** Connection settings of one etcd cluster. */
 export interface EtcdConnection {
@@ -40,6 +41,18 @@ const MAX_RECEIVE_BYTES = 512 * 1024 * 1024;
  * (UNAVAILABLE) and the caller retries. Streams (watches, keep-alives) have none.
  */
 export const CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * gRPC keep-alive pings on each connection to etcd, so a stream (a watch, a
+ * lease keep-alive) on a member that stopped answering (frozen, or its host
+ * gone without a reset) ends and is opened again on another member instead of
+ * staying silent. etcd refuses clients that ping more often than every 5 s
+ * (`--grpc-keepalive-min-time`), hence 6 s; no answer within 2 s closes the
+ * connection.
+ */
+export const KEEPALIVE_TIME_MS = 6_000;
+/** How long a keep-alive ping may go unanswered, ms ({@linkcode KEEPALIVE_TIME_MS}). */
+export const KEEPALIVE_TIMEOUT_MS = 2_000;
 
 /**
  * Asks etcd to refuse a call when the member that serves it has no leader
@@ -80,6 +93,7 @@ export const WATCH_RETRY_FIRST_MS = 100;
  */
 export const WATCH_RETRY_MAX_MS = 1_000;
 
+type Host = NonNullable<NonNullable<IOptions["faultHandling"]>["host"]>;
 type WatchBackoff = NonNullable<NonNullable<IOptions["faultHandling"]>["watchBackoff"]>;
 
 function watchRetry(delayMs: number): WatchBackoff {
@@ -127,18 +141,25 @@ export function endpointUrl(endpoint: string, secure = false): string {
  */
 export function createEtcdClient(connection: EtcdConnection): Etcd3 {
   const { tls, auth } = connection;
+  const rest = new MemberRest();
   const options: IOptions = {
     hosts: connection.endpoints.map((endpoint) => endpointUrl(endpoint, tls !== undefined)),
     dialTimeout: connection.dialTimeoutMs,
     grpcOptions: {
       "grpc.max_receive_message_length": MAX_RECEIVE_BYTES,
+      "grpc.keepalive_time_ms": KEEPALIVE_TIME_MS,
+      "grpc.keepalive_timeout_ms": KEEPALIVE_TIMEOUT_MS,
       // grpc-js takes this client option (with the channel's) for every call, streams included.
       callInvocationTransformer: requireLeader,
       ...(tls?.serverName ? { "grpc.ssl_target_name_override": tls.serverName } : {}),
     },
     defaultCallOptions: (context) =>
       context.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS },
-    faultHandling: { watchBackoff: watchBackoff() },
+    faultHandling: {
+      watchBackoff: watchBackoff(),
+      // A member that gave no answer is passed over for a while (member_rest.ts).
+      host: rest.policy.bind(rest) as unknown as Host,
+    },
   };
   if (tls) {
     options.credentials = {

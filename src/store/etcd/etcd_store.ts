@@ -72,6 +72,13 @@ import type {
   RequestRetention,
 } from "../operator_write.ts";
 
+/**
+ * Deadline of a store ping, ms: well under the 1 s of silence after which
+ * the store counts as unreachable (src/service/store_pulse.ts), so a ping sent
+ * to a member that stopped answering is retried on another in time.
+ */
+export const PING_TIMEOUT_MS = 500;
+
 /** The `Store` port on an etcd cluster. */
 export class EtcdStore implements Store {
   /** What one call can take. */
@@ -322,10 +329,15 @@ export class EtcdStore implements Store {
    * Reads one key (linearizably, as every read) to check etcd answers. A
    * single key: a range over the whole prefix makes etcd count every key in
    * it, even with `limit` (230 ms to 1 s per probe at 20,000 executors).
+   * It gives up after {@linkcode PING_TIMEOUT_MS}: a member that does not
+   * answer then rests (member_rest.ts) and the next ping goes to another.
    */
   async ping(): Promise<void> {
     try {
-      await this.#client.kv.range({ key: Buffer.from(`${this.#prefix}/ping`), keys_only: true });
+      await this.#client.kv.range(
+        { key: Buffer.from(`${this.#prefix}/ping`), keys_only: true },
+        { deadline: Date.now() + PING_TIMEOUT_MS },
+      );
     } catch (cause) {
       throw new StoreUnavailableError(`etcd read failed: ${errorText(cause)}`, { cause });
     }
