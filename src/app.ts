@@ -26,6 +26,7 @@ import { healthRoutes } from "./transport/http/health_routes.ts";
 import { metricsRoute } from "./transport/http/metrics_route.ts";
 import { type HttpServer, startHttpServer } from "./transport/http/http_server.ts";
 import { listenProblem, parseListenAddress } from "./listen_check.ts";
+import { storeStartWaitFromEnv, whenStoreAnswers } from "./store_start_wait.ts";
 
 /** A running instance. */
 export interface RunningInstance {
@@ -167,6 +168,12 @@ export async function startInstance(
     : { key: "server.httpAddress", value: config.server.httpAddress };
   checkListenAddresses([grpcListen, httpListen]);
   const readWindowMs = readWindowFromEnv(Deno.env.get("SM_READ_WINDOW_MS"));
+  let storeWaitMs;
+  try {
+    storeWaitMs = storeStartWaitFromEnv(Deno.env.get("SM_STORE_START_WAIT"));
+  } catch (error) {
+    throw new StartupError(`Cannot start: ${(error as Error).message}`);
+  }
   // Certificates, keys and tokens are read first: a bad file stops the start before anything runs.
   let credentials, authorizer, opened;
   try {
@@ -187,7 +194,10 @@ export async function startInstance(
   }
   const { store, leaderStore } = opened;
   // A format newer than this release reads stops the start (exit 1) instead of being misread.
-  const storeFormat = await openStoreFormat(opened, logger).catch(async (error) => {
+  // A store that does not answer yet (etcd without quorum) is waited for (store_start_wait.ts).
+  const storeFormat = await whenStoreAnswers(() => openStoreFormat(opened, logger), logger, {
+    waitMs: storeWaitMs,
+  }).catch(async (error) => {
     await Promise.all([store.close(), leaderStore.close()]);
     throw new StartupError(`Cannot start: ${firstLine(error)}`, { cause: error });
   });

@@ -7,7 +7,7 @@
  * meanwhile a control client in another namespace, on its own connection,
  * must keep succeeding, and at the end the process must still be running.
  *
- * `FUZZ_RUNS` (default 60, CI's time) sets the requests per RPC, `FUZZ_SEED` the seed
+ * `FUZZ_RUNS` (default 40, CI's time) sets the requests per RPC, `FUZZ_SEED` the seed
  * (default fixed, so CI is repeatable; the seed is printed on failure), and
  * `FUZZ_SKIP` (comma-separated RPC names) leaves RPCs out, to isolate a failure.
  */
@@ -19,7 +19,7 @@ import { fc, grpc, rawCall, requestArbitrary, rpcMethods } from "./support/proto
 import { startProcess, testConfigYaml } from "./support/service.ts";
 import type { GetShardOwnerResponse__Output } from "../src/wire/proto.ts";
 
-const RUNS = Number(Deno.env.get("FUZZ_RUNS") ?? 60);
+const RUNS = Number(Deno.env.get("FUZZ_RUNS") ?? 40);
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 20_261_130);
 const MAX_MESSAGE = 256 * 1024;
 

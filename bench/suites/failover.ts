@@ -145,7 +145,7 @@ function p(samples: readonly number[], q: number): number[] {
 async function run(ctx: SuiteContext): Promise<SuiteOutput> {
   const quick = ctx.quick;
   const electionTtlMs = quick ? 2_000 : 5_000;
-  const kills = await executorKills(ctx, quick ? 2 : 20);
+  const kills = await executorKills(ctx, quick ? 1 : 20);
   await ctx.scope.close();
   const plan: Signal[] = [
     ...Array<Signal>(quick ? 1 : 10).fill("SIGTERM"),

@@ -262,6 +262,17 @@ export interface Store extends HistoryStore, BrakeStore {
    * owners, revisions and (for revisions still held) times.
    */
   compactAssignment(fence: Fence, seq: number, image: AssignmentImage): Promise<number>;
+  /**
+   * The revision of each executor's heartbeat record as the store holds it
+   * now (0 when it has none), read from the store rather than from a feed: a
+   * leader checks with it that its followed picture is not behind before it
+   * judges executors lost (leader/process/loss_check.ts). At most
+   * {@linkcode MAX_UNCHANGED_EXECUTORS} ids.
+   */
+  heartbeatRevisions(
+    namespace: string,
+    executorIds: readonly string[],
+  ): Promise<Map<string, number>>;
   /** Deletes executors that are still at the given heartbeat revision (fenced). */
   removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void>;
   /** Deletes shard requests that are still at the given revision (fenced). */

@@ -283,6 +283,21 @@ export function storeContract(name: string, open: OpenStore): void {
     assert.deepEqual((await store.loadNamespace("ns")).owners, expected);
   });
 
+  test("heartbeatRevisions reads each record's revision from the store, 0 when absent", async (store) => {
+    const rev1 = await store.writeExecutors("ns", [
+      { executorId: "e1", heartbeat: HEARTBEAT },
+      { executorId: "e2", heartbeat: HEARTBEAT },
+    ]);
+    const rev2 = await store.writeExecutors("ns", [{ executorId: "e2", heartbeat: HEARTBEAT }]);
+    const many = Array.from({ length: 130 }, (_, i) => `n${i}`); // more than one transaction
+    const got = await store.heartbeatRevisions("ns", ["e1", "e2", "gone", ...many]);
+    assert.deepEqual([got.get("e1"), got.get("e2"), got.get("gone")], [rev1, rev2, 0]);
+    assert.equal(got.size, 133);
+    // What a load (and so a feed) shows is the same revision.
+    const snap = await store.loadNamespace("ns");
+    assert.equal(snap.executors.get("e2")?.heartbeatRevision, got.get("e2"));
+  });
+
   test("removeExecutors and clearRequests only delete what is unchanged", async (store) => {
     const fence = await store.claimLeadership("ns", claim(1));
     const rev1 = await store.writeExecutors("ns", [

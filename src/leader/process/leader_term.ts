@@ -23,6 +23,7 @@ import type { Fence, Store } from "../../store/store.ts";
 import { mergeStreams } from "../../streams/merge_streams.ts";
 import { ThrottleStream } from "../../streams/throttle_stream.ts";
 import { ticker } from "../../streams/ticker.ts";
+import { LossCheck } from "./loss_check.ts";
 import { HeardFromError } from "./fenced_commit.ts";
 import { IdlePassGate } from "./idle_pass_gate.ts";
 import { PassSpacing } from "./pass_spacing.ts";
@@ -131,6 +132,7 @@ export async function runLeaderTerm(
     gate: options.gate ?? new IdlePassGate(options.policy.budgets.executorRetentionMs),
     wake,
     placement: new PlacementLog(logger),
+    lossCheck: new LossCheck(store, fence.namespace),
     carry: { balancingUnfinished: false },
     ...(options.brake ? { brake: options.brake } : {}),
     ...(quarantine && quarantine.threshold > 0

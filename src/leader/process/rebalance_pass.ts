@@ -30,6 +30,7 @@ import type { BrakeExecutor } from "./mass_loss_brake.ts";
 import type { BrakeKeeper } from "./brake_keeper.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
 import { type QuarantineCarry, quarantineStep } from "./quarantine_step.ts";
+import type { LossCheck } from "./loss_check.ts";
 
 /** What a planned pass reports (for metrics). */
 export interface PassInfo {
@@ -78,6 +79,12 @@ export interface PassContext {
    * pass runs while the store is silent. @default {none: liveness by the clock}
    */
   readonly evidence?: StoreEvidence;
+  /**
+   * Confirms in the store that executors the picture shows as lost did not
+   * heartbeat since (a picture behind the store judges nothing).
+   * @default {none: the picture is trusted}
+   */
+  readonly lossCheck?: LossCheck;
   /** Records namespace history (membership and committed changes). @default {none} */
   readonly history?: {
     readonly note: (note: HistoryNote) => void;
@@ -114,6 +121,20 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const evidence = context.evidence;
   if (evidence?.silentAt(started)) return;
   const now = evidence ? evidence.vouchedAt(started) : started;
+  // A picture behind the store (its watch on an etcd member that stopped answering) shows
+  // executors as lost that are not: judge nothing until it has caught up (loss_check.ts).
+  const behind = await context.lossCheck?.behind(state, now);
+  if (signal.aborted) return;
+  if (behind) {
+    if (behind.first) {
+      context.logger.warn(
+        "the namespace's change feed is behind the store: no executor is judged lost until it " +
+          "catches up",
+        { executorId: behind.executorId, seenRevision: behind.seen, storedRevision: behind.stored },
+      );
+    }
+    return;
+  }
   // Times the plan asks to be woken at are on that judged time: wake as much later.
   const wakeAt = (at: number | undefined) => at === undefined ? undefined : at + (started - now);
   for (const note of context.history?.membership.observe(state, now) ?? []) {

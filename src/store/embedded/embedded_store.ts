@@ -299,6 +299,17 @@ export class EmbeddedStore implements Store {
     return this.#revision;
   }
 
+  /** Each executor's heartbeat record revision (0 when it has none). */
+  heartbeatRevisions(
+    namespace: string,
+    executorIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    const model = this.#model(namespace);
+    return Promise.resolve(
+      new Map(executorIds.map((id) => [id, model.executors.get(id)?.heartbeatRevision ?? 0])),
+    );
+  }
+
   /** Removes executors still at their heartbeat revision; a stale fence removes nothing. */
   async removeExecutors(fence: Fence, executors: readonly Versioned[]): Promise<void> {
     const model = this.#model(fence.namespace);

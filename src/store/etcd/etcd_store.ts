@@ -56,7 +56,12 @@ import {
   writeAll,
 } from "./txn.ts";
 import { watchNamespace } from "./watch_namespace.ts";
-import { clearRequests, removeExecutors, writeExecutors } from "./executor_writes.ts";
+import {
+  clearRequests,
+  heartbeatRevisions,
+  removeExecutors,
+  writeExecutors,
+} from "./executor_writes.ts";
 import { EtcdDefinitions } from "./etcd_definitions.ts";
 import { EtcdFormat } from "./etcd_format.ts";
 import { applyOperatorWrite, pruneOperatorRequests } from "./operator_write.ts";
@@ -265,6 +270,14 @@ export class EtcdStore implements Store {
       throw refused();
     }
     return Number(res.header.revision);
+  }
+
+  /** Each executor's heartbeat record revision as etcd holds it now (0 when absent). */
+  heartbeatRevisions(
+    namespace: string,
+    executorIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    return heartbeatRevisions(this.#client, this.#ns(namespace), executorIds);
   }
 
   /** Removes executors whose heartbeat is unchanged since `revision`. */

@@ -1,11 +1,13 @@
 /**
  * The etcd store's writes of executor state: heartbeat records packed into
- * few transactions (with their own short deadline), and the leader's fenced
- * removal of executors that went away and of shard requests it handled.
+ * few transactions (with their own short deadline), the leader's read of
+ * their records' revisions, and its fenced removal of executors that went
+ * away and of shard requests it handled.
  *
  * @module
  */
 import type { Etcd3, IRequestOp } from "etcd3";
+import { Buffer } from "node:buffer";
 import type { ExecutorWrite } from "../../core/types.ts";
 import type { Fence, Versioned } from "../store.ts";
 import { encodeHeartbeat, encodeReports } from "./codec.ts";
@@ -53,6 +55,30 @@ export async function writeExecutors(
     chunks.map((chunk) => writeAll(client, chunk, HEARTBEAT_WRITE_TIMEOUT_MS)),
   );
   return Math.max(0, ...results);
+}
+
+/**
+ * Each executor's heartbeat record revision as etcd holds it now (0 when
+ * absent): one transaction of key-only reads, on whichever member answers.
+ */
+export async function heartbeatRevisions(
+  client: Etcd3,
+  keys: NamespaceKeys,
+  executorIds: readonly string[],
+): Promise<Map<string, number>> {
+  const revisions = new Map<string, number>();
+  for (let i = 0; i < executorIds.length; i += MAX_TXN_OPS) {
+    const ids = executorIds.slice(i, i + MAX_TXN_OPS);
+    const reads: IRequestOp[] = ids.map((id) => ({
+      request_range: { key: Buffer.from(keys.executor(id, "heartbeat")), keys_only: true },
+    }));
+    const res = await txn(client, [], reads);
+    ids.forEach((id, j) => {
+      const kv = res.responses[j]?.response_range?.kvs[0];
+      revisions.set(id, kv ? Number(kv.mod_revision) : 0);
+    });
+  }
+  return revisions;
 }
 
 /** Removes executors whose heartbeat is unchanged since `revision`, fenced on the leader claim. */
