@@ -11,7 +11,12 @@ import { FencedError } from "../../core/errors.ts";
 import type { AssignmentDelta } from "../../core/types.ts";
 import type { ExecutorAt, Plan } from "../../plan/mod.ts";
 import type { NamespaceCache } from "../../state/namespace_cache.ts";
-import type { Fence, Store, Versioned } from "../../store/store.ts";
+import {
+  type Fence,
+  MAX_UNCHANGED_EXECUTORS,
+  type Store,
+  type Versioned,
+} from "../../store/store.ts";
 
 /** Fold the change log into a snapshot every this many changes. */
 export const COMPACT_EVERY = 64;
@@ -28,18 +33,30 @@ function atRevision({ executorId, heartbeatRevision }: ExecutorAt): Versioned {
 
 /**
  * Commits `delta` as change `seq`, fenced by `fence` and by the executors
- * the plan relied on; resolves with the commit's store revision. Throws
- * `HeardFromError` when a relied-on executor was heard from (the next pass
- * replans), `FencedError` when leadership is lost.
+ * the plan relied on (and `lost`: executors the pass judged lost, which
+ * must not have heartbeated since; as many as fit); resolves with the
+ * commit's store revision. Throws `HeardFromError` when a relied-on
+ * executor was heard from (the next pass replans), `FencedError` when
+ * leadership is lost.
  */
 export async function commitChange(
   store: Store,
   cache: NamespaceCache,
   fence: Fence,
-  change: { readonly seq: number; readonly delta: AssignmentDelta; readonly plan: Plan },
+  change: {
+    readonly seq: number;
+    readonly delta: AssignmentDelta;
+    readonly plan: Plan;
+    readonly lost?: readonly ExecutorAt[];
+  },
 ): Promise<number> {
   const { seq, delta, plan } = change;
-  const reliedOn = plan.reliedOn.map(atRevision);
+  const relied = new Map(plan.reliedOn.map((e) => [e.executorId, e]));
+  for (const e of change.lost ?? []) {
+    if (relied.size >= MAX_UNCHANGED_EXECUTORS) break;
+    if (!relied.has(e.executorId)) relied.set(e.executorId, e);
+  }
+  const reliedOn = [...relied.values()].map(atRevision);
   return await store.commitAssignment(fence, seq, delta, reliedOn).catch((error) => {
     // Refused because a relied-on executor heartbeated, or fenced: the next pass tells.
     const stillLeading = cache.state.leader?.revision === fence.revision;

@@ -31,6 +31,35 @@ export interface FeedBehind {
 }
 
 /**
+ * Up to `limit` executors that `view` shows as lost at `now`, the most
+ * recently seen first, each at the heartbeat revision the picture has.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ExecutorView, NamespaceView } from "../../state/namespace_view.ts";
+ * import { lostExecutors } from "./loss_check.ts";
+ *
+ * const e = (executorId: string, seenAtMs: number) =>
+ *   ({ executorId, heartbeatRevision: seenAtMs, seenAtMs }) as ExecutorView;
+ * const view = {
+ *   executors: () => [e("a", 1), e("b", 3), e("live", 9)].values(),
+ *   isAlive: (x: ExecutorView) => x.executorId === "live",
+ * } as Pick<NamespaceView, "executors" | "isAlive">;
+ * assert.deepEqual(lostExecutors(view, 10, 5).map((x) => x.executorId), ["b", "a"]);
+ * ```
+ */
+export function lostExecutors(
+  view: Pick<NamespaceView, "executors" | "isAlive">,
+  now: number,
+  limit: number,
+): ExecutorView[] {
+  const lost: ExecutorView[] = [];
+  for (const e of view.executors()) if (!view.isAlive(e, now)) lost.push(e);
+  return lost.sort((a, b) => b.seenAtMs - a.seenAtMs).slice(0, Math.max(0, limit));
+}
+
+/**
  * Confirms losses against the store; one per leader term.
  *
  * @example

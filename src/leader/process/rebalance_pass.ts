@@ -30,7 +30,8 @@ import type { BrakeExecutor } from "./mass_loss_brake.ts";
 import type { BrakeKeeper } from "./brake_keeper.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
 import { type QuarantineCarry, quarantineStep } from "./quarantine_step.ts";
-import type { LossCheck } from "./loss_check.ts";
+import { type LossCheck, lostExecutors } from "./loss_check.ts";
+import { MAX_UNCHANGED_EXECUTORS } from "../../store/store.ts";
 
 /** What a planned pass reports (for metrics). */
 export interface PassInfo {
@@ -209,7 +210,9 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     const note = context.history &&
       assignmentNote(state, seq, fence.claim.term, delta, releases, plan.handovers);
     const committing = clock.monotonic();
-    const revision = await commitChange(store, cache, fence, { seq, delta, plan });
+    // A lost executor heard from between the judgement and this commit refuses it.
+    const lost = lostExecutors(state, now, MAX_UNCHANGED_EXECUTORS);
+    const revision = await commitChange(store, cache, fence, { seq, delta, plan, lost });
     logChange(context.logger, seq, plan, releases, {
       planMs,
       commitMs: clock.monotonic() - committing,
