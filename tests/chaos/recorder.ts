@@ -21,6 +21,25 @@ export interface Crash {
   readonly known?: string;
 }
 
+/**
+ * The lines of a crashed process's stderr that are not its JSON log lines,
+ * without terminal colours: what it said as it died (the last `lines`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { crashLines } from "./recorder.ts";
+ *
+ * const tail = '{"level":"info","msg":"x"}\n\u001b[31merror\u001b[0m: Uncaught Error: boom\n    at f\n';
+ * assert.deepEqual(crashLines(tail), ["error: Uncaught Error: boom", "    at f"]);
+ * ```
+ */
+export function crashLines(stderrTail: string, lines = 40): string[] {
+  // deno-lint-ignore no-control-regex -- terminal colour codes are what is removed
+  const plain = stderrTail.replace(/\u001b\[[0-9;]*m/g, "");
+  return plain.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("{")).slice(-lines);
+}
+
 const KNOWN_CRASHES: readonly [RegExp, string][] = [
   [/find_stream_on_goaway_func|closed_next == NULL/, "deno-http2-goaway-assertion"],
 ];
@@ -119,7 +138,7 @@ export class Recorder {
       at: info.at,
       code: info.code,
       signal: info.signal,
-      stderrTail: info.stderrTail.slice(-1_500),
+      stderrTail: crashLines(info.stderrTail).join("\n").slice(-4_000),
       ...(known ? { known } : {}),
     };
     this.crashes.push(crash);

@@ -175,7 +175,11 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     recorder,
     dir: outDir,
     onCrash: (c) =>
-      log(`  unexpected exit: ${c.process} code ${c.code}${c.known ? ` (${c.known})` : ""}`),
+      log(
+        `  unexpected exit: ${c.process} code ${c.code}${c.known ? ` (${c.known})` : ""}\n    ${
+          c.stderrTail.split("\n").slice(-12).join("\n    ")
+        }`,
+      ),
     onError: (message) => harnessErrors.push(message),
     network: options.network ?? "auto",
     steppableClocks: kinds.includes("clock-step") && noClock.length === 0,

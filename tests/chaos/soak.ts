@@ -132,7 +132,12 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     // Compacted as production etcd is (docs/operations.md), or its database in use grows with
     // every revision the load writes.
     etcdAutoCompaction: "1m",
-    onCrash: (c) => log(`  unexpected exit: ${c.process} code ${c.code}`),
+    onCrash: (c) =>
+      log(
+        `  unexpected exit: ${c.process} code ${c.code}\n    ${
+          c.stderrTail.split("\n").join("\n    ")
+        }`,
+      ),
     onError: (message) => harnessErrors.push(message),
   });
   const add = (process: string, generation: number, metric: string, at: number, v: number) => {

@@ -93,10 +93,17 @@ export function watchNamespace(
   };
   const buffered = () => limit - (controller.desiredSize ?? 0);
 
+  // The reader may cancel the stream while a batch is still being decoded: the resync and the
+  // close queued behind it then find the stream cancelled, and enqueue and close throw. A
+  // rejection nobody handles would end the process (an instance exited 1 in the soak when a
+  // namespace was deleted as an etcd member was killed).
+  const lastly = (step: () => void) => {
+    chain = chain.then(step).catch(() => {});
+  };
   const finish = (reason: string) => {
     if (closed) return;
     closed = true;
-    chain = chain.then(() => {
+    lastly(() => {
       if (!signal.aborted) {
         controller.enqueue({ revision: 0, events: [{ type: "resync", reason }] });
       }
@@ -108,7 +115,7 @@ export function watchNamespace(
     if (closed) return;
     closed = true;
     void cancelWatcher(watcher);
-    chain = chain.then(() => controller.close());
+    lastly(() => controller.close());
   };
   const pause = () => {
     void cancelWatcher(watcher);
