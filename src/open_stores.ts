@@ -8,7 +8,6 @@ import type { ShardDistributionConfig } from "./config/mod.ts";
 import type { Logger } from "./core/logger.ts";
 import { openEmbeddedStores } from "./store/embedded/mod.ts";
 import { createEtcdClient, etcdConnection, EtcdLeaderStore, EtcdStore } from "./store/etcd/mod.ts";
-import { ignoreStrayWatchResponses } from "./store/etcd/stray_watch_response.ts";
 import {
   type LeaderStore,
   NEWEST_STORE_FORMAT,
@@ -42,7 +41,6 @@ export async function openStores(
     return { store, leaderStore, kind: "embedded" };
   }
   if (!sd.store || !sd.leaderStore) throw new Error("configure etcd stores or embedded");
-  ignoreStrayWatchResponses(logger);
   // TLS files and passwords are read before any client opens.
   const [main, leader] = await Promise.all([
     etcdConnection(sd.store.storageParams, "shardDistribution.store"),
