@@ -30,22 +30,25 @@ function recordingLogger() {
   return { logger, lines };
 }
 
+/** A store that is unavailable for its first `failures` opens (all of them by default), then at format 2. */
+function storeDownFor(failures = Infinity) {
+  const store = {
+    tries: 0,
+    open: () =>
+      ++store.tries <= failures
+        ? Promise.reject(new StoreUnavailableError("etcd transaction failed: no leader"))
+        : Promise.resolve(2),
+  };
+  return store;
+}
+
 Deno.test("an unavailable store is tried again, with a log line each time, until it answers", async () => {
   const clock = fakeClock();
   const { logger, lines } = recordingLogger();
-  let tries = 0;
-  const format = await whenStoreAnswers(
-    () => {
-      tries++;
-      return tries < 5
-        ? Promise.reject(new StoreUnavailableError("etcd transaction failed: no leader"))
-        : Promise.resolve(2);
-    },
-    logger,
-    { clock },
-  );
+  const store = storeDownFor(4);
+  const format = await whenStoreAnswers(store.open, logger, { clock });
   assert.equal(format, 2);
-  assert.equal(tries, 5);
+  assert.equal(store.tries, 5);
   assert.equal(lines.length, 4);
   assert.match(lines[0]!.msg, /does not answer yet/);
   assert.deepEqual(lines.map((l) => l.fields?.nextInMs), [
@@ -59,20 +62,13 @@ Deno.test("an unavailable store is tried again, with a log line each time, until
 Deno.test("the wait gives up with the store's own error once its time has passed", async () => {
   const clock = fakeClock();
   const { logger } = recordingLogger();
-  let tries = 0;
+  const store = storeDownFor();
   await assert.rejects(
-    whenStoreAnswers(
-      () => {
-        tries++;
-        return Promise.reject(new StoreUnavailableError("etcd transaction failed: no leader"));
-      },
-      logger,
-      { clock, waitMs: 10_000 },
-    ),
+    whenStoreAnswers(store.open, logger, { clock, waitMs: 10_000 }),
     /no leader/,
   );
   assert.ok(clock.time <= 10_000, `${clock.time}`);
-  assert.ok(tries >= 4, `${tries}`);
+  assert.ok(store.tries >= 4, `${store.tries}`);
 });
 
 Deno.test("any other failure stops the start at once; 0 does not wait", async () => {
@@ -83,18 +79,11 @@ Deno.test("any other failure stops the start at once; 0 does not wait", async ()
     }),
     StoreFormatError,
   );
-  let tries = 0;
+  const store = storeDownFor();
   await assert.rejects(
-    whenStoreAnswers(
-      () => {
-        tries++;
-        return Promise.reject(new StoreUnavailableError("down"));
-      },
-      logger,
-      { clock: fakeClock(), waitMs: 0 },
-    ),
+    whenStoreAnswers(store.open, logger, { clock: fakeClock(), waitMs: 0 }),
   );
-  assert.equal(tries, 1);
+  assert.equal(store.tries, 1);
   assert.equal(lines.length, 0);
 });
 
