@@ -31,8 +31,8 @@ export interface FeedBehind {
 }
 
 /**
- * Up to `limit` executors that `view` shows as lost at `now`, the most
- * recently seen first, each at the heartbeat revision the picture has.
+ * The executors that `view` shows as lost at `now`, the most recently seen
+ * first, each at the heartbeat revision the picture has.
  *
  * @example
  * ```ts
@@ -46,17 +46,16 @@ export interface FeedBehind {
  *   executors: () => [e("a", 1), e("b", 3), e("live", 9)].values(),
  *   isAlive: (x: ExecutorView) => x.executorId === "live",
  * } as Pick<NamespaceView, "executors" | "isAlive">;
- * assert.deepEqual(lostExecutors(view, 10, 5).map((x) => x.executorId), ["b", "a"]);
+ * assert.deepEqual(lostExecutors(view, 10).map((x) => x.executorId), ["b", "a"]);
  * ```
  */
 export function lostExecutors(
   view: Pick<NamespaceView, "executors" | "isAlive">,
   now: number,
-  limit: number,
 ): ExecutorView[] {
   const lost: ExecutorView[] = [];
   for (const e of view.executors()) if (!view.isAlive(e, now)) lost.push(e);
-  return lost.sort((a, b) => b.seenAtMs - a.seenAtMs).slice(0, Math.max(0, limit));
+  return lost.sort((a, b) => b.seenAtMs - a.seenAtMs);
 }
 
 /**
@@ -65,21 +64,16 @@ export function lostExecutors(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import type { ExecutorView } from "../../state/namespace_view.ts";
  * import { LossCheck } from "./loss_check.ts";
  *
- * import type { ExecutorView, NamespaceView } from "../../state/namespace_view.ts";
- *
- * const executor = { executorId: "e1", heartbeatRevision: 7, seenAtMs: 0 } as ExecutorView;
- * const view = {
- *   executors: () => [executor].values(),
- *   isAlive: () => false,
- * } as Pick<NamespaceView, "executors" | "isAlive">;
+ * const lost = [{ executorId: "e1", heartbeatRevision: 7, seenAtMs: 0 } as ExecutorView];
  * let stored = 9; // the store has a newer heartbeat than the picture
  * const store = { heartbeatRevisions: () => Promise.resolve(new Map([["e1", stored]])) };
  * const check = new LossCheck(store, "ns");
- * assert.deepEqual(await check.behind(view, 0), { executorId: "e1", seen: 7, stored: 9, first: true });
+ * assert.deepEqual(await check.behind(lost), { executorId: "e1", seen: 7, stored: 9, first: true });
  * stored = 7; // it really stopped
- * assert.equal(await check.behind(view, 0), undefined);
+ * assert.equal(await check.behind(lost), undefined);
  * ```
  */
 export class LossCheck {
@@ -99,31 +93,24 @@ export class LossCheck {
   }
 
   /**
-   * The first executor that `view` shows as lost at `now` although the
-   * store holds a newer heartbeat of it; undefined when the picture is
-   * current for every lost executor (each is then confirmed at its record).
-   * Reads at most {@linkcode MAX_UNCHANGED_EXECUTORS} executors, the most
-   * recently seen first: if the picture is behind, they show it.
+   * The first of `lost` (the executors the picture shows as lost, as
+   * {@linkcode lostExecutors} lists them) of which the store holds a newer
+   * heartbeat; undefined when the picture is current for every one (each is
+   * then confirmed at its record). Reads at most
+   * {@linkcode MAX_UNCHANGED_EXECUTORS} not yet confirmed, the most recently
+   * seen first: if the picture is behind, they show it. Confirmations of
+   * executors no longer lost are forgotten.
    */
-  async behind(
-    view: Pick<NamespaceView, "executors" | "isAlive">,
-    now: number,
-  ): Promise<FeedBehind | undefined> {
-    const lost: ExecutorView[] = [];
-    const present = new Set<string>();
-    for (const e of view.executors()) {
-      present.add(e.executorId);
-      if (view.isAlive(e, now)) continue;
-      if (this.#confirmed.get(e.executorId) === e.heartbeatRevision) continue;
-      lost.push(e);
-    }
-    for (const id of this.#confirmed.keys()) if (!present.has(id)) this.#confirmed.delete(id);
-    if (lost.length === 0) {
+  async behind(lost: readonly ExecutorView[]): Promise<FeedBehind | undefined> {
+    const still = new Set(lost.map((e) => e.executorId));
+    for (const id of this.#confirmed.keys()) if (!still.has(id)) this.#confirmed.delete(id);
+    const asked = lost
+      .filter((e) => this.#confirmed.get(e.executorId) !== e.heartbeatRevision)
+      .slice(0, MAX_UNCHANGED_EXECUTORS);
+    if (asked.length === 0) {
       this.#behind = false;
       return undefined;
     }
-    lost.sort((a, b) => b.seenAtMs - a.seenAtMs);
-    const asked = lost.slice(0, MAX_UNCHANGED_EXECUTORS);
     const stored = await this.#store.heartbeatRevisions(
       this.#namespace,
       asked.map((e) => e.executorId),

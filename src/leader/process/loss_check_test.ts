@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ExecutorView, NamespaceView } from "../../state/namespace_view.ts";
-import { LossCheck } from "./loss_check.ts";
+import { LossCheck, lostExecutors } from "./loss_check.ts";
 
 /** A picture of executors (alive or not) and a store of their heartbeat revisions. */
 function setup(executors: { id: string; revision: number; seenAtMs: number; alive: boolean }[]) {
@@ -20,7 +20,12 @@ function setup(executors: { id: string; revision: number; seenAtMs: number; aliv
       return Promise.resolve(new Map(ids.map((id) => [id, stored.get(id) ?? 0])));
     },
   };
-  return { view, stored, reads, check: new LossCheck(store, "ns") };
+  // As a pass uses it: on the executors the picture shows as lost.
+  const loss = new LossCheck(store, "ns");
+  const check = {
+    behind: (v: typeof view, now: number) => loss.behind(lostExecutors(v, now)),
+  };
+  return { view, stored, reads, check };
 }
 
 Deno.test("a picture that shows no lost executor reads nothing", async () => {

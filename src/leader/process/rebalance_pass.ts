@@ -31,7 +31,6 @@ import type { BrakeKeeper } from "./brake_keeper.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
 import { type QuarantineCarry, quarantineStep } from "./quarantine_step.ts";
 import { type LossCheck, lostExecutors } from "./loss_check.ts";
-import { MAX_UNCHANGED_EXECUTORS } from "../../store/store.ts";
 
 /** What a planned pass reports (for metrics). */
 export interface PassInfo {
@@ -124,7 +123,8 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const now = evidence ? evidence.vouchedAt(started) : started;
   // A picture behind the store (its watch on an etcd member that stopped answering) shows
   // executors as lost that are not: judge nothing until it has caught up (loss_check.ts).
-  const behind = await context.lossCheck?.behind(state, now);
+  const lost = lostExecutors(state, now); // the most recently seen first
+  const behind = await context.lossCheck?.behind(lost);
   if (signal.aborted) return;
   if (behind) {
     if (behind.first) {
@@ -211,7 +211,6 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
       assignmentNote(state, seq, fence.claim.term, delta, releases, plan.handovers);
     const committing = clock.monotonic();
     // A lost executor heard from between the judgement and this commit refuses it.
-    const lost = lostExecutors(state, now, MAX_UNCHANGED_EXECUTORS);
     const revision = await commitChange(store, cache, fence, { seq, delta, plan, lost });
     logChange(context.logger, seq, plan, releases, {
       planMs,
