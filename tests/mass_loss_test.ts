@@ -11,6 +11,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually, runExecutors, type SimExecutor } from "./support/executors.ts";
 import { call, connect } from "./support/grpc_clients.ts";
 import { startInProcess, startProcess, testConfigYaml } from "./support/service.ts";
+import { historyOf } from "./support/history.ts";
 import { smctl } from "./support/smctl.ts";
 import type { RunningInstance } from "../src/app.ts";
 
@@ -121,8 +122,7 @@ Deno.test("6 of 10 executors lost: survivors stay within capacity, the rest is u
     for (const [id, most] of picture.most()) {
       assert.ok(most <= 6, `${id} held ${most} shards, above its capacity of 6`);
     }
-    const history = await instance.manager.history.read("ns");
-    const engaged = history.find((e) => e.type === "brake_engaged");
+    const [engaged] = await historyOf(instance.manager.history, "ns", "brake_engaged");
     assert.match(engaged?.text ?? "", /6 of 10 serving executors lost/);
 
     // The six return.
@@ -148,8 +148,7 @@ Deno.test("6 of 10 executors lost: survivors stay within capacity, the rest is u
       5_000,
       "the brake released",
     );
-    const released = (await instance.manager.history.read("ns"))
-      .find((e) => e.type === "brake_released");
+    const [released] = await historyOf(instance.manager.history, "ns", "brake_released");
     assert.equal(released?.reason, "executors_returned");
   } finally {
     await stopAll(executors);
@@ -260,8 +259,7 @@ Deno.test("smctl namespace brake lift releases the brake, and the survivors take
       "the survivor took the rest",
     );
     assert.equal(await gauge(instance, "sm_brake_engaged", "ns"), 0);
-    const events = await instance.manager.history.read("ns");
-    const release = events.find((e) => e.type === "brake_released");
+    const [release] = await historyOf(instance.manager.history, "ns", "brake_released");
     assert.equal(release?.reason, "lifted");
     assert.match(release?.actor ?? "", /anonymous/);
   } finally {
@@ -374,8 +372,7 @@ Deno.test("a leader killed with the executors: the next leader's first pass enga
     await new Promise((r) => setTimeout(r, 4 * PERIOD_MS));
     assert.deepEqual(executors.slice(6).map((e) => e.shards.length), held, "nothing more placed");
     assert.equal(await gauge(survivor, "sm_shards_unowned", "ns"), unowned);
-    const engaged = (await survivor.manager.history.read("ns"))
-      .find((e) => e.type === "brake_engaged");
+    const [engaged] = await historyOf(survivor.manager.history, "ns", "brake_engaged");
     assert.match(engaged?.text ?? "", /6 of 10 serving executors lost/);
   } finally {
     await stopAll(executors);

@@ -20,6 +20,7 @@ import assert from "node:assert/strict";
 import { startEtcdCluster, uniquePrefix } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
 import { type CuttableExecutor, cuttableExecutor } from "./support/cuttable_executor.ts";
+import { historyOf } from "./support/history.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 import { call, connect } from "./support/grpc_clients.ts";
 
@@ -208,7 +209,7 @@ Deno.test({
         "every other shard owned by the survivors",
       );
       assert.deepEqual(manager.operations.drainedShards(NS), ["5"]);
-      const event = (await manager.history.read(NS)).find((e) => e.type === "shards_quarantined");
+      const [event] = await historyOf(manager.history, NS, "shards_quarantined");
       assert.match(event?.text ?? "", /^shard 5 quarantined: 3 executors failed with it/);
     } finally {
       await close();
@@ -251,9 +252,7 @@ Deno.test({
         "the shards of the lost executors on the survivors",
       );
       assert.deepEqual(manager.operations.drainedShards(NS), [], "nothing quarantined");
-      const withheld = (await manager.history.read(NS)).filter((e) =>
-        e.type === "quarantine_withheld"
-      );
+      const withheld = await historyOf(manager.history, NS, "quarantine_withheld");
       assert.equal(withheld.length, 1, "said once");
       assert.match(withheld[0]!.text, /^\d of 10 executors lost at once/);
     } finally {

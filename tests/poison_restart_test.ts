@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
 import { type Clients, connect, heartbeat } from "./support/grpc_clients.ts";
+import { historyOf } from "./support/history.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
 import type { ShardStatusReport } from "../src/wire/proto.ts";
 
@@ -101,8 +102,7 @@ Deno.test("executors restarted under the same id by a poison shard get it quaran
     );
     const restarted = executors.filter((e) => e.restarts > 0).map((e) => e.id);
     assert.ok(restarted.length <= 3, `restarted by it before the quarantine: ${restarted}`);
-    const event = (await instance.manager.history.read("ns"))
-      .find((e) => e.type === "shards_quarantined");
+    const [event] = await historyOf(instance.manager.history, "ns", "shards_quarantined");
     assert.match(event?.text ?? "", new RegExp(`^shard ${POISON} quarantined: 3 executors failed`));
     // Nobody went stale; every other shard is owned, and the poison one by nobody.
     const state = instance.manager.routing.getNamespaceState("ns");
