@@ -47,9 +47,9 @@ export async function openStores(
     etcdConnection(sd.leaderStore.storageParams, "shardDistribution.leaderStore"),
   ]);
   return {
-    store: new EtcdStore(createEtcdClient(main), sd.store.storageParams.prefix),
+    store: new EtcdStore(createEtcdClient(main, logger), sd.store.storageParams.prefix),
     leaderStore: new EtcdLeaderStore(
-      createEtcdClient(leader),
+      createEtcdClient(leader, logger),
       sd.leaderStore.storageParams.prefix,
     ),
     kind: "etcd",

@@ -2,7 +2,8 @@
  * The few minutes of soak CI runs (`deno task soak`, tests/chaos/soak.ts):
  * the chaos cluster under its steady load with a fault every 30 s, every
  * process's memory and handles and etcd's size and keys sampled every 2 s.
- * It fails on growth beyond noise, a checker violation or a harness error,
+ * It fails on growth beyond noise, a checker violation, a process that
+ * exited (no soak fault ends one) or a harness error,
  * and checks that every series was sampled (a soak that measured nothing
  * must not pass). The hour-long run's figures are in docs/reliability.md.
  */
@@ -40,6 +41,7 @@ Deno.test({
       assert.deepEqual(report.leaks, [], text);
       assert.deepEqual(report.violations, [], text);
       assert.deepEqual(report.harnessErrors, [], text);
+      assert.deepEqual(report.crashes, [], text);
       assert.equal(code, 0, text);
     });
   },

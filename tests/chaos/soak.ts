@@ -1,8 +1,9 @@
 /**
  * A soak: the chaos cluster under a steady mixed load for a long time, a
  * fault every few minutes, and every process's resources sampled all along.
- * It fails when a series grows beyond noise (see `growth.ts`), and on the
- * chaos checker's violations.
+ * It fails when a series grows beyond noise (see `growth.ts`), on the
+ * chaos checker's violations, and when any process exits (no soak fault
+ * ends one).
  *
  * The load: the executors' heartbeats and processors and the spectator's
  * watch (the chaos cluster's own), reads of every namespace's state every
@@ -12,8 +13,8 @@
  * The faults are those that stress without restarting our processes (pauses,
  * cut-offs, etcd member kills and quorum losses), so that every instance and
  * SDK process lives through the whole soak and its growth is judged from its
- * first sample to its last. Crashes are restarts, and a restarted process is
- * judged from its longest life only.
+ * first sample to its last. A process that exits anyway fails the soak; it is
+ * restarted, and judged from its longest life only.
  *
  * @module
  */
@@ -236,8 +237,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     crashes: recorder.crashes,
     harnessErrors,
     outDir,
+    // The soak's faults leave every service and SDK process running: any exit is a failure.
     passed: leaks.length === 0 && violations.length === 0 && harnessErrors.length === 0 &&
-      samples > 0,
+      recorder.crashes.length === 0 && samples > 0,
   };
   await Deno.writeTextFile(`${outDir}/soak.json`, JSON.stringify(report, null, 2) + "\n");
   return report;

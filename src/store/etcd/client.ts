@@ -5,7 +5,9 @@
  */
 import { Etcd3, type IOptions } from "etcd3";
 import { Buffer } from "node:buffer";
+import type { Logger } from "../../core/logger.ts";
 import { MemberRest } from "./member_rest.ts";
+import { guardWatches } from "./watch_guard.ts";
 
 /** Connection settings of one etcd cluster. */
 export interface EtcdConnection {
@@ -130,7 +132,9 @@ export function endpointUrl(endpoint: string, secure = false): string {
 }
 
 /**
- * Opens a client to the cluster at `connection.endpoints`.
+ * Opens a client to the cluster at `connection.endpoints`, its watches
+ * guarded against etcd3's unexpected-response crashes (watch_guard.ts);
+ * `logger` hears of each response the guard dropped.
  *
  * @example
  * ```ts ignore
@@ -139,7 +143,7 @@ export function endpointUrl(endpoint: string, secure = false): string {
  * client.close();
  * ```
  */
-export function createEtcdClient(connection: EtcdConnection): Etcd3 {
+export function createEtcdClient(connection: EtcdConnection, logger?: Logger): Etcd3 {
   const { tls, auth } = connection;
   const rest = new MemberRest();
   const options: IOptions = {
@@ -169,5 +173,7 @@ export function createEtcdClient(connection: EtcdConnection): Etcd3 {
     };
   }
   if (auth) options.auth = { username: auth.username, password: auth.password };
-  return new Etcd3(options);
+  const client = new Etcd3(options);
+  guardWatches(client, (text) => logger?.warn(text, { endpoints: connection.endpoints.join(",") }));
+  return client;
 }

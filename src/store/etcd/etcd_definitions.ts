@@ -16,7 +16,7 @@ import type {
   StoredDefinition,
 } from "../namespace_definitions.ts";
 import { absent, del, errorText, modIs, put, txn } from "./txn.ts";
-import { cancelWatcher } from "./watchers.ts";
+import { cancelWatcher, openWatcher } from "./watchers.ts";
 import { parseJson } from "../../core/parse_json.ts";
 
 /** Decodes one stored value; undefined when it is not a definition. */
@@ -78,7 +78,7 @@ export class EtcdDefinitions implements NamespaceDefinitions {
         };
         signal.addEventListener("abort", () => close(false), { once: true });
         if (signal.aborted) return close(false);
-        watcher = client.watch().prefix(root).startRevision(String(afterRevision + 1)).watcher();
+        watcher = openWatcher(client.watch().prefix(root).startRevision(String(afterRevision + 1)));
         watcher.on("data", (res: IWatchResponse) => {
           if (closed) return;
           if (res.compact_revision && res.compact_revision !== "0") return close(true);

@@ -27,7 +27,7 @@ import type { NamespaceEventBatch } from "../store.ts";
 import type { NamespaceKeys } from "./keys.ts";
 import { errorText } from "./txn.ts";
 import { byRevision, EventDecoder } from "./watch_decoder.ts";
-import { cancelWatcher } from "./watchers.ts";
+import { cancelWatcher, openWatcher } from "./watchers.ts";
 
 /** Options of {@linkcode watchNamespace}. */
 export interface WatchNamespaceOptions {
@@ -123,7 +123,7 @@ export function watchNamespace(
     options.onFlow?.("paused", buffered());
   };
   const watch = () => {
-    const own = client.watch().prefix(keys.root).startRevision(String(next)).watcher();
+    const own = openWatcher(client.watch().prefix(keys.root).startRevision(String(next)));
     watcher = own;
     const current = () => watcher === own && !closed;
     own.on("data", (res: IWatchResponse) => {
@@ -149,7 +149,14 @@ export function watchNamespace(
     own.on("disconnected", () => current() && tell(false));
     own.on("connected", () => current() && tell(true));
     own.on("error", (error: Error) => {
-      if (current()) finish(`watch failed: ${errorText(error)}`);
+      // etcd gives no reason when history was compacted past the watch's start (etcd3 drops the
+      // compact revision it sends).
+      const text = errorText(error).replace(
+        /^Watcher canceled: *$/,
+        "etcd cancelled the watch " +
+          "(history compacted past its start revision)",
+      );
+      if (current()) finish(`watch failed: ${text}`);
     });
   };
 

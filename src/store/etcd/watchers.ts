@@ -18,19 +18,35 @@ import { StoreUnavailableError } from "../../core/errors.ts";
 import { untilAborted } from "../../streams/until_aborted.ts";
 import { errorText } from "./txn.ts";
 
+/** Watchers etcd cancelled itself (etcd3 emitted `error` and forgot them). */
+const cancelledByEtcd = new WeakSet<Watcher>();
+
+/**
+ * Makes the watcher `builder` describes, remembering whether etcd cancels it
+ * (history compacted past its start, "no leader", a refused request): etcd3
+ * then emits `error` and forgets it, and {@linkcode cancelWatcher} must not
+ * ask etcd to cancel it again (etcd would confirm a watch etcd3 no longer
+ * knows). Every watcher of the store is made here.
+ */
+export function openWatcher(builder: WatchBuilder): Watcher {
+  const watcher = builder.watcher();
+  watcher.on("error", () => cancelledByEtcd.add(watcher));
+  return watcher;
+}
+
 /** Longest wait for etcd to confirm that a watcher is cancelled, ms. */
 export const WATCH_CANCEL_MS = 2_000;
 
 /**
  * Cancels `watcher`, waiting for etcd's confirmation at most `ms`; never
- * rejects. Unconfirmed, the watcher is still detached from etcd3's stream:
+ * rejects. A watcher etcd already cancelled is left alone. Unconfirmed, the watcher is still detached from etcd3's stream:
  * etcd3 forgets it on its next reconnection.
  */
 export async function cancelWatcher(
   watcher: Watcher | undefined,
   ms: number = WATCH_CANCEL_MS,
 ): Promise<void> {
-  if (watcher === undefined) return;
+  if (watcher === undefined || cancelledByEtcd.has(watcher)) return;
   // etcd3 can still emit an error on a watcher being cancelled (its stream ends, or etcd cancels
   // the watch: "no leader"); an EventEmitter error with no listener would end the process.
   watcher.on("error", () => {});
@@ -46,7 +62,7 @@ export async function cancelWatcher(
  */
 export async function createWatcher(builder: WatchBuilder, signal: AbortSignal): Promise<Watcher> {
   signal.throwIfAborted();
-  const watcher = builder.watcher();
+  const watcher = openWatcher(builder);
   let onAbort = () => {};
   try {
     await new Promise<void>((resolve, reject) => {
