@@ -9,8 +9,8 @@
  *
  * @module
  */
-import { hashKeyInto } from "../src/core/key_hash.ts";
-import { xxh64BigInt } from "../src/core/_xxh64_bigint.ts";
+import { hashKeyInto } from "../src/shared/key_hash.ts";
+import { xxh64BigInt } from "../src/shared/_xxh64_bigint.ts";
 import { SliceMap } from "../src/core/slices.ts";
 import { LOOKUPS_PER_ITERATION } from "./lib/micro_sizes.ts";
 

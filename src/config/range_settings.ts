@@ -44,7 +44,7 @@ export interface RangeSettings {
   readonly churnBudget: number;
   /** Owners of every slice (above 1 only in available namespaces). */
   readonly replicas: number;
-  /** Top keys an executor reports per slice (the Space-Saving sketch's size). */
+  /** Top keys an executor reports per slice (1 to 32, the most a heartbeat carries). */
   readonly sketchSize: number;
 }
 
@@ -101,7 +101,7 @@ export const rangeSettingsSchema: SectionSchema<RangeSettings> = section({
   imbalanceTolerance: z.number().min(0).max(10).optional(),
   churnBudget: integer(0, 1_000_000).optional(),
   replicas: integer(1, MAX_REPLICAS).optional(),
-  sketchSize: integer(1, 256).optional(),
+  sketchSize: integer(1, 32).optional(), // the wire carries at most 32 top keys a slice
 }).transform((r, ctx): RangeSettings => {
   const d = RANGE_DEFAULTS;
   const settings: RangeSettings = {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { hashKeyInto } from "./key_hash.ts";
+import { hashKeyInto } from "../shared/key_hash.ts";
 
 /** One past the last point of the hash line: 2^64. */
 export const LINE_END: bigint = 1n << 64n;

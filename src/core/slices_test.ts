@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { coverageProblem, LINE_END, type Slice, SliceMap } from "./slices.ts";
 import { decodeSliceMap, encodeSliceMap } from "./slice_map_codec.ts";
-import { keyHash } from "./key_hash.ts";
+import { keyHash } from "../shared/key_hash.ts";
 
 /** The slice holding `point`, by a linear scan (the reference for binary search). */
 function scan(slices: readonly Slice[], point: bigint): number {

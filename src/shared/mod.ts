@@ -1,9 +1,12 @@
 /**
  * Pure code that the server and the client side (smctl, the SDKs) both import:
- * it imports nothing else from `src/` and no package (a test checks). Today,
- * durations as people write them: {@linkcode parseDuration} (the
+ * it imports nothing else from `src/` and no package (a test checks).
+ * Durations as people write them: {@linkcode parseDuration} (the
  * configuration's Go syntax, or smctl's command-line syntax) and
- * {@linkcode formatDuration} (exact, or short for people).
+ * {@linkcode formatDuration} (exact, or short for people); executor
+ * capacities; and for key-range namespaces the key hash
+ * ({@linkcode hashKeyInto}, {@linkcode keyHash}) and the top-keys sketch
+ * ({@linkcode SpaceSaving}).
  *
  * @example Usage
  * ```ts
@@ -18,3 +21,5 @@
  */
 export * from "./duration.ts";
 export * from "./capacity.ts";
+export * from "./key_hash.ts";
+export * from "./space_saving.ts";

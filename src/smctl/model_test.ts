@@ -26,6 +26,7 @@ const executor: NamespaceExecutorState__Output = {
     shardLoad: 2.5,
     assignedAt: { seconds: "1700000000", nanos: 0 },
     notRunning: false,
+    keyRange: null,
   }],
   drained: true,
   drainedBy: ["id:a"],

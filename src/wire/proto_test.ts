@@ -129,6 +129,8 @@ Deno.test("GetShardOwner round-trips camelCase fields and a string map", async (
       namespace: "orders",
       metadata: { address: "10.0.0.7:7933", requestedShardKey: "42" },
       owners: [],
+      sliceKey: "",
+      keyRange: null,
     });
   });
 });
@@ -154,8 +156,8 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
       executorId: "exec-1",
       status: "EXECUTOR_STATUS_ACTIVE",
       shardStatusReports: {
-        "1": { status: "SHARD_STATUS_READY", shardLoad: 0.25, failedStarts: 0 },
-        "2": { status: "SHARD_STATUS_DONE", shardLoad: 1.5, failedStarts: 0 },
+        "1": { status: "SHARD_STATUS_READY", shardLoad: 0.25, failedStarts: 0, topKeys: [] },
+        "2": { status: "SHARD_STATUS_DONE", shardLoad: 1.5, failedStarts: 0, topKeys: [] },
       },
       metadata: { address: "10.0.0.7:7933" },
       appliedRevision: "0",
@@ -164,8 +166,8 @@ Deno.test("Heartbeat carries enums as names and maps of messages both ways", asy
     }]);
     assert.deepEqual(response, {
       shardAssignments: {
-        "1": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0" },
-        "2": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0" },
+        "1": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0", keyRange: null },
+        "2": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "0", keyRange: null },
       },
       migrationMode: "MIGRATION_MODE_ONBOARDED",
       // Fields added later arrive with their proto3 defaults when a server does not set them.
@@ -206,6 +208,7 @@ Deno.test("received messages have every field, with defaults for unset ones", as
           shardLoad: 0,
           assignedAt: null,
           notRunning: false,
+          keyRange: null,
         }],
         drained: false,
         drainedBy: [],

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes key_hash_vectors.json: XXH64 (seed 0) of keys' UTF-8 bytes, computed by
 the reference C library (libxxhash, Debian package libxxhash0) through Python's
-ctypes, independently of the TypeScript code in src/core/key_hash.ts.
+ctypes, independently of the TypeScript code in src/shared/key_hash.ts.
 
 Run: python3 tests/vectors/key_hash_vectors.py > tests/vectors/key_hash_vectors.json
 """

@@ -210,11 +210,16 @@ export class FakeService implements HeartbeatTransport {
           ? "ASSIGNMENT_STATUS_RELEASING"
           : "ASSIGNMENT_STATUS_READY",
         fencingToken: this.tokens.get(shard)!,
+        keyRange: null,
       };
     }
     for (const [shard, move] of this.preparing) {
       if (move.executorId !== request.executorId || !request.warmHandover) continue;
-      shardAssignments[shard] = { status: "ASSIGNMENT_STATUS_PREPARING", fencingToken: move.token };
+      shardAssignments[shard] = {
+        status: "ASSIGNMENT_STATUS_PREPARING",
+        fencingToken: move.token,
+        keyRange: null,
+      };
     }
     const lease = this.#options.leaseMs;
     const answer: HeartbeatResponse__Output = {

@@ -23,7 +23,14 @@ const request: HeartbeatRequest__Output = {
   namespace: "ns",
   executorId: "e1",
   status: "EXECUTOR_STATUS_ACTIVE",
-  shardStatusReports: { "3": { status: "SHARD_STATUS_READY", shardLoad: 1.5, failedStarts: 0 } },
+  shardStatusReports: {
+    "3": {
+      status: "SHARD_STATUS_READY",
+      shardLoad: 1.5,
+      failedStarts: 0,
+      topKeys: [],
+    },
+  },
   appliedRevision: "0",
   warmHandover: false,
   incarnation: "",
@@ -57,7 +64,7 @@ Deno.test("the gRPC transport sends heartbeats and moves to the next address aft
     );
     const answer = await transport.heartbeat(request, options);
     assert.deepEqual(answer.shardAssignments, {
-      "3": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "42" },
+      "3": { status: "ASSIGNMENT_STATUS_READY", fencingToken: "42", keyRange: null },
     });
     assert.deepEqual(received[0]?.shardStatusReports, request.shardStatusReports);
     assert.deepEqual(received[0]?.metadata, request.metadata);

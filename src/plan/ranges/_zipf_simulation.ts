@@ -8,7 +8,7 @@
  */
 import type { RangeSettings } from "../../config/range_settings.ts";
 import { SliceMap } from "../../core/slices.ts";
-import { SpaceSaving } from "../../core/space_saving.ts";
+import { SpaceSaving } from "../../shared/space_saving.ts";
 import { planRanges } from "./plan_ranges.ts";
 import { topKeysOf } from "./top_keys.ts";
 import type { RangeExecutor, RangeSliceState } from "./types.ts";

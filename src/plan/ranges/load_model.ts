@@ -7,7 +7,7 @@
  * @module
  */
 import { mergeSlices, type Slice, splitSlice } from "../../core/slices.ts";
-import { keyHash } from "../../core/key_hash.ts";
+import { keyHash } from "../../shared/key_hash.ts";
 import type { KeyLoad, RangeSliceState } from "./types.ts";
 
 /** A top key with its point on the line. */

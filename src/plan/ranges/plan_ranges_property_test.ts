@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { RANGE_DEFAULTS, type RangeSettings } from "../../config/range_settings.ts";
-import { keyHash } from "../../core/key_hash.ts";
+import { keyHash } from "../../shared/key_hash.ts";
 import { coverageProblem, LINE_END, SliceMap } from "../../core/slices.ts";
 import { planRanges } from "./plan_ranges.ts";
 import type { RangePlan, RangePlanInput, RangeSliceState } from "./types.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RANGE_DEFAULTS, type RangeSettings } from "../../config/range_settings.ts";
-import { keyHash } from "../../core/key_hash.ts";
+import { keyHash } from "../../shared/key_hash.ts";
 import { LINE_END, SliceMap } from "../../core/slices.ts";
 import { planRanges } from "./plan_ranges.ts";
 import type { KeyLoad, RangePlanInput, RangeSliceState } from "./types.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { SpaceSaving } from "../../core/space_saving.ts";
+import type { SpaceSaving } from "../../shared/space_saving.ts";
 import type { KeyLoad } from "./types.ts";
 
 /**
@@ -13,7 +13,7 @@ import type { KeyLoad } from "./types.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { SpaceSaving } from "../../core/space_saving.ts";
+ * import { SpaceSaving } from "../../shared/space_saving.ts";
  * import { topKeysOf } from "./top_keys.ts";
  *
  * const sketch = new SpaceSaving(4);

@@ -144,6 +144,39 @@ export const contract: ContractJson = {
                         "failedStarts": {
                           "type": "uint32",
                           "id": 3
+                        },
+                        "topKeys": {
+                          "rule": "repeated",
+                          "type": "KeyLoad",
+                          "id": 4
+                        }
+                      }
+                    },
+                    "KeyLoad": {
+                      "fields": {
+                        "key": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "load": {
+                          "type": "double",
+                          "id": 2
+                        }
+                      }
+                    },
+                    "KeyRange": {
+                      "fields": {
+                        "firstPoint": {
+                          "type": "fixed64",
+                          "id": 1
+                        },
+                        "lastPoint": {
+                          "type": "fixed64",
+                          "id": 2
+                        },
+                        "generation": {
+                          "type": "uint32",
+                          "id": 3
                         }
                       }
                     },
@@ -186,6 +219,10 @@ export const contract: ContractJson = {
                         "fencingToken": {
                           "type": "int64",
                           "id": 2
+                        },
+                        "keyRange": {
+                          "type": "KeyRange",
+                          "id": 3
                         }
                       }
                     },
@@ -321,6 +358,14 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "ShardOwner",
                           "id": 4
+                        },
+                        "sliceKey": {
+                          "type": "string",
+                          "id": 5
+                        },
+                        "keyRange": {
+                          "type": "KeyRange",
+                          "id": 6
                         }
                       }
                     },
@@ -592,6 +637,10 @@ export const contract: ContractJson = {
                         "notRunning": {
                           "type": "bool",
                           "id": 6
+                        },
+                        "keyRange": {
+                          "type": "KeyRange",
+                          "id": 7
                         }
                       }
                     },

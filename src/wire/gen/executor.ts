@@ -4,6 +4,8 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '../loader_types.
 
 import type { HeartbeatRequest as _uber_cadence_sharddistributor_v1_HeartbeatRequest, HeartbeatRequest__Output as _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output } from './uber/cadence/sharddistributor/v1/HeartbeatRequest.ts';
 import type { HeartbeatResponse as _uber_cadence_sharddistributor_v1_HeartbeatResponse, HeartbeatResponse__Output as _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output } from './uber/cadence/sharddistributor/v1/HeartbeatResponse.ts';
+import type { KeyLoad as _uber_cadence_sharddistributor_v1_KeyLoad, KeyLoad__Output as _uber_cadence_sharddistributor_v1_KeyLoad__Output } from './uber/cadence/sharddistributor/v1/KeyLoad.ts';
+import type { KeyRange as _uber_cadence_sharddistributor_v1_KeyRange, KeyRange__Output as _uber_cadence_sharddistributor_v1_KeyRange__Output } from './uber/cadence/sharddistributor/v1/KeyRange.ts';
 import type { ShardAssignment as _uber_cadence_sharddistributor_v1_ShardAssignment, ShardAssignment__Output as _uber_cadence_sharddistributor_v1_ShardAssignment__Output } from './uber/cadence/sharddistributor/v1/ShardAssignment.ts';
 import type { ShardDistributorExecutorAPIClient as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIClient, ShardDistributorExecutorAPIDefinition as _uber_cadence_sharddistributor_v1_ShardDistributorExecutorAPIDefinition } from './uber/cadence/sharddistributor/v1/ShardDistributorExecutorAPI.ts';
 import type { ShardStatusReport as _uber_cadence_sharddistributor_v1_ShardStatusReport, ShardStatusReport__Output as _uber_cadence_sharddistributor_v1_ShardStatusReport__Output } from './uber/cadence/sharddistributor/v1/ShardStatusReport.ts';
@@ -23,6 +25,8 @@ export interface ProtoGrpcType {
           ExecutorStatus: EnumTypeDefinition
           HeartbeatRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HeartbeatRequest, _uber_cadence_sharddistributor_v1_HeartbeatRequest__Output>
           HeartbeatResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HeartbeatResponse, _uber_cadence_sharddistributor_v1_HeartbeatResponse__Output>
+          KeyLoad: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_KeyLoad, _uber_cadence_sharddistributor_v1_KeyLoad__Output>
+          KeyRange: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_KeyRange, _uber_cadence_sharddistributor_v1_KeyRange__Output>
           MigrationMode: EnumTypeDefinition
           OwnershipMode: EnumTypeDefinition
           ShardAssignment: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardAssignment, _uber_cadence_sharddistributor_v1_ShardAssignment__Output>

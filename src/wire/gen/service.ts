@@ -40,6 +40,8 @@ import type { HeartbeatResponse as _uber_cadence_sharddistributor_v1_HeartbeatRe
 import type { HistoryEvent as _uber_cadence_sharddistributor_v1_HistoryEvent, HistoryEvent__Output as _uber_cadence_sharddistributor_v1_HistoryEvent__Output } from './uber/cadence/sharddistributor/v1/HistoryEvent.ts';
 import type { InspectShardRequest as _uber_cadence_sharddistributor_v1_InspectShardRequest, InspectShardRequest__Output as _uber_cadence_sharddistributor_v1_InspectShardRequest__Output } from './uber/cadence/sharddistributor/v1/InspectShardRequest.ts';
 import type { InspectShardResponse as _uber_cadence_sharddistributor_v1_InspectShardResponse, InspectShardResponse__Output as _uber_cadence_sharddistributor_v1_InspectShardResponse__Output } from './uber/cadence/sharddistributor/v1/InspectShardResponse.ts';
+import type { KeyLoad as _uber_cadence_sharddistributor_v1_KeyLoad, KeyLoad__Output as _uber_cadence_sharddistributor_v1_KeyLoad__Output } from './uber/cadence/sharddistributor/v1/KeyLoad.ts';
+import type { KeyRange as _uber_cadence_sharddistributor_v1_KeyRange, KeyRange__Output as _uber_cadence_sharddistributor_v1_KeyRange__Output } from './uber/cadence/sharddistributor/v1/KeyRange.ts';
 import type { LiftBrakeRequest as _uber_cadence_sharddistributor_v1_LiftBrakeRequest, LiftBrakeRequest__Output as _uber_cadence_sharddistributor_v1_LiftBrakeRequest__Output } from './uber/cadence/sharddistributor/v1/LiftBrakeRequest.ts';
 import type { LiftBrakeResponse as _uber_cadence_sharddistributor_v1_LiftBrakeResponse, LiftBrakeResponse__Output as _uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output } from './uber/cadence/sharddistributor/v1/LiftBrakeResponse.ts';
 import type { ListExecutorDrainsRequest as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, ListExecutorDrainsRequest__Output as _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output } from './uber/cadence/sharddistributor/v1/ListExecutorDrainsRequest.ts';
@@ -133,6 +135,8 @@ export interface ProtoGrpcType {
           HistoryEvent: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_HistoryEvent, _uber_cadence_sharddistributor_v1_HistoryEvent__Output>
           InspectShardRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_InspectShardRequest, _uber_cadence_sharddistributor_v1_InspectShardRequest__Output>
           InspectShardResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_InspectShardResponse, _uber_cadence_sharddistributor_v1_InspectShardResponse__Output>
+          KeyLoad: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_KeyLoad, _uber_cadence_sharddistributor_v1_KeyLoad__Output>
+          KeyRange: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_KeyRange, _uber_cadence_sharddistributor_v1_KeyRange__Output>
           LiftBrakeRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_LiftBrakeRequest, _uber_cadence_sharddistributor_v1_LiftBrakeRequest__Output>
           LiftBrakeResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_LiftBrakeResponse, _uber_cadence_sharddistributor_v1_LiftBrakeResponse__Output>
           ListExecutorDrainsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest, _uber_cadence_sharddistributor_v1_ListExecutorDrainsRequest__Output>

@@ -3,6 +3,7 @@
 
 import type { AssignmentStatus as _uber_cadence_sharddistributor_v1_AssignmentStatus, AssignmentStatus__Output as _uber_cadence_sharddistributor_v1_AssignmentStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignmentStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
+import type { KeyRange as _uber_cadence_sharddistributor_v1_KeyRange, KeyRange__Output as _uber_cadence_sharddistributor_v1_KeyRange__Output } from '../../../../uber/cadence/sharddistributor/v1/KeyRange.ts';
 import type { Long } from '../../../../../loader_types.ts';
 
 /**
@@ -35,6 +36,12 @@ export interface AssignedShardState {
    * assignment, and its latest report does not show the shard running.
    */
   'notRunning'?: (boolean);
+  /**
+   * This server's addition (key-range namespaces): the range of the slice
+   * this shard is, so that a spectator routes a key by hashing it and
+   * searching the ranges. Unset in other namespaces.
+   */
+  'keyRange'?: (_uber_cadence_sharddistributor_v1_KeyRange | null);
 }
 
 /**
@@ -67,4 +74,10 @@ export interface AssignedShardState__Output {
    * assignment, and its latest report does not show the shard running.
    */
   'notRunning': (boolean);
+  /**
+   * This server's addition (key-range namespaces): the range of the slice
+   * this shard is, so that a spectator routes a key by hashing it and
+   * searching the ranges. Unset in other namespaces.
+   */
+  'keyRange': (_uber_cadence_sharddistributor_v1_KeyRange__Output | null);
 }

@@ -2,6 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/service.proto
 
 import type { ShardOwner as _uber_cadence_sharddistributor_v1_ShardOwner, ShardOwner__Output as _uber_cadence_sharddistributor_v1_ShardOwner__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardOwner.ts';
+import type { KeyRange as _uber_cadence_sharddistributor_v1_KeyRange, KeyRange__Output as _uber_cadence_sharddistributor_v1_KeyRange__Output } from '../../../../uber/cadence/sharddistributor/v1/KeyRange.ts';
 
 /**
  * The owner of a shard.
@@ -25,6 +26,16 @@ export interface GetShardOwnerResponse {
    * the one owner. Clients should try them in turn when one fails.
    */
   'owners'?: (_uber_cadence_sharddistributor_v1_ShardOwner)[];
+  /**
+   * This server's addition (key-range namespaces, where `shard_key` in the
+   * request is any application key and the server hashes it): the id of the
+   * slice that holds the key. Empty in other namespaces.
+   */
+  'sliceKey'?: (string);
+  /**
+   * Key-range namespaces: the range of that slice. Unset in other namespaces.
+   */
+  'keyRange'?: (_uber_cadence_sharddistributor_v1_KeyRange | null);
 }
 
 /**
@@ -49,4 +60,14 @@ export interface GetShardOwnerResponse__Output {
    * the one owner. Clients should try them in turn when one fails.
    */
   'owners': (_uber_cadence_sharddistributor_v1_ShardOwner__Output)[];
+  /**
+   * This server's addition (key-range namespaces, where `shard_key` in the
+   * request is any application key and the server hashes it): the id of the
+   * slice that holds the key. Empty in other namespaces.
+   */
+  'sliceKey': (string);
+  /**
+   * Key-range namespaces: the range of that slice. Unset in other namespaces.
+   */
+  'keyRange': (_uber_cadence_sharddistributor_v1_KeyRange__Output | null);
 }

@@ -2,6 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/executor.proto
 
 import type { AssignmentStatus as _uber_cadence_sharddistributor_v1_AssignmentStatus, AssignmentStatus__Output as _uber_cadence_sharddistributor_v1_AssignmentStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignmentStatus.ts';
+import type { KeyRange as _uber_cadence_sharddistributor_v1_KeyRange, KeyRange__Output as _uber_cadence_sharddistributor_v1_KeyRange__Output } from '../../../../uber/cadence/sharddistributor/v1/KeyRange.ts';
 import type { Long } from '../../../../../loader_types.ts';
 
 /**
@@ -18,6 +19,12 @@ export interface ShardAssignment {
    * downstream systems as a fencing token to reject a stale owner.
    */
   'fencingToken'?: (number | string | Long);
+  /**
+   * This server's addition (key-range namespaces): the range of the slice
+   * (the shard key is the slice id). The processor serves exactly the keys
+   * whose point is in it and refuses the others. Unset in other namespaces.
+   */
+  'keyRange'?: (_uber_cadence_sharddistributor_v1_KeyRange | null);
 }
 
 /**
@@ -34,4 +41,10 @@ export interface ShardAssignment__Output {
    * downstream systems as a fencing token to reject a stale owner.
    */
   'fencingToken': (string);
+  /**
+   * This server's addition (key-range namespaces): the range of the slice
+   * (the shard key is the slice id). The processor serves exactly the keys
+   * whose point is in it and refuses the others. Unset in other namespaces.
+   */
+  'keyRange': (_uber_cadence_sharddistributor_v1_KeyRange__Output | null);
 }

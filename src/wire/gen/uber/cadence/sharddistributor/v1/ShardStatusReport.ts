@@ -2,6 +2,7 @@
 // Original file: proto/uber/cadence/sharddistributor/v1/executor.proto
 
 import type { ShardStatus as _uber_cadence_sharddistributor_v1_ShardStatus, ShardStatus__Output as _uber_cadence_sharddistributor_v1_ShardStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/ShardStatus.ts';
+import type { KeyLoad as _uber_cadence_sharddistributor_v1_KeyLoad, KeyLoad__Output as _uber_cadence_sharddistributor_v1_KeyLoad__Output } from '../../../../uber/cadence/sharddistributor/v1/KeyLoad.ts';
 
 /**
  * What an executor says about one of its shards.
@@ -23,6 +24,16 @@ export interface ShardStatusReport {
    * shard and quarantines it past a threshold. Cadence's clients never send it.
    */
   'failedStarts'?: (number);
+  /**
+   * This server's addition (key-range namespaces, `type: range`; the shard
+   * is a slice of the hash line): the slice's heaviest keys, heaviest first,
+   * each with the load per second it surely had over the window `shard_load`
+   * covers (a Space-Saving sketch's count less its error). At most 32 keys of
+   * at most 256 characters. The planner splits a hot slice at the
+   * load-weighted point they give and gives a key whose own load passes the
+   * hot-key threshold a slice of its own. Empty in every other namespace.
+   */
+  'topKeys'?: (_uber_cadence_sharddistributor_v1_KeyLoad)[];
 }
 
 /**
@@ -45,4 +56,14 @@ export interface ShardStatusReport__Output {
    * shard and quarantines it past a threshold. Cadence's clients never send it.
    */
   'failedStarts': (number);
+  /**
+   * This server's addition (key-range namespaces, `type: range`; the shard
+   * is a slice of the hash line): the slice's heaviest keys, heaviest first,
+   * each with the load per second it surely had over the window `shard_load`
+   * covers (a Space-Saving sketch's count less its error). At most 32 keys of
+   * at most 256 characters. The planner splits a hot slice at the
+   * load-weighted point they give and gives a key whose own load passes the
+   * hot-key threshold a slice of its own. Empty in every other namespace.
+   */
+  'topKeys': (_uber_cadence_sharddistributor_v1_KeyLoad__Output)[];
 }

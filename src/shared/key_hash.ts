@@ -7,6 +7,9 @@
  * faster than the same code on `bigint`). Test vectors checked against the
  * reference C library: `tests/vectors/key_hash_vectors.json`.
  *
+ * Part of the contract with clients (one that routes by key must hash as the
+ * server does), hence in `shared/`, which the server and the SDKs import.
+ *
  * @module
  */
 
