@@ -10,6 +10,7 @@
  * @module
  */
 import { hashKeyInto } from "../shared/key_hash.ts";
+import { PointIndex } from "../shared/point_index.ts";
 
 /** One past the last point of the hash line: 2^64. */
 export const LINE_END: bigint = 1n << 64n;
@@ -27,7 +28,6 @@ export interface Slice {
 }
 
 const scratch = new Uint32Array(2);
-const MASK32 = 0xffffffffn;
 
 /**
  * An immutable slice map: slices in line order covering `[0, 2^64)` exactly
@@ -50,18 +50,12 @@ const MASK32 = 0xffffffffn;
 export class SliceMap {
   readonly #slices: readonly Slice[];
   readonly #nextId: number;
-  readonly #hi: Uint32Array;
-  readonly #lo: Uint32Array;
+  readonly #index: PointIndex;
 
   private constructor(slices: readonly Slice[], nextId: number) {
     this.#slices = slices;
     this.#nextId = nextId;
-    this.#hi = new Uint32Array(slices.length);
-    this.#lo = new Uint32Array(slices.length);
-    slices.forEach((s, i) => {
-      this.#hi[i] = Number(s.start >> 32n);
-      this.#lo[i] = Number(s.start & MASK32);
-    });
+    this.#index = new PointIndex(slices.map((s) => s.start));
   }
 
   /**
@@ -110,50 +104,14 @@ export class SliceMap {
     return this.#nextId;
   }
 
-  /**
-   * Bucket table, built on the first lookup: entry `b` is the index of the
-   * slice holding the first point of bucket `b` (the top bits of a point), so
-   * a lookup searches only between two neighbouring entries, usually one slice.
-   */
-  #buckets: Uint32Array | undefined;
-  #shift = 32;
-
-  #bucketTable(): Uint32Array {
-    const hi = this.#hi, lo = this.#lo, n = hi.length;
-    const bits = Math.min(16, Math.max(4, Math.ceil(Math.log2(n)) + 2));
-    this.#shift = 32 - bits;
-    const table = new Uint32Array((1 << bits) + 1);
-    let i = 0;
-    for (let b = 0; b < 1 << bits; b++) {
-      const first = (b << this.#shift) >>> 0;
-      while (i + 1 < n && (hi[i + 1]! < first || (hi[i + 1] === first && lo[i + 1] === 0))) i++;
-      table[b] = i;
-    }
-    table[1 << bits] = n - 1;
-    return this.#buckets = table;
-  }
-
   /** Index of the slice holding the point given as its high and low 32-bit halves. */
   indexOfHalves(high: number, low: number): number {
-    const hi = this.#hi, lo = this.#lo;
-    const table = this.#buckets ?? this.#bucketTable();
-    const bucket = high >>> this.#shift;
-    let a = table[bucket]!, b = table[bucket + 1]!;
-    while (a < b) {
-      const m = (a + b + 1) >>> 1;
-      const mh = hi[m]!;
-      if (mh < high || (mh === high && lo[m]! <= low)) a = m;
-      else b = m - 1;
-    }
-    return a;
+    return this.#index.indexOfHalves(high, low); // the map starts at 0: never -1
   }
 
   /** Index of the slice holding `point` (0 ≤ point < 2^64). */
   indexOfPoint(point: bigint): number {
-    if (point < 0n || point >= LINE_END) {
-      throw new RangeError(`Expected a point from 0 to 2^64 - 1, got ${point}`);
-    }
-    return this.indexOfHalves(Number(point >> 32n), Number(point & MASK32));
+    return this.#index.indexOfPoint(point);
   }
 
   /** Index of the slice holding `key`'s hash: the fast path of a lookup. */

@@ -5,8 +5,9 @@
  * configuration's Go syntax, or smctl's command-line syntax) and
  * {@linkcode formatDuration} (exact, or short for people); executor
  * capacities; and for key-range namespaces the key hash
- * ({@linkcode hashKeyInto}, {@linkcode keyHash}) and the top-keys sketch
- * ({@linkcode SpaceSaving}).
+ * ({@linkcode hashKeyInto}, {@linkcode keyHash}), the lookup of a point's
+ * range ({@linkcode PointIndex}, {@linkcode RangeIndex}) and the top-keys
+ * sketch ({@linkcode SpaceSaving}).
  *
  * @example Usage
  * ```ts
@@ -22,4 +23,5 @@
 export * from "./duration.ts";
 export * from "./capacity.ts";
 export * from "./key_hash.ts";
+export * from "./point_index.ts";
 export * from "./space_saving.ts";

@@ -248,6 +248,8 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/HeartbeatRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/HeartbeatResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardStatusReport.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/ShardAssignment.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/KeyRange.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/KeyLoad.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/WatchExecutorAssignmentRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/WatchExecutorAssignmentResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetShardOwnerRequest.ts";

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { hashKeyInto } from "../../shared/key_hash.ts";
+import { RangeIndex } from "../../shared/point_index.ts";
 import { SpaceSaving } from "../../shared/space_saving.ts";
 
 /** A slice the executor holds: `[start, end)` of the 64-bit hash line. */
@@ -54,27 +54,13 @@ export interface SliceLoadsOptions {
 /** The longest key reported by name, in UTF-16 code units. */
 export const MAX_REPORTED_KEY_LENGTH = 256;
 
-const TWO_32 = 0x1_0000_0000n;
+const LINE_END = 1n << 64n;
 
-/** A held slice with its bounds as 32-bit halves, its window's load and sketch. */
+/** A held slice, its window's load and its sketch. */
 interface Meter {
   readonly slice: HeldSlice;
-  readonly startHi: number;
-  readonly startLo: number;
-  /** `end - 1`, the last point, as halves (2^64 - 1 fits where 2^64 would not). */
-  readonly lastHi: number;
-  readonly lastLo: number;
   load: number;
   sketch: SpaceSaving;
-}
-
-function halves(point: bigint): [number, number] {
-  return [Number(point / TWO_32), Number(point % TWO_32)];
-}
-
-/** a ≤ b for points given as halves. */
-function atMost(aHi: number, aLo: number, bHi: number, bLo: number): boolean {
-  return aHi < bHi || (aHi === bHi && aLo <= bLo);
 }
 
 /**
@@ -99,8 +85,8 @@ export class SliceLoads {
   readonly #capacity: number;
   /** Held slices in line order. */
   #meters: Meter[] = [];
+  #index = new RangeIndex([]);
   #windowStartMs: number;
-  readonly #point = new Uint32Array(2);
 
   /** A meter holding no slice, its first window starting at `nowMs` (monotonic). */
   constructor(options: SliceLoadsOptions = {}, nowMs = 0) {
@@ -131,7 +117,7 @@ export class SliceLoads {
     const sorted = [...slices].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
     const meters: Meter[] = [];
     for (const slice of sorted) {
-      if (!(slice.start >= 0n && slice.start < slice.end && slice.end <= TWO_32 * TWO_32)) {
+      if (!(slice.start >= 0n && slice.start < slice.end && slice.end <= LINE_END)) {
         throw new RangeError(`Slice ${slice.id} has no valid range [${slice.start}, ${slice.end})`);
       }
       const previous = meters.at(-1);
@@ -143,19 +129,12 @@ export class SliceLoads {
         meters.push({ ...kept, slice });
         continue;
       }
-      const [startHi, startLo] = halves(slice.start);
-      const [lastHi, lastLo] = halves(slice.end - 1n);
-      meters.push({
-        slice,
-        startHi,
-        startLo,
-        lastHi,
-        lastLo,
-        load: 0,
-        sketch: new SpaceSaving(this.#capacity),
-      });
+      meters.push({ slice, load: 0, sketch: new SpaceSaving(this.#capacity) });
     }
     this.#meters = meters;
+    this.#index = new RangeIndex(
+      meters.map((m) => ({ firstPoint: m.slice.start, lastPoint: m.slice.end - 1n })),
+    );
   }
 
   /** The held slice holding `key`, or `undefined` when none does (the key is not this executor's). */
@@ -203,20 +182,6 @@ export class SliceLoads {
   }
 
   #meterOf(key: string): Meter | undefined {
-    const meters = this.#meters;
-    if (meters.length === 0) return undefined;
-    hashKeyInto(key, this.#point);
-    const hi = this.#point[0]!, lo = this.#point[1]!;
-    // The last slice starting at or before the point, then whether the point is inside it.
-    let a = 0, b = meters.length - 1;
-    while (a < b) {
-      const m = (a + b + 1) >>> 1;
-      if (atMost(meters[m]!.startHi, meters[m]!.startLo, hi, lo)) a = m;
-      else b = m - 1;
-    }
-    const meter = meters[a]!;
-    const inside = atMost(meter.startHi, meter.startLo, hi, lo) &&
-      atMost(hi, lo, meter.lastHi, meter.lastLo);
-    return inside ? meter : undefined;
+    return this.#meters[this.#index.indexOfKey(key)];
   }
 }

@@ -1,0 +1,101 @@
+/**
+ * Routing a key in a key-range namespace, from memory: hash the key (XXH64 of
+ * its UTF-8 bytes, as the server does), then find the slice whose range holds
+ * the point by a search over the slices' starts. The slice's key is then
+ * looked up like any shard's. The slices come from the namespace state
+ * (`AssignedShardState.key_range`).
+ *
+ * @module
+ */
+import { RangeIndex } from "../../shared/point_index.ts";
+import type { KeyRange__Output } from "../../wire/proto.ts";
+
+/** One slice as a spectator routes to it. */
+export interface SliceRoute {
+  /** The slice's shard key (its id in decimal). */
+  readonly sliceKey: string;
+  /** First point of the slice. */
+  readonly firstPoint: bigint;
+  /** Last point of the slice (included). */
+  readonly lastPoint: bigint;
+  /** The slice's generation. */
+  readonly generation: number;
+}
+
+const LAST_POINT = (1n << 64n) - 1n;
+
+/**
+ * The route of slice `sliceKey` from its wire range (`fixed64` fields arrive
+ * as decimal strings); throws a `RangeError` for a range that is not one.
+ */
+export function sliceRoute(sliceKey: string, range: KeyRange__Output): SliceRoute {
+  const firstPoint = BigInt(range.firstPoint);
+  const lastPoint = BigInt(range.lastPoint);
+  if (!(firstPoint >= 0n && firstPoint <= lastPoint && lastPoint <= LAST_POINT)) {
+    throw new RangeError(`Slice ${sliceKey} has no valid range [${firstPoint}, ${lastPoint}]`);
+  }
+  return { sliceKey, firstPoint, lastPoint, generation: range.generation };
+}
+
+/**
+ * The slices of a key-range namespace, looked up by key without allocating.
+ * Slices may leave gaps (a slice nobody owns is not listed): a key in a gap
+ * has no route.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { KeyRoutes } from "./key_routes.ts";
+ *
+ * const half = 1n << 63n;
+ * const routes = KeyRoutes.of([
+ *   { sliceKey: "0", firstPoint: 0n, lastPoint: half - 1n, generation: 0 },
+ *   { sliceKey: "1", firstPoint: half, lastPoint: (1n << 64n) - 1n, generation: 0 },
+ * ]);
+ * assert.ok(["0", "1"].includes(routes.sliceKeyOf("user:42")!));
+ * ```
+ */
+export class KeyRoutes {
+  readonly #routes: readonly SliceRoute[];
+  readonly #index: RangeIndex;
+
+  private constructor(routes: readonly SliceRoute[]) {
+    this.#routes = routes;
+    this.#index = new RangeIndex(routes);
+  }
+
+  /** Routes over `slices` in any order; throws a `RangeError` when two overlap. */
+  static of(slices: readonly SliceRoute[]): KeyRoutes {
+    const sorted = [...slices].sort((a, b) =>
+      a.firstPoint < b.firstPoint ? -1 : a.firstPoint > b.firstPoint ? 1 : 0
+    );
+    for (let i = 1; i < sorted.length; i++) {
+      if (sorted[i]!.firstPoint <= sorted[i - 1]!.lastPoint) {
+        throw new RangeError(
+          `Slices ${sorted[i - 1]!.sliceKey} and ${sorted[i]!.sliceKey} overlap`,
+        );
+      }
+    }
+    return new KeyRoutes(sorted);
+  }
+
+  /** Number of slices. */
+  get size(): number {
+    return this.#routes.length;
+  }
+
+  /** The slices, in line order. */
+  get slices(): readonly SliceRoute[] {
+    return this.#routes;
+  }
+
+  /** The slice holding `key`'s point, or `undefined` when no listed slice does. */
+  routeOf(key: string): SliceRoute | undefined {
+    return this.#routes[this.#index.indexOfKey(key)];
+  }
+
+  /** The shard key of the slice holding `key`, or `undefined` (see {@linkcode KeyRoutes.routeOf}). */
+  sliceKeyOf(key: string): string | undefined {
+    return this.routeOf(key)?.sliceKey;
+  }
+}
