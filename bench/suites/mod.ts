@@ -12,6 +12,7 @@ import { handover } from "./handover.ts";
 import { heartbeatIngestion } from "./heartbeat_ingestion.ts";
 import { planner } from "./planner.ts";
 import { propagation } from "./propagation.ts";
+import { ranges } from "./ranges.ts";
 import { routingThroughput } from "./routing_throughput.ts";
 import { shardsPerNamespace } from "./shards_per_namespace.ts";
 import { upstreamLimit } from "./upstream_limit.ts";
@@ -29,4 +30,5 @@ export const SUITES: readonly Suite[] = [
   upstreamLimit,
   churn,
   handover,
+  ranges,
 ];

@@ -1,0 +1,148 @@
+/**
+ * 12. Key ranges (issue 43; pure code, no services yet): the range planner on
+ * a simulated Zipf workload over 100 executors, exact per-slice loads and
+ * Space-Saving sketches as executors will report them, one planner pass per
+ * step; and the spectator's key lookups (`bench/ranges_bench.ts`).
+ *
+ * Per exponent, three phases of four passes: a new namespace settling, the
+ * hot spot moving (every key's load handed to the key a third of the key
+ * list further on), and one key jumping to 20% of all load.
+ *
+ * @module
+ */
+import { RANGE_DEFAULTS } from "../../src/config/range_settings.ts";
+import { ZipfSimulation } from "../../src/plan/ranges/_zipf_simulation.ts";
+import type { PassFigures } from "../../src/plan/ranges/_zipf_simulation.ts";
+import { repeatMicro } from "../lib/micro.ts";
+import { median } from "../lib/stats.ts";
+import { LOOKUPS_PER_ITERATION } from "../lib/micro_sizes.ts";
+import type { Figure, ReportTable, Suite, SuiteContext, SuiteOutput } from "../lib/result.ts";
+
+const EXECUTORS = 100;
+const PASSES = 4;
+const EXPONENTS = [0.8, 1.1] as const;
+const PHASES = ["new namespace", "hot spot moved", "one key at 20%"] as const;
+
+/** The suite. */
+export const ranges: Suite = {
+  name: "ranges",
+  title: "12. Key ranges",
+  run,
+};
+
+interface Phase {
+  readonly name: (typeof PHASES)[number];
+  readonly passes: PassFigures[];
+}
+
+/** Runs the three phases for one exponent; returns each pass's figures and the 20% key's owners. */
+function simulate(keys: number, s: number): { phases: Phase[]; hotOwners: number } {
+  const sim = new ZipfSimulation({ keys, s, executors: EXECUTORS, settings: RANGE_DEFAULTS });
+  const run = (name: Phase["name"]): Phase => ({
+    name,
+    passes: Array.from({ length: PASSES }, () => sim.pass()),
+  });
+  const phases = [run("new namespace")];
+  const before = Float64Array.from(sim.loads);
+  const shift = Math.floor(keys / 3);
+  for (let i = 0; i < keys; i++) sim.loads[(i + shift) % keys] = before[i]!;
+  phases.push(run("hot spot moved"));
+  const total = sim.loads.reduce((a, b) => a + b, 0);
+  const jumper = keys - 1; // the coldest key
+  sim.loads[jumper] = (0.2 / 0.8) * (total - sim.loads[jumper]!);
+  phases.push(run("one key at 20%"));
+  const hot = sim.slices.find((x) => x.slice.end - x.slice.start === 1n && x.load > total * 0.1);
+  return { phases, hotOwners: hot?.owners.length ?? 0 };
+}
+
+async function run(ctx: SuiteContext): Promise<SuiteOutput> {
+  const keys = ctx.quick ? 20_000 : 1_000_000;
+  const figures: Figure[] = [];
+  const tables: ReportTable[] = [];
+  const findings: string[] = [];
+  for (const s of EXPONENTS) {
+    ctx.progress(`Zipf s = ${s}: ${keys.toLocaleString("en")} keys, ${EXECUTORS} executors`);
+    const { phases, hotOwners } = simulate(keys, s);
+    for (const phase of phases) {
+      figures.push({
+        label: `s = ${s}, ${phase.name}: max/mean executor load after ${PASSES} passes`,
+        unit: "×",
+        digits: 3,
+        samples: [phase.passes.at(-1)!.maxOverMean],
+        target: { op: "<=", value: 1.1, text: "≤ 1.10" },
+      });
+    }
+    const all = phases.flatMap((p) => p.passes);
+    figures.push(
+      {
+        label: `s = ${s}: most keyspace moved by one pass`,
+        unit: "%",
+        digits: 2,
+        samples: [Math.max(...all.map((p) => p.keyspaceMoved)) * 100],
+      },
+      {
+        label: `s = ${s}: owners of the 20% key's own slice`,
+        unit: "owners",
+        samples: [hotOwners],
+        target: { op: ">=", value: 2, text: "isolated and replicated" },
+      },
+      {
+        label: `s = ${s}: planner time per pass, median`,
+        unit: "ms",
+        samples: [median(all.map((p) => p.planMs))],
+      },
+    );
+    tables.push({
+      caption: `Zipf s = ${s}, each pass`,
+      header: ["phase", "pass", "max/mean", "slices", "per executor", "moves", "keyspace moved"],
+      rows: phases.flatMap((phase) =>
+        phase.passes.map((p, i) => [
+          phase.name,
+          String(i),
+          p.maxOverMean.toFixed(3),
+          String(p.slices),
+          `${p.slicesPerExecutor.min}-${p.slicesPerExecutor.max}`,
+          String(p.moves),
+          `${(p.keyspaceMoved * 100).toFixed(2)}%`,
+        ])
+      ),
+    });
+    const last = all.at(-1)!;
+    findings.push(
+      `s = ${s}: ${last.slices} slices at the end, ${last.slicesPerExecutor.min}-` +
+        `${last.slicesPerExecutor.max} per executor (bounds ${RANGE_DEFAULTS.slicesPerExecutor.min}-` +
+        `${RANGE_DEFAULTS.slicesPerExecutor.max}).`,
+    );
+  }
+
+  ctx.progress("key lookups (deno bench bench/ranges_bench.ts)");
+  const micro = await repeatMicro("ranges_bench.ts", ctx.quick ? 1 : 3);
+  const perSecond = (name: string) =>
+    (micro.get(name) ?? []).map((ns) => LOOKUPS_PER_ITERATION / (ns / 1e9));
+  figures.push({
+    label: "spectator routes: key → slice → owner (3,200 slices), keys held as strings",
+    unit: "lookups/s",
+    samples: perSecond(
+      "spectator routes (KeyRoutes: hash, search, gap check, then the slice's owner)",
+    ),
+    target: { op: ">=", value: 10_000_000, text: "≥ 10 M/s" },
+  });
+
+  return {
+    figures,
+    tables,
+    method: [
+      `Simulated in process (src/plan/ranges/_zipf_simulation.ts): ${
+        keys.toLocaleString("en")
+      } keys \`key-N\` with load 1e6 / (N + 1)^s, ${EXECUTORS} executors in 3 zones, ` +
+      "available ownership, the default `range:` settings.",
+      "Each pass measures every slice's exact load and a Space-Saving sketch of its keys " +
+      `(\`sketchSize\` ${RANGE_DEFAULTS.sketchSize}), as executors will report them, and runs ` +
+      "`planRanges` once; max/mean is the hottest executor's true load over the mean after it.",
+      "Passes, not seconds: the service will run one a `period`. The planner time excludes the " +
+      "measuring.",
+      "Lookups: `deno bench bench/ranges_bench.ts`, 100,000 keys `user:N` an iteration.",
+    ],
+    findings,
+  };
+}
