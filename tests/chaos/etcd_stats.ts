@@ -78,3 +78,52 @@ export async function sampleEtcd(
     return undefined;
   }
 }
+
+/**
+ * The keys under `prefix` counted by shape: the part after the prefix with
+ * every run of digits written `N` and each namespace or executor name
+ * written `<name>` (`ns/<name>/assignment/log/N`), so that a soak's growth
+ * names the kind of key that grew.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keyShape } from "./etcd_stats.ts";
+ *
+ * assert.equal(keyShape("/p/", "/p/ns/soak-7/assignment/log/0000000000000012"), "ns/<name>/assignment/log/N");
+ * assert.equal(keyShape("/p/", "/p/history/chaos-a/123-x-4"), "history/<name>/N-x-N");
+ * ```
+ */
+export function keyShape(prefix: string, key: string): string {
+  const parts = key.slice(prefix.length).split("/");
+  // The second part of `ns/<ns>/...`, `history/<ns>/...` and the like is a name.
+  if (parts.length > 2) parts[1] = "\u0000";
+  if (parts[2] === "executors" && parts.length > 3) parts[3] = "\u0000";
+  return parts.join("/").replace(/\d+/g, "N").replaceAll("\u0000", "<name>");
+}
+
+/** Counts of the keys under `prefix` by {@linkcode keyShape}; undefined when etcd cannot answer. */
+export async function keyCensus(
+  endpoints: readonly string[],
+  prefix: string,
+): Promise<Record<string, number> | undefined> {
+  try {
+    const text = await etcdctl([
+      `--endpoints=${endpoints.join(",")}`,
+      "--command-timeout=5s",
+      "get",
+      "--prefix",
+      prefix,
+      "--keys-only",
+    ]);
+    const census: Record<string, number> = {};
+    for (const key of text.split("\n")) {
+      if (key.trim() === "") continue;
+      const shape = keyShape(prefix, key);
+      census[shape] = (census[shape] ?? 0) + 1;
+    }
+    return census;
+  } catch {
+    return undefined;
+  }
+}

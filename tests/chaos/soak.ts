@@ -22,7 +22,7 @@ import { check, type Violation } from "./checker.ts";
 import { ChaosCluster } from "./cluster.ts";
 import { CHAOS_BOUND_TIMINGS, chaosNamespaces } from "./config.ts";
 import { reassignmentBoundMs } from "./bounds.ts";
-import { sampleEtcd } from "./etcd_stats.ts";
+import { keyCensus, sampleEtcd } from "./etcd_stats.ts";
 import { type FaultKind, faultSchedule, runFault } from "./faults.ts";
 import { type Growth, type GrowthLimit, judgeGrowth, type Point } from "./growth.ts";
 import { sampleProcess } from "./process_stats.ts";
@@ -73,6 +73,12 @@ export interface SoakReport {
   readonly violations: readonly Violation[];
   readonly crashes: readonly Crash[];
   readonly harnessErrors: readonly string[];
+  /**
+   * The keys under the prefix by shape (`etcd_stats.ts` `keyShape`) when
+   * judging began and at the end, so that a growth of `etcd-keys` names what
+   * grew; shapes whose count did not change are left out.
+   */
+  readonly keyChanges: readonly { shape: string; warmUp: number; end: number }[];
   readonly outDir: string;
   readonly passed: boolean;
 }
@@ -177,6 +183,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
 
   const load = soakLoad(cluster, namespaces.map((n) => n.name), (e) => harnessErrors.push(e));
   let violations: Violation[] = [];
+  let censusAtWarmUp: Record<string, number> | undefined;
+  let censusAtEnd: Record<string, number> | undefined;
   try {
     const until = started + durationMs;
     let nextSample = Date.now();
@@ -187,6 +195,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
       if (Date.now() >= nextSample) {
         await sample();
         nextSample += sampleEveryMs;
+      }
+      if (censusAtWarmUp === undefined && Date.now() >= started + warmUpMs) {
+        censusAtWarmUp = await keyCensus(cluster.etcd.endpoints, `${cluster.prefix}/`);
       }
       if (Date.now() >= nextFault && faults.length < plans.length) {
         const plan = plans[faults.length]!;
@@ -210,6 +221,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     }
     await load.stop();
     await sleep(boundMs); // the last fault heals and the shards settle before the check
+    censusAtEnd = await keyCensus(cluster.etcd.endpoints, `${cluster.prefix}/`);
     violations = [
       ...check(recorder.events, { namespaces, boundMs, from: started, until: Date.now() })
         .violations,
@@ -236,6 +248,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     violations,
     crashes: recorder.crashes,
     harnessErrors,
+    keyChanges: keyChanges(censusAtWarmUp ?? {}, censusAtEnd ?? {}),
     outDir,
     // The soak's faults leave every service and SDK process running: any exit is a failure.
     passed: leaks.length === 0 && violations.length === 0 && harnessErrors.length === 0 &&
@@ -243,6 +256,17 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
   };
   await Deno.writeTextFile(`${outDir}/soak.json`, JSON.stringify(report, null, 2) + "\n");
   return report;
+}
+
+/** The shapes whose count differs between two censuses, most grown first. */
+function keyChanges(
+  warmUp: Readonly<Record<string, number>>,
+  end: Readonly<Record<string, number>>,
+): { shape: string; warmUp: number; end: number }[] {
+  const shapes = new Set([...Object.keys(warmUp), ...Object.keys(end)]);
+  return [...shapes].map((shape) => ({ shape, warmUp: warmUp[shape] ?? 0, end: end[shape] ?? 0 }))
+    .filter((c) => c.warmUp !== c.end)
+    .sort((a, b) => (b.end - b.warmUp) - (a.end - a.warmUp) || a.shape.localeCompare(b.shape));
 }
 
 /** One verdict per process and metric, from the generation with the most samples. */

@@ -80,6 +80,9 @@ export function printSoak(r: SoakReport): void {
   ]));
   for (const v of r.violations.slice(0, 10)) console.log(`  violation ${v.rule}: ${v.message}`);
   for (const e of r.harnessErrors.slice(0, 10)) console.log(`  harness error: ${e}`);
+  for (const c of r.keyChanges.slice(0, 10)) {
+    console.log(`  keys ${c.shape}: ${c.warmUp} → ${c.end} (after the warm-up → at the end)`);
+  }
   console.log(r.passed ? "PASSED" : "FAILED");
 }
 
