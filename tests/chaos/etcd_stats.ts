@@ -80,9 +80,9 @@ export async function sampleEtcd(
 }
 
 /**
- * The keys under `prefix` counted by shape: the part after the prefix with
- * every run of digits written `N` and each namespace or executor name
- * written `<name>` (`ns/<name>/assignment/log/N`), so that a soak's growth
+ * A key's shape: the part after `prefix` with every run of digits written
+ * `N`, so that keys of one kind (`store/history/soak-tmp-N/N-service-N.N-N`,
+ * `store/ns/chaos-x/assignment/log/N`) count together and a soak's growth
  * names the kind of key that grew.
  *
  * @example
@@ -90,16 +90,12 @@ export async function sampleEtcd(
  * import assert from "node:assert/strict";
  * import { keyShape } from "./etcd_stats.ts";
  *
- * assert.equal(keyShape("/p/", "/p/ns/soak-7/assignment/log/0000000000000012"), "ns/<name>/assignment/log/N");
- * assert.equal(keyShape("/p/", "/p/history/chaos-a/123-x-4"), "history/<name>/N-x-N");
+ * assert.equal(keyShape("/p/", "/p/ns/chaos-x/assignment/log/0000000000000012"), "ns/chaos-x/assignment/log/N");
+ * assert.equal(keyShape("/p/", "/p/history/soak-tmp-7/123-service-0.1-4"), "history/soak-tmp-N/N-service-N.N-N");
  * ```
  */
 export function keyShape(prefix: string, key: string): string {
-  const parts = key.slice(prefix.length).split("/");
-  // The second part of `ns/<ns>/...`, `history/<ns>/...` and the like is a name.
-  if (parts.length > 2) parts[1] = "\u0000";
-  if (parts[2] === "executors" && parts.length > 3) parts[3] = "\u0000";
-  return parts.join("/").replace(/\d+/g, "N").replaceAll("\u0000", "<name>");
+  return key.slice(prefix.length).replace(/\d+/g, "N");
 }
 
 /** Counts of the keys under `prefix` by {@linkcode keyShape}; undefined when etcd cannot answer. */
