@@ -9,7 +9,8 @@
  * Keys that are shard numbers come back as the process's shared strings
  * (core/index_keys.ts), so a fixed namespace's keys are never made again.
  * Anything this reader does not cover (a key that is not ASCII, an enum value
- * outside 0..2^31-1, a wire type it does not expect, a truncated entry)
+ * outside 0..2^31-1, a wire type it does not expect, a truncated entry, a
+ * report with top keys)
  * returns `undefined`, and the caller decodes with protobufjs as before:
  * both give the same values, a property test holds them equal.
  *
@@ -130,7 +131,10 @@ function readValue(c: ProtoCursor, start: number, view: DataView): WireReport | 
       if (c.at + 8 > c.end) return undefined;
       load = view.getFloat64(c.at, true);
       c.at += 8;
-    } else if (tag < 8 || tag >>> 3 <= 3 || !c.skip(tag & 7)) return undefined;
+    } else if (tag < 8 || tag >>> 3 <= 4 || !c.skip(tag & 7)) {
+      // Field 4 (`top_keys`, key-range namespaces) is left to protobufjs, which reads its keys.
+      return undefined;
+    }
   }
   if (c.at !== c.end) return undefined;
   if (failedStarts === 0) return report(status, load);
