@@ -54,7 +54,11 @@ export function lostExecutors(
   now: number,
 ): ExecutorView[] {
   const lost: ExecutorView[] = [];
-  for (const e of view.executors()) if (!view.isAlive(e, now)) lost.push(e);
+  // Copies: the picture's executor objects change in place as heartbeats are applied, and the
+  // commit must compare the records as they were when the pass judged them lost (a live object
+  // read at commit time carries the newer revision, and the compare let a move off an executor
+  // heard from meanwhile through: a needless move in CI's chaos run).
+  for (const e of view.executors()) if (!view.isAlive(e, now)) lost.push({ ...e });
   return lost.sort((a, b) => b.seenAtMs - a.seenAtMs);
 }
 

@@ -89,3 +89,14 @@ Deno.test("executors gone from the picture are forgotten", async () => {
   await check.behind(view, 0);
   assert.equal(reads.length, 2, "read again after it left and came back");
 });
+
+Deno.test("lostExecutors keeps the revisions of its judgement when the picture moves on", () => {
+  const live = { executorId: "x", heartbeatRevision: 7, seenAtMs: 1 };
+  const view = {
+    executors: () => [live as ExecutorView].values(),
+    isAlive: () => false,
+  } as Pick<NamespaceView, "executors" | "isAlive">;
+  const [judged] = lostExecutors(view, 10);
+  live.heartbeatRevision = 9; // the cache applies x's next heartbeat in place
+  assert.equal(judged?.heartbeatRevision, 7, "the commit compares the record the pass judged");
+});
