@@ -30,13 +30,18 @@ export const ranges: Suite = {
   run,
 };
 
-interface Phase {
+/** One phase of a simulation: its name and each pass's figures. */
+export interface Phase {
   readonly name: (typeof PHASES)[number];
   readonly passes: PassFigures[];
 }
 
-/** Runs the three phases for one exponent; returns each pass's figures and the 20% key's owners. */
-function simulate(keys: number, s: number): { phases: Phase[]; hotOwners: number } {
+/**
+ * Runs the three phases over `keys` keys for exponent `s`; returns each
+ * pass's figures and the owners of the 20% key's slice (also used by
+ * `bench/tools/ranges_simulation.ts`).
+ */
+export function simulate(keys: number, s: number): { phases: Phase[]; hotOwners: number } {
   const sim = new ZipfSimulation({ keys, s, executors: EXECUTORS, settings: RANGE_DEFAULTS });
   const run = (name: Phase["name"]): Phase => ({
     name,

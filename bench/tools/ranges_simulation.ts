@@ -14,38 +14,27 @@
  *
  * @module
  */
-import { RANGE_DEFAULTS } from "../../src/config/range_settings.ts";
-import { ZipfSimulation } from "../../src/plan/ranges/_zipf_simulation.ts";
+import { simulate } from "../suites/ranges.ts";
 
 const KEYS = Number(Deno.args[0] ?? 1_000_000);
 const EXECUTORS = 100;
 
-function row(phase: string, pass: number, sim: ZipfSimulation): void {
-  const f = sim.pass();
-  const ms = f.planMs;
-  console.log(
-    `| ${phase} | ${pass} | ${f.maxOverMean.toFixed(3)} | ${f.slices} | ` +
-      `${f.slicesPerExecutor.min}-${f.slicesPerExecutor.max} | ${f.splits} | ${f.merges} | ` +
-      `${f.isolations} | ${f.moves} | ${(f.keyspaceMoved * 100).toFixed(2)}% | ${ms.toFixed(0)} |`,
-  );
-}
-
 for (const s of [0.8, 1.1]) {
-  const sim = new ZipfSimulation({ keys: KEYS, s, executors: EXECUTORS, settings: RANGE_DEFAULTS });
   console.log(`\n**Zipf s = ${s}**, ${KEYS.toLocaleString("en")} keys, ${EXECUTORS} executors\n`);
   console.log(
     "| phase | pass | max/mean | slices | slices/executor | splits | merges | isolated | moves | keyspace moved | plan ms |",
   );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (let p = 0; p < 4; p++) row("new", p, sim);
-  const before = Float64Array.from(sim.loads);
-  const shift = Math.floor(KEYS / 3);
-  for (let i = 0; i < KEYS; i++) sim.loads[(i + shift) % KEYS] = before[i]!;
-  for (let p = 0; p < 4; p++) row("hot spot moved", p, sim);
-  const total = sim.loads.reduce((a, b) => a + b, 0);
-  const jumper = KEYS - 1; // the coldest key
-  sim.loads[jumper] = (0.2 / 0.8) * (total - sim.loads[jumper]!);
-  for (let p = 0; p < 4; p++) row("one key at 20%", p, sim);
-  const hot = sim.slices.find((x) => x.slice.end - x.slice.start === 1n && x.load > total * 0.1);
-  console.log(`\nthe 20% key's slice: ${hot?.owners.length ?? 0} owners`);
+  const { phases, hotOwners } = simulate(KEYS, s);
+  for (const phase of phases) {
+    phase.passes.forEach((f, pass) =>
+      console.log(
+        `| ${phase.name} | ${pass} | ${f.maxOverMean.toFixed(3)} | ${f.slices} | ` +
+          `${f.slicesPerExecutor.min}-${f.slicesPerExecutor.max} | ${f.splits} | ${f.merges} | ` +
+          `${f.isolations} | ${f.moves} | ${(f.keyspaceMoved * 100).toFixed(2)}% | ` +
+          `${f.planMs.toFixed(0)} |`,
+      )
+    );
+  }
+  console.log(`\nthe 20% key's slice: ${hotOwners} owners`);
 }
