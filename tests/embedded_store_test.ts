@@ -5,6 +5,7 @@ import { assign, claim, type OpenStore, storeContract } from "./support/store_co
 import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 import { drainReasonsContract } from "./support/store_contract_drain_reasons.ts";
 import { leaderWritesContract } from "./support/store_contract_leader_writes.ts";
+import { historyTrimContract } from "./support/store_contract_history.ts";
 import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -28,6 +29,7 @@ operatorWriteContract("embedded", openEmbedded);
 hiddenExecutorsContract("embedded", openEmbedded);
 drainReasonsContract("embedded", openEmbedded);
 leaderWritesContract("embedded", openEmbedded);
+historyTrimContract("embedded", openEmbedded);
 
 Deno.test("embedded store: everything survives a reopen, from the journal and from a snapshot", async () => {
   const { dir, remove } = await tempDir();

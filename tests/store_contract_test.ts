@@ -7,6 +7,7 @@ import { assign, bigDelta, claim, ownersImage, storeContract } from "./support/s
 import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 import { drainReasonsContract } from "./support/store_contract_drain_reasons.ts";
 import { leaderWritesContract } from "./support/store_contract_leader_writes.ts";
+import { historyTrimContract } from "./support/store_contract_history.ts";
 import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 // One etcd, with default settings (so at most 128 operations per transaction), for the file:
@@ -23,6 +24,7 @@ operatorWriteContract("etcd", openEtcd);
 hiddenExecutorsContract("etcd", openEtcd);
 drainReasonsContract("etcd", openEtcd);
 leaderWritesContract("etcd", openEtcd);
+historyTrimContract("etcd", openEtcd);
 
 /** Counts the keys under `prefix` with a raw client. */
 async function countKeys(client: Etcd3, prefix: string): Promise<number> {

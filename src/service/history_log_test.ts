@@ -152,7 +152,7 @@ function memoryStore(): HistoryStore {
   };
 }
 
-Deno.test("history: a deleted namespace's events are swept once past their retention, unread", async () => {
+Deno.test("history: the sweep drops events past their retention, unread, deleted namespace or live", async () => {
   const store = memoryStore();
   const fake = fakeClock(1_000);
   const logger = jsonLogger("warn", {}, () => {});
@@ -164,15 +164,17 @@ Deno.test("history: a deleted namespace's events are swept once past their reten
   });
   await history.record("gone", note(1));
   await history.record("live", note(2));
-  const exists = (ns: string) => ns === "live";
+  await fake.tick(30_000);
+  await history.record("live", note(3));
   assert.equal(history.sweepEveryMs, 15_000);
 
-  await fake.tick(59_000); // within the retention: kept, still readable
-  assert.equal(await history.sweepRemoved(exists), 0);
+  await fake.tick(29_000); // within the retention: kept, still readable
+  assert.equal(await history.sweep(), 0);
   assert.deepEqual(await store.historyNamespaces(), ["gone", "live"]);
 
-  await fake.tick(2_000); // past it: the deleted namespace's history goes, the live one's stays
-  assert.equal(await history.sweepRemoved(exists), 1);
+  await fake.tick(2_000); // past it for the first two: the deleted namespace's goes, and the live one's old event
+  assert.equal(await history.sweep(), 2);
   assert.deepEqual(await store.historyNamespaces(), ["live"]);
   assert.equal(await history.readRemoved("gone"), undefined);
+  assert.deepEqual((await history.read("live")).length, 1);
 });

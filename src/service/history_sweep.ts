@@ -1,11 +1,12 @@
 /**
- * The sweep of deleted namespaces' history: every instance, every
- * `HistoryLog.sweepEveryMs` (first at a random point of the first period, so
- * instances started together do not sweep together), trims the history of
- * namespaces that no longer exist to its retention. Without it a deleted
- * namespace's events stayed in the store until someone read them again (the
- * soak found the keys growing with every namespace created and deleted).
- * Trimming is idempotent, so instances sweeping at once do no harm.
+ * The history sweep: every instance, every `HistoryLog.sweepEveryMs` (first
+ * at a random point of the first period, so instances started together do
+ * not sweep together), trims every namespace's history to its retention.
+ * Without it a deleted namespace's events stayed in the store until someone
+ * read them again (the soak found the keys growing with every namespace
+ * created and deleted), and a live one's stayed past `maxAge` until 50 more
+ * events were recorded. Trimming is idempotent, so instances sweeping at once
+ * do no harm.
  *
  * @module
  */
@@ -25,30 +26,29 @@ import type { HistoryLog } from "./history_log.ts";
  * import { HistoryLog } from "./history_log.ts";
  * import { runHistorySweep } from "./history_sweep.ts";
  *
- * // A store holding one event of "gone", a namespace deleted long ago.
- * const logs = new Map([["gone", 1], ["live", 1]]);
+ * // A store whose "old" namespace holds only events past the retention.
+ * const logs = new Map([["old", 1], ["recent", 1]]);
  * const store = {
  *   historyNamespaces: () => Promise.resolve([...logs.keys()]),
- *   trimHistory: (ns: string) => Promise.resolve(logs.delete(ns) ? 1 : 0),
+ *   trimHistory: (ns: string) => Promise.resolve(ns === "old" && logs.delete(ns) ? 1 : 0),
  *   appendHistory: () => Promise.resolve(),
  *   readHistory: () => Promise.resolve([]),
  * };
  * const options = { clock: systemClock, logger: silentLogger };
  * const history = new HistoryLog(store, { ...options, writer: "i1" });
  * const stop = new AbortController();
- * const sweeping = runHistorySweep(history, (ns) => ns === "live", stop.signal, {
+ * const sweeping = runHistorySweep(history, stop.signal, {
  *   ...options,
  *   random: () => 0, // the first sweep at once
  * });
  * await new Promise((resolve) => setTimeout(resolve, 50));
  * stop.abort();
  * await sweeping;
- * assert.deepEqual([...logs.keys()], ["live"]);
+ * assert.deepEqual([...logs.keys()], ["recent"]);
  * ```
  */
 export async function runHistorySweep(
   history: HistoryLog,
-  exists: (namespace: string) => boolean,
   signal: AbortSignal,
   options: { readonly clock: Clock; readonly logger: Logger; readonly random?: () => number },
 ): Promise<void> {
@@ -62,12 +62,12 @@ export async function runHistorySweep(
     }
     wait = every;
     try {
-      const dropped = await history.sweepRemoved(exists);
+      const dropped = await history.sweep();
       if (dropped > 0) {
-        options.logger.debug("history of deleted namespaces trimmed", { events: dropped });
+        options.logger.debug("history trimmed to its retention", { events: dropped });
       }
     } catch (error) {
-      options.logger.warn("history of deleted namespaces not trimmed; tried again later", {
+      options.logger.warn("history not trimmed; tried again later", {
         error,
       });
     }

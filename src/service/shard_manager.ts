@@ -259,7 +259,7 @@ export class ShardManager implements Service {
       time: () => this.routing.time(),
       record: (namespace, note) => void this.history.record(namespace, note),
     });
-    this.#sweep = runHistorySweep(this.history, (name) => this.#registry.has(name), signal, {
+    this.#sweep = runHistorySweep(this.history, signal, {
       clock: this.#clock,
       logger: this.#options.logger,
     });

@@ -2,8 +2,10 @@
  * A soak: the chaos cluster under a steady mixed load for a long time, a
  * fault every few minutes, and every process's resources sampled all along.
  * It fails when a series grows beyond noise (see `growth.ts`), on the
- * chaos checker's violations, and when any process exits (no soak fault
- * ends one).
+ * chaos checker's violations, when any process exits (no soak fault ends
+ * one), and when a namespace's change log passes its bound (the store's
+ * keys are judged without the change log, whose fold every 64 changes makes
+ * an hour-long sawtooth at the soak's pace: `change_log_keys.ts`).
  *
  * The load: the executors' heartbeats and processors and the spectator's
  * watch (the chaos cluster's own), reads of every namespace's state every
@@ -23,6 +25,7 @@ import { ChaosCluster } from "./cluster.ts";
 import { CHAOS_BOUND_TIMINGS, chaosNamespaces } from "./config.ts";
 import { reassignmentBoundMs } from "./bounds.ts";
 import { keyCensus, sampleEtcd } from "./etcd_stats.ts";
+import { type ChangeLogVerdict, ChangeLogWatch, splitCensus } from "./change_log_keys.ts";
 import { type FaultKind, faultSchedule, runFault } from "./faults.ts";
 import { type Growth, type GrowthLimit, judgeGrowth, type Point } from "./growth.ts";
 import { sampleProcess } from "./process_stats.ts";
@@ -79,6 +82,11 @@ export interface SoakReport {
    * grew; shapes whose count did not change are left out.
    */
   readonly keyChanges: readonly { shape: string; warmUp: number; end: number }[];
+  /**
+   * Each namespace's assignment change log, judged against its bound rather
+   * than for growth (`etcd-keys` leaves it out; see `change_log_keys.ts`).
+   */
+  readonly changeLog: readonly ChangeLogVerdict[];
   readonly outDir: string;
   readonly passed: boolean;
 }
@@ -147,6 +155,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
       ),
     onError: (message) => harnessErrors.push(message),
   });
+  const changeLog = new ChangeLogWatch();
   const add = (process: string, generation: number, metric: string, at: number, v: number) => {
     const key = `${process}\u0000${metric}\u0000${generation}`;
     const list = points.get(key) ?? [];
@@ -174,8 +183,15 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     const etcd = await sampleEtcd(cluster.etcd.endpoints, `${cluster.prefix}/`);
     if (etcd) {
       add("etcd", 0, "etcd-db-in-use", at, etcd.dbInUseBytes);
-      add("etcd", 0, "etcd-keys", at, etcd.keys);
       row.etcd = etcd;
+    }
+    const census = await keyCensus(cluster.etcd.endpoints, `${cluster.prefix}/`);
+    if (census) {
+      // The change log rises for about an hour between folds by design: judged by its bound.
+      const split = splitCensus(census);
+      add("etcd", 0, "etcd-keys", at, split.others);
+      changeLog.add(split.logs);
+      row.etcdKeys = { others: split.others, logs: Object.fromEntries(split.logs) };
     }
     samples++;
     await samplesFile.write(new TextEncoder().encode(JSON.stringify(row) + "\n"));
@@ -234,6 +250,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
   }
   const series = judgeAll(points, started + warmUpMs);
   const leaks = series.filter((s) => s.leaked);
+  const logs = changeLog.verdicts();
   const report: SoakReport = {
     seed,
     startedAt: new Date(started).toISOString(),
@@ -249,10 +266,11 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     crashes: recorder.crashes,
     harnessErrors,
     keyChanges: keyChanges(censusAtWarmUp ?? {}, censusAtEnd ?? {}),
+    changeLog: logs,
     outDir,
     // The soak's faults leave every service and SDK process running: any exit is a failure.
     passed: leaks.length === 0 && violations.length === 0 && harnessErrors.length === 0 &&
-      recorder.crashes.length === 0 && samples > 0,
+      recorder.crashes.length === 0 && samples > 0 && logs.every((l) => !l.overBound),
   };
   await Deno.writeTextFile(`${outDir}/soak.json`, JSON.stringify(report, null, 2) + "\n");
   return report;

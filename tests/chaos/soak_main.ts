@@ -73,6 +73,12 @@ export function printSoak(r: SoakReport): void {
           : `${human(s.metric, s.early)} → ${human(s.metric, s.late)}${s.leaked ? "  GREW" : ""}`,
       ] as const
     ),
+    ...r.changeLog.map((l) =>
+      [
+        `change log ${l.namespace}`,
+        `at most ${l.max} entries, ${l.folds} folds${l.overBound ? "  OVER BOUND" : ""}`,
+      ] as const
+    ),
     ["unexpected exits", r.crashes.length],
     ["violations", r.violations.length],
     ["harness errors", r.harnessErrors.length],

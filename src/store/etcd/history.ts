@@ -96,7 +96,31 @@ export async function historyNamespaces(client: Etcd3, prefix: string): Promise<
   }
 }
 
-/** Drops events before `beforeMs` and beyond the newest `keep`. */
+async function keysIn(
+  client: Etcd3,
+  key: string,
+  end: string,
+  options: { limit?: number; countOnly?: boolean } = {},
+): Promise<{ keys: string[]; count: number }> {
+  try {
+    const answer = await client.kv.range({
+      key: Buffer.from(key),
+      range_end: Buffer.from(end),
+      keys_only: true,
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.countOnly ? { count_only: true } : {}),
+    });
+    return { keys: answer.kvs.map((kv) => kv.key.toString()), count: Number(answer.count) };
+  } catch (cause) {
+    throw new StoreUnavailableError(`etcd read failed: ${errorText(cause)}`, { cause });
+  }
+}
+
+/**
+ * Drops events before `beforeMs` and beyond the newest `keep` (`Infinity`:
+ * by age only). Reads only the keys it drops (and a count), so a sweep of a
+ * namespace with nothing past its retention costs two small reads.
+ */
 export async function trimHistory(
   client: Etcd3,
   prefix: string,
@@ -105,19 +129,14 @@ export async function trimHistory(
   keep: number,
 ): Promise<number> {
   const from = historyPrefix(prefix, namespace);
-  let kvs;
-  try {
-    kvs = (await client.kv.range({
-      key: Buffer.from(from),
-      range_end: Buffer.from(prefixEnd(from)),
-      keys_only: true,
-    })).kvs;
-  } catch (cause) {
-    throw new StoreUnavailableError(`etcd read failed: ${errorText(cause)}`, { cause });
-  }
-  const keys = kvs.map((kv) => kv.key.toString());
+  const end = prefixEnd(from);
   const cutoff = `${from}${String(Math.max(0, Math.floor(beforeMs))).padStart(15, "0")}`;
-  const doomed = keys.filter((key, i) => key < cutoff || i < keys.length - keep);
+  const doomed = (await keysIn(client, from, cutoff)).keys;
+  if (Number.isFinite(keep)) {
+    const { count } = await keysIn(client, cutoff, end, { countOnly: true });
+    const over = count - Math.max(0, Math.floor(keep));
+    if (over > 0) doomed.push(...(await keysIn(client, cutoff, end, { limit: over })).keys);
+  }
   if (doomed.length > 0) await writeAll(client, doomed.map((key) => del(key)));
   return doomed.length;
 }
