@@ -6,6 +6,7 @@ import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 import { drainReasonsContract } from "./support/store_contract_drain_reasons.ts";
 import { leaderWritesContract } from "./support/store_contract_leader_writes.ts";
 import { historyTrimContract } from "./support/store_contract_history.ts";
+import { slicesContract } from "./support/store_contract_slices.ts";
 import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -30,6 +31,7 @@ hiddenExecutorsContract("embedded", openEmbedded);
 drainReasonsContract("embedded", openEmbedded);
 leaderWritesContract("embedded", openEmbedded);
 historyTrimContract("embedded", openEmbedded);
+slicesContract("embedded", openEmbedded);
 
 Deno.test("embedded store: everything survives a reopen, from the journal and from a snapshot", async () => {
   const { dir, remove } = await tempDir();

@@ -8,6 +8,7 @@ import { hiddenExecutorsContract } from "./support/store_contract_hidden.ts";
 import { drainReasonsContract } from "./support/store_contract_drain_reasons.ts";
 import { leaderWritesContract } from "./support/store_contract_leader_writes.ts";
 import { historyTrimContract } from "./support/store_contract_history.ts";
+import { slicesContract } from "./support/store_contract_slices.ts";
 import { operatorWriteContract } from "./support/store_contract_operator.ts";
 
 // One etcd, with default settings (so at most 128 operations per transaction), for the file:
@@ -25,6 +26,7 @@ hiddenExecutorsContract("etcd", openEtcd);
 drainReasonsContract("etcd", openEtcd);
 leaderWritesContract("etcd", openEtcd);
 historyTrimContract("etcd", openEtcd);
+slicesContract("etcd", openEtcd);
 
 /** Counts the keys under `prefix` with a raw client. */
 async function countKeys(client: Etcd3, prefix: string): Promise<number> {

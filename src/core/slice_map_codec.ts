@@ -1,5 +1,5 @@
 /**
- * A compact binary form of a slice map, for the watch stream to come: one
+ * A compact binary form of a slice map (and its text form, base64): one
  * version byte, then varints for the slice count and the next id, then per
  * slice its start as 8 big-endian bytes, its id and its generation as
  * varints. Ends are implied (each slice ends where the next starts; the last
@@ -102,4 +102,43 @@ export function decodeSliceMap(bytes: Uint8Array): SliceMap {
     generation: generations[i]!,
   }));
   return SliceMap.from(slices, nextId);
+}
+
+/**
+ * The slice map as text (base64 of {@linkcode encodeSliceMap}): the form an
+ * assignment change and the store's snapshot carry (`AssignmentDelta.slices`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SliceMap } from "./slices.ts";
+ * import { sliceMapFromText, sliceMapText } from "./slice_map_codec.ts";
+ *
+ * const map = SliceMap.initial(4).split(1, (1n << 62n) + 9n);
+ * assert.deepEqual(sliceMapFromText(sliceMapText(map)).slices, map.slices);
+ * ```
+ */
+export function sliceMapText(map: SliceMap): string {
+  const bytes = encodeSliceMap(map);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/**
+ * Reads {@linkcode sliceMapText}'s form; throws a `RangeError` for text that
+ * is not base64 or whose bytes are not a slice map.
+ */
+export function sliceMapFromText(text: string): SliceMap {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new RangeError("Invalid slice map text: not base64");
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return decodeSliceMap(bytes);
 }

@@ -127,6 +127,12 @@ export interface AssignmentDelta {
    * executor is heard from again) or they are forgotten.
    */
   readonly hide?: Readonly<Record<string, number>>;
+  /**
+   * Key-range namespaces: the whole slice map once this change is applied
+   * (`core/slice_map_codec.ts` `sliceMapText`), replacing the one before; the
+   * shard keys of such a namespace are its slice ids. Absent: unchanged.
+   */
+  readonly slices?: string;
   /** When the leader committed it (ms since epoch, the leader's clock), when known. */
   readonly atMs?: number;
   /**
@@ -183,6 +189,6 @@ export function isEmptyDelta(delta: AssignmentDelta): boolean {
   return delta.unassign.length === 0 && delta.remove.length === 0 &&
     (delta.release?.length ?? 0) === 0 && (delta.unprepare?.length ?? 0) === 0 &&
     Object.values(delta.prepare ?? {}).every((keys) => keys.length === 0) &&
-    Object.keys(delta.hide ?? {}).length === 0 &&
+    Object.keys(delta.hide ?? {}).length === 0 && delta.slices === undefined &&
     Object.values(delta.assign).every((keys) => keys.length === 0);
 }

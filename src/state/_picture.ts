@@ -42,6 +42,8 @@ export class Picture {
   readonly drainReasons: Map<string, string> = new Map();
   readonly requested: Map<string, number> = new Map();
   readonly hidden: Map<string, number> = new Map();
+  /** A key-range namespace's slice map (`AssignmentDelta.slices`' form); undefined: none. */
+  slices: string | undefined;
   /** Owner changes by the leaders' reasons, summed over the changes applied since this picture started. */
   readonly moveCounts = { placement: 0, balance: 0, drain: 0, loss: 0 };
   /** Shard → monotonic time of its last move between executors (see NamespaceTables.movedAt). */
@@ -89,6 +91,7 @@ export class Picture {
     this.requested.clear();
     for (const [shard, rev] of snapshot.requested) this.requested.set(shard, rev);
     this.leader = snapshot.leader ? { ...snapshot.leader } : undefined;
+    this.slices = snapshot.slices;
     this.hidden.clear();
     this.movedAt.clear();
     this.#hide(snapshot.hidden ?? []);
@@ -172,6 +175,7 @@ export class Picture {
         this.assignment.apply(event.seq, event.delta, revision, this.#record);
         this.prepares.apply(event.delta, revision, this.assignment.index.owners, now);
         this.#hide(Object.entries(event.delta.hide ?? {}));
+        if (event.delta.slices !== undefined) this.slices = event.delta.slices;
         out.view = true;
         return;
       case "executor_drain":

@@ -9,6 +9,8 @@ import type { ExecutorDrain } from "../core/executor_drain.ts";
 import type { Preparing } from "../core/assignment.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 import { type ChangeSummary, Picture } from "./_picture.ts";
+import type { SliceMap } from "../core/slices.ts";
+import { sliceMapFromText } from "../core/slice_map_codec.ts";
 import type { LivenessOptions } from "./executor_table.ts";
 import type {
   ExecutorView,
@@ -64,6 +66,7 @@ export class NamespaceState implements NamespaceView {
   /** Namespace name. */
   readonly namespace: string;
   readonly #p: Picture;
+  #sliceMap: { readonly text: string; readonly map: SliceMap } | undefined;
 
   /** An empty picture of `namespace`. */
   constructor(namespace: string, options: NamespaceStateOptions) {
@@ -288,7 +291,16 @@ export class NamespaceState implements NamespaceView {
       hidden: this.#p.hidden,
       movedAt: this.#p.movedAt,
       compact: index.compact(),
+      slices: this.#p.slices,
     };
+  }
+
+  /** A key-range namespace's slice map, decoded once per change of it; undefined: none. */
+  sliceMap(): SliceMap | undefined {
+    const text = this.#p.slices;
+    if (text === undefined) return undefined;
+    if (this.#sliceMap?.text !== text) this.#sliceMap = { text, map: sliceMapFromText(text) };
+    return this.#sliceMap.map;
   }
 
   /**

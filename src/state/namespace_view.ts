@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { SliceMap } from "../core/slices.ts";
 import type { Preparing } from "../core/assignment.ts";
 import type { ExecutorDrain } from "../core/executor_drain.ts";
 import type { ExecutorStatus, LeaderClaim, ShardReports } from "../core/types.ts";
@@ -98,6 +99,8 @@ export interface NamespaceTables {
   readonly movedAt: ReadonlyMap<string, number>;
   /** A fixed namespace's owners by shard number, for planners' fast paths (see CompactOwners). */
   readonly compact: CompactOwners | undefined;
+  /** A key-range namespace's slice map in its stored form (`AssignmentDelta.slices`); undefined: none. */
+  readonly slices: string | undefined;
 }
 
 /** The questions asked of a namespace's picture. */
@@ -207,6 +210,11 @@ export interface NamespaceView {
 
   /** The changes watchers see after `revision`, oldest first, or undefined when no longer known. */
   changesSince(revision: number): readonly ViewChange[] | undefined;
+  /**
+   * A key-range namespace's slice map (its shard keys are the slice ids), or
+   * undefined when there is none (another kind, or none committed yet).
+   */
+  sliceMap(): SliceMap | undefined;
   /** The collections themselves, read-only, for planners and compaction. */
   tables(): NamespaceTables;
 }

@@ -68,6 +68,8 @@ export interface NamespaceSnapshot {
    * executor's heartbeat revision is still that one.
    */
   readonly hidden?: ReadonlyMap<string, number>;
+  /** Key-range namespaces: the slice map (`AssignmentDelta.slices`' form); absent: none. */
+  readonly slices?: string;
   /** Drained shard keys. */
   readonly drained: ReadonlySet<string>;
   /**
@@ -148,6 +150,8 @@ export interface AssignmentImage {
   readonly hidden?: ReadonlyMap<string, number>;
   /** Warm handovers in flight: shard → the incoming owner and the revision of its prepare. */
   readonly preparing?: ReadonlyMap<string, Preparing>;
+  /** Key-range namespaces: the slice map (`AssignmentDelta.slices`' form); absent: none. */
+  readonly slices?: string;
 }
 
 /** An item that must still be at a given revision for a conditional delete. */

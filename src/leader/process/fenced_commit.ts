@@ -87,6 +87,7 @@ export async function compactIfDue(
     releasing: tables.releasing,
     preparing: tables.preparing,
     hidden: tables.hidden,
+    ...(tables.slices === undefined ? {} : { slices: tables.slices }),
   });
 }
 

@@ -36,6 +36,8 @@ export interface ModelImage {
   readonly preparing?: [string, string, number][];
   /** [executor, heartbeat revision] of executors hidden from the routing view (absent when none). */
   readonly hidden?: [string, number][];
+  /** A key-range namespace's slice map (`AssignmentDelta.slices`' form; absent when none). */
+  readonly slices?: string;
   /** Drained shards. */
   readonly drained: string[];
   /** [shard, reason] of the drained shards that carry a reason (absent when none). */
@@ -68,6 +70,8 @@ export class NamespaceModel {
   readonly preparing: Map<string, Preparing> = new Map();
   /** Executor hidden from the routing view → the heartbeat revision it was hidden at. */
   readonly hidden: Map<string, number> = new Map();
+  /** A key-range namespace's slice map (`AssignmentDelta.slices`' form). */
+  slices: string | undefined;
   /** Drained shards. */
   readonly drained: Set<string> = new Set();
   /** Drained shard → its drain's reason, when it has one. */
@@ -127,6 +131,7 @@ export class NamespaceModel {
             this.hidden.set(id, heartbeatRevision);
           }
         }
+        if (event.delta.slices !== undefined) this.slices = event.delta.slices;
         break;
       case "drained":
         if (event.drained) this.drained.add(event.shardKey);
@@ -167,6 +172,7 @@ export class NamespaceModel {
       releasing: new Map(this.releasing),
       ...(this.preparing.size > 0 ? { preparing: new Map(this.preparing) } : {}),
       ...(this.hidden.size > 0 ? { hidden: new Map(this.hidden) } : {}),
+      ...(this.slices === undefined ? {} : { slices: this.slices }),
       drained: new Set(this.drained),
       ...(this.drainReasons.size > 0 ? { drainReasons: new Map(this.drainReasons) } : {}),
       executorDrains: new Map(this.executorDrains),
@@ -189,6 +195,7 @@ export class NamespaceModel {
         ? { preparing: [...this.preparing].map(([s, p]) => [s, p.executor, p.revision]) }
         : {}),
       ...(this.hidden.size > 0 ? { hidden: [...this.hidden] } : {}),
+      ...(this.slices === undefined ? {} : { slices: this.slices }),
       drained: [...this.drained],
       ...(this.drainReasons.size > 0 ? { drainReasons: [...this.drainReasons] } : {}),
       requested: [...this.requested],
@@ -216,6 +223,7 @@ export class NamespaceModel {
       model.preparing.set(shard, { executor, revision });
     }
     for (const [id, revision] of image.hidden ?? []) model.hidden.set(id, revision);
+    model.slices = image.slices;
     for (const shard of image.drained) model.drained.add(shard);
     for (const [shard, reason] of image.drainReasons ?? []) model.drainReasons.set(shard, reason);
     for (const [shard, revision] of image.requested) model.requested.set(shard, revision);

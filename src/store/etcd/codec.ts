@@ -137,6 +137,7 @@ export function encodeDelta(delta: AssignmentDelta): string {
     ...sets,
     ...hide,
     ...(delta.moves ? { m: delta.moves } : {}),
+    ...(delta.slices === undefined ? {} : { g: delta.slices }),
     t: delta.atMs,
   });
 }
@@ -155,6 +156,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     k?: Record<string, number>;
     t?: number;
     m?: Record<"placement" | "balance" | "drain" | "loss", number>;
+    g?: string;
   };
   const m = raw.m;
   const moves = m && typeof m === "object"
@@ -176,6 +178,7 @@ export function decodeDelta(text: string): AssignmentDelta {
     ...(raw.s && typeof raw.s === "object" ? { sets: raw.s } : {}),
     ...(raw.x && typeof raw.x === "object" ? { hide: raw.x } : {}),
     ...(moves ? { moves } : {}),
+    ...(typeof raw.g === "string" ? { slices: raw.g } : {}),
   };
   return typeof raw.t === "number" ? { ...delta, atMs: raw.t } : delta;
 }
@@ -186,7 +189,8 @@ export function decodeDelta(text: string): AssignmentDelta {
  * the owner sets of shards with several owners (`o` lists those under their
  * primary), and `"x":{executor:heartbeat revision}` for executors hidden from
  * the routing view, and `"w":{executor:{revision:[shards]}}` for the shards
- * each executor prepares (warm handovers in flight); older readers ignore them.
+ * each executor prepares (warm handovers in flight), and `"g":"..."` for a
+ * key-range namespace's slice map; older readers ignore them.
  * Grouping by revision keeps it compact: shards placed together share one.
  */
 export function encodeOwners(image: AssignmentImage): string {
@@ -209,18 +213,20 @@ export function encodeOwners(image: AssignmentImage): string {
     if (image.owners.has(shard)) ((w[executor] ??= {})[revision] ??= []).push(shard);
   }
   const preparing = Object.keys(w).length > 0 ? { w } : {};
+  const slices = image.slices === undefined ? {} : { g: image.slices };
   if (!image.releasing?.size) {
-    return JSON.stringify({ v: 2, o, t, ...sets, ...hidden, ...preparing });
+    return JSON.stringify({ v: 2, o, t, ...sets, ...hidden, ...preparing, ...slices });
   }
   const l: Record<string, string[]> = {};
   for (const [shard, revision] of image.releasing) {
     if (image.owners.has(shard)) (l[revision] ??= []).push(shard);
   }
-  return JSON.stringify({ v: 2, o, t, l, ...sets, ...hidden, ...preparing });
+  return JSON.stringify({ v: 2, o, t, l, ...sets, ...hidden, ...preparing, ...slices });
 }
 
 /**
- * Decodes a whole assignment into `into`. The first format (executor →
+ * Decodes a whole assignment into `into`, returning its slice map (a
+ * key-range namespace's; undefined for others). The first format (executor →
  * shards, no revisions) is still read: its shards get `fallbackRevision`.
  */
 export function decodeOwners(
@@ -235,7 +241,7 @@ export function decodeOwners(
     preparing?: Map<string, Preparing>;
   },
   fallbackRevision: number,
-): void {
+): string | undefined {
   const raw = parseIndexJson(text) as Record<string, unknown>;
   if (raw.v !== 2) {
     for (const [executor, shards] of Object.entries(raw as Record<string, string[]>)) {
@@ -244,7 +250,7 @@ export function decodeOwners(
         into.revisions.set(shard, fallbackRevision);
       }
     }
-    return;
+    return undefined;
   }
   const v2 = raw as {
     o: Record<string, Record<string, string[]>>;
@@ -253,6 +259,7 @@ export function decodeOwners(
     s?: Record<string, string[]>;
     x?: Record<string, number>;
     w?: Record<string, Record<string, string[]>>;
+    g?: string;
   };
   for (const [id, revision] of Object.entries(v2.x ?? {})) into.hidden?.set(id, Number(revision));
   for (const [executor, byRevision] of Object.entries(v2.o)) {
@@ -278,6 +285,7 @@ export function decodeOwners(
   for (const [shard, set] of Object.entries(v2.s ?? {})) {
     if (set.length > 1 && into.owners.get(shard) === set[0]) into.ownerSets?.set(shard, set);
   }
+  return typeof v2.g === "string" ? v2.g : undefined;
 }
 
 /**

@@ -122,11 +122,12 @@ export function decodeNamespace(
   const preparing = new Map<string, Preparing>();
   const ownerSets = new Map<string, readonly string[]>();
   const hidden = new Map<string, number>();
+  let slices: string | undefined;
   let from = 0;
   if (snapshotPointer) {
     const pointer = decodePartsPointer(snapshotPointer.text);
     if (pointer?.seq !== undefined) {
-      decodeOwners(
+      slices = decodeOwners(
         joinParts(parts, `snap/${pointer.seq}`, pointer.parts),
         {
           owners,
@@ -157,6 +158,7 @@ export function decodeNamespace(
     for (const [id, heartbeatRevision] of Object.entries(delta.hide ?? {})) {
       hidden.set(id, heartbeatRevision);
     }
+    if (delta.slices !== undefined) slices = delta.slices;
   }
   for (const shard of assignedRevisions.keys()) {
     if (!owners.has(shard)) assignedRevisions.delete(shard);
@@ -182,6 +184,7 @@ export function decodeNamespace(
     releasing,
     ...(preparing.size > 0 ? { preparing } : {}),
     ...(hidden.size > 0 ? { hidden } : {}),
+    ...(slices === undefined ? {} : { slices }),
     drained,
     ...(drainReasons.size > 0 ? { drainReasons } : {}),
     executorDrains,
