@@ -37,6 +37,19 @@ export interface ShardReport {
    * executor (absent when none), counted by the poison-shard detector.
    */
   readonly failedStarts?: number;
+  /**
+   * Key-range namespaces: the slice's heaviest keys with their load, from
+   * the executor's sketch (at most 32); absent: none reported.
+   */
+  readonly topKeys?: readonly KeyLoad[];
+}
+
+/** A key's load, as a key-range slice's report gives it (from a Space-Saving sketch). */
+export interface KeyLoad {
+  /** The key (hashed to find its point on the line). */
+  readonly key: string;
+  /** Its load: the sketch's guaranteed part, `count - error`. */
+  readonly load: number;
 }
 
 /**

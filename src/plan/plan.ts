@@ -8,6 +8,7 @@ import type { AssignmentDelta } from "../core/types.ts";
 import type { MoveCounts } from "./churn_rules.ts";
 import type { PlacementReport } from "./placement_report.ts";
 import type { HandoverCounts } from "./warm_handovers.ts";
+import type { RangePassReport } from "./ranges_pass.ts";
 
 /** An executor as the pass saw it: a clean-up or commit holds only while its record is unchanged. */
 export interface ExecutorAt {
@@ -56,4 +57,6 @@ export interface Plan {
   readonly coldStartUntilMs?: number;
   /** Shards left unowned because no eligible executor had capacity for them; absent: none. */
   readonly unplaced?: number;
+  /** Key-range namespaces: what the pass did to the slice map. */
+  readonly ranges?: RangePassReport;
 }

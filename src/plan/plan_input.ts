@@ -10,6 +10,7 @@ import type { ExecutorStatus, ShardReports } from "../core/types.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { CompactOwners } from "../state/owner_index.ts";
 import type { Preparing } from "../core/assignment.ts";
+import type { SliceMap } from "../core/slices.ts";
 
 /** An executor as a pass sees it. */
 export interface PlanExecutor {
@@ -48,6 +49,8 @@ export interface PlanInput {
   readonly assignmentSeq?: number;
   /** Every known executor by id. */
   readonly executors: ReadonlyMap<string, PlanExecutor>;
+  /** Key-range namespaces: the slice map (its slice ids are the shard keys); absent: none yet. */
+  readonly slices?: SliceMap;
   /** Shard → owner (the primary of a shard with several owners). */
   readonly owners: ReadonlyMap<string, string>;
   /** Shard → full owner set of the shards with more than one owner. */
@@ -163,6 +166,7 @@ export function planInput(
     });
   }
   const tables = view.tables();
+  const sliceMap = view.sliceMap();
   return {
     now,
     assignmentSeq: view.seq,
@@ -188,5 +192,6 @@ export function planInput(
       ? { restartedOwners: options.restartedOwners }
       : {}),
     ...(tables.compact ? { compact: tables.compact } : {}),
+    ...(sliceMap ? { slices: sliceMap } : {}),
   };
 }

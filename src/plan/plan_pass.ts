@@ -11,6 +11,7 @@ import type { Plan } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
 import type { PlanPolicy } from "./plan_policy.ts";
 import { planReplicatedPass } from "./replicated_pass.ts";
+import { planRangesPass } from "./ranges_pass.ts";
 
 /**
  * Plans a pass over `input` with `policy`. Pure and deterministic: no I/O, no
@@ -47,5 +48,7 @@ export function planPass(input: PlanInput, policy: PlanPolicy): Plan {
       return planReplicatedPass(input, policy);
     case "cells":
       return planCellsPass(input, policy);
+    case "ranges":
+      return planRangesPass(input, policy);
   }
 }

@@ -8,6 +8,9 @@
 import type { LoadBalancer } from "../loadbalancer/mod.ts";
 import type { ChurnRules } from "./churn_rules.ts";
 import type { Capacity } from "../shared/capacity.ts";
+import type { RangesPolicy } from "./ranges_pass.ts";
+
+export type { RangesPolicy } from "./ranges_pass.ts";
 
 export type { ChurnRules } from "./churn_rules.ts";
 
@@ -97,4 +100,4 @@ export interface CellsPolicy {
 }
 
 /** How a namespace plans. */
-export type PlanPolicy = BalancedPolicy | ReplicatedPolicy | CellsPolicy;
+export type PlanPolicy = BalancedPolicy | ReplicatedPolicy | CellsPolicy | RangesPolicy;

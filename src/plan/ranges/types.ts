@@ -6,14 +6,9 @@
  * @module
  */
 import type { Slice } from "../../core/slices.ts";
+import type { KeyLoad } from "../../core/types.ts";
 
-/** A key's load, as a slice's top keys report it (from its Space-Saving sketch). */
-export interface KeyLoad {
-  /** The key (hashed by the planner to find its point). */
-  readonly key: string;
-  /** Its load: the sketch's guaranteed part, `count - error`. */
-  readonly load: number;
-}
+export type { KeyLoad } from "../../core/types.ts";
 
 /** A slice as the pass sees it. */
 export interface RangeSliceState {

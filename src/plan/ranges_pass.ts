@@ -1,0 +1,181 @@
+/**
+ * A pass of a key-range namespace (`type: range`): the range planner
+ * (`ranges/plan_ranges.ts`) over the namespace's slice map, its owners and
+ * the loads the executors report per slice, turned into the assignment
+ * change the leader commits. A slice's id is its shard key; the change
+ * carries the new slice map when a split, merge or isolation changed it, so
+ * the map and the owners of its slices are committed together. Pure.
+ *
+ * @module
+ */
+import { SliceMap } from "../core/slices.ts";
+import { sliceMapText } from "../core/slice_map_codec.ts";
+import type { AssignmentDelta, KeyLoad } from "../core/types.ts";
+import type { RangeSettings } from "../config/range_settings.ts";
+import { moveReason, noMoves } from "./churn_rules.ts";
+import { cleanUp } from "./pass_cleanup.ts";
+import type { Plan } from "./plan.ts";
+import type { PlanInput } from "./plan_input.ts";
+import { planRanges } from "./ranges/plan_ranges.ts";
+import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
+import { eligibleExecutors } from "./shard_universe.ts";
+
+/** Slices of the hash line, split, merged and placed by the range planner. */
+export interface RangesPolicy {
+  /** Discriminant. */
+  readonly kind: "ranges";
+  /** The `range:` settings. */
+  readonly settings: RangeSettings;
+  /** Metadata key of an executor's fault zone: a hot key's owners are spread over zones. */
+  readonly zoneKey: string;
+  /** Stale executors that own nothing are forgotten after this long unseen. */
+  readonly executorRetentionMs: number;
+}
+
+/** What a ranges pass did to the slice map, for the leader's log and metrics. */
+export interface RangePassReport {
+  /** Slices split. */
+  readonly splits: number;
+  /** Slices merged into a neighbour. */
+  readonly merges: number;
+  /** Hot keys given a slice of their own. */
+  readonly isolations: number;
+  /** Share of the line (0 to 1) whose owner was replaced. */
+  readonly keyspaceMoved: number;
+  /** Slices after the pass. */
+  readonly slices: number;
+}
+
+/**
+ * Plans a pass of a key-range namespace. The first pass of a namespace
+ * (no slice map yet) cuts the line into `initialSlices` slices and places
+ * them. While the mass-loss brake holds, no slice moves for balance (the
+ * churn budget is 0); slices of lost executors are still placed again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RANGE_DEFAULTS } from "../config/range_settings.ts";
+ * import { NamespaceState } from "../state/namespace_state.ts";
+ * import { planInput } from "./plan_input.ts";
+ * import { planRangesPass } from "./ranges_pass.ts";
+ *
+ * const state = new NamespaceState("keys", { heartbeatTtlMs: 2_000 });
+ * state.apply({
+ *   revision: 2,
+ *   events: [{ type: "heartbeat", executorId: "e1", record: { status: "ACTIVE", timestampMs: 1 } }],
+ * }, 0);
+ * const plan = planRangesPass(planInput(state, 10), {
+ *   kind: "ranges",
+ *   settings: { ...RANGE_DEFAULTS, initialSlices: 4, slicesPerExecutor: { target: 4, min: 1, max: 8 } },
+ *   zoneKey: "zone",
+ *   executorRetentionMs: 60_000,
+ * });
+ * assert.deepEqual(plan.delta.assign, { e1: ["0", "1", "2", "3"] });
+ * assert.equal(typeof plan.delta.slices, "string"); // the new slice map, committed with them
+ * ```
+ */
+export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
+  const map = input.slices;
+  const eligible = eligibleExecutors(input);
+  const planned = planRanges({
+    slices: (map?.slices ?? []).map((slice) => sliceState(input, String(slice.id), slice)),
+    nextSliceId: map?.nextId ?? 0,
+    executors: eligible.map((id) => {
+      const zone = input.executors.get(id)?.metadata[policy.zoneKey];
+      return zone === undefined ? { id } : { id, zone };
+    }),
+    ownership: "available",
+  }, input.brake ? { ...policy.settings, churnBudget: 0 } : policy.settings);
+  const next = SliceMap.from(planned.slices.map((s) => s.slice), planned.nextSliceId);
+  const delta = changeOf(input, planned, map, next);
+  const reasons = noMoves();
+  const eligibleSet = new Set(eligible);
+  for (const keys of Object.values(delta.assign)) {
+    for (const key of keys) reasons[moveReason(input, eligibleSet, input.owners.get(key))]++;
+  }
+  return {
+    moves: planned.moves.length,
+    reasons,
+    ...cleanUp(input, policy.executorRetentionMs, delta, new Set()),
+    reliedOn: [],
+    ranges: {
+      splits: planned.splits.length,
+      merges: planned.merges.length,
+      isolations: planned.isolations.length,
+      keyspaceMoved: planned.keyspaceMoved,
+      slices: planned.slices.length,
+    },
+  };
+}
+
+/** A slice as the planner sees it: its owners and the load and top keys they report for it. */
+function sliceState(
+  input: PlanInput,
+  key: string,
+  slice: RangeSliceState["slice"],
+): RangeSliceState {
+  const owner = input.owners.get(key);
+  const owners = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
+  let load = 0;
+  const keys = new Map<string, number>();
+  for (const id of owners) {
+    const report = input.executors.get(id)?.reports.get(key);
+    if (report === undefined) continue;
+    // Each owner of a replicated hot key reports the share it served.
+    if (Number.isFinite(report.load) && report.load > 0) load += report.load;
+    for (const k of report.topKeys ?? []) {
+      if (Number.isFinite(k.load) && k.load > 0) keys.set(k.key, (keys.get(k.key) ?? 0) + k.load);
+    }
+  }
+  const topKeys: KeyLoad[] = [...keys].map(([k, l]) => ({ key: k, load: l }))
+    .sort((a, b) => b.load - a.load || (a.key < b.key ? -1 : 1));
+  return { slice, owners, load, ...(topKeys.length > 0 ? { topKeys } : {}) };
+}
+
+/** The assignment change from the current owners and map to the planned ones. */
+function changeOf(
+  input: PlanInput,
+  planned: RangePlan,
+  before: SliceMap | undefined,
+  after: SliceMap,
+): AssignmentDelta {
+  const assign: Record<string, string[]> = {};
+  const sets: Record<string, readonly string[]> = {};
+  const unassign: string[] = [];
+  for (const s of planned.slices) {
+    const key = String(s.slice.id);
+    const owner = input.owners.get(key);
+    const current = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
+    if (sameOwners(current, s.owners)) continue;
+    if (s.owners.length === 0) {
+      if (current.length > 0) unassign.push(key);
+      continue;
+    }
+    (assign[s.owners[0]!] ??= []).push(key);
+    if (s.owners.length > 1) sets[key] = s.owners;
+  }
+  const kept = new Set(after.slices.map((s) => s.id));
+  const remove = (before?.slices ?? []).filter((s) => !kept.has(s.id)).map((s) => String(s.id));
+  return {
+    assign,
+    unassign,
+    remove,
+    ...(Object.keys(sets).length > 0 ? { sets } : {}),
+    ...(before === undefined || !sameMap(before, after) ? { slices: sliceMapText(after) } : {}),
+  };
+}
+
+function sameOwners(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+function sameMap(a: SliceMap, b: SliceMap): boolean {
+  if (a.size !== b.size || a.nextId !== b.nextId) return false;
+  const x = a.slices, y = b.slices;
+  for (let i = 0; i < x.length; i++) {
+    const p = x[i]!, q = y[i]!;
+    if (p.id !== q.id || p.start !== q.start || p.generation !== q.generation) return false;
+  }
+  return true;
+}
