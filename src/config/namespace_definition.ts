@@ -78,6 +78,14 @@ export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
       ...(Object.keys(config.pins).length === 0 ? {} : { pins: config.pins }),
     };
   }
+  if (config.kind === "range") {
+    return {
+      name: config.name,
+      type: "range",
+      range: config.range,
+      ...(config.zoneKey === "zone" ? {} : { zoneKey: config.zoneKey }),
+    };
+  }
   const replication = config.replication;
   return {
     name: config.name,
@@ -109,7 +117,7 @@ export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
 }
 
 /** The churn rules `config` sets, as written in a definition. */
-function churnSpec(config: Exclude<NamespaceConfig, { kind: "cells" }>): NamespaceSpec {
+function churnSpec(config: Exclude<NamespaceConfig, { kind: "cells" | "range" }>): NamespaceSpec {
   const duration = (key: string, ms: number | undefined) =>
     ms === undefined ? {} : { [key]: formatDuration(ms) };
   return {

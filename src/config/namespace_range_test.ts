@@ -20,13 +20,36 @@ function errorOf(namespace: string): string {
   throw new Error("expected a ConfigError");
 }
 
-yamlTest("a range namespace is refused as not yet served, naming the YAML path", () => {
-  const message = errorOf("{ name: keys, type: range, range: { churnBudget: 8 } }");
-  assert.match(message, /shardDistribution\.namespaces\[0\]\.type: range is not yet served/);
-  assert.match(message, /range: settings are checked all the same/);
-});
+yamlTest(
+  "a range namespace is read with its settings, and fields that do not apply are refused",
+  () => {
+    const text = `shardDistribution:
+  namespaces:
+    - { name: keys, type: range, range: { churnBudget: 8 }, zoneKey: rack }
+  leaderStore: { storageParams: { endpoints: [localhost:2379] } }
+  store: { storageParams: { endpoints: [localhost:2379] } }
+`;
+    const keys = parseConfig(text, "c.yaml").shardDistribution.namespaces[0]!;
+    assert.equal(keys.kind, "range");
+    if (keys.kind !== "range") return;
+    assert.deepEqual(keys.range, { ...RANGE_DEFAULTS, churnBudget: 8 });
+    assert.equal(keys.zoneKey, "rack");
+    assert.match(
+      errorOf("{ name: keys, type: range, shardNum: 8 }"),
+      /namespaces\[0\]\.shardNum: does not apply to a range namespace/,
+    );
+    assert.match(
+      errorOf("{ name: keys, type: range, loadBalancer: naive }"),
+      /namespaces\[0\]\.loadBalancer: does not apply to a range namespace/,
+    );
+    assert.match(
+      errorOf("{ name: keys, type: range, ownership: exclusive }"),
+      /namespaces\[0\]\.ownership: exclusive is not supported for a range namespace yet/,
+    );
+  },
+);
 
-yamlTest("a range namespace's bad settings are named before it is refused", () => {
+yamlTest("a range namespace's bad settings are named", () => {
   const message = errorOf(
     "{ name: keys, type: range, range: { slicesPerExecutor: { min: 50, target: 32 } } }",
   );

@@ -152,16 +152,22 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       message: "only for an ephemeral namespace; a fixed namespace has exactly shardNum shards",
     });
   }
-}).transform((n, ctx): NamespaceConfig => {
-  if (n.type === "range") { // unreachable: checkRange refuses it (not yet served)
-    ctx.addIssue({ code: "custom", path: ["type"], input: n.type, message: "not yet served" });
-    return z.NEVER;
-  }
+}).transform((n): NamespaceConfig => {
   const budget = {
     ...(n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare }),
     ...(n.quarantineThreshold === undefined ? {} : { quarantineThreshold: n.quarantineThreshold }),
     ...(n.quarantineWindow === undefined ? {} : { quarantineWindowMs: n.quarantineWindow }),
   };
+  if (n.type === "range") {
+    return {
+      kind: "range",
+      name: n.name,
+      range: n.range ?? rangeSettingsSchema.parse({}),
+      zoneKey: n.zoneKey ?? "zone",
+      ...(n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare }),
+      ...(n.massLoss === undefined ? {} : { massLoss: massLoss(n.massLoss) }),
+    };
+  }
   if (n.mode === "cells") {
     return {
       kind: "cells",

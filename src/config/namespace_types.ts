@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { RangeSettings } from "./range_settings.ts";
 
 /**
  * Shape of a namespace's shard keys on the wire (`NamespaceConfig.type`): a
@@ -14,7 +15,7 @@
 export type NamespaceType = "fixed" | "ephemeral";
 
 /** What kind of namespace it is: decides where its keys come from and how they are placed. */
-export type NamespaceKind = "fixed" | "ephemeral" | "cells";
+export type NamespaceKind = "fixed" | "ephemeral" | "cells" | "range";
 
 /** Load balancer that plans a namespace's moves. */
 export type LoadBalancerName = "naive" | "greedy";
@@ -196,11 +197,33 @@ export interface CellsNamespaceConfig {
   readonly quarantineWindowMs?: number;
 }
 
+/**
+ * `type: range`: keys are any strings, hashed onto a 64-bit line cut into
+ * slices; the range planner splits hot slices, merges cold ones, isolates
+ * hot keys and places the slices (docs/placement.md, "Key ranges"). A
+ * slice's id is its shard key. Available ownership only.
+ */
+export interface RangeNamespaceConfig {
+  /** Discriminant. */
+  readonly kind: "range";
+  /** Unique namespace name. */
+  readonly name: string;
+  /** The `range:` settings, every default applied. */
+  readonly range: RangeSettings;
+  /** Metadata key of an executor's fault zone: a hot key's owners are spread over zones (default `zone`). */
+  readonly zoneKey: string;
+  /** As for a fixed namespace (`maxDrainedShare`); unset means 0.5. */
+  readonly maxDrainedShare?: number;
+  /** The mass-loss brake (`massLoss`), as for a fixed namespace. */
+  readonly massLoss?: MassLossConfig;
+}
+
 /** One entry of `shardDistribution.namespaces`, by kind. */
 export type NamespaceConfig =
   | FixedNamespaceConfig
   | EphemeralNamespaceConfig
-  | CellsNamespaceConfig;
+  | CellsNamespaceConfig
+  | RangeNamespaceConfig;
 
 /** A definition as written: plain YAML data (`name`, `type`, `shardNum`, ...). */
 export type NamespaceSpec = Readonly<Record<string, unknown>>;

@@ -1,9 +1,9 @@
 /**
- * `type: range` (key-range namespaces, issue 43) in a namespace entry: its
- * `range:` settings are read and checked, and then the namespace is refused,
- * because the service does not serve key ranges yet (the planner is built,
- * the wire, store and SDKs are not). A `range:` block on another type is
- * refused too.
+ * `type: range` (key-range namespaces, docs/placement.md "Key ranges") in a
+ * namespace entry: the fields that do not apply to one are refused, naming
+ * each, and so is `ownership: exclusive`, which key ranges do not support
+ * yet (a split or merge would have to hand a range over between owners). A
+ * `range:` block on another type is refused too.
  *
  * @module
  */
@@ -13,7 +13,20 @@ import type { z } from "zod";
 interface RangeFields {
   readonly type: string;
   readonly range?: unknown;
+  readonly ownership?: string;
+  readonly [field: string]: unknown;
 }
+
+/** Fields a range namespace may have besides `name`, `type` and `range`. */
+const RANGE_FIELDS = new Set([
+  "name",
+  "type",
+  "range",
+  "ownership",
+  "zoneKey",
+  "maxDrainedShare",
+  "massLoss",
+]);
 
 /**
  * Adds the issues of a `range` namespace entry; returns true when the entry
@@ -24,8 +37,9 @@ interface RangeFields {
  * import assert from "node:assert/strict";
  * import { namespaceSchema } from "./namespace_schema.ts";
  *
- * const result = namespaceSchema.safeParse({ name: "keys", type: "range" });
- * assert.match(result.error?.issues[0]?.message ?? "", /not yet served/);
+ * assert.equal(namespaceSchema.safeParse({ name: "keys", type: "range" }).success, true);
+ * const result = namespaceSchema.safeParse({ name: "keys", type: "range", shardNum: 8 });
+ * assert.match(result.error?.issues[0]?.message ?? "", /does not apply to a range namespace/);
  * ```
  */
 export function checkRange(namespace: RangeFields, ctx: z.RefinementCtx): boolean {
@@ -40,13 +54,24 @@ export function checkRange(namespace: RangeFields, ctx: z.RefinementCtx): boolea
     }
     return false;
   }
-  ctx.addIssue({
-    code: "custom",
-    path: ["type"],
-    input: namespace.type,
-    message: "range is not yet served: key-range namespaces are being built (the planner is, " +
-      "the wire, store and SDKs are not; range: settings are checked all the same). Use type: fixed or " +
-      "ephemeral for now",
-  });
+  for (const [field, value] of Object.entries(namespace)) {
+    if (value === undefined || RANGE_FIELDS.has(field)) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [field],
+      input: value,
+      message: `does not apply to a range namespace, whose keys are hashed onto slices that the ` +
+        `range planner splits, merges and places (its settings are under range:)`,
+    });
+  }
+  if (namespace.ownership === "exclusive") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ownership"],
+      input: namespace.ownership,
+      message: "exclusive is not supported for a range namespace yet (a split or merge would " +
+        "hand a range over between owners); use ownership: available",
+    });
+  }
   return true;
 }

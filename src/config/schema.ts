@@ -124,7 +124,8 @@ export const shardDistributionSchema: SectionSchema<ShardDistributionConfig> = s
   }).transform((h) => ({ maxAgeMs: h.maxAge, maxEvents: h.maxEvents })).optional(),
 }).superRefine((sd, ctx) => {
   sd.namespaces.forEach((namespace, index) => {
-    if (namespace.kind === "cells" || namespace.ownership.mode !== "exclusive") return;
+    if (namespace.kind === "cells" || namespace.kind === "range") return;
+    if (namespace.ownership.mode !== "exclusive") return;
     const lease = namespace.ownership.leaseMs;
     if (lease === undefined || lease >= sd.process.heartbeatTtlMs) return;
     ctx.addIssue({

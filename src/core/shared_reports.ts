@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ShardReport, ShardReports, ShardStatus } from "./types.ts";
+import type { KeyLoad, ShardReport, ShardReports, ShardStatus } from "./types.ts";
 
 /** No reports: the reports of an executor that has sent none (never modify it). */
 export const NO_REPORTS: ShardReports = new Map();
@@ -31,10 +31,25 @@ export function reportsFrom(
   if (record instanceof Map) return record;
   const reports = new Map<string, ShardReport>();
   const entries = Object.entries(record as Record<string, ShardReport>);
-  for (const [key, { status, load, failedStarts }] of entries) {
-    reports.set(key, sharedReport(status, load, failedStarts));
+  for (const [key, { status, load, failedStarts, topKeys }] of entries) {
+    reports.set(key, withTopKeys(sharedReport(status, load, failedStarts), topKeys));
   }
   return reports;
+}
+
+/**
+ * `report` with a key-range slice's top keys (never shared: they vary), or
+ * `report` itself when there are none.
+ */
+export function withTopKeys(
+  report: ShardReport,
+  topKeys: readonly KeyLoad[] | undefined,
+): ShardReport {
+  if (topKeys === undefined || topKeys.length === 0) return report;
+  return Object.freeze({
+    ...report,
+    topKeys: Object.freeze(topKeys.map((k) => ({ key: k.key, load: k.load }))),
+  });
 }
 
 /** Distinct reports shared at most; past it, new ones are not kept (loads vary too much). */

@@ -51,6 +51,7 @@ export class SliceMap {
   readonly #slices: readonly Slice[];
   readonly #nextId: number;
   readonly #index: PointIndex;
+  #byId: Map<number, Slice> | undefined;
 
   private constructor(slices: readonly Slice[], nextId: number) {
     this.#slices = slices;
@@ -127,9 +128,15 @@ export class SliceMap {
 
   /** The slice with id `id`; throws a `RangeError` when there is none. */
   byId(id: number): Slice {
-    const slice = this.#slices.find((s) => s.id === id);
+    const slice = this.find(id);
     if (slice === undefined) throw new RangeError(`No slice with id ${id}`);
     return slice;
+  }
+
+  /** The slice with id `id`, or undefined (an index by id, built on first use). */
+  find(id: number): Slice | undefined {
+    this.#byId ??= new Map(this.#slices.map((s) => [s.id, s]));
+    return this.#byId.get(id);
   }
 
   /** Splits slice `id` at `at` (start < at < end): `[start, at)` keeps the id, `[at, end)` is new. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ExecutorWrite, ShardReports } from "../core/types.ts";
+import type { ExecutorWrite, KeyLoad, ShardReports } from "../core/types.ts";
 import type { KnownExecutor } from "./submission.ts";
 import type { Heartbeat } from "./validate_heartbeat.ts";
 
@@ -40,6 +40,7 @@ export function reportsDiffer(
     if (a === b) continue;
     if (!a || a.status !== b.status) return true;
     if ((a.failedStarts ?? 0) !== (b.failedStarts ?? 0)) return true;
+    if ((a.topKeys || b.topKeys) && topKeysDiffer(a.topKeys ?? [], b.topKeys ?? [])) return true;
     const scale = Math.max(Math.abs(a.load), Math.abs(b.load));
     if (scale > 0 && Math.abs(a.load - b.load) > LOAD_TOLERANCE * scale) return true;
   }
@@ -113,4 +114,16 @@ export function classifyWrite(
     },
     refreshOnly: !metadataChanged && !reportsChanged && !statusChanged,
   };
+}
+
+/** A slice's top keys changed: another key, or a load beyond the tolerance. */
+function topKeysDiffer(a: readonly KeyLoad[], b: readonly KeyLoad[]): boolean {
+  if (a.length !== b.length) return true;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!, y = b[i]!;
+    if (x.key !== y.key) return true;
+    const scale = Math.max(x.load, y.load);
+    if (scale > 0 && Math.abs(x.load - y.load) > LOAD_TOLERANCE * scale) return true;
+  }
+  return false;
 }

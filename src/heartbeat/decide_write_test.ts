@@ -133,3 +133,17 @@ Deno.test("decide write writes a changed count of failed starts", () => {
     true,
   );
 });
+
+Deno.test("reports differ when a slice's top keys change: another key, or a load past the tolerance", () => {
+  const withKeys = (topKeys: { key: string; load: number }[]) =>
+    reportsFrom({ "0": { status: "READY", load: 100, topKeys } });
+  const base = withKeys([{ key: "a", load: 50 }]);
+  assert.equal(reportsDiffer(base, withKeys([{ key: "a", load: 50 }])), false);
+  assert.equal(
+    reportsDiffer(base, withKeys([{ key: "a", load: 50 * (1 + LOAD_TOLERANCE / 2) }])),
+    false,
+  );
+  assert.equal(reportsDiffer(base, withKeys([{ key: "b", load: 50 }])), true);
+  assert.equal(reportsDiffer(base, withKeys([{ key: "a", load: 80 }])), true);
+  assert.equal(reportsDiffer(base, reportsFrom({ "0": { status: "READY", load: 100 } })), true);
+});

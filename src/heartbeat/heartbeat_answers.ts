@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { Slice } from "../core/slices.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import { compareShardKeys } from "../core/shard_key_order.ts";
 
@@ -26,6 +27,8 @@ export interface OwnedShard {
    * it, not serve it; `fencingToken` is the token it will hold after the switch.
    */
   readonly preparing?: boolean;
+  /** Key-range namespaces: the slice this shard is (its range and generation). */
+  readonly slice?: Slice;
 }
 
 /** What an executor is told in answer to a heartbeat. */
@@ -59,14 +62,21 @@ export function heartbeatAnswer(
   // Answers naming prepares are rare (moves in flight) and never reused.
   const preparing = state.preparingShardsOf(executorId);
   const quarantined = state.drainReasons.size === 0 ? [] : quarantinedOf(state, executorId);
+  // Key-range namespaces: a slice's range changes with its shard set unchanged (a split
+  // shrinks it), so their answers carry the ranges and are never reused.
+  const slices = state.sliceMap();
   const owned = () =>
-    state.sortedShardsOf(executorId).map((shardKey): OwnedShard => ({
-      shardKey,
-      fencingToken: state.fencingToken(shardKey) ?? 0,
-      ...(exclusive && state.releasedAt(shardKey) !== undefined ? { releasing: true } : {}),
-    }));
+    state.sortedShardsOf(executorId).map((shardKey): OwnedShard => {
+      const slice = slices?.find(Number(shardKey));
+      return {
+        shardKey,
+        fencingToken: state.fencingToken(shardKey) ?? 0,
+        ...(exclusive && state.releasedAt(shardKey) !== undefined ? { releasing: true } : {}),
+        ...(slice ? { slice } : {}),
+      };
+    });
   return {
-    stamp: exclusive || preparing.size > 0 || quarantined.length > 0
+    stamp: exclusive || preparing.size > 0 || quarantined.length > 0 || slices !== undefined
       ? undefined
       : state.shardSetStamp(executorId),
     shards: () => preparing.size === 0 ? owned() : withPreparing(owned(), state, preparing),

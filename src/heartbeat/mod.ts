@@ -18,6 +18,7 @@ export { type HeartbeatAnswer, heartbeatAnswer, type OwnedShard } from "./heartb
 export {
   type Heartbeat,
   type RawHeartbeat,
+  type RawReport,
   validateExecutorId,
   validateShardKey,
 } from "./validate_heartbeat.ts";

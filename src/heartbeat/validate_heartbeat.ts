@@ -4,8 +4,8 @@
  * @module
  */
 import { InvalidArgumentError, NamespaceNotFoundError } from "../core/errors.ts";
-import { sharedReport } from "../core/shared_reports.ts";
-import type { ExecutorStatus, ShardReport, ShardReports } from "../core/types.ts";
+import { sharedReport, withTopKeys } from "../core/shared_reports.ts";
+import type { ExecutorStatus, KeyLoad, ShardReport, ShardReports } from "../core/types.ts";
 import {
   DEFAULT_REQUEST_LIMITS,
   MAX_REPORTS_BYTES,
@@ -29,7 +29,14 @@ export interface RawReport {
   readonly load: number;
   /** Consecutive failed starts (a wire addition; absent or 0 from most clients). */
   readonly failedStarts?: number;
+  /** Key-range namespaces: the slice's heaviest keys (a wire addition). */
+  readonly topKeys?: readonly { readonly key: string; readonly load: number }[];
 }
+
+/** Most top keys one slice's report may carry. */
+export const MAX_TOP_KEYS = 32;
+/** Longest top key, in UTF-16 code units. */
+export const MAX_TOP_KEY_LENGTH = 256;
 
 /** A heartbeat's reports as received. */
 export type RawReports = ReadonlyMap<string, RawReport> | Readonly<Record<string, RawReport>>;
@@ -263,27 +270,65 @@ function validateReports(raw: RawReports, limits: RequestLimits, warm: boolean):
       );
     }
     // Counted only while the shard is not running: a running shard has no failed start.
+    const shared = sharedReport(
+      shardStatus,
+      report.load,
+      shardStatus === "NOT_RUNNING" ? failedStarts : 0,
+    );
     reports.set(
       key,
-      sharedReport(shardStatus, report.load, shardStatus === "NOT_RUNNING" ? failedStarts : 0),
+      report.topKeys?.length ? withTopKeys(shared, topKeysOf(report, field(key))) : shared,
     );
   }
   return reports;
+}
+
+/** A report's top keys, checked: at most 32, each key 1 to 256 characters with a finite load ≥ 0. */
+function topKeysOf(report: RawReport, field: string): readonly KeyLoad[] {
+  const keys = report.topKeys ?? [];
+  if (keys.length > MAX_TOP_KEYS) {
+    throw new InvalidArgumentError(
+      `${field}.top_keys`,
+      `has ${keys.length} keys; at most ${MAX_TOP_KEYS} are allowed`,
+    );
+  }
+  for (const [i, k] of keys.entries()) {
+    if (typeof k.key !== "string" || k.key.length === 0 || k.key.length > MAX_TOP_KEY_LENGTH) {
+      throw new InvalidArgumentError(
+        `${field}.top_keys[${i}].key`,
+        `must be 1 to ${MAX_TOP_KEY_LENGTH} characters, got ${String(k.key?.length ?? 0)}`,
+      );
+    }
+    if (!Number.isFinite(k.load) || k.load < 0) {
+      throw new InvalidArgumentError(
+        `${field}.top_keys[${i}].load`,
+        `must be a finite number >= 0, got ${k.load}`,
+      );
+    }
+  }
+  return keys;
 }
 
 /** Each stored report is its quoted key and about 30 bytes of status and load. */
 const REPORT_OVERHEAD_BYTES = 32;
 
 /** Keeps the stored reports under `MAX_REPORTS_BYTES`; exact only when close to it. */
-function checkReportsSize(entries: readonly (readonly [string, unknown])[]): void {
+function checkReportsSize(entries: readonly (readonly [string, RawReport])[]): void {
   let chars = 0;
-  for (const [key] of entries) chars += key.length;
+  let topKeys = 0;
+  for (const [key, report] of entries) {
+    chars += key.length;
+    // Key ranges: each top key is stored with its load (checked to 32 of 256 characters).
+    for (const k of report.topKeys ?? []) chars += String(k.key).length, topKeys++;
+  }
   // JSON escaping writes at most 6 bytes per UTF-16 unit: usually no need to encode.
-  if (chars * 6 + entries.length * REPORT_OVERHEAD_BYTES <= MAX_REPORTS_BYTES) return;
+  const overhead = (entries.length + topKeys) * REPORT_OVERHEAD_BYTES;
+  if (chars * 6 + overhead <= MAX_REPORTS_BYTES) return;
   let bytes = 0;
   let longest = 0;
-  for (const [key] of entries) {
+  for (const [key, report] of entries) {
     bytes += jsonBytes(key) + REPORT_OVERHEAD_BYTES;
+    for (const k of report.topKeys ?? []) bytes += jsonBytes(String(k.key)) + REPORT_OVERHEAD_BYTES;
     longest = Math.max(longest, key.length);
   }
   if (bytes > MAX_REPORTS_BYTES) {

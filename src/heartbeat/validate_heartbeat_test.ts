@@ -255,3 +255,28 @@ Deno.test("validate heartbeat keeps the incarnation an executor sends, and refus
     /incarnation.*at most 64 characters, got 65 characters/,
   );
 });
+
+Deno.test("validate heartbeat keeps a slice's top keys and refuses too many, too long or bad loads", () => {
+  const report = (topKeys: { key: string; load: number }[]) => ({
+    reports: { "3": { status: "SHARD_STATUS_READY", load: 10, topKeys } },
+  });
+  const ok = validateHeartbeat(raw(report([{ key: "hot", load: 9 }, { key: "warm", load: 1 }])));
+  assert.deepEqual(ok.reports.get("3")?.topKeys, [{ key: "hot", load: 9 }, {
+    key: "warm",
+    load: 1,
+  }]);
+  const many = Array.from({ length: 33 }, (_, i) => ({ key: `k${i}`, load: 1 }));
+  rejects(raw(report(many)), 'shard_status_reports["3"].top_keys', /at most 32/);
+  rejects(
+    raw(report([{ key: "x".repeat(257), load: 1 }])),
+    'shard_status_reports["3"].top_keys[0].key',
+    /1 to 256/,
+  );
+  rejects(raw(report([{ key: "", load: 1 }])), 'shard_status_reports["3"].top_keys[0].key');
+  rejects(
+    raw(report([{ key: "a", load: -1 }])),
+    'shard_status_reports["3"].top_keys[0].load',
+    />= 0/,
+  );
+  rejects(raw(report([{ key: "a", load: NaN }])), 'shard_status_reports["3"].top_keys[0].load');
+});

@@ -65,7 +65,9 @@ export function refusal(
     return `cannot change a ${before.kind} namespace into a ${after.kind} one while it runs; ` +
       "create a namespace with another name and move the executors to it";
   }
-  if (before.kind === "cells" || after.kind === "cells") return undefined;
+  // Same kind from here; a cells or range namespace may change any of its settings.
+  if (before.kind === "cells" || before.kind === "range") return undefined;
+  if (after.kind === "cells" || after.kind === "range") return undefined;
   if (before.ownership.mode !== after.ownership.mode) {
     return `cannot switch ownership from ${before.ownership.mode} to ${after.ownership.mode} ` +
       "while the namespace runs: the executors would disagree on whether a shard may run on " +

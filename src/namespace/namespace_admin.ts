@@ -100,7 +100,8 @@ export class NamespaceAdmin {
         `${JSON.stringify(name)} differs from the definition's name ${JSON.stringify(config.name)}`,
       );
     }
-    const lease = config.kind === "cells" || config.ownership.mode !== "exclusive"
+    const lease = config.kind === "cells" || config.kind === "range" ||
+        config.ownership.mode !== "exclusive"
       ? undefined
       : config.ownership.leaseMs;
     if (lease !== undefined && lease < this.#o.heartbeatTtlMs) {
@@ -369,7 +370,10 @@ export class NamespaceAdmin {
 export function summary(config: NamespaceConfig): string {
   const parts: string[] = [config.kind];
   if (config.kind === "fixed") parts.push(`${config.shardNum} shards`);
-  if (config.kind !== "cells") parts.push(`${config.ownership.mode} ownership`);
+  if (config.kind === "range") parts.push(`${config.range.initialSlices} initial slices`);
+  if (config.kind !== "cells") {
+    parts.push(`${config.kind === "range" ? "available" : config.ownership.mode} ownership`);
+  }
   return parts.join(", ");
 }
 

@@ -15,6 +15,7 @@ import { loadBalancerFor } from "../loadbalancer/mod.ts";
 import {
   type BalancedPolicy,
   type CellsPolicy,
+  type RangesPolicy,
   type ReplicatedPolicy,
   replicationSeed,
   type ShardUniverse,
@@ -88,8 +89,18 @@ export interface CellKeys {
   readonly maxShards: number;
 }
 
+/**
+ * Keys of a key-range namespace: any strings, hashed onto slices of the
+ * 64-bit line; the shard keys are the slice ids, which the leader creates
+ * and retires as it splits and merges.
+ */
+export interface RangeKeys {
+  /** Discriminant. */
+  readonly kind: "range";
+}
+
 /** Where a namespace's shard keys come from. */
-export type KeyPolicy = FixedKeys | EphemeralKeys | CellKeys;
+export type KeyPolicy = FixedKeys | EphemeralKeys | CellKeys | RangeKeys;
 
 /** Available ownership: executors keep their shards while the service is unreachable. */
 export interface AvailableOwnership {
@@ -154,12 +165,22 @@ export interface CellsNamespacePolicy extends PolicyCommon {
   readonly placement: CellsPolicy;
 }
 
+/** A key-range namespace: slices split, merged and placed by the range planner; available. */
+export interface RangeNamespacePolicy extends PolicyCommon {
+  /** Slices of the hash line. */
+  readonly keys: RangeKeys;
+  /** Always available (exclusive key ranges are not supported yet). */
+  readonly ownership: AvailableOwnership;
+  /** The range planner and its settings. */
+  readonly placement: RangesPolicy;
+}
+
 /**
  * A namespace's behaviour, decided once. Its parts are discriminated unions:
  * read `keys.kind`, `ownership.mode` and `placement.kind`, and the fields of
  * that kind.
  */
-export type NamespacePolicy = ShardedNamespacePolicy | CellsNamespacePolicy;
+export type NamespacePolicy = ShardedNamespacePolicy | CellsNamespacePolicy | RangeNamespacePolicy;
 
 /** What a policy is read from besides the namespace's own entry. */
 export interface PolicyContext {
@@ -228,9 +249,26 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
           minLost: config.massLoss?.minLost ?? DEFAULT_MASS_LOSS_MIN_LOST,
         },
       }),
-      quarantine: quarantineSettings(config, process.heartbeatTtlMs),
+      // Slices are not quarantined: a poison key is a hot key's problem, not a slice's.
+      quarantine: quarantineSettings(
+        config.kind === "range" ? { quarantineThreshold: 0 } : config,
+        process.heartbeatTtlMs,
+      ),
     },
   };
+  if (config.kind === "range") {
+    return {
+      ...common,
+      keys: { kind: "range" },
+      ownership: { mode: "available" },
+      placement: {
+        kind: "ranges",
+        settings: config.range,
+        zoneKey: config.zoneKey,
+        executorRetentionMs,
+      },
+    };
+  }
   if (config.kind === "cells") {
     return {
       ...common,

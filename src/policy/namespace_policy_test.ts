@@ -107,7 +107,7 @@ Deno.test("a first deploy waits for its fleet by default: coldStartWait 30s over
     ownership: { mode: "available" },
   } as const;
   const churnOf = (p: ReturnType<typeof policyOf>) =>
-    p.placement.kind === "cells" ? undefined : p.placement.churn;
+    p.placement.kind === "cells" || p.placement.kind === "ranges" ? undefined : p.placement.churn;
   assert.equal(churnOf(policyOf(base))?.coldStartWaitMs, 30_000);
   assert.equal(churnOf(policyOf(base))?.settleWindowMs, 3_000);
   assert.equal(churnOf(policyOf({ ...base, coldStartWaitMs: 0 }))?.coldStartWaitMs, 0);

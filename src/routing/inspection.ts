@@ -77,7 +77,9 @@ export function executorState(
   const liveness = livenessOf(state, e, time);
   const stopped = notRunningShards(state, e, time, running);
   let totalLoad = 0;
+  const slices = state.sliceMap();
   const assignedShards = shards.map((shardKey) => {
+    const slice = slices?.find(Number(shardKey));
     const load = e.reports.get(shardKey)?.load ?? 0;
     totalLoad += load;
     const assignedAtMs = state.assignedAtMs(shardKey);
@@ -87,6 +89,7 @@ export function executorState(
       load,
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
       ...(stopped.length > 0 && stopped.includes(shardKey) ? { notRunning: true as const } : {}),
+      ...(slice ? { slice } : {}),
     };
   });
   return {

@@ -55,6 +55,7 @@ export async function getShardOwner(
   assertShardExists(runtime, key);
   const { cache } = runtime;
   const state = cache.state;
+  if (runtime.policy.keys.kind === "range") return rangeOwner(state, key);
   if (state.isDrained(key)) throw new ShardDrainedError(state.namespace, key);
   const owner = state.ownerOf(key);
   if (owner !== undefined) return ownerView(state, owner, key);
@@ -83,6 +84,25 @@ export async function getShardOwner(
 }
 
 /**
+ * Who owns `key` in a key-range namespace: the owner of the slice its hash
+ * falls in, from memory (a binary search of the slice map). Any string is a
+ * key; there is nothing to create.
+ */
+function rangeOwner(state: NamespaceView, key: string): ShardOwnerView {
+  const map = state.sliceMap();
+  if (map === undefined) {
+    throw new NoOwnerError(state.namespace, key, "the namespace has no slices yet (no executor)");
+  }
+  const slice = map.sliceOfKey(key);
+  const shard = String(slice.id);
+  const owner = state.ownerOf(shard);
+  if (owner === undefined) {
+    throw new NoOwnerError(state.namespace, key, `its slice ${shard} has no owner`);
+  }
+  return { ...ownerView(state, owner, shard), slice };
+}
+
+/**
  * Throws `EphemeralShardLimitExceededError` when a new shard would take an ephemeral
  * namespace past its cap. Counts owned and requested shards from the cache
  * and the keys this instance asked for that the cache does not show yet, so
@@ -93,7 +113,7 @@ export async function getShardOwner(
 function checkCapacity(runtime: RoutedNamespace, key: string): void {
   const { requester, cache } = runtime;
   const { keys } = runtime.policy;
-  if (keys.kind === "fixed") return;
+  if (keys.kind === "fixed" || keys.kind === "range") return;
   const { maxShards } = keys;
   const state = cache.state;
   const held = shardCount(state);

@@ -5,6 +5,8 @@
  */
 import type { ExecutorStatus, NamespaceType, ShardStatus } from "../core/types.ts";
 
+import type { Slice } from "../core/slices.ts";
+
 /** The owner of a shard. */
 export interface ShardOwnerView {
   /** Namespace of the shard. */
@@ -15,6 +17,8 @@ export interface ShardOwnerView {
   readonly metadata: Readonly<Record<string, string>>;
   /** Every owner, primary (`owner`) first: several in a namespace with replicas above 1. */
   readonly owners: readonly OwnerEntry[];
+  /** Key-range namespaces: the slice the key hashed into (its id is the shard key). */
+  readonly slice?: Slice;
 }
 
 /** One owner of a shard. */
@@ -85,6 +89,8 @@ export interface AssignedShardView {
   readonly assignedAtMs?: number;
   /** Exclusive namespaces: the executor holds it and does not run it (routing/not_running.ts). */
   readonly notRunning?: true;
+  /** Key-range namespaces: the slice this shard is. */
+  readonly slice?: Slice;
 }
 
 /** An executor and what it holds. */
@@ -169,6 +175,8 @@ export interface NamespacePicture {
     /** Replicated namespaces: shards it owns as a secondary owner, with its rank in the set. */
     readonly replicaShards?: readonly { readonly shard: string; readonly rank: number }[];
   }[];
+  /** Key-range namespaces: the slice map (`core/slice_map_codec.ts`' binary form). */
+  readonly sliceMap?: Uint8Array;
 }
 
 /** What changed for watchers between two revisions: apply it to the picture at `fromRevision`. */
@@ -195,4 +203,6 @@ export interface NamespaceDelta {
   }[];
   /** Executors removed (apply last). */
   readonly removedExecutors: readonly string[];
+  /** Key-range namespaces: the whole new slice map, when it changed (binary form). */
+  readonly sliceMap?: Uint8Array;
 }

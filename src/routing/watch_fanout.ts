@@ -20,6 +20,7 @@
  */
 import type { NamespaceCache } from "../state/namespace_cache.ts";
 import type { NamespaceDelta, NamespacePicture } from "./views.ts";
+import { encodeSliceMap } from "../core/slice_map_codec.ts";
 
 /** Shares namespace pictures among the watchers of one namespace. */
 export class WatchFanout {
@@ -60,7 +61,14 @@ export class WatchFanout {
       }
       return { executorId, metadata, shards, replicaShards };
     });
-    return this.#built = { kind: "snapshot", version, revision: state.revision, executors };
+    const map = state.sliceMap();
+    return this.#built = {
+      kind: "snapshot",
+      version,
+      revision: state.revision,
+      executors,
+      ...(map ? { sliceMap: encodeSliceMap(map) } : {}),
+    };
   }
 
   /** What changed after `fromRevision`, or undefined when that is no longer known. */
@@ -71,10 +79,13 @@ export class WatchFanout {
     }
     const changes = state.changesSince(fromRevision);
     if (!changes) return undefined;
+    const map = state.sliceMap();
     const owners = new Map<string, { owner: string | undefined; owners?: readonly string[] }>();
     const executors = new Map<string, Readonly<Record<string, string>> | undefined>();
+    let slices = false;
     for (const change of changes) {
-      if (change.kind === "owner") {
+      if (change.kind === "slices") slices = true;
+      else if (change.kind === "owner") {
         owners.set(
           change.shard,
           change.owners ? { owner: change.owner, owners: change.owners } : { owner: change.owner },
@@ -94,6 +105,7 @@ export class WatchFanout {
       executors: upserts,
       owners: [...owners].map(([shard, change]) => ({ shard, ...change })),
       removedExecutors: removed,
+      ...(slices && map ? { sliceMap: encodeSliceMap(map) } : {}),
     };
   }
 

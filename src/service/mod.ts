@@ -16,4 +16,10 @@ export type { HistoryLog } from "./history_log.ts";
 export type { Refusal } from "./operator_audit.ts";
 export { validateRequestId } from "./operator_writes.ts";
 export { asOperator } from "./operator_identity.ts";
-export type { HeartbeatAnswer, Heartbeats, OwnedShard, RawHeartbeat } from "../heartbeat/mod.ts";
+export type {
+  HeartbeatAnswer,
+  Heartbeats,
+  OwnedShard,
+  RawHeartbeat,
+  RawReport,
+} from "../heartbeat/mod.ts";

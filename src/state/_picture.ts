@@ -175,7 +175,10 @@ export class Picture {
         this.assignment.apply(event.seq, event.delta, revision, this.#record);
         this.prepares.apply(event.delta, revision, this.assignment.index.owners, now);
         this.#hide(Object.entries(event.delta.hide ?? {}));
-        if (event.delta.slices !== undefined) this.slices = event.delta.slices;
+        if (event.delta.slices !== undefined && event.delta.slices !== this.slices) {
+          this.slices = event.delta.slices;
+          this.#record({ kind: "slices" });
+        }
         out.view = true;
         return;
       case "executor_drain":

@@ -23,7 +23,9 @@ export type ViewChange =
     readonly executorId: string;
     /** The executor's metadata, or undefined when it was removed. */
     readonly metadata: Readonly<Record<string, string>> | undefined;
-  };
+  }
+  /** Key-range namespaces: the slice map changed (watchers get the whole new one). */
+  | { readonly kind: "slices" };
 
 /** Changes kept by default. */
 export const VIEW_LOG_CAPACITY = 100_000;

@@ -13,7 +13,7 @@
  */
 import { indexKey } from "../../core/index_keys.ts";
 import { parseJson } from "../../core/parse_json.ts";
-import { sharedReport } from "../../core/shared_reports.ts";
+import { sharedReport, withTopKeys } from "../../core/shared_reports.ts";
 import type { ShardReport, ShardReports, ShardStatus } from "../../core/types.ts";
 
 /**
@@ -35,8 +35,13 @@ export function encodeReports(reports: ShardReports): string {
     text += plainKey(key) ? `"${key}"` : JSON.stringify(key);
     text += report.status === "READY" ? ':["READY",' : `:[${JSON.stringify(report.status)},`;
     text += JSON.stringify(report.load);
-    // Failed starts (poison shards) only when there are some: a third element.
-    text += report.failedStarts ? `,${report.failedStarts}]` : "]";
+    // Failed starts (poison shards) only when there are some: a third element. A key-range
+    // slice's top keys are a fourth, [[key, load], ...] (the third then written as 0).
+    if (report.topKeys?.length) {
+      text += `,${report.failedStarts ?? 0},${
+        JSON.stringify(report.topKeys.map((k) => [k.key, k.load]))
+      }]`;
+    } else text += report.failedStarts ? `,${report.failedStarts}]` : "]";
   }
   return text + "}";
 }
@@ -71,10 +76,19 @@ export function decodeReports(text: string): ShardReports {
 }
 
 function readGenerally(text: string): ShardReports {
-  const raw = parseJson(text) as Record<string, [ShardStatus, number, number?]>;
+  const raw = parseJson(text) as Record<
+    string,
+    [ShardStatus, number, number?, [string, number][]?]
+  >;
   const out = new Map<string, ShardReport>();
-  for (const [key, [status, load, failedStarts]] of Object.entries(raw)) {
-    out.set(key, sharedReport(status, load, failedStarts ?? 0));
+  for (const [key, [status, load, failedStarts, topKeys]] of Object.entries(raw)) {
+    const report = sharedReport(status, load, failedStarts ?? 0);
+    out.set(
+      key,
+      Array.isArray(topKeys)
+        ? withTopKeys(report, topKeys.map(([k, l]) => ({ key: String(k), load: Number(l) })))
+        : report,
+    );
   }
   return out;
 }

@@ -83,3 +83,21 @@ Deno.test("failed starts are stored as a third element and read back, directly o
     { "7": { status: "NOT_RUNNING", load: 0, failedStarts: 2 } },
   );
 });
+
+Deno.test("a slice's top keys are stored as a fourth element and read back", () => {
+  const reports = new Map<string, ShardReport>([
+    ["3", {
+      status: "READY",
+      load: 10,
+      topKeys: [{ key: 'te"nant', load: 9 }, { key: "b", load: 0.5 }],
+    }],
+    ["4", { status: "NOT_RUNNING", load: 0, failedStarts: 2, topKeys: [{ key: "x", load: 1 }] }],
+    ["5", { status: "READY", load: 1 }],
+  ]);
+  const text = encodeReports(reports);
+  assert.equal(
+    text,
+    '{"3":["READY",10,0,[["te\\"nant",9],["b",0.5]]],"4":["NOT_RUNNING",0,2,[["x",1]]],"5":["READY",1]}',
+  );
+  assert.deepEqual(decodeReports(text), reports);
+});

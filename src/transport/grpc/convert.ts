@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { keyRangeOf } from "./key_range.ts";
 import type {
   ExecutorStateView,
   LeaderView,
@@ -47,6 +48,7 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
       shardLoad: s.load,
       ...(s.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(s.assignedAtMs) }),
       ...(s.notRunning ? { notRunning: true } : {}),
+      ...(s.slice ? { keyRange: keyRangeOf(s.slice) } : {}),
     })),
     drained: view.drainedBy.length > 0,
     drainedBy: [...view.drainedBy],
@@ -151,6 +153,7 @@ export function toWatchResponse(
         ...(owners && owners.length > 1 ? { executorIds: [...owners] } : {}),
       })),
       removedExecutors: [...view.removedExecutors],
+      ...(view.sliceMap ? { sliceMap: view.sliceMap } : {}),
     };
   }
   return {
@@ -163,6 +166,7 @@ export function toWatchResponse(
         : {}),
     })),
     revision: String(view.revision ?? 0),
+    ...(view.sliceMap ? { sliceMap: view.sliceMap } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { keyRangeOf } from "./key_range.ts";
 import { NotLeaderError } from "../../core/errors.ts";
 import { canStopHandlers } from "./can_stop_handler.ts";
 import { historyHandlers } from "./history_handlers.ts";
@@ -77,6 +78,9 @@ export function routingHandlers(
         namespace: view.namespace,
         metadata: view.metadata,
         owners: toShardOwners(view.owners),
+        ...(view.slice
+          ? { sliceKey: String(view.slice.id), keyRange: keyRangeOf(view.slice) }
+          : {}),
       };
     }, true),
     InspectShard: unary(

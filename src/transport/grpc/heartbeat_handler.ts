@@ -7,8 +7,15 @@
  *
  * @module
  */
+import { keyRangeOf } from "./key_range.ts";
 import { InvalidArgumentError } from "../../core/errors.ts";
-import type { HeartbeatAnswer, Heartbeats, OwnedShard, RawHeartbeat } from "../../service/mod.ts";
+import type {
+  HeartbeatAnswer,
+  Heartbeats,
+  OwnedShard,
+  RawHeartbeat,
+  RawReport,
+} from "../../service/mod.ts";
 import {
   executorService,
   type HeartbeatRequest__Output,
@@ -101,15 +108,18 @@ function rawHeartbeat(req: HeartbeatRequest__Output): RawHeartbeat {
         );
       }
     }
-    const converted: Record<
-      string,
-      { status: string | number; load: number; failedStarts?: number }
-    > = {};
+    const converted: Record<string, RawReport> = {};
     for (const [key, report] of Object.entries(wire)) {
       const failedStarts = report.failedStarts ?? 0;
-      converted[key] = failedStarts > 0
-        ? { status: enumValue(report.status), load: report.shardLoad, failedStarts }
-        : { status: enumValue(report.status), load: report.shardLoad };
+      const topKeys = report.topKeys;
+      converted[key] = {
+        status: enumValue(report.status),
+        load: report.shardLoad,
+        ...(failedStarts > 0 ? { failedStarts } : {}),
+        ...(topKeys && topKeys.length > 0
+          ? { topKeys: topKeys.map((k) => ({ key: k.key, load: k.load })) }
+          : {}),
+      };
     }
     return converted;
   };
@@ -137,7 +147,7 @@ export function toHeartbeatResponse(
   exclusive?: HeartbeatAnswer["exclusive"],
 ): HeartbeatResponse {
   const shardAssignments: Record<string, ShardAssignment> = {};
-  for (const { shardKey, fencingToken, releasing, preparing } of shards) {
+  for (const { shardKey, fencingToken, releasing, preparing, slice } of shards) {
     shardAssignments[shardKey] = {
       status: preparing
         ? "ASSIGNMENT_STATUS_PREPARING"
@@ -145,6 +155,7 @@ export function toHeartbeatResponse(
         ? "ASSIGNMENT_STATUS_RELEASING"
         : "ASSIGNMENT_STATUS_READY",
       fencingToken: String(fencingToken),
+      ...(slice ? { keyRange: keyRangeOf(slice) } : {}),
     };
   }
   const ownership = exclusive

@@ -45,6 +45,8 @@ type OwnerChange = NamespaceDelta["owners"][number];
  * ```
  */
 export function writeWatchPicture(picture: NamespacePicture): Uint8Array | undefined {
+  // A slice map (key-range namespaces) is written by the general encoder.
+  if (picture.sliceMap) return undefined;
   return writeWatchMessage(picture.executors, picture.revision ?? 0);
 }
 
@@ -70,6 +72,7 @@ export function writeWatchPicture(picture: NamespacePicture): Uint8Array | undef
  * ```
  */
 export function writeWatchDelta(delta: NamespaceDelta): Uint8Array | undefined {
+  if (delta.sliceMap) return undefined;
   return writeWatchMessage(delta.executors, delta.revision, delta);
 }
 

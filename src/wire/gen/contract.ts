@@ -704,6 +704,10 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "string",
                           "id": 5
+                        },
+                        "sliceMap": {
+                          "type": "bytes",
+                          "id": 6
                         }
                       }
                     },

@@ -50,8 +50,9 @@ export function writeHeartbeatResponse(
 ): Uint8Array | undefined {
   let size = 0;
   for (let i = 0; i < shards.length; i++) {
-    const { shardKey, fencingToken } = shards[i]!;
-    if (!isWireNumber(fencingToken)) return undefined;
+    const { shardKey, fencingToken, slice } = shards[i]!;
+    // Key ranges (a slice's range on each assignment) are written by the general encoder.
+    if (!isWireNumber(fencingToken) || slice !== undefined) return undefined;
     size += delimitedSize(entrySize(shardKey.length, fencingToken));
   }
   if (exclusive && !(isWireNumber(exclusive.leaseMs) && isWireNumber(exclusive.revision))) {

@@ -65,6 +65,7 @@ export function namespaceSettings(policy: NamespacePolicy): NamespaceSetting[] {
   const add = (key: string, value: string) => out.push({ key, value });
   const { keys, ownership, placement: plan, budgets } = policy;
   if (keys.kind === "fixed") add("type", `fixed, ${keys.shardNum} shards`);
+  else if (keys.kind === "range") add("type", "range: keys hashed onto slices");
   else {
     add(
       "type",
@@ -86,11 +87,21 @@ export function namespaceSettings(policy: NamespacePolicy): NamespaceSetting[] {
       `none: ${plan.replicas} replicas, ${plan.placement} placement` +
         (plan.maxOverlap === undefined ? "" : `, maxOverlap ${plan.maxOverlap}`),
     );
+  } else if (plan.kind === "ranges") {
+    const r = plan.settings;
+    add("loadBalancer", "none: the range planner splits, merges and moves slices");
+    add(
+      "slicesPerExecutor",
+      `${r.slicesPerExecutor.target} (${r.slicesPerExecutor.min} to ${r.slicesPerExecutor.max})`,
+    );
+    add("splitThreshold", `${r.splitThreshold} of the mean executor load`);
+    add("hotKeyThreshold", `${r.hotKeyThreshold} of the mean executor load`);
+    add("churnBudget", `${r.churnBudget} slice moves per pass`);
   } else {
     add("loadBalancer", "none: a tenant stays on its cell");
     if (plan.pins.size > 0) add("pins", `${plan.pins.size}`);
   }
-  if (plan.kind !== "cells") {
+  if (plan.kind === "balanced" || plan.kind === "replicated") {
     add("maxMovesPerPass", plan.maxMoves === 0 ? "0 (sticky)" : String(plan.maxMoves));
     if (plan.churn) {
       add("settleWindow", formatDuration(plan.churn.settleWindowMs));

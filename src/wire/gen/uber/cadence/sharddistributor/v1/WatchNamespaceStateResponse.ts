@@ -34,6 +34,18 @@ export interface WatchNamespaceStateResponse {
    * In a delta: executors that are gone.
    */
   'removedExecutors'?: (string)[];
+  /**
+   * This server's addition (key-range namespaces): the namespace's whole
+   * slice map, in a snapshot and in a delta whose change altered it (empty
+   * otherwise: the map is unchanged). The slice ids are the shard keys above.
+   * Compact binary form (docs/wire.md, "Slice map"): a version byte (1), the
+   * slice count and the next id as varints, then per slice in line order its
+   * first point as 8 big-endian bytes, its id and its generation as varints;
+   * each slice ends where the next begins, the last at 2^64. A client routes
+   * a key by hashing it (XXH64, seed 0, of its UTF-8 bytes) and finding the
+   * last slice whose first point is not above the hash.
+   */
+  'sliceMap'?: (Buffer | Uint8Array | string);
 }
 
 /**
@@ -65,4 +77,16 @@ export interface WatchNamespaceStateResponse__Output {
    * In a delta: executors that are gone.
    */
   'removedExecutors': (string)[];
+  /**
+   * This server's addition (key-range namespaces): the namespace's whole
+   * slice map, in a snapshot and in a delta whose change altered it (empty
+   * otherwise: the map is unchanged). The slice ids are the shard keys above.
+   * Compact binary form (docs/wire.md, "Slice map"): a version byte (1), the
+   * slice count and the next id as varints, then per slice in line order its
+   * first point as 8 big-endian bytes, its id and its generation as varints;
+   * each slice ends where the next begins, the last at 2^64. A client routes
+   * a key by hashing it (XXH64, seed 0, of its UTF-8 bytes) and finding the
+   * last slice whose first point is not above the hash.
+   */
+  'sliceMap': (Buffer);
 }
