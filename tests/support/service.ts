@@ -51,6 +51,7 @@ function withoutColdStartWait(
   keep: boolean | undefined,
 ): Record<string, unknown> {
   if (keep || "coldStartWait" in namespace || namespace.mode === "cells") return namespace;
+  if (namespace.type === "range") return namespace; // no cold-start wait to set
   return { ...namespace, coldStartWait: "0s" };
 }
 

@@ -1,0 +1,184 @@
+/**
+ * A key-range namespace (`type: range`) against a real etcd and a real
+ * service instance, with executors heartbeating over gRPC as Cadence's own
+ * clients would: `GetShardOwner` takes any application key and answers the
+ * owner of the slice it hashes into (with the slice's id and range); a hot
+ * slice is split without moving its keys; a hot key gets a single-key slice
+ * with several owners; cold slices merge again; and the watch stream's
+ * slice map always covers the line with every slice owned.
+ */
+import assert from "node:assert/strict";
+import { keyHash } from "../src/shared/key_hash.ts";
+import { decodeSliceMap } from "../src/core/slice_map_codec.ts";
+import { LINE_END } from "../src/core/slices.ts";
+import type {
+  GetShardOwnerResponse__Output,
+  HeartbeatRequest,
+  WatchNamespaceStateResponse__Output,
+} from "../src/wire/proto.ts";
+import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { eventually } from "./support/executors.ts";
+import { call, connect, heartbeat, watch } from "./support/grpc_clients.ts";
+import { startInProcess, testConfigYaml } from "./support/service.ts";
+
+const NS = "keys";
+const HOT = "tenant-7";
+
+type Reports = NonNullable<HeartbeatRequest["shardStatusReports"]>;
+
+/** An executor that heartbeats every 150 ms, reporting what `load` says for each slice it holds. */
+function executor(
+  clients: ReturnType<typeof connect>,
+  id: string,
+  load: (slice: string, range: [bigint, bigint] | undefined) => Reports[string],
+) {
+  const held = new Map<string, [bigint, bigint] | undefined>();
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const beat = async () => {
+    const reports: Reports = {};
+    for (const [slice, range] of held) reports[slice] = load(slice, range);
+    try {
+      const answer = await heartbeat(clients, {
+        namespace: NS,
+        executorId: id,
+        status: "EXECUTOR_STATUS_ACTIVE",
+        shardStatusReports: reports,
+        metadata: { zone: id },
+      });
+      held.clear();
+      for (const [slice, a] of Object.entries(answer.shardAssignments)) {
+        const r = a.keyRange;
+        held.set(slice, r ? [BigInt(r.firstPoint), BigInt(r.lastPoint)] : undefined);
+      }
+    } catch { /* retried next beat */ }
+    if (!stopped) timer = setTimeout(beat, 150);
+  };
+  void beat();
+  return {
+    held,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replicas, merges, the watch", async () => {
+  await using etcd = await startEtcd();
+  const yaml = testConfigYaml({
+    endpoints: etcd.endpoints,
+    prefix: uniquePrefix("range namespace"),
+    namespaces: [{
+      name: NS,
+      type: "range",
+      range: {
+        initialSlices: 8,
+        slicesPerExecutor: { target: 4, min: 1, max: 32 },
+        splitThreshold: 0.5,
+        mergeThreshold: 0.25,
+        hotKeyThreshold: 0.1,
+        churnBudget: 0, // no balancing moves: every owner change below is a split, merge or fill
+      },
+    }],
+  });
+  const instance = await startInProcess(yaml, "range-1");
+  const clients = connect(instance.server.address);
+  const point = keyHash(HOT);
+  let phase: "even" | "hot-slice" | "hot-key" | "cold" = "even";
+  const load = (_slice: string, range: [bigint, bigint] | undefined): Reports[string] => {
+    const holdsHot = range !== undefined && range[0] <= point && point <= range[1];
+    if (phase === "cold") {
+      // All cold but the first slice, so that there is a mean load to be cold against.
+      return { status: "SHARD_STATUS_READY", shardLoad: range?.[0] === 0n ? 10 : 0.01 };
+    }
+    if (phase === "even" || !holdsHot) return { status: "SHARD_STATUS_READY", shardLoad: 1 };
+    const topKeys = phase === "hot-key" ? [{ key: HOT, load: 95 }] : [];
+    return { status: "SHARD_STATUS_READY", shardLoad: 100, topKeys };
+  };
+  const executors = ["e-1", "e-2", "e-3"].map((id) => executor(clients, id, load));
+  const stream = watch(clients, NS, { acceptDeltas: true });
+  const owner = (key: string) =>
+    call<unknown, GetShardOwnerResponse__Output>(clients.api, "getShardOwner", {
+      namespace: NS,
+      shardKey: key,
+    });
+  try {
+    // Placed: any key has an owner, the slice it hashes into.
+    await eventually(() => executors.every((e) => e.held.size > 0), 10_000, "slices placed");
+    const first = await owner(HOT);
+    const range = first.keyRange!;
+    assert.ok(BigInt(range.firstPoint) <= point && point <= BigInt(range.lastPoint));
+    const holder = executors.find((e) => e.held.has(first.sliceKey))!;
+    assert.ok(holder, `slice ${first.sliceKey} is in its owner's answer`);
+    assert.equal(first.owner, ["e-1", "e-2", "e-3"][executors.indexOf(holder)]);
+    for (const key of ["a", "é", "x".repeat(200)]) assert.ok((await owner(key)).owner);
+
+    // A hot slice is split; its keys stay with their owner (no balancing moves here).
+    phase = "hot-slice";
+    await eventually(
+      async () =>
+        (await owner(HOT)).sliceKey !== first.sliceKey ||
+        (await owner(HOT)).keyRange!.generation > range.generation,
+      10_000,
+      "hot slice split",
+    );
+    assert.equal((await owner(HOT)).owner, first.owner);
+
+    // The hot key gets a slice of its own, with more owners than one.
+    phase = "hot-key";
+    await eventually(
+      async () => {
+        const r = (await owner(HOT)).keyRange!;
+        return BigInt(r.firstPoint) === point && BigInt(r.lastPoint) === point;
+      },
+      10_000,
+      "hot key isolated",
+    );
+    await eventually(async () => (await owner(HOT)).owners.length > 1, 10_000, "hot key replicas");
+
+    // Cold again: neighbours merge (fewer slices than at the peak).
+    const peak = executors.reduce((n, e) => n + e.held.size, 0);
+    phase = "cold";
+    await eventually(
+      () => executors.reduce((n, e) => n + e.held.size, 0) < peak,
+      15_000,
+      "cold slices merged",
+    );
+
+    // The watch: every slice map it carried covered the line, and every slice had an owner.
+    const maps = stream.messages.filter((m) => m.sliceMap.length > 0);
+    assert.ok(maps.length >= 3, `slice maps seen: ${maps.length}`);
+    checkWatch(stream.messages);
+  } finally {
+    stream.cancel();
+    for (const e of executors) e.stop();
+    clients.close();
+    await instance.stop();
+  }
+});
+
+/** Replays the watch: at every message, the slice map covers the line and each slice is owned. */
+function checkWatch(messages: readonly WatchNamespaceStateResponse__Output[]): void {
+  const owners = new Map<string, string>();
+  let slices: string[] = [];
+  for (const m of messages) {
+    if (!m.isDelta) {
+      owners.clear();
+      for (const e of m.executors) for (const s of e.shards) owners.set(s.shardKey, e.executorId);
+    } else {
+      for (const c of m.ownerChanges) {
+        if (c.executorId) owners.set(c.shardKey, c.executorId);
+        else owners.delete(c.shardKey);
+      }
+    }
+    if (m.sliceMap.length > 0) {
+      const map = decodeSliceMap(new Uint8Array(m.sliceMap));
+      assert.equal(map.slices.at(-1)!.end, LINE_END);
+      slices = map.slices.map((s) => String(s.id));
+    }
+    for (const s of slices) {
+      assert.ok(owners.has(s), `slice ${s} unowned at revision ${m.revision}`);
+    }
+  }
+}
