@@ -8,6 +8,7 @@
  * slice map always covers the line with every slice owned.
  */
 import assert from "node:assert/strict";
+import { createSpectator } from "../src/client/spectator/mod.ts";
 import { keyHash } from "../src/shared/key_hash.ts";
 import { decodeSliceMap } from "../src/core/slice_map_codec.ts";
 import { LINE_END } from "../src/core/slices.ts";
@@ -103,6 +104,24 @@ Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replic
       namespace: NS,
       shardKey: key,
     });
+  // The spectator SDK routes keys from memory all along; a miss is a key it could not route.
+  await using spectator = createSpectator({ addresses: [instance.server.address], namespace: NS });
+  const sample = Array.from({ length: 200 }, (_, i) => `tenant-${i}`);
+  const misses: string[] = [];
+  let routing = true;
+  const router = (async () => {
+    await spectator.waitReady({ timeoutMs: 10_000 });
+    // From the first placement on (before it, the namespace has no slices to route to).
+    while (routing && sample.some((key) => spectator.ownerOf(key) === undefined)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    while (routing) {
+      for (const key of sample) {
+        if (spectator.ownerOf(key) === undefined) misses.push(`${key} at ${phase}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
   try {
     // Placed: any key has an owner, the slice it hashes into.
     await eventually(() => executors.every((e) => e.held.size > 0), 10_000, "slices placed");
@@ -113,6 +132,7 @@ Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replic
     assert.ok(holder, `slice ${first.sliceKey} is in its owner's answer`);
     assert.equal(first.owner, ["e-1", "e-2", "e-3"][executors.indexOf(holder)]);
     for (const key of ["a", "é", "x".repeat(200)]) assert.ok((await owner(key)).owner);
+    await eventually(() => spectator.ownerOf(HOT)?.executorId === first.owner, 5_000, "spectator");
 
     // A hot slice is split; its keys stay with their owner (no balancing moves here).
     phase = "hot-slice";
@@ -150,7 +170,23 @@ Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replic
     const maps = stream.messages.filter((m) => m.sliceMap.length > 0);
     assert.ok(maps.length >= 3, `slice maps seen: ${maps.length}`);
     checkWatch(stream.messages);
+    // The spectator followed every change without a miss, and agrees with the service.
+    routing = false;
+    await router;
+    assert.deepEqual(misses.slice(0, 5), []);
+    await eventually(
+      async () => {
+        for (const key of sample.slice(0, 20)) {
+          if (spectator.ownerOf(key)?.executorId !== (await owner(key)).owner) return false;
+        }
+        return true;
+      },
+      5_000,
+      "the spectator agrees with GetShardOwner",
+    );
   } finally {
+    routing = false;
+    await router.catch(() => {});
     stream.cancel();
     for (const e of executors) e.stop();
     clients.close();

@@ -8,9 +8,9 @@
  * @module
  */
 import { LINE_END, type Slice, SliceMap } from "./slices.ts";
+import { readSliceMapBytes, SLICE_MAP_FORMAT } from "../shared/slice_map_bytes.ts";
 
-/** The format version this code writes and reads. */
-export const SLICE_MAP_FORMAT = 1;
+export { SLICE_MAP_FORMAT } from "../shared/slice_map_bytes.ts";
 
 function pushVarint(out: number[], value: number): void {
   let v = value;
@@ -64,44 +64,16 @@ export function encodeSliceMap(map: SliceMap): Uint8Array {
  * ```
  */
 export function decodeSliceMap(bytes: Uint8Array): SliceMap {
-  let at = 0;
-  const fail = (what: string): never => {
-    throw new RangeError(`Invalid slice map bytes at offset ${at}: ${what}`);
-  };
-  const byte = (): number => at < bytes.length ? bytes[at++]! : fail("truncated");
-  const varint = (): number => {
-    let value = 0, scale = 1;
-    for (;;) {
-      const b = byte();
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
-      scale *= 0x80;
-      if (scale > 2 ** 49) fail("varint too long");
-    }
-  };
-  const version = byte();
-  if (version !== SLICE_MAP_FORMAT) {
-    fail(`format version ${version}, this code reads version ${SLICE_MAP_FORMAT}`);
-  }
-  const count = varint();
-  const nextId = varint();
-  if (count * 10 > bytes.length) fail(`${count} slices cannot fit in ${bytes.length} bytes`);
-  const starts: bigint[] = [], ids: number[] = [], generations: number[] = [];
-  for (let i = 0; i < count; i++) {
-    let start = 0n;
-    for (let j = 0; j < 8; j++) start = (start << 8n) | BigInt(byte());
-    starts.push(start);
-    ids.push(varint());
-    generations.push(varint());
-  }
-  if (at !== bytes.length) fail(`${bytes.length - at} trailing bytes`);
-  const slices = starts.map((start, i): Slice => ({
-    id: ids[i]!,
-    start,
-    end: starts[i + 1] ?? LINE_END,
-    generation: generations[i]!,
-  }));
-  return SliceMap.from(slices, nextId);
+  const { nextId, slices } = readSliceMapBytes(bytes);
+  return SliceMap.from(
+    slices.map((s, i): Slice => ({
+      id: s.id,
+      start: s.start,
+      end: slices[i + 1]?.start ?? LINE_END,
+      generation: s.generation,
+    })),
+    nextId,
+  );
 }
 
 /**

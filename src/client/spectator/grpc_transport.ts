@@ -131,7 +131,11 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
 }
 
 function toUpdate(message: WatchNamespaceStateResponse__Output): PlacementUpdate {
-  if (!message.isDelta) return { kind: "snapshot", executors: message.executors.map(toExecutor) };
+  // Key-range namespaces: the slice map when it is new (copied out of the message's buffer).
+  const sliceMap = message.sliceMap?.length ? { sliceMap: Uint8Array.from(message.sliceMap) } : {};
+  if (!message.isDelta) {
+    return { kind: "snapshot", executors: message.executors.map(toExecutor), ...sliceMap };
+  }
   return {
     kind: "delta",
     executors: message.executors.map((e) => ({ executorId: e.executorId, metadata: e.metadata })),
@@ -141,6 +145,7 @@ function toUpdate(message: WatchNamespaceStateResponse__Output): PlacementUpdate
       ...(c.executorIds.length > 1 ? { owners: c.executorIds } : {}),
     })),
     removedExecutors: message.removedExecutors,
+    ...sliceMap,
   };
 }
 

@@ -2,12 +2,14 @@
  * Routing a key in a key-range namespace, from memory: hash the key (XXH64 of
  * its UTF-8 bytes, as the server does), then find the slice whose range holds
  * the point by a search over the slices' starts. The slice's key is then
- * looked up like any shard's. The slices come from the namespace state
+ * looked up like any shard's. The slices come from the watch stream's slice
+ * map ({@linkcode KeyRoutes.fromBytes}) or from the namespace state
  * (`AssignedShardState.key_range`).
  *
  * @module
  */
 import { RangeIndex } from "../../shared/point_index.ts";
+import { readSliceMapBytes } from "../../shared/slice_map_bytes.ts";
 import type { KeyRange__Output } from "../../wire/proto.ts";
 
 /** One slice as a spectator routes to it. */
@@ -77,6 +79,30 @@ export class KeyRoutes {
       }
     }
     return new KeyRoutes(sorted);
+  }
+
+  /**
+   * Routes over a whole slice map in its binary form (the watch stream's
+   * `slice_map`); throws a `RangeError` for bytes that are not one.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { KeyRoutes } from "./key_routes.ts";
+   *
+   * // Version 1, one slice (id 0 from point 0), next id 1: every key routes to "0".
+   * const routes = KeyRoutes.fromBytes(new Uint8Array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+   * assert.equal(routes.sliceKeyOf("anything"), "0");
+   * ```
+   */
+  static fromBytes(bytes: Uint8Array): KeyRoutes {
+    const { slices } = readSliceMapBytes(bytes);
+    return KeyRoutes.of(slices.map((s, i) => ({
+      sliceKey: String(s.id),
+      firstPoint: s.start,
+      lastPoint: (slices[i + 1]?.start ?? LAST_POINT + 1n) - 1n,
+      generation: s.generation,
+    })));
   }
 
   /** Number of slices. */

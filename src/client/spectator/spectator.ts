@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { KeyRoutes } from "./key_routes.ts";
 import { deferred } from "../common/deferred.ts";
 import type { SubscribeOptions } from "../common/event_hub.ts";
 import { SpectatorObserver } from "./_observer.ts";
@@ -81,6 +82,8 @@ export class Spectator implements AsyncDisposable {
   #owners: ReadonlyMap<string, Owner> | undefined;
   #asked = new Map<string, AskedOwners>();
   #placement: Placement | undefined;
+  /** Key-range namespaces: the slices, to route an application key to its slice's shard key. */
+  #routes: KeyRoutes | undefined;
   readonly #connection = new Connection();
   /** The permanent failure that ended the watch before the first snapshot. */
   #failed: ShardManagerError | undefined;
@@ -144,11 +147,18 @@ export class Spectator implements AsyncDisposable {
    * {@linkcode Spectator.owner}). Throws `SpectatorNotReadyError` before the
    * first snapshot and `SpectatorClosedError` after `close()`. Allocates
    * nothing.
+   *
+   * In a key-range namespace (`type: range`) `shardKey` is any application
+   * key: it is hashed and routed to the slice that holds it, by a binary
+   * search of the slice map the watch stream carries. Here and in every other
+   * lookup of this class.
    */
   ownerOf(shardKey: string): Owner | undefined {
     const owners = this.#owners;
     if (owners === undefined) throw this.#unavailable();
-    return owners.get(shardKey) ?? this.#asked.get(shardKey)?.owner;
+    const shard = this.#routes === undefined ? shardKey : this.#routes.sliceKeyOf(shardKey);
+    if (shard === undefined) return undefined;
+    return owners.get(shard) ?? this.#asked.get(shardKey)?.owner;
   }
 
   /**
@@ -160,7 +170,8 @@ export class Spectator implements AsyncDisposable {
   ownersOf(shardKey: string): readonly Owner[] {
     const placement = this.#placement;
     if (placement === undefined || this.#owners === undefined) throw this.#unavailable();
-    const owners = ownersIn(placement, shardKey);
+    const shard = this.#routes === undefined ? shardKey : this.#routes.sliceKeyOf(shardKey);
+    const owners = shard === undefined ? [] : ownersIn(placement, shard);
     return owners.length > 0 ? owners : this.#asked.get(shardKey)?.owners ?? [];
   }
 
@@ -327,6 +338,10 @@ export class Spectator implements AsyncDisposable {
     const now = this.#options.clock.now();
     const previous = this.#placement;
     const next = nextPlacement(previous, update, first, now);
+    // Key ranges: the slices change with the owners of their ids, in the same update.
+    if (update.kind === "snapshot" || update.sliceMap !== undefined) {
+      this.#routes = routesOf(update.sliceMap, this.#routes);
+    }
     if (next.changed) {
       this.#placement = next.placement;
       this.#owners = next.placement.owners;
@@ -383,4 +398,17 @@ function grpcTransportFor(
     ...(options.channelOptions === undefined ? {} : { channelOptions: options.channelOptions }),
     backoff: resolved.backoff,
   });
+}
+
+/** The routes of a new slice map; the previous ones when its bytes are not a map (kept, not lost). */
+function routesOf(
+  bytes: Uint8Array | undefined,
+  previous: KeyRoutes | undefined,
+): KeyRoutes | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    return KeyRoutes.fromBytes(bytes);
+  } catch {
+    return previous;
+  }
 }

@@ -268,3 +268,30 @@ Deno.test("await using closes the spectator, also after it was ready", async () 
   assert.equal(spectator.staleness().connected, false);
   assert.throws(() => spectator.ownerOf("0"), SpectatorClosedError);
 });
+
+Deno.test("in a key-range namespace ownerOf routes any key to its slice's owner, and follows new slice maps", async () => {
+  const { spectator, stream, fake } = setup();
+  const half = [0x80, 0, 0, 0, 0, 0, 0, 0];
+  // Version 1; slices 0 = [0, 2^63) and 1 = [2^63, 2^64); next id 2.
+  const two = new Uint8Array([1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ...half, 1, 0]);
+  const feed = await stream(0);
+  feed.push({ ...snapshot({ a: ["0"], b: ["1"] }), sliceMap: two });
+  await spectator.ready;
+  const keys = Array.from({ length: 50 }, (_, i) => `user:${i}`);
+  const owners = new Set(keys.map((k) => spectator.ownerOf(k)?.executorId));
+  assert.deepEqual([...owners].sort(), ["a", "b"]);
+  assert.equal(spectator.addressOf("user:1"), `${spectator.ownerOf("user:1")!.executorId}:80`);
+  // A merge: slice 1 is retired, slice 0 covers the line; every key goes to a.
+  const one = new Uint8Array([1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+  feed.push({
+    kind: "delta",
+    executors: [],
+    owners: [{ shard: "1", owner: undefined }],
+    removedExecutors: [],
+    sliceMap: one,
+  });
+  await fake.tickAsync(10);
+  for (const key of keys) assert.equal(spectator.ownerOf(key)?.executorId, "a");
+  assert.deepEqual(spectator.ownersOf("user:3").map((o) => o.executorId), ["a"]);
+  await spectator.close();
+});

@@ -42,6 +42,8 @@ export interface PlacementSnapshot {
   readonly kind: "snapshot";
   /** Every executor, including those that own nothing. */
   readonly executors: readonly ExecutorPlacement[];
+  /** Key-range namespaces: the slice map (binary form; the slice ids are the shard keys). */
+  readonly sliceMap?: Uint8Array;
 }
 
 /**
@@ -65,6 +67,8 @@ export interface PlacementDelta {
   }[];
   /** Executors that are gone. */
   readonly removedExecutors: readonly string[];
+  /** Key-range namespaces: the whole new slice map, when it changed (binary form). */
+  readonly sliceMap?: Uint8Array;
 }
 
 /** Any update a transport can deliver: a whole picture or a delta. */
