@@ -8,7 +8,6 @@ import type { AssignmentDelta } from "../core/types.ts";
 import type { MoveCounts } from "./churn_rules.ts";
 import type { PlacementReport } from "./placement_report.ts";
 import type { HandoverCounts } from "./warm_handovers.ts";
-import type { RangePassReport } from "./ranges_pass.ts";
 
 /** An executor as the pass saw it: a clean-up or commit holds only while its record is unchanged. */
 export interface ExecutorAt {
@@ -59,4 +58,18 @@ export interface Plan {
   readonly unplaced?: number;
   /** Key-range namespaces: what the pass did to the slice map. */
   readonly ranges?: RangePassReport;
+}
+
+/** What a ranges pass did to the slice map, for the leader's log and metrics. */
+export interface RangePassReport {
+  /** Slices split. */
+  readonly splits: number;
+  /** Slices merged into a neighbour. */
+  readonly merges: number;
+  /** Hot keys given a slice of their own. */
+  readonly isolations: number;
+  /** Share of the line (0 to 1) whose owner was replaced. */
+  readonly keyspaceMoved: number;
+  /** Slices after the pass. */
+  readonly slices: number;
 }

@@ -8,9 +8,7 @@
 import type { LoadBalancer } from "../loadbalancer/mod.ts";
 import type { ChurnRules } from "./churn_rules.ts";
 import type { Capacity } from "../shared/capacity.ts";
-import type { RangesPolicy } from "./ranges_pass.ts";
-
-export type { RangesPolicy } from "./ranges_pass.ts";
+import type { RangeSettings } from "../config/range_settings.ts";
 
 export type { ChurnRules } from "./churn_rules.ts";
 
@@ -96,6 +94,18 @@ export interface CellsPolicy {
   /** Tenant → cell pins. */
   readonly pins: ReadonlyMap<string, string>;
   /** Stale cells that hold no tenant are forgotten after this long unseen. */
+  readonly executorRetentionMs: number;
+}
+
+/** Slices of the hash line, split, merged and placed by the range planner. */
+export interface RangesPolicy {
+  /** Discriminant. */
+  readonly kind: "ranges";
+  /** The `range:` settings. */
+  readonly settings: RangeSettings;
+  /** Metadata key of an executor's fault zone: a hot key's owners are spread over zones. */
+  readonly zoneKey: string;
+  /** Stale executors that own nothing are forgotten after this long unseen. */
   readonly executorRetentionMs: number;
 }
 

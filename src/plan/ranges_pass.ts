@@ -11,40 +11,18 @@
 import { SliceMap } from "../core/slices.ts";
 import { sliceMapText } from "../core/slice_map_codec.ts";
 import type { AssignmentDelta, KeyLoad } from "../core/types.ts";
-import type { RangeSettings } from "../config/range_settings.ts";
 import { moveReason, noMoves } from "./churn_rules.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
+
+export type { RangePassReport } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
+import type { RangesPolicy } from "./plan_policy.ts";
+
+export type { RangesPolicy } from "./plan_policy.ts";
 import { planRanges } from "./ranges/plan_ranges.ts";
 import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
-
-/** Slices of the hash line, split, merged and placed by the range planner. */
-export interface RangesPolicy {
-  /** Discriminant. */
-  readonly kind: "ranges";
-  /** The `range:` settings. */
-  readonly settings: RangeSettings;
-  /** Metadata key of an executor's fault zone: a hot key's owners are spread over zones. */
-  readonly zoneKey: string;
-  /** Stale executors that own nothing are forgotten after this long unseen. */
-  readonly executorRetentionMs: number;
-}
-
-/** What a ranges pass did to the slice map, for the leader's log and metrics. */
-export interface RangePassReport {
-  /** Slices split. */
-  readonly splits: number;
-  /** Slices merged into a neighbour. */
-  readonly merges: number;
-  /** Hot keys given a slice of their own. */
-  readonly isolations: number;
-  /** Share of the line (0 to 1) whose owner was replaced. */
-  readonly keyspaceMoved: number;
-  /** Slices after the pass. */
-  readonly slices: number;
-}
 
 /**
  * Plans a pass of a key-range namespace. The first pass of a namespace

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { KeyRanges } from "./_key_ranges.ts";
 import type {
   HeartbeatRequest__Output,
   HeartbeatResponse__Output,
@@ -35,6 +36,7 @@ export function heartbeatRequest(
   slots: Iterable<ShardSlot | Preparation>,
   exclusive = false,
   appliedRevision = "0",
+  ranges?: KeyRanges,
 ): HeartbeatRequest__Output {
   const reports: Record<string, ShardStatusReport__Output> = {};
   if (status !== "DRAINED" || exclusive) {
@@ -42,6 +44,8 @@ export function heartbeatRequest(
       const report = exclusive ? slot.heldReport() : slot.report();
       if (report) reports[slot.shardKey] = report;
     }
+    // Key ranges: each slice's load from its keys, with its heaviest keys.
+    ranges?.addTo(reports);
   }
   return {
     namespace: options.namespace,

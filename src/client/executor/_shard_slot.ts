@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { KeyRanges } from "./_key_ranges.ts";
 import type { ShardStatusReport__Output } from "../../wire/proto.ts";
 import { ShardManagerError } from "../common/errors.ts";
 import { ProcessorTimeoutError, ShardStoppedError } from "./errors.ts";
@@ -41,6 +42,8 @@ export class ShardSlot {
   #retryAt = 0;
   /** Warm handover: the preparation whose value the first start gets (waiting for it first). */
   #preparation: Preparation | undefined;
+  /** Key-range namespaces: the executor's slices and their key loads. */
+  readonly #ranges: KeyRanges | undefined;
 
   /** A slot that has not started; `preparation` when the shard was prepared (or is being). */
   constructor(
@@ -49,7 +52,9 @@ export class ShardSlot {
     options: ResolvedOptions,
     emit: (event: ExecutorEvent) => void,
     preparation?: Preparation,
+    ranges?: KeyRanges,
   ) {
+    this.#ranges = ranges;
     this.shardKey = shardKey;
     this.fencingToken = fencingToken;
     this.#options = options;
@@ -198,6 +203,8 @@ export class ShardSlot {
   }
 
   #context(signal: AbortSignal, prepared: unknown): ShardContext {
+    const ranges = this.#ranges;
+    const shardKey = this.shardKey;
     return {
       shardKey: this.shardKey,
       namespace: this.#options.namespace,
@@ -215,6 +222,19 @@ export class ShardSlot {
       },
       done: () => {
         if (!signal.aborted) this.#done = true;
+      },
+      get slice() {
+        return ranges?.slice(shardKey);
+      },
+      contains: (key: string) =>
+        ranges === undefined || !ranges.active || ranges.contains(shardKey, key),
+      reportKeyLoad: (key: string, load = 1) => {
+        if (typeof load !== "number" || !Number.isFinite(load) || load < 0) {
+          throw new ShardManagerError(`Key load must be a finite number >= 0, got ${load}`, {
+            code: "INVALID_ARGUMENT",
+          });
+        }
+        if (!signal.aborted && ranges?.active) ranges.record(String(key), load);
       },
     };
   }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { KeyRanges } from "./_key_ranges.ts";
 import type { ExecutorObserver } from "./_observer.ts";
 import type { ResolvedOptions } from "./_resolve_options.ts";
 import { Preparation, type PreparationHooks } from "./_preparation.ts";
@@ -26,6 +27,8 @@ export interface ShardTableHooks extends PreparationHooks {
   readonly onReleased: (reason: ReleaseReason) => void;
   /** Whether the namespace is exclusive (no handoff grace there). */
   readonly exclusive: () => boolean;
+  /** Key-range namespaces: the executor's slices, given to each processor. */
+  readonly keyRanges?: KeyRanges;
 }
 
 /**
@@ -154,7 +157,7 @@ export class ShardTable {
         if (held !== undefined) continue;
         const preparation = this.#preparations.get(key);
         this.#preparations.delete(key);
-        const slot = new ShardSlot(key, token, this.#o, emit, preparation);
+        const slot = new ShardSlot(key, token, this.#o, emit, preparation, this.#hooks.keyRanges);
         this.#slots.set(key, slot);
         emit({ type: "assigned", shardKey: key, fencingToken: token });
         observer.starting(key, token);

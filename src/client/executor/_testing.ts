@@ -5,7 +5,11 @@
  * @module
  */
 import FakeTimers from "@sinonjs/fake-timers";
-import type { HeartbeatRequest__Output, HeartbeatResponse__Output } from "../../wire/proto.ts";
+import type {
+  HeartbeatRequest__Output,
+  HeartbeatResponse__Output,
+  ShardAssignment__Output,
+} from "../../wire/proto.ts";
 import type { Clock } from "./clock.ts";
 import { Executor } from "./executor.ts";
 import type { ExecutorOptions } from "./options.ts";
@@ -95,6 +99,8 @@ export class FakeService implements HeartbeatTransport {
    * `warmHandover` (see {@linkcode FakeService.prepare}).
    */
   readonly preparing = new Map<string, { readonly executorId: string; readonly token: string }>();
+  /** Key-range namespaces: shard → the key range its answers carry (none: not a slice). */
+  readonly keyRanges = new Map<string, NonNullable<ShardAssignment__Output["keyRange"]>>();
   /** With `hints`: hint streams opened so far, in order, by executor id. */
   readonly hintStreams: string[] = [];
   /** With `hints`: follows an executor's hints (see `HeartbeatTransport.watchAssignment`). */
@@ -210,7 +216,7 @@ export class FakeService implements HeartbeatTransport {
           ? "ASSIGNMENT_STATUS_RELEASING"
           : "ASSIGNMENT_STATUS_READY",
         fencingToken: this.tokens.get(shard)!,
-        keyRange: null,
+        keyRange: this.keyRanges.get(shard) ?? null,
       };
     }
     for (const [shard, move] of this.preparing) {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { KeyRanges } from "./_key_ranges.ts";
 import type { HeartbeatResponse__Output } from "../../wire/proto.ts";
 import { backoffDelay, jittered } from "../common/backoff.ts";
 import { deferred } from "../common/deferred.ts";
@@ -85,6 +86,8 @@ export class Executor<P = unknown> implements AsyncDisposable {
   readonly #hub: EventHub<ExecutorEvent>;
   readonly #obs: ExecutorObserver;
   readonly #shards: ShardTable;
+  /** Key-range namespaces: the slices held and their key loads. */
+  readonly #ranges: KeyRanges;
   readonly #deadlines: Deadlines;
   #transport: HeartbeatTransport | undefined;
   /** Follows the service's assignment hints once a heartbeat was answered (see `assignmentHints`). */
@@ -125,7 +128,9 @@ export class Executor<P = unknown> implements AsyncDisposable {
       clock: this.#o.clock,
       running: () => this.runningShards.length,
     });
+    this.#ranges = new KeyRanges(() => this.#o.clock.now());
     this.#shards = new ShardTable(this.#o, {
+      keyRanges: this.#ranges,
       emit: this.#emit,
       observer: this.#obs,
       mayStart: () => this.#status === "ACTIVE" && this.#looping,
@@ -322,6 +327,7 @@ export class Executor<P = unknown> implements AsyncDisposable {
         this.#shards.reporters(),
         exclusive,
         exclusive ? this.#appliedRevision : "0",
+        this.#ranges,
       );
       const sentAt = this.#o.clock.now();
       try {
@@ -369,6 +375,7 @@ export class Executor<P = unknown> implements AsyncDisposable {
     if (this.#failures > 0) this.#emit({ type: "heartbeat-recovered", failures: this.#failures });
     this.#failures = 0;
     this.#leaseMs = leaseMs;
+    this.#ranges.follow(answer);
     this.#shards.assign(assignmentsOf(answer), preparingOf(answer), quarantinedOf(answer));
     this.#deadlines.armLease(sentAt, leaseMs);
     if (!this.#looping) return;

@@ -55,6 +55,7 @@ export type {
   StartOptions,
   UnreachablePolicy,
 } from "./types.ts";
+export type { SliceInfo } from "./_key_ranges.ts";
 export {
   HeartbeatTimeoutError,
   LeaseExpiredError,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { SliceInfo } from "./_key_ranges.ts";
 import type { ShardManagerError } from "../common/errors.ts";
 import type { StopReason } from "./errors.ts";
 
@@ -43,6 +44,30 @@ export interface ShardContext<P = unknown> {
    * Ignored once the shard is stopping.
    */
   reportLoad(load: number): void;
+  /**
+   * Key-range namespaces (`type: range`): the slice this shard is, as the
+   * latest heartbeat answer gives it (a split shrinks it while the processor
+   * runs: read it when needed, do not keep it); `undefined` in other
+   * namespaces.
+   */
+  readonly slice: SliceInfo | undefined;
+  /**
+   * Key-range namespaces: whether `key` hashes into this slice as it is now.
+   * A request for a key it does not contain must be refused: the key's
+   * slice belongs to another executor (route it again). Always true in other
+   * namespaces, whose shard keys are the application's own.
+   */
+  contains(key: string): boolean;
+  /**
+   * Key-range namespaces: adds `load` (default 1, e.g. one request) to `key`.
+   * From the first call on, each slice's load is what its keys add up to per
+   * second between heartbeats (instead of `reportLoad`), reported with its
+   * heaviest keys, from which the service splits hot slices and gives a hot
+   * key a slice of its own. Throws a `ShardManagerError` (code
+   * `INVALID_ARGUMENT`) unless `load` is finite and >= 0; a key outside the
+   * executor's slices is not counted. Other namespaces ignore it.
+   */
+  reportKeyLoad(key: string, load?: number): void;
   /**
    * Reports the shard DONE from the next heartbeat on: its (ephemeral) work
    * is finished. The service then removes the shard and the SDK stops the
