@@ -184,6 +184,14 @@ Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replic
       5_000,
       "the spectator agrees with GetShardOwner",
     );
+
+    // The leader's metrics counted the changes.
+    const page = await (await fetch(`http://${instance.http.address}/metrics`)).text();
+    const value = (pattern: RegExp) => Number(pattern.exec(page)?.[1] ?? 0);
+    assert.ok(value(/sm_range_changes_total\{namespace="keys",change="split"\} (\S+)/) > 0, page);
+    assert.ok(value(/sm_range_changes_total\{namespace="keys",change="merge"\} (\S+)/) > 0);
+    assert.ok(value(/sm_range_changes_total\{namespace="keys",change="isolation"\} (\S+)/) >= 1);
+    assert.ok(value(/sm_range_slices\{namespace="keys"\} (\S+)/) > 0);
   } finally {
     routing = false;
     await router.catch(() => {});

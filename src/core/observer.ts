@@ -29,6 +29,18 @@ export interface PassObservation {
   readonly prepareMs?: readonly number[];
   /** Poison shards the pass quarantined (absent: none). */
   readonly quarantined?: number;
+  /**
+   * Key-range namespaces: what the committed change did to the slice map
+   * (absent: another kind, or nothing committed), and the slices after it.
+   */
+  readonly ranges?: {
+    readonly splits: number;
+    readonly merges: number;
+    readonly isolations: number;
+    /** Share of the line (0 to 1) whose owner was replaced. */
+    readonly keyspaceMoved: number;
+    readonly slices: number;
+  };
 }
 
 /** What a replicated or shuffle-sharded namespace's placement achieved in a pass. */

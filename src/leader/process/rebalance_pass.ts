@@ -252,6 +252,7 @@ function report(
     ...(changed && plan.handovers ? { handovers: plan.handovers } : {}),
     ...(changed && plan.prepareMs?.length ? { prepareMs: plan.prepareMs } : {}),
     ...(quarantined > 0 ? { quarantined } : {}),
+    ...(changed && plan.ranges ? { ranges: plan.ranges } : {}),
   });
 }
 
