@@ -21,6 +21,7 @@ import { startEtcd, uniquePrefix } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
 import { call, connect, heartbeat, watch } from "./support/grpc_clients.ts";
 import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { json, smctl } from "./support/smctl.ts";
 
 const NS = "keys";
 const HOT = "tenant-7";
@@ -156,6 +157,28 @@ Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replic
       "hot key isolated",
     );
     await eventually(async () => (await owner(HOT)).owners.length > 1, 10_000, "hot key replicas");
+
+    // smctl shows the slices and the hot key.
+    const address = instance.server.address;
+    const listed = json<
+      { slices: { key: string; first: string; owners: string[]; share: number }[] }
+    >(
+      await smctl(["--address", address, "-n", NS, "slice", "list", "-o", "json"]),
+    );
+    const shares = listed.slices.reduce((sum, s) => sum + s.share, 0);
+    assert.ok(Math.abs(shares - 1) < 1e-9, `the slices cover the line: ${shares}`);
+    const hotSlice = listed.slices.find((s) => s.first === point.toString(16).padStart(16, "0"));
+    assert.ok(hotSlice && hotSlice.owners.length > 1, JSON.stringify(hotSlice));
+    await eventually(
+      async () => {
+        const hot = json<{ keys: { key: string }[] }>(
+          await smctl(["--address", address, "-n", NS, "slice", "hot", "--top", "3", "-o", "json"]),
+        );
+        return hot.keys[0]?.key === HOT;
+      },
+      5_000,
+      "smctl slice hot names the hot key",
+    );
 
     // Cold again: neighbours merge (fewer slices than at the peak).
     const peak = executors.reduce((n, e) => n + e.held.size, 0);

@@ -80,7 +80,8 @@ export function executorState(
   const slices = state.sliceMap();
   const assignedShards = shards.map((shardKey) => {
     const slice = slices?.find(Number(shardKey));
-    const load = e.reports.get(shardKey)?.load ?? 0;
+    const report = e.reports.get(shardKey);
+    const load = report?.load ?? 0;
     totalLoad += load;
     const assignedAtMs = state.assignedAtMs(shardKey);
     return {
@@ -90,6 +91,7 @@ export function executorState(
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
       ...(stopped.length > 0 && stopped.includes(shardKey) ? { notRunning: true as const } : {}),
       ...(slice ? { slice } : {}),
+      ...(report?.topKeys?.length ? { topKeys: report.topKeys } : {}),
     };
   });
   return {

@@ -6,6 +6,7 @@
 import type { ExecutorStatus, NamespaceType, ShardStatus } from "../core/types.ts";
 
 import type { Slice } from "../core/slices.ts";
+import type { KeyLoad } from "../core/types.ts";
 
 /** The owner of a shard. */
 export interface ShardOwnerView {
@@ -91,6 +92,8 @@ export interface AssignedShardView {
   readonly notRunning?: true;
   /** Key-range namespaces: the slice this shard is. */
   readonly slice?: Slice;
+  /** Key-range namespaces: the slice's heaviest keys, as the executor last reported them. */
+  readonly topKeys?: readonly KeyLoad[];
 }
 
 /** An executor and what it holds. */

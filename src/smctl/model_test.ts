@@ -27,6 +27,7 @@ const executor: NamespaceExecutorState__Output = {
     assignedAt: { seconds: "1700000000", nanos: 0 },
     notRunning: false,
     keyRange: null,
+    topKeys: [],
   }],
   drained: true,
   drainedBy: ["id:a"],

@@ -11,6 +11,7 @@ import { registerExecutorCommands } from "./executor.ts";
 import { registerLeaderCommands } from "./leader.ts";
 import { registerNamespaceCommands } from "./namespace.ts";
 import { registerShardCommands } from "./shard.ts";
+import { registerSliceCommands } from "./slice_list.ts";
 import { registerCompletionCommand } from "./completion.ts";
 import { registerConfigCommands } from "./config_commands.ts";
 import { registerCompleteNames } from "./complete_names.ts";
@@ -154,6 +155,7 @@ export function buildProgram(): Command {
   registerNamespaceCommands(program);
   registerExecutorCommands(program);
   registerShardCommands(program);
+  registerSliceCommands(program);
   registerLeaderCommands(program);
   registerConfigCommands(program);
   registerCompleteNames(program);

@@ -209,6 +209,7 @@ Deno.test("received messages have every field, with defaults for unset ones", as
           assignedAt: null,
           notRunning: false,
           keyRange: null,
+          topKeys: [],
         }],
         drained: false,
         drainedBy: [],

@@ -641,6 +641,11 @@ export const contract: ContractJson = {
                         "keyRange": {
                           "type": "KeyRange",
                           "id": 7
+                        },
+                        "topKeys": {
+                          "rule": "repeated",
+                          "type": "KeyLoad",
+                          "id": 8
                         }
                       }
                     },

@@ -4,6 +4,7 @@
 import type { AssignmentStatus as _uber_cadence_sharddistributor_v1_AssignmentStatus, AssignmentStatus__Output as _uber_cadence_sharddistributor_v1_AssignmentStatus__Output } from '../../../../uber/cadence/sharddistributor/v1/AssignmentStatus.ts';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../../google/protobuf/Timestamp.ts';
 import type { KeyRange as _uber_cadence_sharddistributor_v1_KeyRange, KeyRange__Output as _uber_cadence_sharddistributor_v1_KeyRange__Output } from '../../../../uber/cadence/sharddistributor/v1/KeyRange.ts';
+import type { KeyLoad as _uber_cadence_sharddistributor_v1_KeyLoad, KeyLoad__Output as _uber_cadence_sharddistributor_v1_KeyLoad__Output } from '../../../../uber/cadence/sharddistributor/v1/KeyLoad.ts';
 import type { Long } from '../../../../../loader_types.ts';
 
 /**
@@ -42,6 +43,11 @@ export interface AssignedShardState {
    * searching the ranges. Unset in other namespaces.
    */
   'keyRange'?: (_uber_cadence_sharddistributor_v1_KeyRange | null);
+  /**
+   * This server's addition (key-range namespaces): the heaviest keys of the
+   * slice as the executor last reported them, with their load per second.
+   */
+  'topKeys'?: (_uber_cadence_sharddistributor_v1_KeyLoad)[];
 }
 
 /**
@@ -80,4 +86,9 @@ export interface AssignedShardState__Output {
    * searching the ranges. Unset in other namespaces.
    */
   'keyRange': (_uber_cadence_sharddistributor_v1_KeyRange__Output | null);
+  /**
+   * This server's addition (key-range namespaces): the heaviest keys of the
+   * slice as the executor last reported them, with their load per second.
+   */
+  'topKeys': (_uber_cadence_sharddistributor_v1_KeyLoad__Output)[];
 }
