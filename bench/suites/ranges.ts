@@ -11,6 +11,11 @@
  * @module
  */
 import { RANGE_DEFAULTS } from "../../src/config/range_settings.ts";
+import { countMoves, greedyLoadBalancer } from "../../src/loadbalancer/mod.ts";
+import { makeInput, roundRobin } from "../../src/loadbalancer/_fixtures.ts";
+import { keyHash } from "../../src/shared/key_hash.ts";
+import { executorService, type ShardStatusReport } from "../../src/wire/proto.ts";
+import { maxOverMean } from "../lib/balance.ts";
 import { ZipfSimulation } from "../../src/plan/ranges/_zipf_simulation.ts";
 import type { PassFigures } from "../../src/plan/ranges/_zipf_simulation.ts";
 import { repeatMicro } from "../lib/micro.ts";
@@ -34,6 +39,43 @@ export const ranges: Suite = {
 export interface Phase {
   readonly name: (typeof PHASES)[number];
   readonly passes: PassFigures[];
+  /** GREEDY on fixed shards under the same load: max/mean after the same passes, and moves. */
+  readonly greedy: { readonly maxOverMean: number; readonly moves: number };
+}
+
+/** Fixed shards of the comparison: the ranges' target of 32 slices per executor. */
+export const FIXED_SHARDS = 3_200;
+
+/**
+ * A fixed namespace under the same keys: each key hashed onto one of
+ * {@linkcode FIXED_SHARDS} shards (as an application hashes its keys onto
+ * `shardNum` shards), placed round-robin, then balanced by GREEDY one pass
+ * per step with the ranges' churn budget.
+ */
+class FixedShards {
+  readonly #shardOf: Int32Array;
+  #owners: Int32Array;
+
+  constructor(keys: readonly string[]) {
+    this.#shardOf = Int32Array.from(keys, (k) => Number(keyHash(k) % BigInt(FIXED_SHARDS)));
+    this.#owners = roundRobin(FIXED_SHARDS, EXECUTORS);
+  }
+
+  /** `passes` GREEDY passes under `keyLoads`: max/mean after them and the moves made. */
+  run(keyLoads: Float64Array, passes: number): { maxOverMean: number; moves: number } {
+    const loads = new Float64Array(FIXED_SHARDS);
+    for (let i = 0; i < keyLoads.length; i++) loads[this.#shardOf[i]!]! += keyLoads[i]!;
+    const input = makeInput(FIXED_SHARDS, EXECUTORS, this.#owners, loads);
+    let moves = 0;
+    for (let p = 0; p < passes; p++) {
+      const next = greedyLoadBalancer.plan({ ...input, owners: this.#owners }, {
+        maxMoves: RANGE_DEFAULTS.churnBudget,
+      });
+      moves += countMoves(this.#owners, next);
+      this.#owners = next;
+    }
+    return { maxOverMean: maxOverMean(this.#owners, loads, EXECUTORS), moves };
+  }
 }
 
 /**
@@ -41,11 +83,16 @@ export interface Phase {
  * pass's figures and the owners of the 20% key's slice (also used by
  * `bench/tools/ranges_simulation.ts`).
  */
-export function simulate(keys: number, s: number): { phases: Phase[]; hotOwners: number } {
+export function simulate(
+  keys: number,
+  s: number,
+): { phases: Phase[]; hotOwners: number; heartbeatBytes: number } {
   const sim = new ZipfSimulation({ keys, s, executors: EXECUTORS, settings: RANGE_DEFAULTS });
+  const fixed = new FixedShards(sim.keys);
   const run = (name: Phase["name"]): Phase => ({
     name,
     passes: Array.from({ length: PASSES }, () => sim.pass()),
+    greedy: fixed.run(sim.loads, PASSES),
   });
   const phases = [run("new namespace")];
   const before = Float64Array.from(sim.loads);
@@ -57,7 +104,38 @@ export function simulate(keys: number, s: number): { phases: Phase[]; hotOwners:
   sim.loads[jumper] = (0.2 / 0.8) * (total - sim.loads[jumper]!);
   phases.push(run("one key at 20%"));
   const hot = sim.slices.find((x) => x.slice.end - x.slice.start === 1n && x.load > total * 0.1);
-  return { phases, hotOwners: hot?.owners.length ?? 0 };
+  return { phases, hotOwners: hot?.owners.length ?? 0, heartbeatBytes: heartbeatBytes(sim) };
+}
+
+/**
+ * The largest heartbeat an executor sends at the end: its slices' reports
+ * with their top keys (`sketchSize` each), encoded as the SDK sends them.
+ */
+function heartbeatBytes(sim: ZipfSimulation): number {
+  const bySlice = new Map<string, Record<string, ShardStatusReport>>();
+  for (const s of sim.slices) {
+    for (const owner of s.owners) {
+      const reports = bySlice.get(owner) ?? {};
+      bySlice.set(owner, reports);
+      reports[String(s.slice.id)] = {
+        status: "SHARD_STATUS_READY",
+        shardLoad: s.load / s.owners.length,
+        topKeys: (s.topKeys ?? []).slice(0, RANGE_DEFAULTS.sketchSize),
+      };
+    }
+  }
+  let most = 0;
+  for (const [executorId, reports] of bySlice) {
+    const bytes = executorService.Heartbeat.requestSerialize({
+      namespace: "sessions",
+      executorId,
+      status: "EXECUTOR_STATUS_ACTIVE",
+      shardStatusReports: reports,
+      metadata: { address: "10.0.0.5:8080" },
+    }).length;
+    most = Math.max(most, bytes);
+  }
+  return most;
 }
 
 async function run(ctx: SuiteContext): Promise<SuiteOutput> {
@@ -67,7 +145,7 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
   const findings: string[] = [];
   for (const s of EXPONENTS) {
     ctx.progress(`Zipf s = ${s}: ${keys.toLocaleString("en")} keys, ${EXECUTORS} executors`);
-    const { phases, hotOwners } = simulate(keys, s);
+    const { phases, hotOwners, heartbeatBytes } = simulate(keys, s);
     for (const phase of phases) {
       figures.push({
         label: `s = ${s}, ${phase.name}: max/mean executor load after ${PASSES} passes`,
@@ -75,8 +153,19 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
         digits: 3,
         samples: [phase.passes.at(-1)!.maxOverMean],
         target: { op: "<=", value: 1.1, text: "≤ 1.10" },
+      }, {
+        label: `s = ${s}, ${phase.name}: GREEDY on ${FIXED_SHARDS.toLocaleString("en")} fixed ` +
+          `shards, max/mean after ${PASSES} passes`,
+        unit: "×",
+        digits: 3,
+        samples: [phase.greedy.maxOverMean],
       });
     }
+    figures.push({
+      label: `s = ${s}: largest heartbeat request at the end (slices with top keys)`,
+      unit: "bytes",
+      samples: [heartbeatBytes],
+    });
     const all = phases.flatMap((p) => p.passes);
     figures.push(
       {
@@ -111,6 +200,18 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
           `${(p.keyspaceMoved * 100).toFixed(2)}%`,
         ])
       ),
+    }, {
+      caption: `Zipf s = ${s}: ranges against GREEDY on ${
+        FIXED_SHARDS.toLocaleString("en")
+      } fixed shards, after each phase's ${PASSES} passes`,
+      header: ["phase", "ranges max/mean", "GREEDY max/mean", "ranges moves", "GREEDY moves"],
+      rows: phases.map((phase) => [
+        phase.name,
+        phase.passes.at(-1)!.maxOverMean.toFixed(3),
+        phase.greedy.maxOverMean.toFixed(3),
+        String(phase.passes.reduce((n, p) => n + p.moves, 0)),
+        String(phase.greedy.moves),
+      ]),
     });
     const last = all.at(-1)!;
     findings.push(
@@ -147,6 +248,12 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       "Passes, not seconds: the service will run one a `period`. The planner time excludes the " +
       "measuring.",
       "Lookups: `deno bench bench/ranges_bench.ts`, 100,000 keys `user:N` an iteration.",
+      `GREEDY comparison: the same keys and loads on ${FIXED_SHARDS} fixed shards (a key's ` +
+      "shard is its XXH64 modulo the count, as an application hashes keys onto `shardNum` " +
+      "shards), dealt round-robin, then `greedyLoadBalancer.plan` once a pass with the same " +
+      `budget (${RANGE_DEFAULTS.churnBudget} moves), the same passes per phase.`,
+      "Heartbeat: the largest `HeartbeatRequest` of any executor at the end, every slice it owns " +
+      "reported with its top keys, encoded as the SDK sends it.",
     ],
     findings,
   };
