@@ -13,6 +13,7 @@ import { $, $as, badge, make } from "./dom.js";
 import { formatAge, formatTime } from "./format.js";
 import { renderLegend } from "./legend.js";
 import { renderBrake } from "./brake.js";
+import { createKeyLine } from "./key_line.js";
 import { createShardMap } from "./shard_map.js";
 import { renderDegraded, renderSummary } from "./summary.js";
 import { renderDrains, renderExecutors, renderHandovers, renderSettings } from "./tables.js";
@@ -31,6 +32,12 @@ const shardMap = createShardMap($as("shard-map", HTMLCanvasElement), $("tooltip"
   renderMap();
   renderLookup();
 });
+
+const keyLine = createKeyLine(
+  $("line-section"),
+  $as("key-line", HTMLCanvasElement),
+  $("line-tooltip"),
+);
 
 /** @param {boolean} allowed */
 function setActions(allowed) {
@@ -100,6 +107,7 @@ function clearView() {
     $(id).textContent = "-";
   }
   shardMap.clear();
+  keyLine.clear();
   renderLookup();
 }
 
@@ -146,6 +154,7 @@ function render() {
   renderSettings(s);
   renderExecutors(s);
   renderMap();
+  keyLine.update(s);
   renderLegend(s);
   renderDrains(s);
   renderHandovers(s);

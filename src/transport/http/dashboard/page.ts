@@ -54,6 +54,11 @@ const BODY = `
     <p id="executors-empty" class="note">No executor has heartbeated into this namespace.</p>
     <p id="trends-note" class="note"></p>
   </section>
+  <section id="line-section" hidden>
+    <h2>Key line <span class="note">the hash line, left to right: slices coloured by owner (top) and load (bottom)</span></h2>
+    <div id="line-wrap"><canvas id="key-line" aria-label="Key line: hover a slice for its range, owner and load"></canvas>
+      <div id="line-tooltip" hidden></div></div>
+  </section>
   <section>
     <h2>Shard map</h2>
     <div class="toolbar">

@@ -66,7 +66,8 @@ td.col-trend { white-space: nowrap; }
 .toolbar { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; margin-bottom: 8px; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; margin-bottom: 8px; font-size: 13px; }
 .legend-item { white-space: nowrap; }
-#map-wrap { position: relative; }
+#map-wrap, #line-wrap { position: relative; }
+#line-tooltip { position: absolute; pointer-events: none; background: #111827; color: #fff; padding: 4px 8px; border-radius: 4px; font-size: 12px; white-space: nowrap; z-index: 2; }
 #shard-map { display: block; }
 #tooltip { position: absolute; pointer-events: none; background: #111827; color: #fff; padding: 4px 8px; border-radius: 4px; font-size: 12px; white-space: nowrap; z-index: 2; }
 #shard-found { font-weight: 600; }

@@ -23,6 +23,7 @@ export const BROWSER_FILES: readonly string[] = [
   "colour.js",
   "dom.js",
   "format.js",
+  "key_line.js",
   "legend.js",
   "shard_map.js",
   "sparkline.js",

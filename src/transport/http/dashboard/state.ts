@@ -77,6 +77,19 @@ export interface ShardColumns {
   readonly total: number;
 }
 
+/**
+ * Key-range namespaces: the slices along the hash line, in line order, as
+ * fractions of it; a slice's owner and load are its key's in `shards`.
+ */
+export interface KeyLine {
+  /** Slice keys (ids), in line order. */
+  readonly keys: readonly string[];
+  /** Where each starts, 0 to 1. */
+  readonly starts: readonly number[];
+  /** Where each ends, 0 to 1 (at least its start; a hot key's single point is a sliver). */
+  readonly ends: readonly number[];
+}
+
 /** Counts shown at the top of the page. */
 export interface NamespaceSummary {
   /** Executors known. */
@@ -135,6 +148,8 @@ export interface DashboardState {
   readonly handovers: readonly HandoverView[];
   /** The shard map. */
   readonly shards: ShardColumns;
+  /** Key-range namespaces: the slices along the line; absent in other namespaces. */
+  readonly line?: KeyLine;
   /** The namespace's settings in force (empty when the backend does not tell them). */
   readonly settings: readonly NamespaceSetting[];
   /** The mass-loss brake's latest record; null when it never engaged (or is not known). */
@@ -205,10 +220,12 @@ export function buildDashboardState(
   const maxShards = options.maxShards ?? MAX_MAP_SHARDS;
   const ownerOf = new Map<string, number>();
   const loadOf = new Map<string, number>();
+  const slices = new Map<string, { start: bigint; end: bigint }>();
   let totalLoad = 0;
   let maxShardLoad = 0;
   const executors = input.executors.map((e, index): ExecutorRow => {
     for (const shard of e.assignedShards) {
+      if (shard.slice) slices.set(shard.shardKey, shard.slice);
       ownerOf.set(shard.shardKey, index);
       loadOf.set(shard.shardKey, shard.load);
       if (shard.load > maxShardLoad) maxShardLoad = shard.load;
@@ -274,8 +291,20 @@ export function buildDashboardState(
       loads: keys.map((k) => loadOf.get(k) ?? 0),
       total,
     },
+    ...(slices.size > 0 ? { line: keyLine(slices) } : {}),
     settings: input.settings ?? [],
     brake: input.brake ? brakeView(input.brake) : null,
+  };
+}
+
+/** The owned slices in line order, as fractions of the line. */
+function keyLine(slices: ReadonlyMap<string, { start: bigint; end: bigint }>): KeyLine {
+  const sorted = [...slices].sort(([, a], [, b]) => (a.start < b.start ? -1 : 1));
+  const fraction = (point: bigint) => Number(point) / 2 ** 64;
+  return {
+    keys: sorted.map(([key]) => key),
+    starts: sorted.map(([, s]) => fraction(s.start)),
+    ends: sorted.map(([, s]) => fraction(s.end)),
   };
 }
 
