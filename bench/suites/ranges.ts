@@ -27,6 +27,10 @@ const EXECUTORS = 100;
 const PASSES = 4;
 const EXPONENTS = [0.8, 1.1] as const;
 const PHASES = ["new namespace", "hot spot moved", "one key at 20%"] as const;
+/** The drifting hour: one pass per 30 s of it. */
+const DRIFT_STEPS = 120;
+/** Share of the keys whose load is swapped with another key's before each drift step. */
+const DRIFT_SHARE = 0.003;
 
 /** The suite. */
 export const ranges: Suite = {
@@ -86,7 +90,7 @@ class FixedShards {
 export function simulate(
   keys: number,
   s: number,
-): { phases: Phase[]; hotOwners: number; heartbeatBytes: number } {
+): { phases: Phase[]; hotOwners: number; heartbeatBytes: number; drift: Drift } {
   const sim = new ZipfSimulation({ keys, s, executors: EXECUTORS, settings: RANGE_DEFAULTS });
   const fixed = new FixedShards(sim.keys);
   const run = (name: Phase["name"]): Phase => ({
@@ -99,12 +103,55 @@ export function simulate(
   const shift = Math.floor(keys / 3);
   for (let i = 0; i < keys; i++) sim.loads[(i + shift) % keys] = before[i]!;
   phases.push(run("hot spot moved"));
+  const drift = driftHour(sim, s);
   const total = sim.loads.reduce((a, b) => a + b, 0);
   const jumper = keys - 1; // the coldest key
   sim.loads[jumper] = (0.2 / 0.8) * (total - sim.loads[jumper]!);
   phases.push(run("one key at 20%"));
   const hot = sim.slices.find((x) => x.slice.end - x.slice.start === 1n && x.load > total * 0.1);
-  return { phases, hotOwners: hot?.owners.length ?? 0, heartbeatBytes: heartbeatBytes(sim) };
+  return {
+    phases,
+    hotOwners: hot?.owners.length ?? 0,
+    heartbeatBytes: heartbeatBytes(sim),
+    drift,
+  };
+}
+
+/** What an hour of steadily drifting load did. */
+export interface Drift {
+  /** Share of the line (0 to 1) whose owner was replaced over the hour. */
+  readonly keyspaceMoved: number;
+  /** The worst max/mean executor load after a step. */
+  readonly worstMaxOverMean: number;
+  /** Median max/mean after a step. */
+  readonly medianMaxOverMean: number;
+}
+
+/**
+ * An hour of steady drift: before each of {@linkcode DRIFT_STEPS} passes (one
+ * per 30 s), {@linkcode DRIFT_SHARE} of the keys swap their load with another
+ * key's (seeded), so which keys are hot keeps changing while the total stays.
+ */
+function driftHour(sim: ZipfSimulation, s: number): Drift {
+  let seed = Math.round(s * 1_000) + 7;
+  const next = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+  const n = sim.loads.length;
+  let moved = 0;
+  const ratios: number[] = [];
+  for (let step = 0; step < DRIFT_STEPS; step++) {
+    for (let k = 0; k < Math.max(1, Math.round(n * DRIFT_SHARE / 2)); k++) {
+      const a = Math.floor(next() * n), b = Math.floor(next() * n);
+      [sim.loads[a], sim.loads[b]] = [sim.loads[b]!, sim.loads[a]!];
+    }
+    const pass = sim.pass();
+    moved += pass.keyspaceMoved;
+    ratios.push(pass.maxOverMean);
+  }
+  return {
+    keyspaceMoved: moved,
+    worstMaxOverMean: Math.max(...ratios),
+    medianMaxOverMean: median(ratios),
+  };
 }
 
 /**
@@ -145,7 +192,7 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
   const findings: string[] = [];
   for (const s of EXPONENTS) {
     ctx.progress(`Zipf s = ${s}: ${keys.toLocaleString("en")} keys, ${EXECUTORS} executors`);
-    const { phases, hotOwners, heartbeatBytes } = simulate(keys, s);
+    const { phases, hotOwners, heartbeatBytes, drift } = simulate(keys, s);
     for (const phase of phases) {
       figures.push({
         label: `s = ${s}, ${phase.name}: max/mean executor load after ${PASSES} passes`,
@@ -162,6 +209,17 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       });
     }
     figures.push({
+      label: `s = ${s}: keyspace moved over an hour of drifting load`,
+      unit: "%",
+      digits: 2,
+      samples: [drift.keyspaceMoved * 100],
+      target: { op: "<=", value: 5, text: "≤ 5%" },
+    }, {
+      label: `s = ${s}: max/mean during the drifting hour, median of the passes`,
+      unit: "×",
+      digits: 3,
+      samples: [drift.medianMaxOverMean],
+    }, {
       label: `s = ${s}: largest heartbeat request at the end (slices with top keys)`,
       unit: "bytes",
       samples: [heartbeatBytes],
@@ -215,6 +273,11 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
     });
     const last = all.at(-1)!;
     findings.push(
+      `s = ${s}: during the drifting hour max/mean was at worst ${
+        drift.worstMaxOverMean.toFixed(3)
+      } after a pass.`,
+    );
+    findings.push(
       `s = ${s}: ${last.slices} slices at the end, ${last.slicesPerExecutor.min}-` +
         `${last.slicesPerExecutor.max} per executor (bounds ${RANGE_DEFAULTS.slicesPerExecutor.min}-` +
         `${RANGE_DEFAULTS.slicesPerExecutor.max}).`,
@@ -254,6 +317,10 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
       `budget (${RANGE_DEFAULTS.churnBudget} moves), the same passes per phase.`,
       "Heartbeat: the largest `HeartbeatRequest` of any executor at the end, every slice it owns " +
       "reported with its top keys, encoded as the SDK sends it.",
+      `Drifting hour (after the hot spot moved): ${DRIFT_STEPS} passes, one per 30 s; before ` +
+      `each, ${DRIFT_SHARE * 100}% of the keys swap their load with another key's (seeded), so ` +
+      "the hot keys keep changing while the total stays; keyspace moved is the sum of each " +
+      "pass's share of the line whose owner was replaced.",
     ],
     findings,
   };
