@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { hashKeyInto } from "../../shared/key_hash.ts";
 import type { RangeSettings } from "../../config/range_settings.ts";
 import { SliceMap } from "../../core/slices.ts";
 import { SpaceSaving } from "../../shared/space_saving.ts";
@@ -35,11 +36,20 @@ export class ZipfSimulation {
   readonly loads: Float64Array;
   readonly executors: readonly RangeExecutor[];
   readonly #settings: RangeSettings;
+  readonly #points: Uint32Array;
   #slices: readonly RangeSliceState[] = [];
   #nextId = 0;
 
   constructor(options: { keys: number; s: number; executors: number; settings: RangeSettings }) {
     this.keys = Array.from({ length: options.keys }, (_, i) => `key-${i}`);
+    // Each key's point, hashed once: a pass only looks the points up.
+    this.#points = new Uint32Array(2 * options.keys);
+    const out = new Uint32Array(2);
+    for (let i = 0; i < options.keys; i++) {
+      hashKeyInto(this.keys[i]!, out);
+      this.#points[2 * i] = out[0]!;
+      this.#points[2 * i + 1] = out[1]!;
+    }
     this.loads = new Float64Array(options.keys);
     for (let i = 0; i < options.keys; i++) this.loads[i] = 1e6 / Math.pow(i + 1, options.s);
     this.executors = Array.from({ length: options.executors }, (_, i) => ({
@@ -59,8 +69,9 @@ export class ZipfSimulation {
     const map = SliceMap.from(this.#slices.map((s) => s.slice), this.#nextId);
     const loads = new Float64Array(map.size);
     const sketches = this.#slices.map(() => new SpaceSaving(this.#settings.sketchSize));
+    const points = this.#points;
     for (let i = 0; i < this.keys.length; i++) {
-      const at = map.indexOfKey(this.keys[i]!);
+      const at = map.indexOfHalves(points[2 * i]!, points[2 * i + 1]!);
       loads[at]! += this.loads[i]!;
       sketches[at]!.offer(this.keys[i]!, this.loads[i]!);
     }
