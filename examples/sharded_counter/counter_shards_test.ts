@@ -169,6 +169,9 @@ Deno.test("warm handover: a prepared shard serves at once, with the counts its o
       signal: stop.signal,
       prepared: { counts: { apples: 4 } },
       reportLoad() {},
+      slice: undefined,
+      contains: () => true,
+      reportKeyLoad() {},
       done() {},
     }),
     timer.promise,
@@ -201,6 +204,9 @@ Deno.test("a request for a shard prepared here waits for its processor to start"
     signal: stopped.signal,
     prepared,
     reportLoad() {},
+    slice: undefined,
+    contains: () => true,
+    reportKeyLoad() {},
     done() {},
   });
   assert.deepEqual(await early, { state: "warm", value: 1 });

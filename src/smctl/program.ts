@@ -76,7 +76,7 @@ See docs/smctl.md for the full reference and an operator's walkthrough.`;
  * import { buildProgram } from "./program.ts";
  *
  * const program = buildProgram();
- * assert.deepEqual(program.commands.map((c) => c.name()), ["namespace", "executor", "shard", "leader", "config", "__complete", "completion"]);
+ * assert.deepEqual(program.commands.map((c) => c.name()), ["namespace", "executor", "shard", "slice", "leader", "config", "__complete", "completion"]);
  * assert.equal(program.opts().address, "127.0.0.1:7943");
  * ```
  */
