@@ -9,25 +9,16 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { createEtcdClient, EtcdStore } from "../../src/store/etcd/mod.ts";
 import { startEtcd, uniquePrefix } from "../support/etcd.ts";
 import { connect } from "../support/grpc_clients.ts";
 import { eventually, runExecutors } from "../support/executors.ts";
+import { CHROMIUM, hasChromium, launchChromium } from "../support/browser.ts";
 import { startInProcess, testConfigYaml } from "../support/service.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
 const WAIT_MS = 30_000;
 const TIME = "\\d\\d:\\d\\d:\\d\\d";
-
-function hasChromium(): boolean {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test({
   name: hasChromium()
@@ -63,7 +54,7 @@ Deno.test({
         WAIT_MS,
         "5 shards each",
       );
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       page.setDefaultTimeout(WAIT_MS);
       const problems: string[] = [];

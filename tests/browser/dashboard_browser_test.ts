@@ -10,22 +10,14 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startEtcd, uniquePrefix } from "../support/etcd.ts";
 import { connect } from "../support/grpc_clients.ts";
 import { runExecutors } from "../support/executors.ts";
 import { runWarmExecutor } from "../support/warm_executors.ts";
+import { CHROMIUM, hasChromium, launchChromium } from "../support/browser.ts";
 import { startInProcess, testConfigYaml } from "../support/service.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const SCREENSHOT = Deno.env.get("UPDATE_SCREENSHOTS") === "1"
   ? new URL("../../docs/dashboard_actions.png", import.meta.url).pathname
   : `${Deno.makeTempDirSync({ prefix: "sm-dashboard-" })}/dashboard.png`;
@@ -33,14 +25,6 @@ const SCREENSHOT = Deno.env.get("UPDATE_SCREENSHOTS") === "1"
 const WAIT_MS = 60_000;
 const SHARDS = 256;
 const EXECUTORS = ["exec-a", "exec-b", "exec-c", "exec-d", "exec-e"];
-
-function hasChromium(): boolean {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Waits until the executors table lists `rows` executors and the summary says
@@ -109,7 +93,7 @@ Deno.test({
     const warm = [runWarmExecutor(clients, "jobs", "job-a")];
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       page.setDefaultTimeout(WAIT_MS);
       const problems: string[] = [];

@@ -12,14 +12,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startEtcdCluster, uniquePrefix } from "../support/etcd.ts";
 import { connect } from "../support/grpc_clients.ts";
 import { eventually, runExecutors } from "../support/executors.ts";
+import { CHROMIUM, hasChromium, launchChromium } from "../support/browser.ts";
 import { startInProcess, testConfigYaml } from "../support/service.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
 const UPDATE = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
 const DIR = UPDATE
   ? new URL("../../docs/", import.meta.url).pathname
@@ -28,14 +27,6 @@ const WAIT_MS = 60_000;
 const SHARDS = 32;
 const EXECUTORS = ["exec-a", "exec-b", "exec-c"];
 const TIME = "\\d\\d:\\d\\d:\\d\\d";
-
-function hasChromium(): boolean {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-}
 
 /** The part of the browser's `window` the test calls inside the page. */
 interface BrowserWindow {
@@ -86,7 +77,7 @@ Deno.test({
     let paused = false;
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       page.setDefaultTimeout(WAIT_MS);
       const problems: string[] = [];

@@ -9,14 +9,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { startEtcdCluster, uniquePrefix } from "../support/etcd.ts";
 import { connect } from "../support/grpc_clients.ts";
 import { eventually, runExecutors } from "../support/executors.ts";
+import { CHROMIUM, hasChromium, launchChromium } from "../support/browser.ts";
 import { startInProcess, testConfigYaml } from "../support/service.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
 const UPDATE = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
 const DIR = UPDATE
   ? new URL("../../docs/", import.meta.url).pathname
@@ -24,14 +23,6 @@ const DIR = UPDATE
 const WAIT_MS = 60_000;
 const SHARDS = 96;
 const EXECUTORS = ["exec-a", "exec-b", "exec-c", "exec-d"];
-
-function hasChromium(): boolean {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test({
   name: hasChromium()
@@ -60,7 +51,7 @@ Deno.test({
     let paused = false;
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
       page.setDefaultTimeout(WAIT_MS);
       const problems: string[] = [];
