@@ -75,22 +75,11 @@ Deno.bench({
 });
 
 Deno.bench({
-  name: "spectator routes, keys routed before (KeyRoutes, then the slice's owner)",
+  name: "spectator routes (KeyRoutes: hash, search, gap check, then the slice's owner)",
   group: "ownerOf",
   fn() {
     for (let i = 0; i < keys.length; i++) {
       sink ^= ownerOfSlice.get(routes.sliceKeyOf(keys[i]!)!)!.length;
-    }
-  },
-});
-
-let fresh = 0;
-Deno.bench({
-  name: "spectator routes, keys never routed before (built per lookup)",
-  group: "ownerOf",
-  fn() {
-    for (let i = 0; i < numbers.length; i++) {
-      sink ^= ownerOfSlice.get(routes.sliceKeyOf(`fresh:${fresh++}`)!)!.length;
     }
   },
 });

@@ -26,9 +26,6 @@ export interface SliceRoute {
 
 const LAST_POINT = (1n << 64n) - 1n;
 
-/** Keys whose route a {@linkcode KeyRoutes} remembers (a few MB of keys at most). */
-export const ROUTED_KEYS_REMEMBERED = 65_536;
-
 /**
  * The route of slice `sliceKey` from its wire range (`fixed64` fields arrive
  * as decimal strings); throws a `RangeError` for a range that is not one.
@@ -63,12 +60,6 @@ export function sliceRoute(sliceKey: string, range: KeyRange__Output): SliceRout
 export class KeyRoutes {
   readonly #routes: readonly SliceRoute[];
   readonly #index: RangeIndex;
-  /**
-   * The route index of keys routed lately (-1: a gap): a key's hash cannot be
-   * cached in the string as V8 caches its own, so the routes remember it, up
-   * to {@linkcode ROUTED_KEYS_REMEMBERED} keys, then start again.
-   */
-  readonly #routed = new Map<string, number>();
 
   private constructor(routes: readonly SliceRoute[]) {
     this.#routes = routes;
@@ -124,19 +115,9 @@ export class KeyRoutes {
     return this.#routes;
   }
 
-  /**
-   * The slice holding `key`'s point, or `undefined` when no listed slice
-   * does. A key routed lately is answered from memory without hashing it
-   * again (the routes of a new slice map start with none).
-   */
+  /** The slice holding `key`'s point, or `undefined` when no listed slice does. */
   routeOf(key: string): SliceRoute | undefined {
-    let at = this.#routed.get(key);
-    if (at === undefined) {
-      at = this.#index.indexOfKey(key);
-      if (this.#routed.size >= ROUTED_KEYS_REMEMBERED) this.#routed.clear();
-      this.#routed.set(key, at);
-    }
-    return this.#routes[at];
+    return this.#routes[this.#index.indexOfKey(key)];
   }
 
   /** The shard key of the slice holding `key`, or `undefined` (see {@linkcode KeyRoutes.routeOf}). */
