@@ -165,7 +165,12 @@ export function check(events: readonly ChaosEvent[], options: CheckOptions): Che
     }
   }
   const { heartbeatWindowMs: windowMs } = options;
-  const judged = windowMs === undefined ? [] : judgeTakes(ordered, { windowMs, from, until });
+  const laggingAnswers = new Set(
+    namespaces.filter((n) => n.ownership === "available").map((n) => n.name),
+  );
+  const judged = windowMs === undefined
+    ? []
+    : judgeTakes(ordered, { windowMs, from, until, laggingAnswers });
   const takes: Partial<Record<TakeVerdict, number>> = {};
   for (const t of judged) takes[t.verdict] = (takes[t.verdict] ?? 0) + 1;
   const needlessMoves = judged.filter((t): t is NeedlessMove => t.verdict === "needless");

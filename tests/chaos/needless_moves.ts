@@ -14,7 +14,15 @@
  *   lost sight of the executor). Both count: a process frozen after sending
  *   k−1 reads its answer only when it resumes, right before it sends k, so
  *   the answers are close while the service heard nothing for the whole
- *   freeze;
+ *   freeze. In a namespace whose answers are not waited for (available
+ *   ownership: an instance answers from the picture it has, which may not yet
+ *   show a move the leader committed during the gap), a gap ending at any
+ *   answer within `windowMs` before answer k excuses the take too: the first
+ *   answer after a cut-off can still list the shards the leader moved while
+ *   the executor was silent, and the next one takes them (CI's chaos run,
+ *   `executor-cutoff` held 3.2 s against a 3 s TTL). Exclusive answers come
+ *   from a picture at least as new as their own heartbeat's record, so there
+ *   only answer k−1 counts;
  * - **the executor leaving**: heartbeat k−1 or k was sent with a status other
  *   than ACTIVE (DRAINING, DRAINED);
  * - **a drain**: the shard was drained (a `drain` event) at or before answer k;
@@ -59,6 +67,12 @@ export interface NeedlessMoveOptions {
   readonly windowMs: number;
   readonly from: number;
   readonly until: number;
+  /**
+   * Namespaces answered without waiting for the picture to show the heartbeat's
+   * own record (available ownership): a gap shortly before answer k−1 excuses
+   * a take too (see the module doc). @default {none}
+   */
+  readonly laggingAnswers?: ReadonlySet<string>;
 }
 
 /**
@@ -80,7 +94,7 @@ export interface NeedlessMoveOptions {
  * ```
  */
 export function judgeTakes(events: readonly ChaosEvent[], options: NeedlessMoveOptions): Take[] {
-  const { windowMs, from, until } = options;
+  const { windowMs, from, until, laggingAnswers = new Set<string>() } = options;
   if (!(windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${windowMs}`);
   const drainedAt = new Map<string, number>();
   const answers = new Map<string, HeartbeatEvent[]>();
@@ -104,7 +118,8 @@ export function judgeTakes(events: readonly ChaosEvent[], options: NeedlessMoveO
       const had = before.assigned ?? [];
       const taken = had.filter((shard) => !kept.has(shard));
       if (taken.length === 0) continue;
-      const gap = now.at - before.at > windowMs || now.sentAt - before.sentAt > windowMs;
+      const gap = gapBefore(list, k, windowMs) ||
+        (laggingAnswers.has(now.namespace) && recentGap(list, k, windowMs));
       const balancing = taken.length < had.length; // some stay
       const quarantined = new Set(now.quarantined ?? []);
       for (const shard of taken) {
@@ -158,6 +173,21 @@ export function findNeedlessMoves(
   options: NeedlessMoveOptions,
 ): NeedlessMove[] {
   return judgeTakes(events, options).filter((t): t is NeedlessMove => t.verdict === "needless");
+}
+
+/** Whether answer `k` came (or heartbeat `k` was sent) more than `windowMs` after the one before. */
+function gapBefore(list: readonly HeartbeatEvent[], k: number, windowMs: number): boolean {
+  const before = list[k - 1]!;
+  const now = list[k]!;
+  return now.at - before.at > windowMs || now.sentAt - before.sentAt > windowMs;
+}
+
+/** Whether an answer before `k`, at most `windowMs` before it, followed a gap. */
+function recentGap(list: readonly HeartbeatEvent[], k: number, windowMs: number): boolean {
+  for (let j = k - 1; j >= 1 && list[k]!.at - list[j]!.at <= windowMs; j--) {
+    if (gapBefore(list, j, windowMs)) return true;
+  }
+  return false;
 }
 
 function leaving(heartbeat: HeartbeatEvent): boolean {
