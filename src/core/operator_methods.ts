@@ -15,6 +15,7 @@ export const OPERATOR_METHODS: ReadonlySet<string> = new Set([
   "MoveShards",
   "ForceResetNamespace",
   "LiftBrake",
+  "ChangeSlice",
 ]);
 
 /** Operator writes to namespaces themselves (namespaces as data). */

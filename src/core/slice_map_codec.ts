@@ -77,40 +77,63 @@ export function decodeSliceMap(bytes: Uint8Array): SliceMap {
 }
 
 /**
- * The slice map as text (base64 of {@linkcode encodeSliceMap}): the form an
- * assignment change and the store's snapshot carry (`AssignmentDelta.slices`).
+ * The slice map as text (base64 of {@linkcode encodeSliceMap}), followed by
+ * ` pinned=<ids>` when an operator pinned slices (ids ascending, comma
+ * separated): the form an assignment change and the store's snapshot carry
+ * (`AssignmentDelta.slices`). The pins are the service's own; the wire's
+ * slice map (`slice_map`) is the binary form alone.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { SliceMap } from "./slices.ts";
- * import { sliceMapFromText, sliceMapText } from "./slice_map_codec.ts";
+ * import { sliceMapFromText, slicePinsFromText, sliceMapText } from "./slice_map_codec.ts";
  *
  * const map = SliceMap.initial(4).split(1, (1n << 62n) + 9n);
  * assert.deepEqual(sliceMapFromText(sliceMapText(map)).slices, map.slices);
+ * const text = sliceMapText(map, [4, 1]);
+ * assert.match(text, / pinned=1,4$/);
+ * assert.deepEqual([...slicePinsFromText(text)], [1, 4]);
+ * assert.deepEqual(sliceMapFromText(text).slices, map.slices);
  * ```
  */
-export function sliceMapText(map: SliceMap): string {
+export function sliceMapText(map: SliceMap, pinned: Iterable<number> = []): string {
   const bytes = encodeSliceMap(map);
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
-  return btoa(binary);
+  const pins = [...new Set(pinned)].sort((a, b) => a - b);
+  return btoa(binary) + (pins.length > 0 ? ` pinned=${pins.join(",")}` : "");
 }
 
 /**
- * Reads {@linkcode sliceMapText}'s form; throws a `RangeError` for text that
- * is not base64 or whose bytes are not a slice map.
+ * Reads the map of {@linkcode sliceMapText}'s form; throws a `RangeError` for
+ * text that is not base64 or whose bytes are not a slice map.
  */
 export function sliceMapFromText(text: string): SliceMap {
+  const space = text.indexOf(" ");
   let binary: string;
   try {
-    binary = atob(text);
+    binary = atob(space < 0 ? text : text.slice(0, space));
   } catch {
     throw new RangeError("Invalid slice map text: not base64");
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return decodeSliceMap(bytes);
+}
+
+/**
+ * The pinned slice ids of {@linkcode sliceMapText}'s form (empty when none);
+ * throws a `RangeError` for a pin list that is not ids.
+ */
+export function slicePinsFromText(text: string): ReadonlySet<number> {
+  const at = text.indexOf(" pinned=");
+  if (at < 0) return new Set();
+  const ids = text.slice(at + " pinned=".length).split(",").map(Number);
+  if (ids.some((id) => !Number.isSafeInteger(id) || id < 0)) {
+    throw new RangeError(`Invalid slice map text: bad pin list ${JSON.stringify(text.slice(at))}`);
+  }
+  return new Set(ids);
 }

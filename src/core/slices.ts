@@ -45,6 +45,7 @@ const scratch = new Uint32Array(2);
  * assert.deepEqual(split.slices.map((s) => s.id), [0, 4, 1, 2, 3]);
  * assert.equal(split.merge(0, 4).slices[0]?.generation, 2);
  * assert.equal(map.sliceOfKey("user:42").id, map.slices[map.indexOfKey("user:42")]?.id);
+ * assert.ok(split.merge(0, 4).equals(split.merge(0, 4)) && !split.equals(map));
  * ```
  */
 export class SliceMap {
@@ -157,6 +158,18 @@ export class SliceMap {
       throw new RangeError(`Slice ${rightId} does not follow slice ${leftId} on the line`);
     }
     return new SliceMap(this.#slices.toSpliced(i, 2, mergeSlices(left, right)), this.#nextId);
+  }
+
+  /** Whether `other` has the same slices (ids, ranges, generations) and the same next id. */
+  equals(other: SliceMap): boolean {
+    if (other === this) return true;
+    if (other.size !== this.size || other.nextId !== this.#nextId) return false;
+    const mine = this.#slices, theirs = other.slices;
+    for (let i = 0; i < mine.length; i++) {
+      const a = mine[i]!, b = theirs[i]!;
+      if (a.id !== b.id || a.start !== b.start || a.generation !== b.generation) return false;
+    }
+    return true;
   }
 
   /** Gives `point` a single-point slice `[point, point + 1)` (a hot key's), splitting as needed. */

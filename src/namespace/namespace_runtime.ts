@@ -13,6 +13,7 @@
  *   ├ hints: "your assignment changed" to the executors a change concerns
  *   ├ requester: first asks for ephemeral shards → few store writes
  *   ├ cellMoves: operator moves the leader's next pass reads
+ *   ├ sliceEdits: operator slice edits the leader's next pass applies
  *   └ election loop → leader term: triggers → plan → fenced commit
  * ```
  *
@@ -43,6 +44,7 @@ import { NamespaceCache } from "../state/namespace_cache.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { LeaderStore, Store } from "../store/mod.ts";
 import { PendingCellMoves } from "./pending_cell_moves.ts";
+import { PendingSliceEdits } from "./pending_slice_edits.ts";
 import { type BrakeHold, MassLossBrake } from "../leader/process/mass_loss_brake.ts";
 import { BrakeKeeper } from "../leader/process/brake_keeper.ts";
 import type { BrakeRecord } from "../store/brake_store.ts";
@@ -104,6 +106,8 @@ export class NamespaceRuntime implements RoutedNamespace {
   readonly requester: ShardRequester;
   /** Operator moves of a cells namespace not yet committed. */
   readonly cellMoves: PendingCellMoves = new PendingCellMoves();
+  /** Key-range namespaces: operator edits of the slices the leader's next pass applies. */
+  readonly sliceEdits: PendingSliceEdits = new PendingSliceEdits();
   readonly #options: NamespaceRuntimeOptions;
   #leading = false;
   /** The mass-loss brake of the current leader term (none when not leading). */
@@ -304,6 +308,7 @@ export class NamespaceRuntime implements RoutedNamespace {
             store,
             policy,
             cellMoves: this.cellMoves,
+            sliceEdits: this.sliceEdits,
             logger,
             clock,
             ...(this.#options.evidence ? { evidence: this.#options.evidence } : {}),

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { SliceEdit } from "./slice_edits.ts";
 import type { ExecutorStatus, ShardReports } from "../core/types.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 import type { CompactOwners } from "../state/owner_index.ts";
@@ -51,6 +52,10 @@ export interface PlanInput {
   readonly executors: ReadonlyMap<string, PlanExecutor>;
   /** Key-range namespaces: the slice map (its slice ids are the shard keys); absent: none yet. */
   readonly slices?: SliceMap;
+  /** Key-range namespaces: the slices an operator pinned; absent: none. */
+  readonly slicePins?: ReadonlySet<number>;
+  /** Key-range namespaces: operator edits of the slices not yet committed, in the order asked. */
+  readonly sliceEdits?: readonly SliceEdit[];
   /** Shard → owner (the primary of a shard with several owners). */
   readonly owners: ReadonlyMap<string, string>;
   /** Shard → full owner set of the shards with more than one owner. */
@@ -143,6 +148,7 @@ export function planInput(
   now: number,
   options: {
     readonly cellMoves?: ReadonlyMap<string, string>;
+    readonly sliceEdits?: readonly SliceEdit[];
     readonly balancingUnfinished?: boolean;
     readonly brake?: { readonly executorsBefore: number };
     readonly failedWith?: ReadonlyMap<string, ReadonlySet<string>>;
@@ -193,5 +199,9 @@ export function planInput(
       : {}),
     ...(tables.compact ? { compact: tables.compact } : {}),
     ...(sliceMap ? { slices: sliceMap } : {}),
+    ...(sliceMap && view.slicePins().size > 0 ? { slicePins: view.slicePins() } : {}),
+    ...(options.sliceEdits && options.sliceEdits.length > 0
+      ? { sliceEdits: options.sliceEdits }
+      : {}),
   };
 }

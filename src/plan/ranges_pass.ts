@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { SliceMap } from "../core/slices.ts";
+import { type Slice, SliceMap } from "../core/slices.ts";
+import { keyHash } from "../shared/key_hash.ts";
 import { sliceMapText } from "../core/slice_map_codec.ts";
 import type { AssignmentDelta, KeyLoad } from "../core/types.ts";
 import { moveReason, noMoves } from "./churn_rules.ts";
@@ -23,6 +24,10 @@ export type { RangesPolicy } from "./plan_policy.ts";
 import { planRanges } from "./ranges/plan_ranges.ts";
 import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
+import { applySliceEdits } from "./slice_edits.ts";
+
+const NO_PINS: ReadonlySet<number> = new Set();
+const NO_SPLITS: ReadonlyMap<number, number> = new Map();
 
 /**
  * Plans a pass of a key-range namespace. The first pass of a namespace
@@ -55,10 +60,17 @@ import { eligibleExecutors } from "./shard_universe.ts";
  */
 export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   const map = input.slices;
+  const pinsBefore = input.slicePins ?? NO_PINS;
+  // Operator edits first (split, merge, pin by hand): the planner then plans around them.
+  const edited = map && input.sliceEdits
+    ? applySliceEdits(map, pinsBefore, input.sliceEdits)
+    : { map, pins: pinsBefore, splitFrom: NO_SPLITS };
   const eligible = eligibleExecutors(input);
   const planned = planRanges({
-    slices: (map?.slices ?? []).map((slice) => sliceState(input, String(slice.id), slice)),
-    nextSliceId: map?.nextId ?? 0,
+    slices: (edited.map?.slices ?? []).map((slice) =>
+      sliceState(input, slice, edited.pins.has(slice.id), edited.splitFrom.get(slice.id))
+    ),
+    nextSliceId: edited.map?.nextId ?? 0,
     executors: eligible.map((id) => {
       const zone = input.executors.get(id)?.metadata[policy.zoneKey];
       return zone === undefined ? { id } : { id, zone };
@@ -66,7 +78,8 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ownership: "available",
   }, input.brake ? { ...policy.settings, churnBudget: 0 } : policy.settings);
   const next = SliceMap.from(planned.slices.map((s) => s.slice), planned.nextSliceId);
-  const delta = changeOf(input, planned, map, next);
+  const pins = new Set([...edited.pins].filter((id) => next.find(id) !== undefined));
+  const delta = changeOf(input, planned, { map, pins: pinsBefore }, { map: next, pins });
   const reasons = noMoves();
   const eligibleSet = new Set(eligible);
   for (const keys of Object.values(delta.assign)) {
@@ -87,16 +100,54 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   };
 }
 
-/** A slice as the planner sees it: its owners and the load and top keys they report for it. */
+/**
+ * A slice as the planner sees it: its owners and the load and top keys they
+ * report for it. A slice an operator split off this pass (`parent`) starts
+ * with its parent's owners; a slice whose range an operator changed this
+ * pass gets the load of the ranges it now covers (a share of a split one's,
+ * by width; the sum of merged ones') and the top keys that fall in it.
+ */
 function sliceState(
   input: PlanInput,
-  key: string,
-  slice: RangeSliceState["slice"],
+  slice: Slice,
+  pinned: boolean,
+  parent: number | undefined,
 ): RangeSliceState {
+  const key = String(parent ?? slice.id);
+  const owner = input.owners.get(key);
+  const owners = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
+  const was = input.slices?.find(Number(key));
+  const unchanged = was !== undefined && was.start === slice.start && was.end === slice.end;
+  const keys = new Map<string, number>();
+  let load = 0;
+  for (const source of unchanged || !input.slices ? [slice] : overlapping(input.slices, slice)) {
+    const reported = reportedLoad(input, String(source.id), keys);
+    const width = Number(source.end - source.start);
+    const shared = Number(min(source.end, slice.end) - max(source.start, slice.start));
+    load += unchanged ? reported : reported * (shared / width);
+  }
+  if (!unchanged) {
+    for (const k of keys.keys()) {
+      const point = keyHash(k);
+      if (point < slice.start || point >= slice.end) keys.delete(k);
+    }
+  }
+  const topKeys: KeyLoad[] = [...keys].map(([k, l]) => ({ key: k, load: l }))
+    .sort((a, b) => b.load - a.load || (a.key < b.key ? -1 : 1));
+  return {
+    slice,
+    owners,
+    load,
+    ...(topKeys.length > 0 ? { topKeys } : {}),
+    ...(pinned ? { pinned: true } : {}),
+  };
+}
+
+/** The load the owners of slice `key` report for it; its top keys are added to `keys`. */
+function reportedLoad(input: PlanInput, key: string, keys: Map<string, number>): number {
   const owner = input.owners.get(key);
   const owners = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
   let load = 0;
-  const keys = new Map<string, number>();
   for (const id of owners) {
     const report = input.executors.get(id)?.reports.get(key);
     if (report === undefined) continue;
@@ -106,18 +157,31 @@ function sliceState(
       if (Number.isFinite(k.load) && k.load > 0) keys.set(k.key, (keys.get(k.key) ?? 0) + k.load);
     }
   }
-  const topKeys: KeyLoad[] = [...keys].map(([k, l]) => ({ key: k, load: l }))
-    .sort((a, b) => b.load - a.load || (a.key < b.key ? -1 : 1));
-  return { slice, owners, load, ...(topKeys.length > 0 ? { topKeys } : {}) };
+  return load;
 }
+
+/** The slices of `map` that share points with `slice`. */
+function overlapping(map: SliceMap, slice: Slice): Slice[] {
+  const out: Slice[] = [];
+  for (let i = map.indexOfPoint(slice.start); i < map.size; i++) {
+    const s = map.slices[i]!;
+    if (s.start >= slice.end) break;
+    out.push(s);
+  }
+  return out;
+}
+
+const min = (a: bigint, b: bigint) => a < b ? a : b;
+const max = (a: bigint, b: bigint) => a > b ? a : b;
 
 /** The assignment change from the current owners and map to the planned ones. */
 function changeOf(
   input: PlanInput,
   planned: RangePlan,
-  before: SliceMap | undefined,
-  after: SliceMap,
+  was: { readonly map: SliceMap | undefined; readonly pins: ReadonlySet<number> },
+  now: { readonly map: SliceMap; readonly pins: ReadonlySet<number> },
 ): AssignmentDelta {
+  const before = was.map, after = now.map;
   const assign: Record<string, string[]> = {};
   const sets: Record<string, readonly string[]> = {};
   const unassign: string[] = [];
@@ -140,7 +204,9 @@ function changeOf(
     unassign,
     remove,
     ...(Object.keys(sets).length > 0 ? { sets } : {}),
-    ...(before === undefined || !sameMap(before, after) ? { slices: sliceMapText(after) } : {}),
+    ...(before === undefined || !before.equals(after) || !samePins(was.pins, now.pins)
+      ? { slices: sliceMapText(after, now.pins) }
+      : {}),
   };
 }
 
@@ -148,12 +214,6 @@ function sameOwners(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
-function sameMap(a: SliceMap, b: SliceMap): boolean {
-  if (a.size !== b.size || a.nextId !== b.nextId) return false;
-  const x = a.slices, y = b.slices;
-  for (let i = 0; i < x.length; i++) {
-    const p = x[i]!, q = y[i]!;
-    if (p.id !== q.id || p.start !== q.start || p.generation !== q.generation) return false;
-  }
-  return true;
+function samePins(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  return a.size === b.size && [...a].every((id) => b.has(id));
 }

@@ -6,6 +6,7 @@ import { NamespaceState } from "../state/namespace_state.ts";
 import { planInput } from "./plan_input.ts";
 import type { Plan } from "./plan.ts";
 import { planRangesPass, type RangesPolicy } from "./ranges_pass.ts";
+import type { SliceEdit } from "./slice_edits.ts";
 
 const SETTINGS: RangeSettings = {
   ...RANGE_DEFAULTS,
@@ -37,8 +38,8 @@ class Namespace {
     }, this.now);
   }
 
-  pass(policy: RangesPolicy = this.policy): Plan {
-    const plan = planRangesPass(planInput(this.state, this.now), policy);
+  pass(policy: RangesPolicy = this.policy, sliceEdits: readonly SliceEdit[] = []): Plan {
+    const plan = planRangesPass(planInput(this.state, this.now, { sliceEdits }), policy);
     this.state.apply({
       revision: ++this.revision,
       events: [{ type: "assignment", seq: ++this.seq, delta: plan.delta }],
@@ -194,4 +195,53 @@ Deno.test("ranges pass: while the mass-loss brake holds, no slice moves for bala
   assert.equal(held.moves, 0);
   const free = planRangesPass(planInput(ns.state, ns.now), ns.policy);
   assert.ok(free.moves > 0);
+});
+
+Deno.test("ranges pass: a split by hand keeps the owner, is pinned, and is not merged back", () => {
+  const ns = new Namespace();
+  ns.beat("e1");
+  ns.beat("e2");
+  ns.pass();
+  const map = ns.state.sliceMap()!;
+  const slice = map.slices[2]!;
+  const owner = ns.owners().get(slice.id)![0]!;
+  // Cold slices: left alone, the planner would merge neighbours; the split by hand stays.
+  ns.beat(owner, { [String(slice.id)]: ready(4) });
+  const at = slice.start + (slice.end - slice.start) / 4n;
+  ns.pass(ns.policy, [{ kind: "split", sliceId: slice.id, at, pin: true }]);
+  const after = ns.state.sliceMap()!;
+  const right = after.slices[after.indexOfPoint(at)]!;
+  assert.equal(right.start, at);
+  assert.deepEqual([ns.owners().get(slice.id), ns.owners().get(right.id)], [[owner], [owner]]);
+  assert.deepEqual([...ns.state.slicePins()].sort(), [slice.id, right.id].sort());
+  for (let i = 0; i < 5; i++) ns.pass();
+  assert.equal(ns.state.sliceMap()!.find(right.id)?.start, at, "still split");
+  assert.deepEqual([ns.owners().get(slice.id), ns.owners().get(right.id)], [[owner], [owner]]);
+  // Unpinned, the planner may merge them again (both are cold).
+  ns.pass(ns.policy, [
+    { kind: "pin", sliceId: slice.id, pinned: false },
+    { kind: "pin", sliceId: right.id, pinned: false },
+  ]);
+  assert.deepEqual([...ns.state.slicePins()], []);
+});
+
+Deno.test("ranges pass: a merge by hand gives the right range to the left slice's owners", () => {
+  const ns = new Namespace();
+  ns.beat("e1");
+  ns.beat("e2");
+  ns.pass();
+  const map = ns.state.sliceMap()!;
+  const owners = ns.owners();
+  const i = map.slices.findIndex((s, j) => {
+    const next = map.slices[j + 1];
+    return next !== undefined && owners.get(s.id)![0] !== owners.get(next.id)![0];
+  });
+  const left = map.slices[i]!, right = map.slices[i + 1]!;
+  ns.pass(ns.policy, [{ kind: "merge", sliceId: right.id, withId: left.id, pin: true }]);
+  const after = ns.state.sliceMap()!;
+  assert.equal(after.find(right.id), undefined);
+  assert.deepEqual([after.byId(left.id).start, after.byId(left.id).end], [left.start, right.end]);
+  assert.deepEqual(ns.owners().get(left.id), owners.get(left.id));
+  assert.ok(ns.state.slicePins().has(left.id));
+  assert.ok(!ns.state.tables().owners.has(String(right.id)), "the retired slice has no owner");
 });

@@ -78,6 +78,7 @@ export function executorState(
   const stopped = notRunningShards(state, e, time, running);
   let totalLoad = 0;
   const slices = state.sliceMap();
+  const pins = state.slicePins();
   const assignedShards = shards.map((shardKey) => {
     const slice = slices?.find(Number(shardKey));
     const report = e.reports.get(shardKey);
@@ -91,6 +92,7 @@ export function executorState(
       ...(assignedAtMs === undefined ? {} : { assignedAtMs }),
       ...(stopped.length > 0 && stopped.includes(shardKey) ? { notRunning: true as const } : {}),
       ...(slice ? { slice } : {}),
+      ...(slice && pins.has(slice.id) ? { pinned: true as const } : {}),
       ...(report?.topKeys?.length ? { topKeys: report.topKeys } : {}),
     };
   });

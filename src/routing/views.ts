@@ -92,6 +92,8 @@ export interface AssignedShardView {
   readonly notRunning?: true;
   /** Key-range namespaces: the slice this shard is. */
   readonly slice?: Slice;
+  /** Key-range namespaces: an operator pinned the slice (the planner leaves it as it is). */
+  readonly pinned?: true;
   /** Key-range namespaces: the slice's heaviest keys, as the executor last reported them. */
   readonly topKeys?: readonly KeyLoad[];
 }

@@ -28,6 +28,7 @@ import {
 } from "../namespace/seed_file_namespaces.ts";
 import { CellOperations } from "./cell_operations.ts";
 import { BrakeOperations } from "./brake_operations.ts";
+import { SliceOperations } from "./slice_operations.ts";
 import { ExecutorDrains } from "./executor_drains.ts";
 import { StopChecks } from "./stop_checks.ts";
 import { HealthMonitor } from "./health_monitor.ts";
@@ -88,6 +89,8 @@ export class ShardManager implements Service {
   readonly cells: CellOperations;
   /** Mass-loss brakes, lifted by operators. */
   readonly brakes: BrakeOperations;
+  /** Slice edits of key-range namespaces, by operators. */
+  readonly slices: SliceOperations;
   /** Store reachability and cache readiness, probed on a timer. */
   readonly health: HealthMonitor;
   /** The namespaces' history (event log in the store). */
@@ -213,6 +216,7 @@ export class ShardManager implements Service {
     this.stopChecks = new StopChecks(() => this.#registry.all(), lookup, clock);
     this.cells = new CellOperations({ lookup, clock, store: options.store });
     this.brakes = new BrakeOperations(lookup, options.store);
+    this.slices = new SliceOperations(lookup, clock);
     recordStoreOutages(evidence, {
       history: this.history,
       clock,

@@ -14,6 +14,7 @@ import type * as routing from "../routing/mod.ts";
 import type { DefinitionSource } from "../store/mod.ts";
 import type { CellOperations } from "./cell_operations.ts";
 import type { BrakeOperations } from "./brake_operations.ts";
+import type { SliceOperations } from "./slice_operations.ts";
 import type { ExecutorDrains } from "./executor_drains.ts";
 import type { StopChecks } from "./stop_checks.ts";
 import type { HealthMonitor } from "./health_monitor.ts";
@@ -114,6 +115,9 @@ export type Cells = Pick<CellOperations, "moveShards" | "blastRadius">;
 /** The mass-loss brake, lifted by an operator. */
 export type Brakes = Pick<BrakeOperations, "lift" | "status">;
 
+/** Slice edits of key-range namespaces. */
+export type Slices = Pick<SliceOperations, "change">;
+
 /** The namespace RPCs: create, update, delete, read. */
 export type Admin = Pick<NamespaceAdmin, "create" | "update" | "delete" | "read">;
 
@@ -150,6 +154,8 @@ export interface Service {
   readonly cells: Cells;
   /** Mass-loss brakes. */
   readonly brakes: Brakes;
+  /** Slice edits by hand. */
+  readonly slices: Slices;
   /** Namespace definitions. */
   readonly admin: Admin;
   /** History reads. */

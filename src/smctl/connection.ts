@@ -107,6 +107,8 @@ export interface Rpcs {
   listNamespaceEvents: [ListNamespaceEventsRequest, ListNamespaceEventsResponse__Output];
   /** LiftBrake. */
   liftBrake: [wire.LiftBrakeRequest, wire.LiftBrakeResponse__Output];
+  /** ChangeSlice. */
+  changeSlice: [wire.ChangeSliceRequest, wire.ChangeSliceResponse__Output];
   /** GetBrake. */
   getBrake: [wire.GetBrakeRequest, wire.GetBrakeResponse__Output];
 }

@@ -28,6 +28,7 @@ const executor: NamespaceExecutorState__Output = {
     notRunning: false,
     keyRange: null,
     topKeys: [],
+    pinned: false,
   }],
   drained: true,
   drainedBy: ["id:a"],

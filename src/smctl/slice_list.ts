@@ -12,6 +12,7 @@ import { SmctlError } from "./errors.ts";
 import { ExitCode } from "./exit_codes.ts";
 import { showList } from "./list_watch.ts";
 import { renderTable } from "./table.ts";
+import { registerSliceEdits } from "./slice_edit.ts";
 
 /** One slice as listed. */
 export interface ListedSlice {
@@ -31,6 +32,8 @@ export interface ListedSlice {
   readonly load: number;
   /** Its heaviest keys, heaviest first, summed over its owners. */
   readonly topKeys: readonly { readonly key: string; readonly load: number }[];
+  /** Pinned by an operator (`smctl slice pin`): the planner leaves it as it is. */
+  readonly pinned: boolean;
 }
 
 const LINE = 2 ** 64;
@@ -66,6 +69,7 @@ export function sliceRows(executors: readonly NamespaceExecutorState__Output[]):
     owners: string[];
     load: number;
     keys: Map<string, number>;
+    pinned: boolean;
   }>();
   for (const e of executors) {
     for (const s of e.assignedShards) {
@@ -78,6 +82,7 @@ export function sliceRows(executors: readonly NamespaceExecutorState__Output[]):
         owners: [],
         load: 0,
         keys: new Map<string, number>(),
+        pinned: s.pinned === true,
       };
       slices.set(s.shardKey, slice);
       slice.owners.push(e.executorId);
@@ -95,6 +100,7 @@ export function sliceRows(executors: readonly NamespaceExecutorState__Output[]):
     load: s.load,
     topKeys: [...s.keys].map(([k, load]) => ({ key: k, load }))
       .sort((a, b) => b.load - a.load || (a.key < b.key ? -1 : 1)),
+    pinned: s.pinned,
   })).sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
 }
 
@@ -116,7 +122,7 @@ export function hotKeys(
 }
 
 /**
- * Adds the `slice` group (`list`, `hot`).
+ * Adds the `slice` group (`list`, `hot`, and the edits of slice_edit.ts).
  *
  * @example
  * ```ts
@@ -126,12 +132,19 @@ export function hotKeys(
  *
  * const program = new Command("smctl");
  * registerSliceCommands(program);
- * assert.deepEqual(program.commands[0]!.commands.map((c) => c.name()), ["list", "hot"]);
+ * assert.deepEqual(program.commands[0]!.commands.map((c) => c.name()), [
+ *   "list",
+ *   "hot",
+ *   "split",
+ *   "merge",
+ *   "pin",
+ *   "unpin",
+ * ]);
  * ```
  */
 export function registerSliceCommands(program: Command): void {
   const slice = program.command("slice").description(
-    "the slices of a key-range namespace (type: range): ranges, owners, loads, hot keys",
+    "the slices of a key-range namespace (type: range): ranges, owners, loads, hot keys, edits",
   );
   slice.command("list").description(
     "list the slices in line order with their range, share of the line, owners and load",
@@ -140,8 +153,9 @@ export function registerSliceCommands(program: Command): void {
     .addHelpText(
       "after",
       `
--o wide adds each slice's generation and its heaviest key. A namespace that
-is not a key-range one exits 3.
+-o wide adds each slice's generation and its heaviest key. A PINNED column
+shows when an operator pinned slices (smctl slice pin). A namespace that is
+not a key-range one exits 3.
 
 Examples:
   $ smctl -n sessions slice list
@@ -166,6 +180,7 @@ Examples:
     .action((opts: { top: string }, command: Command) =>
       runCommand(command, (ctx) => hot(ctx, opts.top))
     );
+  registerSliceEdits(slice);
 }
 
 async function slicesOf(ctx: Context, signal?: AbortSignal): Promise<ListedSlice[]> {
@@ -187,6 +202,7 @@ async function list(ctx: Context, watch: boolean): Promise<void> {
   await showList(ctx, namespace, watch, async (signal) => {
     const slices = await slicesOf(ctx, signal);
     const palette = ctx.output.palette;
+    const pins = slices.some((s) => s.pinned);
     return {
       value: { namespace, slices },
       human: (wide) =>
@@ -198,6 +214,7 @@ async function list(ctx: Context, watch: boolean): Promise<void> {
             { header: "SHARE", align: "right" },
             { header: "OWNERS" },
             { header: "LOAD", align: "right" },
+            ...(pins ? [{ header: "PINNED" }] : []),
             ...(wide ? [{ header: "GEN", align: "right" as const }, { header: "TOP KEY" }] : []),
           ],
           slices.map((s) => [
@@ -207,6 +224,7 @@ async function list(ctx: Context, watch: boolean): Promise<void> {
             percent(s.share),
             palette.cyan(s.owners.join(",")),
             round(s.load),
+            ...(pins ? [s.pinned ? "pinned" : ""] : []),
             ...(wide
               ? [
                 String(s.generation),

@@ -10,7 +10,7 @@ import type { Preparing } from "../core/assignment.ts";
 import type { NamespaceEventBatch, NamespaceSnapshot } from "../store/store.ts";
 import { type ChangeSummary, Picture } from "./_picture.ts";
 import type { SliceMap } from "../core/slices.ts";
-import { sliceMapFromText } from "../core/slice_map_codec.ts";
+import { sliceMapFromText, slicePinsFromText } from "../core/slice_map_codec.ts";
 import type { LivenessOptions } from "./executor_table.ts";
 import type {
   ExecutorView,
@@ -29,6 +29,7 @@ export type {
   NamespaceView,
 } from "./namespace_view.ts";
 
+const NO_PINS: ReadonlySet<number> = new Set();
 /** How a namespace's picture judges liveness and keeps its owners. */
 export interface NamespaceStateOptions extends LivenessOptions {
   /**
@@ -66,7 +67,9 @@ export class NamespaceState implements NamespaceView {
   /** Namespace name. */
   readonly namespace: string;
   readonly #p: Picture;
-  #sliceMap: { readonly text: string; readonly map: SliceMap } | undefined;
+  #sliceMap:
+    | { readonly text: string; readonly map: SliceMap; readonly pins: ReadonlySet<number> }
+    | undefined;
 
   /** An empty picture of `namespace`. */
   constructor(namespace: string, options: NamespaceStateOptions) {
@@ -297,10 +300,21 @@ export class NamespaceState implements NamespaceView {
 
   /** A key-range namespace's slice map, decoded once per change of it; undefined: none. */
   sliceMap(): SliceMap | undefined {
+    return this.#decodedSlices()?.map;
+  }
+
+  /** A key-range namespace's slices pinned by an operator (ids; empty when none). */
+  slicePins(): ReadonlySet<number> {
+    return this.#decodedSlices()?.pins ?? NO_PINS;
+  }
+
+  #decodedSlices() {
     const text = this.#p.slices;
     if (text === undefined) return undefined;
-    if (this.#sliceMap?.text !== text) this.#sliceMap = { text, map: sliceMapFromText(text) };
-    return this.#sliceMap.map;
+    if (this.#sliceMap?.text !== text) {
+      this.#sliceMap = { text, map: sliceMapFromText(text), pins: slicePinsFromText(text) };
+    }
+    return this.#sliceMap;
   }
 
   /**

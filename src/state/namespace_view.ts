@@ -215,6 +215,8 @@ export interface NamespaceView {
    * undefined when there is none (another kind, or none committed yet).
    */
   sliceMap(): SliceMap | undefined;
+  /** A key-range namespace's slices pinned by an operator (ids; empty when none). */
+  slicePins(): ReadonlySet<number>;
   /** The collections themselves, read-only, for planners and compaction. */
   tables(): NamespaceTables;
 }

@@ -295,6 +295,10 @@ export type * from "./gen/uber/cadence/sharddistributor/v1/ListLeadersResponse.t
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceLeader.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/MoveShardsResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ChangeSliceRequest.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ChangeSliceResponse.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/ChangedSlice.ts";
+export type * from "./gen/uber/cadence/sharddistributor/v1/SliceChangeKind.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusRequest.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/GetBlastRadiusResponse.ts";
 export type * from "./gen/uber/cadence/sharddistributor/v1/NamespaceDefinition.ts";

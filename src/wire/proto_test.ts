@@ -210,6 +210,7 @@ Deno.test("received messages have every field, with defaults for unset ones", as
           notRunning: false,
           keyRange: null,
           topKeys: [],
+          pinned: false,
         }],
         drained: false,
         drainedBy: [],

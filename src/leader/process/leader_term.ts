@@ -33,6 +33,7 @@ import { WakeTimer } from "./wake_timer.ts";
 import type { BrakeKeeper } from "./brake_keeper.ts";
 import { PoisonDetector } from "../../plan/mod.ts";
 import { type RotationDigest, takeoverNote, termEnd } from "./term_history.ts";
+import type { SliceEdit } from "../../plan/slice_edits.ts";
 
 export { COMPACT_EVERY } from "./fenced_commit.ts";
 export type { PassInfo } from "./rebalance_pass.ts";
@@ -53,6 +54,8 @@ export interface LeaderTermOptions {
   readonly policy: Pick<NamespacePolicy, "placement" | "budgets">;
   /** Operator moves of a cells namespace not yet committed (a pass input outside the store). */
   readonly cellMoves?: { readonly pending: ReadonlyMap<string, string>; readonly version: number };
+  /** Operator edits of a key-range namespace's slices not yet committed (a pass input outside the store). */
+  readonly sliceEdits?: { readonly pending: readonly SliceEdit[]; readonly version: number };
   /** Where to log. */
   readonly logger: Logger;
   /** Time source. @default {systemClock} */
@@ -129,6 +132,7 @@ export async function runLeaderTerm(
     fence,
     plan: options.policy.placement,
     ...(options.cellMoves ? { cellMoves: options.cellMoves } : {}),
+    ...(options.sliceEdits ? { sliceEdits: options.sliceEdits } : {}),
     gate: options.gate ?? new IdlePassGate(options.policy.budgets.executorRetentionMs),
     wake,
     placement: new PlacementLog(logger),

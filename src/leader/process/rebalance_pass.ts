@@ -31,6 +31,7 @@ import type { BrakeKeeper } from "./brake_keeper.ts";
 import type { NamespaceView } from "../../state/namespace_view.ts";
 import { type QuarantineCarry, quarantineStep } from "./quarantine_step.ts";
 import { type LossCheck, lostExecutors } from "./loss_check.ts";
+import type { SliceEdit } from "../../plan/slice_edits.ts";
 
 /** What a planned pass reports (for metrics). */
 export interface PassInfo {
@@ -66,6 +67,8 @@ export interface PassContext {
   readonly plan: PlanPolicy;
   /** Operator moves of a cells namespace (a pass input outside the store). */
   readonly cellMoves?: { readonly pending: ReadonlyMap<string, string>; readonly version: number };
+  /** Operator edits of a key-range namespace's slices not yet committed. */
+  readonly sliceEdits?: { readonly pending: readonly SliceEdit[]; readonly version: number };
   /** Skips passes that would plan nothing new. */
   readonly gate: IdlePassGate;
   /** Runs a pass when a waiting handover may proceed. */
@@ -169,7 +172,9 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
     )
     : 0;
   const moves = context.cellMoves;
-  const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (brake?.version ?? 0) +
+  const edits = context.sliceEdits;
+  const inputsVersion = state.inputsVersion + (moves?.version ?? 0) + (edits?.version ?? 0) +
+    (brake?.version ?? 0) +
     (context.quarantine?.detector.version ?? 0);
   if (quarantined === 0 && gate.canSkip(state, now, inputsVersion)) {
     // The gate may have been set in an earlier term: this term's timer must know the wake time.
@@ -179,6 +184,7 @@ export async function runRebalancePass(context: PassContext, signal: AbortSignal
   const carry = context.carry;
   const input = planInput(state, now, {
     ...(moves ? { cellMoves: moves.pending } : {}),
+    ...(edits ? { sliceEdits: edits.pending } : {}),
     ...(carry?.balancingUnfinished ? { balancingUnfinished: true } : {}),
     ...(brake?.hold ? { brake: { executorsBefore: brake.hold.executorsBefore } } : {}),
     ...(context.quarantine

@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { NotLeaderError } from "../../core/errors.ts";
 import { validateNamespace } from "../../limits/validate_request.ts";
 import type { Service } from "../../service/mod.ts";
 import type { ShardDistributorAPIHandlers } from "../../wire/proto.ts";
 import { type HandlerContext, unary } from "./unary_handler.ts";
 import { toTimestamp } from "./convert.ts";
+import { atLeader } from "./leader_forwarder.ts";
 
 /** Most lost executor ids a `GetBrake` answer names. */
 const NAMED_LOST = 100;
@@ -40,15 +40,10 @@ export function brakeHandlers(
     }),
     LiftBrake: unary(context, "LiftBrake", async (req, signal, metadata) => {
       const namespace = validateNamespace(req.namespace);
-      try {
-        return { namespace, lifted: (await service.brakes.lift(namespace)).lifted };
-      } catch (error) {
-        const forwarded = error instanceof NotLeaderError
-          ? context.forwarder?.liftBrake(req, metadata, signal)
-          : undefined;
-        if (forwarded === undefined) throw error;
-        return await forwarded;
-      }
+      return await atLeader(
+        async () => ({ namespace, lifted: (await service.brakes.lift(namespace)).lifted }),
+        () => context.forwarder?.liftBrake(req, metadata, signal),
+      );
     }, true),
   };
 }

@@ -49,6 +49,7 @@ export function toExecutorState(view: ExecutorStateView): NamespaceExecutorState
       ...(s.assignedAtMs === undefined ? {} : { assignedAt: toTimestamp(s.assignedAtMs) }),
       ...(s.notRunning ? { notRunning: true } : {}),
       ...(s.slice ? { keyRange: keyRangeOf(s.slice) } : {}),
+      ...(s.pinned ? { pinned: true } : {}),
       ...(s.topKeys ? { topKeys: s.topKeys.map((k) => ({ key: k.key, load: k.load })) } : {}),
     })),
     drained: view.drainedBy.length > 0,

@@ -6,10 +6,11 @@
  * @module
  */
 import { keyRangeOf } from "./key_range.ts";
-import { NotLeaderError } from "../../core/errors.ts";
+import { atLeader } from "./leader_forwarder.ts";
 import { canStopHandlers } from "./can_stop_handler.ts";
 import { historyHandlers } from "./history_handlers.ts";
 import { brakeHandlers } from "./brake_handlers.ts";
+import { sliceHandlers } from "./slice_handlers.ts";
 import { validateRequestId } from "../../service/mod.ts";
 import { validateDrainTarget } from "../../core/executor_drain.ts";
 import {
@@ -121,6 +122,7 @@ export function routingHandlers(
     ...historyHandlers(service, context),
     ...canStopHandlers(service, context),
     ...brakeHandlers(service, context),
+    ...sliceHandlers(service, context),
     DrainShards: unary(context, "DrainShards", async (req) => ({
       drainedShardKeys: await ops.drainShards(
         validateNamespace(req.namespace),
@@ -191,10 +193,12 @@ export function routingHandlers(
       const namespace = validateNamespace(req.namespace);
       const to = validateExecutorId(req.toExecutorId, "to_executor_id");
       const requestId = validateRequestId(req.requestId);
-      try {
+      const keys = validateShardKeys(req.shardKeys, limits);
+      // Any instance takes a move: one that does not lead forwards it to the leader.
+      return await atLeader(async () => {
         const { moved, unchanged, planned } = await service.cells.moveShards(
           namespace,
-          validateShardKeys(req.shardKeys, limits),
+          keys,
           to,
           signal,
           { dryRun: req.dryRun === true, requestId },
@@ -211,14 +215,7 @@ export function routingHandlers(
             toExecutorId: m.to,
           })),
         };
-      } catch (error) {
-        // Any instance takes a move: one that does not lead forwards it to the leader.
-        const forwarded = error instanceof NotLeaderError
-          ? context.forwarder?.moveShards(req, metadata, signal)
-          : undefined;
-        if (forwarded === undefined) throw error;
-        return await forwarded;
-      }
+      }, () => context.forwarder?.moveShards(req, metadata, signal));
     }, true),
     GetBlastRadius: unary(
       context,

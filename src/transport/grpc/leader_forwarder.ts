@@ -1,5 +1,5 @@
 /**
- * Calls only the leader can carry out (moves, lifting the mass-loss brake), forwarded by an instance that
+ * Calls only the leader can carry out (moves, lifting the mass-loss brake, slice edits), forwarded by an instance that
  * does not lead the namespace to the one that does, at the gRPC address the
  * leader advertised in its claim. A forwarded call carries a marker so that
  * it is never forwarded again (two instances that both think the other leads
@@ -9,7 +9,10 @@
  * @module
  */
 import * as grpc from "@grpc/grpc-js";
+import { NotLeaderError } from "../../core/errors.ts";
 import {
+  type ChangeSliceRequest,
+  type ChangeSliceResponse__Output,
   type LiftBrakeRequest,
   type LiftBrakeResponse__Output,
   type MoveShardsRequest,
@@ -35,6 +38,36 @@ export class ForwardedFailure extends Error {
     this.code = error.code;
     this.details = error.details;
     this.metadata = error.metadata ?? new grpc.Metadata();
+  }
+}
+
+/**
+ * Runs `here`; when it fails because this instance does not lead the
+ * namespace (`NotLeaderError`), answers with `forward()` instead, unless that
+ * is undefined (no leader known, or the call was forwarded already: the
+ * error stands).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NotLeaderError } from "../../core/errors.ts";
+ * import { atLeader } from "./leader_forwarder.ts";
+ *
+ * const here = () => Promise.reject(new NotLeaderError("ns", "i-2", "10.0.0.2:7833"));
+ * assert.equal(await atLeader(here, () => Promise.resolve("from the leader")), "from the leader");
+ * await assert.rejects(atLeader(here, () => undefined), NotLeaderError);
+ * ```
+ */
+export async function atLeader<T>(
+  here: () => Promise<T>,
+  forward: () => Promise<T> | undefined,
+): Promise<T> {
+  try {
+    return await here();
+  } catch (error) {
+    const forwarded = error instanceof NotLeaderError ? forward() : undefined;
+    if (forwarded === undefined) throw error;
+    return await forwarded;
   }
 }
 
@@ -68,6 +101,21 @@ export class LeaderForwarder {
       signal,
       (api, metadata, options, done) =>
         api.moveShards(request, metadata, options, (error, response) => done(error, response)),
+    );
+  }
+
+  /** Forwards a slice edit to the leader; undefined as for {@linkcode moveShards}. */
+  changeSlice(
+    request: ChangeSliceRequest,
+    incoming: grpc.Metadata,
+    signal: AbortSignal,
+  ): Promise<ChangeSliceResponse__Output> | undefined {
+    return this.#forward(
+      request.namespace,
+      incoming,
+      signal,
+      (api, metadata, options, done) =>
+        api.changeSlice(request, metadata, options, (error, response) => done(error, response)),
     );
   }
 

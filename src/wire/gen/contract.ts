@@ -324,6 +324,10 @@ export const contract: ContractJson = {
                         "GetBrake": {
                           "requestType": "GetBrakeRequest",
                           "responseType": "GetBrakeResponse"
+                        },
+                        "ChangeSlice": {
+                          "requestType": "ChangeSliceRequest",
+                          "responseType": "ChangeSliceResponse"
                         }
                       }
                     },
@@ -646,6 +650,10 @@ export const contract: ContractJson = {
                           "rule": "repeated",
                           "type": "KeyLoad",
                           "id": 8
+                        },
+                        "pinned": {
+                          "type": "bool",
+                          "id": 9
                         }
                       }
                     },
@@ -1654,6 +1662,89 @@ export const contract: ContractJson = {
                         "liftedBy": {
                           "type": "string",
                           "id": 9
+                        }
+                      }
+                    },
+                    "SliceChangeKind": {
+                      "values": {
+                        "SLICE_CHANGE_KIND_INVALID": 0,
+                        "SLICE_CHANGE_KIND_SPLIT": 1,
+                        "SLICE_CHANGE_KIND_MERGE": 2,
+                        "SLICE_CHANGE_KIND_PIN": 3,
+                        "SLICE_CHANGE_KIND_UNPIN": 4
+                      }
+                    },
+                    "ChangeSliceRequest": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "shardKey": {
+                          "type": "string",
+                          "id": 2
+                        },
+                        "kind": {
+                          "type": "SliceChangeKind",
+                          "id": 3
+                        },
+                        "splitAt": {
+                          "type": "string",
+                          "id": 4
+                        },
+                        "splitAtKey": {
+                          "type": "string",
+                          "id": 5
+                        },
+                        "mergeWithShardKey": {
+                          "type": "string",
+                          "id": 6
+                        },
+                        "unpinned": {
+                          "type": "bool",
+                          "id": 7
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 8
+                        }
+                      }
+                    },
+                    "ChangedSlice": {
+                      "fields": {
+                        "shardKey": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "keyRange": {
+                          "type": "KeyRange",
+                          "id": 2
+                        },
+                        "ownerExecutorIds": {
+                          "rule": "repeated",
+                          "type": "string",
+                          "id": 3
+                        },
+                        "pinned": {
+                          "type": "bool",
+                          "id": 4
+                        }
+                      }
+                    },
+                    "ChangeSliceResponse": {
+                      "fields": {
+                        "namespace": {
+                          "type": "string",
+                          "id": 1
+                        },
+                        "slices": {
+                          "rule": "repeated",
+                          "type": "ChangedSlice",
+                          "id": 2
+                        },
+                        "dryRun": {
+                          "type": "bool",
+                          "id": 3
                         }
                       }
                     }

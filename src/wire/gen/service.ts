@@ -8,6 +8,9 @@ import type { CanStopExecutor as _uber_cadence_sharddistributor_v1_CanStopExecut
 import type { CanStopExecutorsRequest as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, CanStopExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output } from './uber/cadence/sharddistributor/v1/CanStopExecutorsRequest.ts';
 import type { CanStopExecutorsResponse as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, CanStopExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output } from './uber/cadence/sharddistributor/v1/CanStopExecutorsResponse.ts';
 import type { CanStopNamespace as _uber_cadence_sharddistributor_v1_CanStopNamespace, CanStopNamespace__Output as _uber_cadence_sharddistributor_v1_CanStopNamespace__Output } from './uber/cadence/sharddistributor/v1/CanStopNamespace.ts';
+import type { ChangeSliceRequest as _uber_cadence_sharddistributor_v1_ChangeSliceRequest, ChangeSliceRequest__Output as _uber_cadence_sharddistributor_v1_ChangeSliceRequest__Output } from './uber/cadence/sharddistributor/v1/ChangeSliceRequest.ts';
+import type { ChangeSliceResponse as _uber_cadence_sharddistributor_v1_ChangeSliceResponse, ChangeSliceResponse__Output as _uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output } from './uber/cadence/sharddistributor/v1/ChangeSliceResponse.ts';
+import type { ChangedSlice as _uber_cadence_sharddistributor_v1_ChangedSlice, ChangedSlice__Output as _uber_cadence_sharddistributor_v1_ChangedSlice__Output } from './uber/cadence/sharddistributor/v1/ChangedSlice.ts';
 import type { CreateNamespaceRequest as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts';
 import type { CreateNamespaceResponse as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, CreateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output } from './uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts';
 import type { DeleteNamespaceRequest as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, DeleteNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output } from './uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts';
@@ -101,6 +104,9 @@ export interface ProtoGrpcType {
           CanStopExecutorsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output>
           CanStopExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>
           CanStopNamespace: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CanStopNamespace, _uber_cadence_sharddistributor_v1_CanStopNamespace__Output>
+          ChangeSliceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ChangeSliceRequest, _uber_cadence_sharddistributor_v1_ChangeSliceRequest__Output>
+          ChangeSliceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ChangeSliceResponse, _uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>
+          ChangedSlice: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ChangedSlice, _uber_cadence_sharddistributor_v1_ChangedSlice__Output>
           CreateNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceRequest, _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output>
           CreateNamespaceResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceResponse, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>
           DeleteNamespaceRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output>
@@ -174,6 +180,7 @@ export interface ProtoGrpcType {
           ShardOwnerChange: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardOwnerChange, _uber_cadence_sharddistributor_v1_ShardOwnerChange__Output>
           ShardStatus: EnumTypeDefinition
           ShardStatusReport: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_ShardStatusReport, _uber_cadence_sharddistributor_v1_ShardStatusReport__Output>
+          SliceChangeKind: EnumTypeDefinition
           UndrainExecutorsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsRequest, _uber_cadence_sharddistributor_v1_UndrainExecutorsRequest__Output>
           UndrainExecutorsResponse: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainExecutorsResponse, _uber_cadence_sharddistributor_v1_UndrainExecutorsResponse__Output>
           UndrainShardsRequest: MessageTypeDefinition<_uber_cadence_sharddistributor_v1_UndrainShardsRequest, _uber_cadence_sharddistributor_v1_UndrainShardsRequest__Output>

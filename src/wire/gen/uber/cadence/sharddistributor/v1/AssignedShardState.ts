@@ -48,6 +48,11 @@ export interface AssignedShardState {
    * slice as the executor last reported them, with their load per second.
    */
   'topKeys'?: (_uber_cadence_sharddistributor_v1_KeyLoad)[];
+  /**
+   * Key-range namespaces: an operator pinned the slice (ChangeSlice); the
+   * planner does not split, merge or move it.
+   */
+  'pinned'?: (boolean);
 }
 
 /**
@@ -91,4 +96,9 @@ export interface AssignedShardState__Output {
    * slice as the executor last reported them, with their load per second.
    */
   'topKeys': (_uber_cadence_sharddistributor_v1_KeyLoad__Output)[];
+  /**
+   * Key-range namespaces: an operator pinned the slice (ChangeSlice); the
+   * planner does not split, merge or move it.
+   */
+  'pinned': (boolean);
 }

@@ -5,6 +5,8 @@ import type * as grpc from 'npm:@grpc/grpc-js@^1.14.0'
 import type { MethodDefinition } from '../../../../../loader_types.ts'
 import type { CanStopExecutorsRequest as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, CanStopExecutorsRequest__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/CanStopExecutorsRequest.ts';
 import type { CanStopExecutorsResponse as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, CanStopExecutorsResponse__Output as _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/CanStopExecutorsResponse.ts';
+import type { ChangeSliceRequest as _uber_cadence_sharddistributor_v1_ChangeSliceRequest, ChangeSliceRequest__Output as _uber_cadence_sharddistributor_v1_ChangeSliceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/ChangeSliceRequest.ts';
+import type { ChangeSliceResponse as _uber_cadence_sharddistributor_v1_ChangeSliceResponse, ChangeSliceResponse__Output as _uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/ChangeSliceResponse.ts';
 import type { CreateNamespaceRequest as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceRequest.ts';
 import type { CreateNamespaceResponse as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, CreateNamespaceResponse__Output as _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output } from '../../../../uber/cadence/sharddistributor/v1/CreateNamespaceResponse.ts';
 import type { DeleteNamespaceRequest as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, DeleteNamespaceRequest__Output as _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output } from '../../../../uber/cadence/sharddistributor/v1/DeleteNamespaceRequest.ts';
@@ -78,6 +80,23 @@ export interface ShardDistributorAPIClient extends grpc.Client {
   canStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
   canStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
   canStopExecutors(argument: _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Key-range namespaces: splits, merges, pins or unpins a slice by hand.
+   * Only the namespace's leader carries it out; another instance forwards it.
+   */
+  ChangeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
+  ChangeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
+  ChangeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
+  ChangeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Key-range namespaces: splits, merges, pins or unpins a slice by hand.
+   * Only the namespace's leader carries it out; another instance forwards it.
+   */
+  changeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
+  changeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
+  changeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
+  changeSlice(argument: _uber_cadence_sharddistributor_v1_ChangeSliceRequest, callback: grpc.requestCallback<_uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Creates a namespace from a definition (the same fields as an entry of
@@ -474,6 +493,12 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
   CanStopExecutors: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse>;
   
   /**
+   * Key-range namespaces: splits, merges, pins or unpins a slice by hand.
+   * Only the namespace's leader carries it out; another instance forwards it.
+   */
+  ChangeSlice: grpc.handleUnaryCall<_uber_cadence_sharddistributor_v1_ChangeSliceRequest__Output, _uber_cadence_sharddistributor_v1_ChangeSliceResponse>;
+  
+  /**
    * Creates a namespace from a definition (the same fields as an entry of
    * shardDistribution.namespaces in the YAML); every instance starts it.
    */
@@ -611,6 +636,7 @@ export interface ShardDistributorAPIHandlers extends grpc.UntypedServiceImplemen
 
 export interface ShardDistributorAPIDefinition extends grpc.ServiceDefinition {
   CanStopExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_CanStopExecutorsRequest, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse, _uber_cadence_sharddistributor_v1_CanStopExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_CanStopExecutorsResponse__Output>
+  ChangeSlice: MethodDefinition<_uber_cadence_sharddistributor_v1_ChangeSliceRequest, _uber_cadence_sharddistributor_v1_ChangeSliceResponse, _uber_cadence_sharddistributor_v1_ChangeSliceRequest__Output, _uber_cadence_sharddistributor_v1_ChangeSliceResponse__Output>
   CreateNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_CreateNamespaceRequest, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse, _uber_cadence_sharddistributor_v1_CreateNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_CreateNamespaceResponse__Output>
   DeleteNamespace: MethodDefinition<_uber_cadence_sharddistributor_v1_DeleteNamespaceRequest, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse, _uber_cadence_sharddistributor_v1_DeleteNamespaceRequest__Output, _uber_cadence_sharddistributor_v1_DeleteNamespaceResponse__Output>
   DrainExecutors: MethodDefinition<_uber_cadence_sharddistributor_v1_DrainExecutorsRequest, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse, _uber_cadence_sharddistributor_v1_DrainExecutorsRequest__Output, _uber_cadence_sharddistributor_v1_DrainExecutorsResponse__Output>
