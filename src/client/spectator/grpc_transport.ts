@@ -18,6 +18,7 @@ import {
 } from "../../wire/proto.ts";
 import type { NamespaceType, SpectatorTransport, TransportCallOptions } from "./transport.ts";
 import type { ExecutorPlacement, Owner, PlacementUpdate } from "./types.ts";
+import type { ResolvedSpectatorOptions, SpectatorOptions } from "./options.ts";
 
 /** Options of {@linkcode grpcTransport}. */
 export interface GrpcTransportOptions {
@@ -128,6 +129,35 @@ export function grpcTransport(options: GrpcTransportOptions = {}): SpectatorTran
       clients.clear();
     },
   };
+}
+
+/**
+ * The {@linkcode grpcTransport} of a spectator's `options`: their TLS, token
+ * and channel options, and the backoff `resolved` from them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { grpcTransportFor } from "./grpc_transport.ts";
+ * import { resolveOptions } from "./options.ts";
+ *
+ * const options = { addresses: ["127.0.0.1:7943"], namespace: "orders" };
+ * const transport = grpcTransportFor(options, resolveOptions(options)); // connects on first use
+ * assert.equal(typeof transport.watch, "function");
+ * transport.close();
+ * ```
+ */
+export function grpcTransportFor(
+  options: SpectatorOptions,
+  resolved: ResolvedSpectatorOptions,
+): SpectatorTransport {
+  return grpcTransport({
+    ...(options.tls === undefined && options.token === undefined
+      ? {}
+      : { tls: { ...options.tls, ...(options.token ? { token: options.token } : {}) } }),
+    ...(options.channelOptions === undefined ? {} : { channelOptions: options.channelOptions }),
+    backoff: resolved.backoff,
+  });
 }
 
 function toUpdate(message: WatchNamespaceStateResponse__Output): PlacementUpdate {

@@ -125,3 +125,31 @@ export class KeyRoutes {
     return this.routeOf(key)?.sliceKey;
   }
 }
+
+/**
+ * The routes of a new slice map (the watch stream's `slice_map` bytes):
+ * undefined when there is none, and `previous` when the bytes are not a map,
+ * so that bad bytes keep the routes a spectator has rather than lose them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { routesOf } from "./key_routes.ts";
+ *
+ * const routes = routesOf(new Uint8Array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), undefined);
+ * assert.equal(routes?.sliceKeyOf("anything"), "0");
+ * assert.equal(routesOf(new Uint8Array([255]), routes), routes);
+ * assert.equal(routesOf(undefined, routes), undefined);
+ * ```
+ */
+export function routesOf(
+  bytes: Uint8Array | undefined,
+  previous: KeyRoutes | undefined,
+): KeyRoutes | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    return KeyRoutes.fromBytes(bytes);
+  } catch {
+    return previous;
+  }
+}

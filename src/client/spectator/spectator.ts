@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { KeyRoutes } from "./key_routes.ts";
+import { type KeyRoutes, routesOf } from "./key_routes.ts";
 import { deferred } from "../common/deferred.ts";
 import type { SubscribeOptions } from "../common/event_hub.ts";
 import { SpectatorObserver } from "./_observer.ts";
@@ -15,7 +15,7 @@ import { MissingMetadataError, SpectatorClosedError, SpectatorNotReadyError } fr
 import type { ShardManagerError } from "../common/errors.ts";
 import type { StartOptions } from "../common/connection_options.ts";
 import { type ResolvedSpectatorOptions, resolveOptions, type SpectatorOptions } from "./options.ts";
-import { grpcTransport } from "./grpc_transport.ts";
+import { grpcTransportFor } from "./grpc_transport.ts";
 import { type AskedOwners, OwnerFallback } from "./owner_fallback.ts";
 import { tryOwners, type TryOwnersOptions } from "./try_owners.ts";
 import { nextPlacement } from "./next_placement.ts";
@@ -156,7 +156,7 @@ export class Spectator implements AsyncDisposable {
   ownerOf(shardKey: string): Owner | undefined {
     const owners = this.#owners;
     if (owners === undefined) throw this.#unavailable();
-    const shard = this.#routes === undefined ? shardKey : this.#routes.sliceKeyOf(shardKey);
+    const shard = this.#shardOf(shardKey);
     if (shard === undefined) return undefined;
     return owners.get(shard) ?? this.#asked.get(shardKey)?.owner;
   }
@@ -170,7 +170,7 @@ export class Spectator implements AsyncDisposable {
   ownersOf(shardKey: string): readonly Owner[] {
     const placement = this.#placement;
     if (placement === undefined || this.#owners === undefined) throw this.#unavailable();
-    const shard = this.#routes === undefined ? shardKey : this.#routes.sliceKeyOf(shardKey);
+    const shard = this.#shardOf(shardKey);
     const owners = shard === undefined ? [] : ownersIn(placement, shard);
     return owners.length > 0 ? owners : this.#asked.get(shardKey)?.owners ?? [];
   }
@@ -371,6 +371,15 @@ export class Spectator implements AsyncDisposable {
     }
   }
 
+  /**
+   * The shard key that answers for `key`: in a key-range namespace the key of
+   * the slice holding it (undefined in a gap), else `key` itself.
+   */
+  #shardOf(key: string): string | undefined {
+    const routes = this.#routes;
+    return routes === undefined ? key : routes.sliceKeyOf(key);
+  }
+
   #unavailable(): Error {
     return this.#closing !== undefined
       ? new SpectatorClosedError(this.namespace)
@@ -383,32 +392,5 @@ export class Spectator implements AsyncDisposable {
       throw new MissingMetadataError(this.namespace, shardKey, owner, metadataKey);
     }
     return value;
-  }
-}
-
-/** The gRPC transport for `options`: its TLS, token, channel options and backoff. */
-function grpcTransportFor(
-  options: SpectatorOptions,
-  resolved: ResolvedSpectatorOptions,
-): SpectatorTransport {
-  return grpcTransport({
-    ...(options.tls === undefined && options.token === undefined
-      ? {}
-      : { tls: { ...options.tls, ...(options.token ? { token: options.token } : {}) } }),
-    ...(options.channelOptions === undefined ? {} : { channelOptions: options.channelOptions }),
-    backoff: resolved.backoff,
-  });
-}
-
-/** The routes of a new slice map; the previous ones when its bytes are not a map (kept, not lost). */
-function routesOf(
-  bytes: Uint8Array | undefined,
-  previous: KeyRoutes | undefined,
-): KeyRoutes | undefined {
-  if (bytes === undefined) return undefined;
-  try {
-    return KeyRoutes.fromBytes(bytes);
-  } catch {
-    return previous;
   }
 }
