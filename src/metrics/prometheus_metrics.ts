@@ -15,6 +15,7 @@ import { registerNamespaceGauges } from "./namespace_gauges.ts";
 import { namespaceGauge } from "./namespace_gauge.ts";
 import { OPERATOR_METHODS } from "../core/operator_methods.ts";
 import { registerProcessMetrics } from "./process_metrics.ts";
+import { RangeMetrics } from "./range_metrics.ts";
 
 /**
  * The operator RPCs (writes an operator asks for) that `sm_operator_calls_total`
@@ -60,9 +61,7 @@ export class PrometheusMetrics implements ServiceObserver {
   #propagation: prom.Histogram<"namespace">;
   #handover: prom.Histogram<"namespace">;
   #placement: prom.Gauge<"namespace" | "figure">;
-  #rangeChanges: prom.Counter<"namespace" | "change">;
-  #keyspaceMoved: prom.Counter<"namespace">;
-  #slices: prom.Gauge<"namespace">;
+  #ranges: RangeMetrics;
   #operatorCalls: prom.Counter<"method" | "result">;
   #watchStreams: prom.Gauge<"namespace">;
   #storeRoundTrip: prom.Histogram;
@@ -191,26 +190,7 @@ export class PrometheusMetrics implements ServiceObserver {
       labelNames: ["namespace", "figure"],
       registers,
     });
-    this.#rangeChanges = new prom.Counter({
-      name: "sm_range_changes_total",
-      help: "Key-range namespaces: slices split, merged, and hot keys given a slice of their own " +
-        "(change: split, merge, isolation), in committed changes.",
-      labelNames: ["namespace", "change"],
-      registers,
-    });
-    this.#keyspaceMoved = new prom.Counter({
-      name: "sm_range_keyspace_moved_total",
-      help: "Key-range namespaces: the share of the hash line (1 = all of it) whose owner was " +
-        "replaced, summed over committed changes; its rate is the keyspace moved per second.",
-      labelNames: ["namespace"],
-      registers,
-    });
-    this.#slices = new prom.Gauge({
-      name: "sm_range_slices",
-      help: "Key-range namespaces: slices after this leader's last committed change.",
-      labelNames: ["namespace"],
-      registers,
-    });
+    this.#ranges = new RangeMetrics(registers);
     this.#handover = new prom.Histogram({
       name: "sm_shard_handover_seconds",
       help: "From the commit giving a shard to an executor to that executor reporting it READY.",
@@ -252,19 +232,7 @@ export class PrometheusMetrics implements ServiceObserver {
     for (const ms of pass.prepareMs ?? []) this.#prepareSeconds.observe({ namespace }, ms / 1000);
     if (pass.quarantined) this.#quarantines.inc({ namespace }, pass.quarantined);
     this.#passSeconds.observe({ namespace }, pass.durationMs / 1000);
-    const ranges = pass.ranges;
-    if (ranges) {
-      for (const change of ["split", "merge", "isolation"] as const) {
-        const count = change === "split"
-          ? ranges.splits
-          : change === "merge"
-          ? ranges.merges
-          : ranges.isolations;
-        if (count > 0) this.#rangeChanges.inc({ namespace, change }, count);
-      }
-      if (ranges.keyspaceMoved > 0) this.#keyspaceMoved.inc({ namespace }, ranges.keyspaceMoved);
-      this.#slices.set({ namespace }, ranges.slices);
-    }
+    if (pass.ranges) this.#ranges.record(namespace, pass.ranges);
     const placement = pass.placement;
     if (placement) {
       const set = (figure: string, value: number | undefined) => {
