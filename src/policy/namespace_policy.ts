@@ -24,6 +24,9 @@ import {
 import { DEFAULT_MAX_DRAINED_SHARE } from "../plan/disruption_budget.ts";
 import { DEFAULT_QUARANTINE, type QuarantineSettings } from "../plan/mod.ts";
 import type { LivenessOptions } from "../state/namespace_state.ts";
+import { type RangeKeys, rangePolicy } from "./range_policy.ts";
+
+export type { RangeKeys } from "./range_policy.ts";
 
 /** Default `settleWindow`: three heartbeat intervals of the SDK's default 1 s. */
 export const DEFAULT_SETTLE_WINDOW_MS = 3_000;
@@ -87,16 +90,6 @@ export interface CellKeys {
   readonly kind: "cells";
   /** Cap on the namespace's tenants, owned plus requested. */
   readonly maxShards: number;
-}
-
-/**
- * Keys of a key-range namespace: any strings, hashed onto slices of the
- * 64-bit line; the shard keys are the slice ids, which the leader creates
- * and retires as it splits and merges.
- */
-export interface RangeKeys {
-  /** Discriminant. */
-  readonly kind: "range";
 }
 
 /** Where a namespace's shard keys come from. */
@@ -256,19 +249,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       ),
     },
   };
-  if (config.kind === "range") {
-    return {
-      ...common,
-      keys: { kind: "range" },
-      ownership: { mode: "available" },
-      placement: {
-        kind: "ranges",
-        settings: config.range,
-        zoneKey: config.zoneKey,
-        executorRetentionMs,
-      },
-    };
-  }
+  if (config.kind === "range") return rangePolicy(config, common);
   if (config.kind === "cells") {
     return {
       ...common,

@@ -1,0 +1,68 @@
+/**
+ * The policy of a key-range namespace (`type: range`): keys hashed onto
+ * slices, available ownership, and the range planner with the entry's
+ * `range:` settings and zone key.
+ *
+ * @module
+ */
+import type { RangeNamespaceConfig } from "../config/mod.ts";
+import type { RangesPolicy } from "../plan/mod.ts";
+
+/**
+ * Keys of a key-range namespace: any strings, hashed onto slices of the
+ * 64-bit line; the shard keys are the slice ids, which the leader creates
+ * and retires as it splits and merges.
+ */
+export interface RangeKeys {
+  /** Discriminant. */
+  readonly kind: "range";
+}
+
+/** What a key-range namespace's policy adds to the name and budgets every policy has. */
+export interface RangePolicyParts {
+  /** Slices of the hash line. */
+  readonly keys: RangeKeys;
+  /** Always available (exclusive key ranges are not supported yet). */
+  readonly ownership: { readonly mode: "available" };
+  /** The range planner and its settings. */
+  readonly placement: RangesPolicy;
+}
+
+/**
+ * The policy of key-range namespace `config`: `common` (its name and
+ * budgets, as for every namespace) with range keys, available ownership and
+ * the `ranges` placement, which forgets stale executors as the budgets say.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RANGE_DEFAULTS } from "../config/range_settings.ts";
+ * import { rangePolicy } from "./range_policy.ts";
+ *
+ * const config = { kind: "range", name: "keys", range: RANGE_DEFAULTS, zoneKey: "zone" } as const;
+ * const policy = rangePolicy(config, { name: "keys", budgets: { executorRetentionMs: 60_000 } });
+ * assert.deepEqual(policy.keys, { kind: "range" });
+ * assert.deepEqual(policy.ownership, { mode: "available" });
+ * assert.deepEqual(policy.placement, {
+ *   kind: "ranges",
+ *   settings: RANGE_DEFAULTS,
+ *   zoneKey: "zone",
+ *   executorRetentionMs: 60_000,
+ * });
+ * ```
+ */
+export function rangePolicy<
+  Common extends { readonly budgets: { readonly executorRetentionMs: number } },
+>(config: RangeNamespaceConfig, common: Common): Common & RangePolicyParts {
+  return {
+    ...common,
+    keys: { kind: "range" },
+    ownership: { mode: "available" },
+    placement: {
+      kind: "ranges",
+      settings: config.range,
+      zoneKey: config.zoneKey,
+      executorRetentionMs: common.budgets.executorRetentionMs,
+    },
+  };
+}
