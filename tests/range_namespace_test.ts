@@ -17,13 +17,12 @@ import type {
   HeartbeatRequest,
   WatchNamespaceStateResponse__Output,
 } from "../src/wire/proto.ts";
-import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { startEtcd } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
 import { call, connect, heartbeat, watch } from "./support/grpc_clients.ts";
-import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { RANGE_NAMESPACE as NS, startRangeInstance } from "./support/range_namespace.ts";
 import { json, smctl } from "./support/smctl.ts";
 
-const NS = "keys";
 const HOT = "tenant-7";
 
 type Reports = NonNullable<HeartbeatRequest["shardStatusReports"]>;
@@ -68,23 +67,15 @@ function executor(
 
 Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replicas, merges, the watch", async () => {
   await using etcd = await startEtcd();
-  const yaml = testConfigYaml({
-    endpoints: etcd.endpoints,
-    prefix: uniquePrefix("range namespace"),
-    namespaces: [{
-      name: NS,
-      type: "range",
-      range: {
-        initialSlices: 8,
-        slicesPerExecutor: { target: 4, min: 1, max: 32 },
-        splitThreshold: 0.5,
-        mergeThreshold: 0.25,
-        hotKeyThreshold: 0.1,
-        churnBudget: 0, // no balancing moves: every owner change below is a split, merge or fill
-      },
-    }],
+  const instance = await startRangeInstance(etcd, "range namespace", {
+    instanceId: "range-1",
+    range: {
+      splitThreshold: 0.5,
+      mergeThreshold: 0.25,
+      hotKeyThreshold: 0.1,
+      churnBudget: 0, // no balancing moves: every owner change below is a split, merge or fill
+    },
   });
-  const instance = await startInProcess(yaml, "range-1");
   const clients = connect(instance.server.address);
   const point = keyHash(HOT);
   let phase: "even" | "hot-slice" | "hot-key" | "cold" = "even";

@@ -13,28 +13,15 @@ import assert from "node:assert/strict";
 import { Executor, type ShardContext } from "../src/client/executor/mod.ts";
 import { createSpectator } from "../src/client/spectator/mod.ts";
 import { keyHash } from "../src/shared/key_hash.ts";
-import { startEtcd, uniquePrefix } from "./support/etcd.ts";
+import { startEtcd } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
-import { startInProcess, testConfigYaml } from "./support/service.ts";
+import { RANGE_NAMESPACE as NS, startRangeInstance } from "./support/range_namespace.ts";
 
-const NS = "keys";
 const HOT = "tenant-hot";
 
 Deno.test("range namespace with the SDKs: routed by key, served where contained, a hot key isolated", async () => {
   await using etcd = await startEtcd();
-  const instance = await startInProcess(testConfigYaml({
-    endpoints: etcd.endpoints,
-    prefix: uniquePrefix("range sdk"),
-    namespaces: [{
-      name: NS,
-      type: "range",
-      range: {
-        initialSlices: 8,
-        slicesPerExecutor: { target: 4, min: 1, max: 32 },
-        churnBudget: 2,
-      },
-    }],
-  }));
+  const instance = await startRangeInstance(etcd, "range sdk", { range: { churnBudget: 2 } });
   const address = instance.server.address;
   // Each executor's running slices: shard key → context.
   const running = new Map<string, Map<string, ShardContext>>();
