@@ -84,6 +84,14 @@ export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
       type: "range",
       range: config.range,
       ...(config.zoneKey === "zone" ? {} : { zoneKey: config.zoneKey }),
+      ...(config.ownership
+        ? {
+          ownership: "exclusive",
+          ...(config.ownership.leaseMs === undefined
+            ? {}
+            : { ownershipLease: formatDuration(config.ownership.leaseMs) }),
+        }
+        : {}),
     };
   }
   const replication = config.replication;

@@ -3,6 +3,7 @@ import { parseConfig } from "./load.ts";
 import { ConfigError } from "./errors.ts";
 import { yamlTest } from "./_testing.ts";
 import { RANGE_DEFAULTS, rangeSettingsSchema } from "./range_settings.ts";
+import { namespaceSpec } from "./namespace_definition.ts";
 
 function errorOf(namespace: string): string {
   const text = `shardDistribution:
@@ -43,8 +44,8 @@ yamlTest(
       /namespaces\[0\]\.loadBalancer: does not apply to a range namespace/,
     );
     assert.match(
-      errorOf("{ name: keys, type: range, ownership: exclusive }"),
-      /namespaces\[0\]\.ownership: exclusive is not supported for a range namespace yet/,
+      errorOf("{ name: keys, type: range, ownershipLease: 5s }"),
+      /namespaces\[0\]\.ownershipLease: applies only to a namespace with ownership: exclusive/,
     );
   },
 );
@@ -83,4 +84,23 @@ Deno.test("range settings take their defaults and refuse self-defeating threshol
   );
   assert.match(issues({ churnBudget: -1 })[0]!, /^churnBudget: expected an integer from 0/);
   assert.deepEqual(issues({ replicas: 3, churnBudget: 0, imbalanceTolerance: 0.05 }), []);
+});
+
+yamlTest("a range namespace may be exclusive, with its lease, and reads back the same", () => {
+  const text = `shardDistribution:
+  namespaces:
+    - { name: ledgers, type: range, ownership: exclusive, ownershipLease: 5s }
+  leaderStore: { storageParams: { endpoints: [localhost:2379] } }
+  store: { storageParams: { endpoints: [localhost:2379] } }
+`;
+  const config = parseConfig(text, "c.yaml").shardDistribution.namespaces[0]!;
+  assert.equal(config.kind, "range");
+  if (config.kind !== "range") return;
+  assert.deepEqual(config.ownership, { mode: "exclusive", leaseMs: 5_000 });
+  const spec = namespaceSpec(config);
+  assert.deepEqual([spec.ownership, spec.ownershipLease], ["exclusive", "5s"]);
+  assert.match(
+    errorOf("{ name: keys, type: range, ownershipLease: 5s }"),
+    /ownershipLease: applies only to a namespace with ownership: exclusive/,
+  );
 });

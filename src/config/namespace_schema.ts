@@ -164,6 +164,14 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       name: n.name,
       range: n.range ?? rangeSettingsSchema.parse({}),
       zoneKey: n.zoneKey ?? "zone",
+      ...(n.ownership === "exclusive"
+        ? {
+          ownership: {
+            mode: "exclusive" as const,
+            ...(n.ownershipLease === undefined ? {} : { leaseMs: n.ownershipLease }),
+          },
+        }
+        : {}),
       ...(n.maxDrainedShare === undefined ? {} : { maxDrainedShare: n.maxDrainedShare }),
       ...(n.massLoss === undefined ? {} : { massLoss: massLoss(n.massLoss) }),
     };

@@ -212,6 +212,12 @@ export interface RangeNamespaceConfig {
   readonly range: RangeSettings;
   /** Metadata key of an executor's fault zone: a hot key's owners are spread over zones (default `zone`). */
   readonly zoneKey: string;
+  /**
+   * `ownership: exclusive` (with its lease): a key is never served by two
+   * executors at once, so a hot key is not replicated and a range changes
+   * owner only through a handover. Absent: available.
+   */
+  readonly ownership?: Extract<OwnershipConfig, { readonly mode: "exclusive" }>;
   /** As for a fixed namespace (`maxDrainedShare`); unset means 0.5. */
   readonly maxDrainedShare?: number;
   /** The mass-loss brake (`massLoss`), as for a fixed namespace. */

@@ -1,9 +1,8 @@
 /**
  * `type: range` (key-range namespaces, docs/placement.md "Key ranges") in a
  * namespace entry: the fields that do not apply to one are refused, naming
- * each, and so is `ownership: exclusive`, which key ranges do not support
- * yet (a split or merge would have to hand a range over between owners). A
- * `range:` block on another type is refused too.
+ * each (`ownership` and `ownershipLease` apply: a range namespace may be
+ * exclusive). A `range:` block on another type is refused too.
  *
  * @module
  */
@@ -23,6 +22,7 @@ const RANGE_FIELDS = new Set([
   "type",
   "range",
   "ownership",
+  "ownershipLease",
   "zoneKey",
   "maxDrainedShare",
   "massLoss",
@@ -64,13 +64,12 @@ export function checkRange(namespace: RangeFields, ctx: z.RefinementCtx): boolea
         `range planner splits, merges and places (its settings are under range:)`,
     });
   }
-  if (namespace.ownership === "exclusive") {
+  if (namespace.ownershipLease !== undefined && namespace.ownership !== "exclusive") {
     ctx.addIssue({
       code: "custom",
-      path: ["ownership"],
-      input: namespace.ownership,
-      message: "exclusive is not supported for a range namespace yet (a split or merge would " +
-        "hand a range over between owners); use ownership: available",
+      path: ["ownershipLease"],
+      input: namespace.ownershipLease,
+      message: "applies only to a namespace with ownership: exclusive",
     });
   }
   return true;

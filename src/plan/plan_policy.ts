@@ -107,6 +107,8 @@ export interface RangesPolicy {
   readonly zoneKey: string;
   /** Stale executors that own nothing are forgotten after this long unseen. */
   readonly executorRetentionMs: number;
+  /** Exclusive ownership: a slice changes owner only through a handover; absent: available. */
+  readonly exclusive?: ExclusivePlanning;
 }
 
 /** How a namespace plans. */

@@ -25,8 +25,11 @@ import { planRanges } from "./ranges/plan_ranges.ts";
 import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
 import { applySliceEdits } from "./slice_edits.ts";
+import { rangeHandovers } from "./ranges_handover.ts";
+import { HandoverGuard } from "./handover_guard.ts";
 
 const NO_PINS: ReadonlySet<number> = new Set();
+const NO_KEYS: ReadonlySet<string> = new Set();
 const NO_SPLITS: ReadonlyMap<number, number> = new Map();
 
 /**
@@ -66,20 +69,49 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ? applySliceEdits(map, pinsBefore, input.sliceEdits)
     : { map, pins: pinsBefore, splitFrom: NO_SPLITS };
   const eligible = eligibleExecutors(input);
+  const exclusive = policy.exclusive;
+  const guard = exclusive ? new HandoverGuard(input, exclusive) : undefined;
   const planned = planRanges({
-    slices: (edited.map?.slices ?? []).map((slice) =>
-      sliceState(input, slice, edited.pins.has(slice.id), edited.splitFrom.get(slice.id))
-    ),
+    slices: (edited.map?.slices ?? []).map((slice) => {
+      const state = sliceState(
+        input,
+        slice,
+        edited.pins.has(slice.id),
+        edited.splitFrom.get(slice.id),
+      );
+      // Exclusive: a slice being handed over keeps its range until the handover ends; once its
+      // owner confirmed it stopped, it is the planner's to place (not back on it, unless alone).
+      const key = String(slice.id);
+      if (!guard || !input.releasing.has(key)) return state;
+      const owner = input.owners.get(key);
+      const stopped = owner !== undefined && guard.confirmedStopped(key, owner);
+      return { ...state, locked: true, ...(stopped ? { owners: [] } : {}) };
+    }),
     nextSliceId: edited.map?.nextId ?? 0,
     executors: eligible.map((id) => {
       const zone = input.executors.get(id)?.metadata[policy.zoneKey];
       return zone === undefined ? { id } : { id, zone };
     }),
-    ownership: "available",
+    ownership: exclusive ? "exclusive" : "available",
   }, input.brake ? { ...policy.settings, churnBudget: 0 } : policy.settings);
   const next = SliceMap.from(planned.slices.map((s) => s.slice), planned.nextSliceId);
   const pins = new Set([...edited.pins].filter((id) => next.find(id) !== undefined));
-  const delta = changeOf(input, planned, { map, pins: pinsBefore }, { map: next, pins });
+  // Exclusive: owner changes go through handovers (from the map the pass started from).
+  const handed = exclusive
+    ? rangeHandovers(input, edited.map, planned.slices, exclusive)
+    : undefined;
+  const ownersOf = (s: RangeSliceState) => handed?.owners.get(s.slice.id) ?? s.owners;
+  const delta = changeOf(
+    input,
+    planned,
+    { map, pins: pinsBefore },
+    { map: next, pins },
+    ownersOf,
+    handed?.fresh ?? NO_KEYS,
+  );
+  const withReleases: AssignmentDelta = handed && handed.release.length > 0
+    ? { ...delta, release: handed.release }
+    : delta;
   const reasons = noMoves();
   const eligibleSet = new Set(eligible);
   for (const keys of Object.values(delta.assign)) {
@@ -88,8 +120,9 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   return {
     moves: planned.moves.length,
     reasons,
-    ...cleanUp(input, policy.executorRetentionMs, delta, new Set()),
-    reliedOn: [],
+    ...cleanUp(input, policy.executorRetentionMs, withReleases, new Set()),
+    reliedOn: handed?.reliedOn ?? [],
+    ...(handed?.wakeAtMs === undefined ? {} : { wakeAtMs: handed.wakeAtMs }),
     ranges: {
       splits: planned.splits.length,
       merges: planned.merges.length,
@@ -180,6 +213,8 @@ function changeOf(
   planned: RangePlan,
   was: { readonly map: SliceMap | undefined; readonly pins: ReadonlySet<number> },
   now: { readonly map: SliceMap; readonly pins: ReadonlySet<number> },
+  ownersOf: (s: RangeSliceState) => readonly string[],
+  fresh: ReadonlySet<string>,
 ): AssignmentDelta {
   const before = was.map, after = now.map;
   const assign: Record<string, string[]> = {};
@@ -189,13 +224,15 @@ function changeOf(
     const key = String(s.slice.id);
     const owner = input.owners.get(key);
     const current = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
-    if (sameOwners(current, s.owners)) continue;
-    if (s.owners.length === 0) {
+    const owners = ownersOf(s);
+    // A handed-over slice that ends on its owner again starts afresh (a new token).
+    if (sameOwners(current, owners) && !fresh.has(key)) continue;
+    if (owners.length === 0) {
       if (current.length > 0) unassign.push(key);
       continue;
     }
-    (assign[s.owners[0]!] ??= []).push(key);
-    if (s.owners.length > 1) sets[key] = s.owners;
+    (assign[owners[0]!] ??= []).push(key);
+    if (owners.length > 1) sets[key] = owners;
   }
   const kept = new Set(after.slices.map((s) => s.id));
   const remove = (before?.slices ?? []).filter((s) => !kept.has(s.id)).map((s) => String(s.id));

@@ -245,3 +245,77 @@ Deno.test("ranges pass: a merge by hand gives the right range to the left slice'
   assert.ok(ns.state.slicePins().has(left.id));
   assert.ok(!ns.state.tables().owners.has(String(right.id)), "the retired slice has no owner");
 });
+
+const EXCLUSIVE: RangesPolicy = {
+  ...policyOf(SETTINGS),
+  exclusive: { leaseMs: 2_000, maxReliedOn: 10 },
+};
+
+Deno.test("ranges pass, exclusive: a balancing move asks the owner to release, then moves", () => {
+  const ns = new Namespace(EXCLUSIVE);
+  ns.beat("e1");
+  ns.pass();
+  const held = [...ns.owners().keys()].map(String);
+  ns.beat("e1", Object.fromEntries(held.map((k) => [k, ready(1)])));
+  ns.beat("e2");
+  const plan = ns.pass();
+  const released = plan.delta.release ?? [];
+  assert.ok(released.length > 0, "e2 gets slices only through releases");
+  for (const owners of ns.owners().values()) assert.deepEqual(owners, ["e1"], "nothing moved yet");
+  // e1 confirms it stopped them: a heartbeat at the release's revision without them.
+  const kept = held.filter((k) => !released.includes(k));
+  ns.state.apply({
+    revision: ++ns.revision,
+    events: [
+      {
+        type: "heartbeat",
+        executorId: "e1",
+        record: { status: "ACTIVE", timestampMs: ns.now, appliedRevision: ns.revision - 1 },
+      },
+      {
+        type: "reports",
+        executorId: "e1",
+        reports: new Map(kept.map((k) => [k, ready(1)])),
+      },
+    ],
+  }, ns.now);
+  ns.pass();
+  const owners = ns.owners();
+  for (const key of released) assert.deepEqual(owners.get(Number(key)), ["e2"], `slice ${key}`);
+  for (const key of released) assert.ok(!ns.state.tables().releasing.has(key), "handed over");
+});
+
+Deno.test("ranges pass, exclusive: a lost owner's slices move once its lease is over", () => {
+  const ns = new Namespace(EXCLUSIVE);
+  ns.beat("e1");
+  ns.beat("e2");
+  ns.pass();
+  const theirs = [...ns.owners()].filter(([, o]) => o[0] === "e2").map(([id]) => id);
+  assert.ok(theirs.length > 0);
+  ns.now = 2_100; // e2 is stale, its lease (2 s + margin) not over yet
+  ns.beat("e1");
+  const early = ns.pass();
+  for (const id of theirs) assert.deepEqual(ns.owners().get(id), ["e2"]);
+  assert.ok(early.wakeAtMs !== undefined && early.wakeAtMs > 2_100, "a wake at the lease's end");
+  ns.now = 2_400;
+  ns.beat("e1");
+  const late = ns.pass();
+  for (const id of theirs) assert.deepEqual(ns.owners().get(id), ["e1"]);
+  assert.deepEqual(late.reliedOn.map((e) => e.executorId), ["e2"]);
+});
+
+Deno.test("ranges pass, exclusive: a slice split off starts on its parent's owner", () => {
+  const ns = new Namespace(EXCLUSIVE);
+  ns.beat("e1");
+  ns.beat("e2");
+  ns.pass();
+  const hot = ns.state.sliceMap()!.slices[0]!;
+  const owner = ns.owners().get(hot.id)![0]!;
+  ns.beat(owner, { [String(hot.id)]: ready(100, [{ key: "k", load: 60 }]) });
+  ns.pass();
+  const map = ns.state.sliceMap()!;
+  const parts = map.slices.filter((s) => s.start >= hot.start && s.end <= hot.end);
+  assert.ok(parts.length >= 2, "split");
+  for (const s of parts) assert.deepEqual(ns.owners().get(s.id), [owner]);
+  for (const owners of ns.owners().values()) assert.equal(owners.length, 1, "one owner each");
+});

@@ -158,12 +158,12 @@ export interface CellsNamespacePolicy extends PolicyCommon {
   readonly placement: CellsPolicy;
 }
 
-/** A key-range namespace: slices split, merged and placed by the range planner; available. */
+/** A key-range namespace: slices split, merged and placed by the range planner. */
 export interface RangeNamespacePolicy extends PolicyCommon {
   /** Slices of the hash line. */
   readonly keys: RangeKeys;
-  /** Always available (exclusive key ranges are not supported yet). */
-  readonly ownership: AvailableOwnership;
+  /** Available, or exclusive with its lease. */
+  readonly ownership: OwnershipPolicy;
   /** The range planner and its settings. */
   readonly placement: RangesPolicy;
 }
@@ -249,7 +249,7 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       ),
     },
   };
-  if (config.kind === "range") return rangePolicy(config, common);
+  if (config.kind === "range") return rangePolicy(config, common, context.maxReliedOn);
   if (config.kind === "cells") {
     return {
       ...common,

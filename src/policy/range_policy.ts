@@ -1,7 +1,8 @@
 /**
  * The policy of a key-range namespace (`type: range`): keys hashed onto
- * slices, available ownership, and the range planner with the entry's
- * `range:` settings and zone key.
+ * slices, available or exclusive ownership, and the range planner with the
+ * entry's `range:` settings and zone key (and, when exclusive, the lease its
+ * handovers wait for).
  *
  * @module
  */
@@ -22,8 +23,11 @@ export interface RangeKeys {
 export interface RangePolicyParts {
   /** Slices of the hash line. */
   readonly keys: RangeKeys;
-  /** Always available (exclusive key ranges are not supported yet). */
-  readonly ownership: { readonly mode: "available" };
+  /** Available, or exclusive with its lease (by default the heartbeat TTL). */
+  readonly ownership: { readonly mode: "available" } | {
+    readonly mode: "exclusive";
+    readonly leaseMs: number;
+  };
   /** The range planner and its settings. */
   readonly placement: RangesPolicy;
 }
@@ -31,7 +35,9 @@ export interface RangePolicyParts {
 /**
  * The policy of key-range namespace `config`: `common` (its name and
  * budgets, as for every namespace) with range keys, available ownership and
- * the `ranges` placement, which forgets stale executors as the budgets say.
+ * the `ranges` placement, which forgets stale executors as the budgets say;
+ * an exclusive one's handovers rely on at most `maxReliedOn` expired
+ * executors per commit.
  *
  * @example
  * ```ts
@@ -40,7 +46,8 @@ export interface RangePolicyParts {
  * import { rangePolicy } from "./range_policy.ts";
  *
  * const config = { kind: "range", name: "keys", range: RANGE_DEFAULTS, zoneKey: "zone" } as const;
- * const policy = rangePolicy(config, { name: "keys", budgets: { executorRetentionMs: 60_000 } });
+ * const budgets = { executorRetentionMs: 60_000, heartbeatTtlMs: 2_000 };
+ * const policy = rangePolicy(config, { name: "keys", budgets }, 100);
  * assert.deepEqual(policy.keys, { kind: "range" });
  * assert.deepEqual(policy.ownership, { mode: "available" });
  * assert.deepEqual(policy.placement, {
@@ -49,20 +56,29 @@ export interface RangePolicyParts {
  *   zoneKey: "zone",
  *   executorRetentionMs: 60_000,
  * });
+ * const exclusive = rangePolicy({ ...config, ownership: { mode: "exclusive" } }, { name: "keys", budgets }, 100);
+ * assert.deepEqual(exclusive.ownership, { mode: "exclusive", leaseMs: 2_000 });
+ * assert.deepEqual(exclusive.placement.exclusive, { leaseMs: 2_000, maxReliedOn: 100 });
  * ```
  */
 export function rangePolicy<
-  Common extends { readonly budgets: { readonly executorRetentionMs: number } },
->(config: RangeNamespaceConfig, common: Common): Common & RangePolicyParts {
+  Common extends {
+    readonly budgets: { readonly executorRetentionMs: number; readonly heartbeatTtlMs: number };
+  },
+>(config: RangeNamespaceConfig, common: Common, maxReliedOn: number): Common & RangePolicyParts {
+  const leaseMs = config.ownership
+    ? config.ownership.leaseMs ?? common.budgets.heartbeatTtlMs
+    : undefined;
   return {
     ...common,
     keys: { kind: "range" },
-    ownership: { mode: "available" },
+    ownership: leaseMs === undefined ? { mode: "available" } : { mode: "exclusive", leaseMs },
     placement: {
       kind: "ranges",
       settings: config.range,
       zoneKey: config.zoneKey,
       executorRetentionMs: common.budgets.executorRetentionMs,
+      ...(leaseMs === undefined ? {} : { exclusive: { leaseMs, maxReliedOn } }),
     },
   };
 }

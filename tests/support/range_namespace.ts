@@ -18,6 +18,8 @@ export interface RangeInstanceOptions {
   readonly range?: Record<string, unknown>;
   /** The instance's id. @default {undefined} the service's own */
   readonly instanceId?: string;
+  /** `ownership: exclusive`. @default {false} available */
+  readonly exclusive?: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export function startRangeInstance(
         slicesPerExecutor: { target: 4, min: 1, max: 32 },
         ...options.range,
       },
+      ...(options.exclusive ? { ownership: "exclusive" } : {}),
     }],
   });
   return startInProcess(yaml, options.instanceId);

@@ -2,13 +2,16 @@
  * The structural steps of a range pass: isolate hot keys, split hot (or too
  * few) slices, merge cold neighbours. A split or a merge of slices with the
  * same owners keeps every key where it is; a merge of slices with different
- * owners moves the lighter side and is paid from the churn budget. Private to
- * the range planner.
+ * owners moves the lighter side and is paid from the churn budget (never
+ * made in an exclusive namespace, where a range changes owner only through a
+ * handover). Pinned slices and slices being handed over keep their range.
+ * Private to the range planner.
  *
  * @module
  */
 import type { Pass } from "./_pass.ts";
 import {
+  fixedRange,
   isSinglePoint,
   mergeWork,
   splitWork,
@@ -30,7 +33,7 @@ export function isolateHotKeys(pass: Pass): void {
   const threshold = pass.settings.hotKeyThreshold * pass.mean;
   for (let i = 0; i < pass.slices.length; i++) {
     const w = pass.slices[i]!;
-    if (w.pinned || isSinglePoint(w)) continue;
+    if (fixedRange(w) || isSinglePoint(w)) continue;
     const hot = w.keys.find((k) => k.load > threshold);
     if (hot === undefined) continue;
     if (hot.point > w.slice.start) splitAt(pass, i++, hot.point, "hot-key");
@@ -54,7 +57,7 @@ export function splitSlices(pass: Pass): void {
     const threshold = pass.settings.splitThreshold * pass.mean;
     for (let i = 0; i < pass.slices.length && pass.slices.length < max;) {
       const w = pass.slices[i]!;
-      const at = w.pinned || w.load <= threshold ? undefined : weightedSplitPoint(w);
+      const at = fixedRange(w) || w.load <= threshold ? undefined : weightedSplitPoint(w);
       if (at === undefined) i++;
       else splitAt(pass, i, at, "load"); // the left part is checked again
     }
@@ -62,7 +65,7 @@ export function splitSlices(pass: Pass): void {
   while (pass.slices.length < min) {
     let best = -1;
     for (const [i, w] of pass.slices.entries()) {
-      if (w.pinned || w.slice.end - w.slice.start < 2n) continue;
+      if (fixedRange(w) || w.slice.end - w.slice.start < 2n) continue;
       const b = pass.slices[best];
       if (
         b === undefined || w.load > b.load ||
@@ -89,7 +92,8 @@ export function mergeColdSlices(pass: Pass): void {
   const { min, max } = pass.sliceBounds;
   const cold = pass.settings.mergeThreshold * pass.mean;
   const mergeable = (a: WorkSlice, b: WorkSlice) =>
-    !a.pinned && !b.pinned && mergeCost(a, b) <= pass.budgetLeft;
+    !fixedRange(a) && !fixedRange(b) && mergeCost(a, b) <= pass.budgetLeft &&
+    (pass.available || sameOwners(a, b)); // exclusive: a range changes owner only by a handover
   if (pass.mean > 0) {
     for (let i = 0; i + 1 < pass.slices.length && pass.slices.length > min;) {
       const a = pass.slices[i]!, b = pass.slices[i + 1]!;

@@ -24,6 +24,8 @@ export interface WorkSlice {
   load: number;
   keys: PointLoad[];
   readonly pinned: boolean;
+  /** In a handover (exclusive): its range stays as it is; its owner may change. */
+  readonly locked: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export function toWork(state: RangeSliceState): WorkSlice {
     load: Math.max(state.load, keys.reduce((sum, k) => sum + k.load, 0)),
     keys,
     pinned: state.pinned === true,
+    locked: state.locked === true,
   };
 }
 
@@ -136,7 +139,13 @@ export function mergeWork(a: WorkSlice, b: WorkSlice, owners: readonly string[])
     load: a.load + b.load,
     keys: [...a.keys, ...b.keys],
     pinned: false,
+    locked: false,
   };
+}
+
+/** Whether `w`'s range must stay as it is this pass (pinned, or in a handover). */
+export function fixedRange(w: WorkSlice): boolean {
+  return w.pinned || w.locked;
 }
 
 /** Whether `w` is one point wide (a hot key's own slice). */

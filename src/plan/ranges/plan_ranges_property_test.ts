@@ -17,6 +17,7 @@ const inputs: fc.Arbitrary<RangePlanInput> = fc.record({
   loads: fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 30 }),
   keyLoads: fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 40, maxLength: 40 }),
   pinned: fc.array(fc.boolean(), { maxLength: 30 }),
+  locked: fc.array(fc.boolean(), { maxLength: 30 }),
   ownership: fc.constantFrom("available" as const, "exclusive" as const),
   empty: fc.boolean(),
 }).map((r) => {
@@ -30,7 +31,14 @@ const inputs: fc.Arbitrary<RangePlanInput> = fc.record({
     const topKeys = KEYS.filter((k) => map.indexOfKey(k) === i)
       .map((key, j) => ({ key, load: r.keyLoads[j] ?? 0 }));
     const load = (r.loads[i] ?? 0) + topKeys.reduce((sum, k) => sum + k.load, 0);
-    return { slice, owners, load, topKeys, ...(r.pinned[i] ? { pinned: true } : {}) };
+    return {
+      slice,
+      owners,
+      load,
+      topKeys,
+      ...(r.pinned[i] ? { pinned: true } : {}),
+      ...(r.locked[i] ? { locked: true } : {}),
+    };
   });
   return {
     slices: r.empty ? [] : slices,
@@ -138,8 +146,14 @@ Deno.test("range plans keep the churn budget and give every slice distinct eligi
         assert.ok(s.owners.length >= 1, `slice ${s.slice.id} has no owner`);
         if (input.ownership === "exclusive") assert.equal(s.owners.length, 1);
       }
-      for (const split of plan.splits) {
-        assert.ok(!input.slices.some((s) => s.pinned && s.slice.id === split.sliceId));
+      const fixed = new Set(
+        input.slices.filter((s) => s.pinned || s.locked).map((s) => s.slice.id),
+      );
+      for (const split of plan.splits) assert.ok(!fixed.has(split.sliceId));
+      for (const merge of plan.merges) {
+        assert.ok(!fixed.has(merge.sliceId) && !fixed.has(merge.absorbedId));
+        // Exclusive: a range changes owner only through a handover, never by a merge.
+        if (input.ownership === "exclusive") assert.equal(merge.moved, false);
       }
     }),
     { numRuns: 400 },

@@ -22,6 +22,12 @@ export interface RangeSliceState {
   readonly topKeys?: readonly KeyLoad[];
   /** Pinned by an operator: never split, merged or moved by the planner. */
   readonly pinned?: boolean;
+  /**
+   * Exclusive namespaces: the slice is being handed over (its owner was asked
+   * to release it): not split or merged until the handover ends; its owner may
+   * still change.
+   */
+  readonly locked?: boolean;
 }
 
 /** An executor the planner may give slices to. */
