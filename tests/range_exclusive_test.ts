@@ -9,11 +9,14 @@
  * each of a set of keys.
  */
 import assert from "node:assert/strict";
-import { Executor, type ShardContext } from "../src/client/executor/mod.ts";
 import { keyHash } from "../src/shared/key_hash.ts";
 import { startEtcd } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
-import { RANGE_NAMESPACE as NS, startRangeInstance } from "./support/range_namespace.ts";
+import {
+  type RunningSlices,
+  startRangeInstance,
+  startSliceExecutor,
+} from "./support/range_namespace.ts";
 
 const HOT = "tenant-hot";
 
@@ -24,23 +27,8 @@ Deno.test("exclusive range namespace: splits, a hot key and handovers, never a k
     range: { churnBudget: 2 },
   });
   const address = instance.server.address;
-  const running = new Map<string, Map<string, ShardContext>>();
-  const start = (id: string) => {
-    const slices = new Map<string, ShardContext>();
-    running.set(id, slices);
-    const executor = new Executor({
-      addresses: address,
-      namespace: NS,
-      executorId: id,
-      heartbeatIntervalMs: 200,
-      processor: (ctx) => {
-        slices.set(ctx.shardKey, ctx);
-        return { stop: () => void slices.delete(ctx.shardKey) };
-      },
-    });
-    void executor.start();
-    return executor;
-  };
+  const running: RunningSlices = new Map();
+  const start = (id: string) => startSliceExecutor(address, id, running);
   const executors = new Map(["a", "b"].map((id) => [id, start(id)]));
   const keys = [HOT, ...Array.from({ length: 60 }, (_, i) => `tenant-${i}`)];
   const holders = (key: string) =>

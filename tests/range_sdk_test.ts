@@ -10,12 +10,16 @@
  * refused there and routed again after a short wait.
  */
 import assert from "node:assert/strict";
-import { Executor, type ShardContext } from "../src/client/executor/mod.ts";
 import { createSpectator } from "../src/client/spectator/mod.ts";
 import { keyHash } from "../src/shared/key_hash.ts";
 import { startEtcd } from "./support/etcd.ts";
 import { eventually } from "./support/executors.ts";
-import { RANGE_NAMESPACE as NS, startRangeInstance } from "./support/range_namespace.ts";
+import {
+  RANGE_NAMESPACE as NS,
+  type RunningSlices,
+  startRangeInstance,
+  startSliceExecutor,
+} from "./support/range_namespace.ts";
 
 const HOT = "tenant-hot";
 
@@ -24,24 +28,8 @@ Deno.test("range namespace with the SDKs: routed by key, served where contained,
   const instance = await startRangeInstance(etcd, "range sdk", { range: { churnBudget: 2 } });
   const address = instance.server.address;
   // Each executor's running slices: shard key → context.
-  const running = new Map<string, Map<string, ShardContext>>();
-  const executors = ["a", "b", "c"].map((id) => {
-    const slices = new Map<string, ShardContext>();
-    running.set(id, slices);
-    const executor = new Executor({
-      addresses: address,
-      namespace: NS,
-      executorId: id,
-      metadata: { zone: id },
-      heartbeatIntervalMs: 200,
-      processor: (ctx) => {
-        slices.set(ctx.shardKey, ctx);
-        return { stop: () => void slices.delete(ctx.shardKey) };
-      },
-    });
-    void executor.start();
-    return executor;
-  });
+  const running: RunningSlices = new Map();
+  const executors = ["a", "b", "c"].map((id) => startSliceExecutor(address, id, running));
   /** Serves `key` on `executorId`: true when one of its slices contains it (and counts its load). */
   const serve = (executorId: string, key: string): boolean => {
     for (const ctx of running.get(executorId)!.values()) {

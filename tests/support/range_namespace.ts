@@ -6,6 +6,7 @@
  * @module
  */
 import type { RunningInstance } from "../../src/app.ts";
+import { Executor, type ShardContext } from "../../src/client/executor/mod.ts";
 import { type Etcd, uniquePrefix } from "./etcd.ts";
 import { startInProcess, testConfigYaml } from "./service.ts";
 
@@ -57,4 +58,37 @@ export function startRangeInstance(
     }],
   });
   return startInProcess(yaml, options.instanceId);
+}
+
+/** Each SDK executor's running slices: executor id → shard key → the processor's context. */
+export type RunningSlices = Map<string, Map<string, ShardContext>>;
+
+/**
+ * Starts an SDK executor `id` of {@linkcode RANGE_NAMESPACE} at `address`
+ * (heartbeat every 200 ms, metadata `zone: id`) whose processors record
+ * themselves in `running` while they run.
+ *
+ * @example
+ * ```ts ignore
+ * const running: RunningSlices = new Map();
+ * const executor = startSliceExecutor(instance.server.address, "a", running);
+ * await executor.shutdown();
+ * ```
+ */
+export function startSliceExecutor(address: string, id: string, running: RunningSlices): Executor {
+  const slices = new Map<string, ShardContext>();
+  running.set(id, slices);
+  const executor = new Executor({
+    addresses: address,
+    namespace: RANGE_NAMESPACE,
+    executorId: id,
+    metadata: { zone: id },
+    heartbeatIntervalMs: 200,
+    processor: (ctx) => {
+      slices.set(ctx.shardKey, ctx);
+      return { stop: () => void slices.delete(ctx.shardKey) };
+    },
+  });
+  void executor.start();
+  return executor;
 }
