@@ -13,6 +13,8 @@
  * @module
  */
 
+import { hashShortAscii } from "./_key_hash_ascii.ts";
+
 // The five XXH64 primes, as [high, low] 32-bit halves.
 const P1H = 0x9e3779b1, P1L = 0x85ebca87;
 const P2H = 0xc2b2ae3d, P2L = 0x27d4eb4f;
@@ -128,6 +130,7 @@ function u32(b: Uint8Array, i: number): number {
  * ```
  */
 export function hashKeyInto(key: string, out: Uint32Array): void {
+  if (key.length < 32 && hashShortAscii(key, out)) return;
   const len = encode(key);
   const b = bytes;
   let i = 0;

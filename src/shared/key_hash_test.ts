@@ -38,6 +38,22 @@ Deno.test("key hash equals a plain bigint XXH64 of TextEncoder's bytes on random
   );
 });
 
+Deno.test("the ASCII fast path equals the bigint XXH64 on short ASCII keys and their neighbours", () => {
+  fc.assert(
+    fc.property(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: "binary", maxLength: 2 }),
+      (a, b) => {
+        for (const key of [a, a + b, b + a]) {
+          const expected = xxh64BigInt(new TextEncoder().encode(key));
+          assert.equal(keyHash(key), expected, JSON.stringify(key));
+        }
+      },
+    ),
+    { numRuns: 2_000 },
+  );
+});
+
 Deno.test("a lone surrogate hashes as U+FFFD, like TextEncoder encodes it", () => {
   assert.equal(keyHash("a\ud800b"), keyHash("a\ufffdb"));
   assert.equal(keyHash("\udc00"), keyHash("\ufffd"));
