@@ -25,6 +25,12 @@ import type { Figure, ReportTable, Suite, SuiteContext, SuiteOutput } from "../l
 
 const EXECUTORS = 100;
 const PASSES = 4;
+/**
+ * The passes of the issue's 30 s: the leader passes every `process.period`
+ * (1 s by default) while the loads its executors report change (each
+ * heartbeat), so 30 s after a change are 30 passes.
+ */
+const PASSES_IN_30_S = 30;
 const EXPONENTS = [0.8, 1.1] as const;
 const PHASES = ["new namespace", "hot spot moved", "one key at 20%"] as const;
 /** The drifting hour: one pass per 30 s of it. */
@@ -90,7 +96,13 @@ class FixedShards {
 export function simulate(
   keys: number,
   s: number,
-): { phases: Phase[]; hotOwners: number; heartbeatBytes: number; drift: Drift } {
+): {
+  phases: Phase[];
+  hotOwners: number;
+  heartbeatBytes: number;
+  drift: Drift;
+  jump: JumpSettling;
+} {
   const sim = new ZipfSimulation({ keys, s, executors: EXECUTORS, settings: RANGE_DEFAULTS });
   const fixed = new FixedShards(sim.keys);
   const run = (name: Phase["name"]): Phase => ({
@@ -108,13 +120,35 @@ export function simulate(
   const jumper = keys - 1; // the coldest key
   sim.loads[jumper] = (0.2 / 0.8) * (total - sim.loads[jumper]!);
   phases.push(run("one key at 20%"));
+  // The same change, followed for the passes of 30 s (its first passes are the phase's).
+  const jumpPasses = [
+    ...phases.at(-1)!.passes,
+    ...Array.from({ length: PASSES_IN_30_S - PASSES }, () => sim.pass()),
+  ];
+  const reached = jumpPasses.findIndex((p) => p.maxOverMean <= 1.1);
+  const jump: JumpSettling = {
+    passesTo110: reached < 0 ? undefined : reached + 1,
+    after30s: jumpPasses.at(-1)!.maxOverMean,
+    worstAfter: Math.max(...jumpPasses.slice(reached < 0 ? 0 : reached).map((p) => p.maxOverMean)),
+  };
   const hot = sim.slices.find((x) => x.slice.end - x.slice.start === 1n && x.load > total * 0.1);
   return {
     phases,
     hotOwners: hot?.owners.length ?? 0,
     heartbeatBytes: heartbeatBytes(sim),
     drift,
+    jump,
   };
+}
+
+/** How the 20% key's jump settled over the passes of 30 s. */
+export interface JumpSettling {
+  /** The first pass after the jump with max/mean ≤ 1.10 (1-based); undefined: none in 30 s. */
+  readonly passesTo110: number | undefined;
+  /** max/mean after the 30th pass. */
+  readonly after30s: number;
+  /** The worst max/mean from the first pass at ≤ 1.10 on (all passes when none got there). */
+  readonly worstAfter: number;
 }
 
 /** What an hour of steadily drifting load did. */
@@ -192,14 +226,16 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
   const findings: string[] = [];
   for (const s of EXPONENTS) {
     ctx.progress(`Zipf s = ${s}: ${keys.toLocaleString("en")} keys, ${EXECUTORS} executors`);
-    const { phases, hotOwners, heartbeatBytes, drift } = simulate(keys, s);
+    const { phases, hotOwners, heartbeatBytes, drift, jump } = simulate(keys, s);
     for (const phase of phases) {
+      const jumped = phase.name === "one key at 20%";
       figures.push({
         label: `s = ${s}, ${phase.name}: max/mean executor load after ${PASSES} passes`,
         unit: "×",
         digits: 3,
         samples: [phase.passes.at(-1)!.maxOverMean],
-        target: { op: "<=", value: 1.1, text: "≤ 1.10" },
+        // The 20% key's goal is within 30 s, judged below over the passes of 30 s.
+        ...(jumped ? {} : { target: { op: "<=", value: 1.1, text: "≤ 1.10" } }),
       }, {
         label: `s = ${s}, ${phase.name}: GREEDY on ${FIXED_SHARDS.toLocaleString("en")} fixed ` +
           `shards, max/mean after ${PASSES} passes`,
@@ -208,6 +244,19 @@ async function run(ctx: SuiteContext): Promise<SuiteOutput> {
         samples: [phase.greedy.maxOverMean],
       });
     }
+    figures.push({
+      label: `s = ${s}, one key at 20%: max/mean executor load 30 s after it ` +
+        `(${PASSES_IN_30_S} passes at the default 1 s period), worst from the first at ≤ 1.10 on`,
+      unit: "×",
+      digits: 3,
+      samples: [jump.worstAfter],
+      target: { op: "<=", value: 1.1, text: "≤ 1.10 within 30 s" },
+    });
+    findings.push(
+      `s = ${s}: after the 20% key, max/mean first reached ≤ 1.10 at pass ${
+        jump.passesTo110 ?? "none"
+      } of ${PASSES_IN_30_S}; ${jump.after30s.toFixed(3)} after the last.`,
+    );
     figures.push({
       label: `s = ${s}: keyspace moved over an hour of drifting load`,
       unit: "%",

@@ -84,6 +84,12 @@ export function namespaceSpec(config: NamespaceConfig): NamespaceSpec {
       type: "range",
       range: config.range,
       ...(config.zoneKey === "zone" ? {} : { zoneKey: config.zoneKey }),
+      ...(config.prepareTimeoutMs === undefined
+        ? {}
+        : { prepareTimeout: formatDuration(config.prepareTimeoutMs) }),
+      ...(config.maxPreparesPerExecutor === undefined
+        ? {}
+        : { maxPreparesPerExecutor: config.maxPreparesPerExecutor }),
       ...(config.ownership
         ? {
           ownership: "exclusive",

@@ -164,6 +164,10 @@ export const namespaceSchema: SectionSchema<NamespaceConfig> = section({
       name: n.name,
       range: n.range ?? rangeSettingsSchema.parse({}),
       zoneKey: n.zoneKey ?? "zone",
+      ...(n.prepareTimeout === undefined ? {} : { prepareTimeoutMs: n.prepareTimeout }),
+      ...(n.maxPreparesPerExecutor === undefined
+        ? {}
+        : { maxPreparesPerExecutor: n.maxPreparesPerExecutor }),
       ...(n.ownership === "exclusive"
         ? {
           ownership: {

@@ -218,6 +218,10 @@ export interface RangeNamespaceConfig {
    * owner only through a handover. Absent: available.
    */
   readonly ownership?: Extract<OwnershipConfig, { readonly mode: "exclusive" }>;
+  /** Warm handover of slice moves (`prepareTimeout`; 0 turns it off), as for a fixed namespace. */
+  readonly prepareTimeoutMs?: number;
+  /** Most slices one executor prepares at once (`maxPreparesPerExecutor`). */
+  readonly maxPreparesPerExecutor?: number;
   /** As for a fixed namespace (`maxDrainedShare`); unset means 0.5. */
   readonly maxDrainedShare?: number;
   /** The mass-loss brake (`massLoss`), as for a fixed namespace. */

@@ -23,6 +23,8 @@ const RANGE_FIELDS = new Set([
   "range",
   "ownership",
   "ownershipLease",
+  "prepareTimeout",
+  "maxPreparesPerExecutor",
   "zoneKey",
   "maxDrainedShare",
   "massLoss",

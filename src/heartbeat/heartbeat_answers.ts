@@ -102,9 +102,18 @@ function withPreparing(
   state: NamespaceView,
   preparing: ReadonlySet<string>,
 ): OwnedShard[] {
+  const slices = state.sliceMap();
   for (const shardKey of preparing) {
     const entry = state.preparingOf(shardKey);
-    if (entry) owned.push({ shardKey, fencingToken: entry.revision, preparing: true });
+    if (!entry) continue;
+    // A key-range slice being prepared: the incoming owner learns its range too.
+    const slice = slices?.find(Number(shardKey));
+    owned.push({
+      shardKey,
+      fencingToken: entry.revision,
+      preparing: true,
+      ...(slice ? { slice } : {}),
+    });
   }
   return owned.sort((a, b) => compareShardKeys(a.shardKey, b.shardKey));
 }

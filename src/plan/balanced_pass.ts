@@ -18,7 +18,7 @@ import {
 import { clampToCapacity } from "./capacity_clamp.ts";
 import { executorLimits } from "./executor_capacity.ts";
 import { Handovers } from "./handovers.ts";
-import { type HandoverCounts, WarmHandovers } from "./warm_handovers.ts";
+import { hasHandovers, WarmHandovers } from "./warm_handovers.ts";
 import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
@@ -226,9 +226,4 @@ function knownLoads(loads: Float64Array): Float64Array {
   for (const load of loads) if (load === load) known++, sum += load;
   const mean = known === 0 ? 0 : sum / known;
   return loads.map((load) => load === load ? load : mean);
-}
-
-/** Whether a pass's handover counts are worth reporting. */
-function hasHandovers(counts: HandoverCounts): boolean {
-  return Object.values(counts).some((n) => n > 0);
 }

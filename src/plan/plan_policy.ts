@@ -109,6 +109,8 @@ export interface RangesPolicy {
   readonly executorRetentionMs: number;
   /** Exclusive ownership: a slice changes owner only through a handover; absent: available. */
   readonly exclusive?: ExclusivePlanning;
+  /** Warm handover of slice moves (available namespaces); absent: off, every move is cold. */
+  readonly warm?: WarmPlanning;
 }
 
 /** How a namespace plans. */

@@ -26,6 +26,8 @@ import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
 import { applySliceEdits } from "./slice_edits.ts";
 import { rangeHandovers } from "./ranges_handover.ts";
+import { rangeWarmSteps } from "./ranges_warm.ts";
+import { hasHandovers } from "./warm_handovers.ts";
 import { HandoverGuard } from "./handover_guard.ts";
 
 const NO_PINS: ReadonlySet<number> = new Set();
@@ -69,24 +71,18 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ? applySliceEdits(map, pinsBefore, input.sliceEdits)
     : { map, pins: pinsBefore, splitFrom: NO_SPLITS };
   const eligible = eligibleExecutors(input);
-  const exclusive = policy.exclusive;
+  const { exclusive } = policy;
+  const warmSettings = exclusive ? undefined : policy.warm;
   const guard = exclusive ? new HandoverGuard(input, exclusive) : undefined;
   const planned = planRanges({
-    slices: (edited.map?.slices ?? []).map((slice) => {
-      const state = sliceState(
+    slices: (edited.map?.slices ?? []).map((slice) =>
+      handoverView(
         input,
-        slice,
-        edited.pins.has(slice.id),
-        edited.splitFrom.get(slice.id),
-      );
-      // Exclusive: a slice being handed over keeps its range until the handover ends; once its
-      // owner confirmed it stopped, it is the planner's to place (not back on it, unless alone).
-      const key = String(slice.id);
-      if (!guard || !input.releasing.has(key)) return state;
-      const owner = input.owners.get(key);
-      const stopped = owner !== undefined && guard.confirmedStopped(key, owner);
-      return { ...state, locked: true, ...(stopped ? { owners: [] } : {}) };
-    }),
+        sliceState(input, slice, edited.pins.has(slice.id), edited.splitFrom.get(slice.id)),
+        guard,
+        warmSettings !== undefined,
+      )
+    ),
     nextSliceId: edited.map?.nextId ?? 0,
     executors: eligible.map((id) => {
       const zone = input.executors.get(id)?.metadata[policy.zoneKey];
@@ -96,12 +92,17 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   }, input.brake ? { ...policy.settings, churnBudget: 0 } : policy.settings);
   const next = SliceMap.from(planned.slices.map((s) => s.slice), planned.nextSliceId);
   const pins = new Set([...edited.pins].filter((id) => next.find(id) !== undefined));
-  // Exclusive: owner changes go through handovers (from the map the pass started from).
+  // Owner changes go through handovers when exclusive, through prepares when warm handover is on
+  // (both from the map the pass started from).
   const handed = exclusive
     ? rangeHandovers(input, edited.map, planned.slices, exclusive)
     : undefined;
-  const ownersOf = (s: RangeSliceState) => handed?.owners.get(s.slice.id) ?? s.owners;
-  const delta = changeOf(
+  const warm = warmSettings
+    ? rangeWarmSteps(input, edited.map, planned.slices, warmSettings, eligible)
+    : undefined;
+  const steps = handed ?? warm;
+  const ownersOf = (s: RangeSliceState) => steps?.owners.get(s.slice.id) ?? s.owners;
+  const change = changeOf(
     input,
     planned,
     { map, pins: pinsBefore },
@@ -109,20 +110,28 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ownersOf,
     handed?.fresh ?? NO_KEYS,
   );
-  const withReleases: AssignmentDelta = handed && handed.release.length > 0
-    ? { ...delta, release: handed.release }
-    : delta;
+  const delta: AssignmentDelta = {
+    ...change,
+    ...(handed && handed.release.length > 0 ? { release: handed.release } : {}),
+    ...(warm && Object.keys(warm.prepare).length > 0 ? { prepare: warm.prepare } : {}),
+    ...(warm && warm.unprepare.length > 0 ? { unprepare: warm.unprepare } : {}),
+    ...(warm && Object.keys(warm.tokens).length > 0 ? { tokens: warm.tokens } : {}),
+  };
   const reasons = noMoves();
   const eligibleSet = new Set(eligible);
   for (const keys of Object.values(delta.assign)) {
     for (const key of keys) reasons[moveReason(input, eligibleSet, input.owners.get(key))]++;
   }
+  const wakeAtMs = steps?.wakeAtMs;
   return {
     moves: planned.moves.length,
     reasons,
-    ...cleanUp(input, policy.executorRetentionMs, withReleases, new Set()),
+    ...cleanUp(input, policy.executorRetentionMs, delta, new Set()),
     reliedOn: handed?.reliedOn ?? [],
-    ...(handed?.wakeAtMs === undefined ? {} : { wakeAtMs: handed.wakeAtMs }),
+    ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
+    ...(warm && hasHandovers(warm.counts)
+      ? { handovers: warm.counts, prepareMs: [...warm.prepareMs] }
+      : {}),
     ranges: {
       splits: planned.splits.length,
       merges: planned.merges.length,
@@ -131,6 +140,28 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
       slices: planned.slices.length,
     },
   };
+}
+
+/**
+ * A slice in a handover as the planner must see it: when exclusive, a slice
+ * being released keeps its range (locked), and once its owner confirmed it
+ * stopped it is the planner's to place (not back on it, unless alone); with
+ * warm handover, a slice being prepared keeps its range and counts as on its
+ * incoming owner, so that balancing does not chase it.
+ */
+function handoverView(
+  input: PlanInput,
+  state: RangeSliceState,
+  guard: HandoverGuard | undefined,
+  warm: boolean,
+): RangeSliceState {
+  const key = String(state.slice.id);
+  const preparing = warm ? input.preparing.get(key) : undefined;
+  if (preparing) return { ...state, owners: [preparing.executor], locked: true };
+  if (!guard || !input.releasing.has(key)) return state;
+  const owner = input.owners.get(key);
+  const stopped = owner !== undefined && guard.confirmedStopped(key, owner);
+  return { ...state, locked: true, ...(stopped ? { owners: [] } : {}) };
 }
 
 /**

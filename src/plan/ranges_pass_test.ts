@@ -319,3 +319,40 @@ Deno.test("ranges pass, exclusive: a slice split off starts on its parent's owne
   for (const s of parts) assert.deepEqual(ns.owners().get(s.id), [owner]);
   for (const owners of ns.owners().values()) assert.equal(owners.length, 1, "one owner each");
 });
+
+Deno.test("ranges pass, warm handover: a move is prepared by its new owner first, then switched", () => {
+  const ns = new Namespace({
+    ...policyOf(SETTINGS),
+    warm: { prepareTimeoutMs: 5_000, maxPreparesPerExecutor: 2 },
+  });
+  ns.beat("e1");
+  ns.pass();
+  const held = [...ns.owners().keys()].map(String);
+  ns.beat("e1", Object.fromEntries(held.map((k) => [k, ready(1)])));
+  const warmBeat = (reports: Record<string, ShardReport>) =>
+    ns.state.apply({
+      revision: ++ns.revision,
+      events: [
+        {
+          type: "heartbeat",
+          executorId: "e2",
+          record: { status: "ACTIVE", timestampMs: ns.now, warmHandover: true },
+        },
+        { type: "reports", executorId: "e2", reports: new Map(Object.entries(reports)) },
+      ],
+    }, ns.now);
+  warmBeat({});
+  const plan = ns.pass();
+  const prepared = plan.delta.prepare?.["e2"] ?? [];
+  assert.equal(prepared.length, 2, "as many prepares as e2 may make at once");
+  assert.equal(plan.handovers?.prepared, 2);
+  for (const owners of ns.owners().values()) {
+    assert.deepEqual(owners, ["e1"], "e1 serves them meanwhile");
+  }
+  // e2 prepared them: the next pass switches them, with the tokens their prepares announced.
+  warmBeat(Object.fromEntries(prepared.map((k) => [k, { status: "PREPARED", load: 0 }])));
+  const switched = ns.pass();
+  assert.equal(switched.handovers?.warm, 2);
+  for (const key of prepared) assert.deepEqual(ns.owners().get(Number(key)), ["e2"]);
+  assert.deepEqual(Object.keys(switched.delta.tokens ?? {}).sort(), [...prepared].sort());
+});

@@ -48,6 +48,22 @@ export function noHandovers(): HandoverCounts {
   return { prepared: 0, warm: 0, cold: 0, cancelled: 0, timedOut: 0 };
 }
 
+/**
+ * Whether a pass's handover counts are worth reporting.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hasHandovers, noHandovers } from "./warm_handovers.ts";
+ *
+ * assert.equal(hasHandovers(noHandovers()), false);
+ * assert.equal(hasHandovers({ ...noHandovers(), warm: 1 }), true);
+ * ```
+ */
+export function hasHandovers(counts: HandoverCounts): boolean {
+  return Object.values(counts).some((n) => n > 0);
+}
+
 /** Decides the warm handover steps of one pass and counts them. */
 export class WarmHandovers {
   readonly #input: PlanInput;

@@ -249,7 +249,10 @@ export function namespacePolicy(config: NamespaceConfig, context: PolicyContext)
       ),
     },
   };
-  if (config.kind === "range") return rangePolicy(config, common, context.maxReliedOn);
+  if (config.kind === "range") {
+    const warm = context.warmHandoverFormat === false ? undefined : warmPlanning(config).warm;
+    return rangePolicy(config, common, context.maxReliedOn, warm);
+  }
   if (config.kind === "cells") {
     return {
       ...common,

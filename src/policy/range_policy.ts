@@ -7,7 +7,7 @@
  * @module
  */
 import type { RangeNamespaceConfig } from "../config/mod.ts";
-import type { RangesPolicy } from "../plan/mod.ts";
+import type { RangesPolicy, WarmPlanning } from "../plan/mod.ts";
 
 /**
  * Keys of a key-range namespace: any strings, hashed onto slices of the
@@ -37,7 +37,8 @@ export interface RangePolicyParts {
  * budgets, as for every namespace) with range keys, available ownership and
  * the `ranges` placement, which forgets stale executors as the budgets say;
  * an exclusive one's handovers rely on at most `maxReliedOn` expired
- * executors per commit.
+ * executors per commit. `warm` (the namespace's warm handover settings, when
+ * on) applies to an available one.
  *
  * @example
  * ```ts
@@ -65,7 +66,12 @@ export function rangePolicy<
   Common extends {
     readonly budgets: { readonly executorRetentionMs: number; readonly heartbeatTtlMs: number };
   },
->(config: RangeNamespaceConfig, common: Common, maxReliedOn: number): Common & RangePolicyParts {
+>(
+  config: RangeNamespaceConfig,
+  common: Common,
+  maxReliedOn: number,
+  warm?: WarmPlanning,
+): Common & RangePolicyParts {
   const leaseMs = config.ownership
     ? config.ownership.leaseMs ?? common.budgets.heartbeatTtlMs
     : undefined;
@@ -79,6 +85,8 @@ export function rangePolicy<
       zoneKey: config.zoneKey,
       executorRetentionMs: common.budgets.executorRetentionMs,
       ...(leaseMs === undefined ? {} : { exclusive: { leaseMs, maxReliedOn } }),
+      // Warm handover of slice moves: available namespaces only (not yet with handovers).
+      ...(warm && leaseMs === undefined ? { warm } : {}),
     },
   };
 }

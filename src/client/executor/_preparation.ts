@@ -13,6 +13,7 @@ import { ProcessorTimeoutError, ShardStoppedError } from "./errors.ts";
 import type { ResolvedOptions } from "./_resolve_options.ts";
 import type { ExecutorEvent, PrepareCancelReason, PrepareHook, ShardOwner } from "./types.ts";
 import { withTimeout } from "./_with_timeout.ts";
+import type { KeyRanges } from "./_key_ranges.ts";
 
 /**
  * `preparing` → `prepared` (reported PREPARED) or `failed` (threw or timed
@@ -29,6 +30,8 @@ export interface PreparationHooks {
   readonly onPrepared: () => void;
   /** Looks the shard's serving owner up (for `ctx.currentOwner()`). */
   readonly currentOwner: (shardKey: string, signal: AbortSignal) => Promise<ShardOwner | undefined>;
+  /** Key-range namespaces: the executor's slices (a slice being prepared is among them). */
+  readonly keyRanges?: Pick<KeyRanges, "slice">;
 }
 
 /**
@@ -103,6 +106,7 @@ export class Preparation {
       executorId,
       fencingToken,
       signal,
+      slice: this.#hooks.keyRanges?.slice(shardKey),
       currentOwner: () => this.#hooks.currentOwner(shardKey, signal),
     });
     const at = clock.now();

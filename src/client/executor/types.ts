@@ -129,6 +129,13 @@ export interface PrepareContext {
   /** Aborts when the handover is called off or the executor stops. */
   readonly signal: AbortSignal;
   /**
+   * Key-range namespaces: the slice being prepared (its id, range and
+   * generation), so that the state of the keys it covers can be loaded;
+   * `undefined` in other namespaces (optional, so that a context built by
+   * hand in a test needs no change).
+   */
+  readonly slice?: SliceInfo | undefined;
+  /**
    * The executor that serves the shard now, for state transfer (ask it for
    * the shard's state at the address in its metadata): looked up when called
    * (`GetShardOwner`, over the executor's own connection), `undefined` when

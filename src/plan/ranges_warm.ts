@@ -1,0 +1,127 @@
+/**
+ * Warm handover of slice moves in an available key-range namespace: the
+ * owners the range planner wants, turned into the steps of `warm_handovers.ts`.
+ * A slice planned from A to B, where B understands warm handover, is first
+ * prepared on B while A keeps serving it, and switched once B reports it
+ * PREPARED (or cold, by the same rules as a fixed shard's: A lost, or the
+ * prepare timed out for a move A must make). A slice being prepared keeps its
+ * range until it is switched or the prepare is cancelled. A slice new in this
+ * pass starts on the owner of the keys it covers when its planned owner would
+ * prepare it, so that its move is prepared in a later pass too. Slices with
+ * several owners (a replicated hot key) move cold. Pure.
+ *
+ * @module
+ */
+import type { SliceMap } from "../core/slices.ts";
+import type { PlanInput } from "./plan_input.ts";
+import type { WarmPlanning } from "./plan_policy.ts";
+import type { RangeSliceState } from "./ranges/types.ts";
+import { type HandoverCounts, WarmHandovers } from "./warm_handovers.ts";
+
+/** The owners a pass commits with warm handover, and the prepares it asks for. */
+export interface RangeWarmSteps {
+  /** Slice id → its owners after the pass. */
+  readonly owners: ReadonlyMap<number, readonly string[]>;
+  /** Incoming owner → the slices it is asked to prepare (`AssignmentDelta.prepare`). */
+  readonly prepare: Readonly<Record<string, string[]>>;
+  /** Prepares cancelled (`AssignmentDelta.unprepare`). */
+  readonly unprepare: readonly string[];
+  /** Switched slices → the fencing token their prepare announced (`AssignmentDelta.tokens`). */
+  readonly tokens: Readonly<Record<string, number>>;
+  /** What the pass decided, by outcome. */
+  readonly counts: HandoverCounts;
+  /** Time each switched slice spent preparing (monotonic ms). */
+  readonly prepareMs: readonly number[];
+  /** When a waiting prepare times out, monotonic ms. */
+  readonly wakeAtMs?: number;
+}
+
+/**
+ * The warm handover steps of `planned` (the planner's slices and owners),
+ * from `input` and `before` (the slice map the pass started from);
+ * `eligible` lists the executors a slice may go to.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SliceMap } from "../core/slices.ts";
+ * import { rangeWarmSteps } from "./ranges_warm.ts";
+ *
+ * const map = SliceMap.initial(1);
+ * const executors = new Map([
+ *   ["a", { alive: true, reports: new Map() }],
+ *   ["b", { alive: true, warmHandover: true, reports: new Map() }],
+ * ]);
+ * const input = {
+ *   now: 0, owners: new Map([["0", "a"]]), ownerSets: new Map(), preparing: new Map(),
+ *   preparingBy: new Map(), executors,
+ * } as never;
+ * const planned = [{ slice: map.slices[0]!, owners: ["b"], load: 1 }];
+ * const steps = rangeWarmSteps(input, map, planned, { prepareTimeoutMs: 5_000, maxPreparesPerExecutor: 4 }, ["a", "b"]);
+ * assert.deepEqual(steps.prepare, { b: ["0"] }); // b prepares it while a serves it
+ * assert.deepEqual(steps.owners.get(0), ["a"]);
+ * ```
+ */
+export function rangeWarmSteps(
+  input: PlanInput,
+  before: SliceMap | undefined,
+  planned: readonly RangeSliceState[],
+  settings: WarmPlanning,
+  eligible: readonly string[],
+): RangeWarmSteps {
+  const warm = new WarmHandovers(input, settings, new Map(eligible.map((id, i) => [id, i])));
+  const owners = new Map<number, readonly string[]>();
+  const prepare: Record<string, string[]> = {};
+  const unprepare: string[] = [];
+  const tokens: Record<string, number> = {};
+  const ownersNow = (key: string) => {
+    const owner = input.owners.get(key);
+    return input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
+  };
+  for (const s of planned) {
+    const key = String(s.slice.id);
+    const entry = input.preparing.get(key);
+    const current = ownersNow(key);
+    if (entry) {
+      const step = warm.step(key, entry, current[0]);
+      if (step === "wait") {
+        owners.set(s.slice.id, current);
+      } else if (step === "cancel" || step === "timed-out") {
+        unprepare.push(key), warm.count(key, step);
+        owners.set(s.slice.id, current);
+      } else {
+        owners.set(s.slice.id, [entry.executor]);
+        tokens[key] = entry.revision;
+        warm.count(key, step);
+      }
+      continue;
+    }
+    const next = s.owners;
+    const known = before === undefined || before.find(s.slice.id) !== undefined;
+    if (!known) {
+      // Cut from a slice this pass: its keys are its parent's owner's until a prepared move.
+      const parent = ownersNow(String(before.slices[before.indexOfPoint(s.slice.start)]!.id));
+      const wouldPrepare = next.length === 1 && parent.length === 1 && next[0] !== parent[0] &&
+        input.executors.get(parent[0]!)?.alive === true &&
+        input.executors.get(next[0]!)?.warmHandover === true;
+      owners.set(s.slice.id, wouldPrepare ? parent : next);
+      continue;
+    }
+    if (current.length === 1 && next.length === 1 && current[0] !== next[0]) {
+      const start = warm.start(current[0], next[0]!);
+      if (start === "prepare") (prepare[next[0]!] ??= []).push(key);
+      owners.set(s.slice.id, start === "cold" ? next : current);
+      continue;
+    }
+    owners.set(s.slice.id, next);
+  }
+  return {
+    owners,
+    prepare,
+    unprepare,
+    tokens,
+    counts: warm.counts,
+    prepareMs: warm.prepareMs,
+    ...(warm.wakeAtMs === undefined ? {} : { wakeAtMs: warm.wakeAtMs }),
+  };
+}
