@@ -86,18 +86,41 @@ function sameOwners(a: WorkSlice, b: WorkSlice): boolean {
 /**
  * Merges neighbours lighter together than the merge threshold while the
  * line has more than `min` slices, and the lightest pairs while it has more
- * than `max`; a pair with different owners only within the budget.
+ * than `max`; a pair with different owners only within the budget. A cold
+ * merge never takes an executor below its own `slicesPerExecutor.min` (it
+ * would be split again by {@linkcode topUpSlices}, pass after pass).
  */
 export function mergeColdSlices(pass: Pass): void {
   const { min, max } = pass.sliceBounds;
+  const perExecutorMin = pass.settings.slicesPerExecutor.min;
   const cold = pass.settings.mergeThreshold * pass.mean;
+  const held = new Map<string, number>();
+  const hold = (w: WorkSlice, n: number) => {
+    for (const id of w.owners) held.set(id, (held.get(id) ?? 0) + n);
+  };
+  for (const w of pass.slices) hold(w, 1);
   const mergeable = (a: WorkSlice, b: WorkSlice) =>
     !fixedRange(a) && !fixedRange(b) && mergeCost(a, b) <= pass.budgetLeft &&
     (pass.available || sameOwners(a, b)); // exclusive: a range changes owner only by a handover
+  // A merge takes a slice from the owners that do not keep it (both sides' when they share one).
+  const keepsMinimum = (a: WorkSlice, b: WorkSlice) => {
+    const kept = mergedOwners(a, b);
+    return [...new Set([...a.owners, ...b.owners])].every((id) => {
+      const change = (kept.includes(id) ? 1 : 0) - (a.owners.includes(id) ? 1 : 0) -
+        (b.owners.includes(id) ? 1 : 0);
+      return change >= 0 || (held.get(id) ?? 0) + change >= perExecutorMin;
+    });
+  };
+  const join = (i: number) => {
+    const a = pass.slices[i]!, b = pass.slices[i + 1]!;
+    hold(a, -1), hold(b, -1);
+    merge(pass, i);
+    hold(pass.slices[i]!, 1);
+  };
   if (pass.mean > 0) {
     for (let i = 0; i + 1 < pass.slices.length && pass.slices.length > min;) {
       const a = pass.slices[i]!, b = pass.slices[i + 1]!;
-      if (a.load + b.load < cold && mergeable(a, b)) merge(pass, i);
+      if (a.load + b.load < cold && mergeable(a, b) && keepsMinimum(a, b)) join(i);
       else i++;
     }
   }
@@ -109,7 +132,34 @@ export function mergeColdSlices(pass: Pass): void {
       if (load < bestLoad && mergeable(a, b)) best = i, bestLoad = load;
     }
     if (best < 0) return;
-    merge(pass, best);
+    join(best);
+  }
+}
+
+/**
+ * Splits, without moving anything, the heaviest slices of each executor that
+ * owns fewer than `slicesPerExecutor.min` slices alone (an executor that
+ * holds a hot key's slice carries much of its load in that one slice, and
+ * balancing leaves it few others). A split keeps the owner: no key moves.
+ * Needs the executors' tallies (after the owners are settled).
+ */
+export function topUpSlices(pass: Pass): void {
+  const perExecutorMin = pass.settings.slicesPerExecutor.min;
+  const { max } = pass.sliceBounds;
+  for (const e of pass.executors.values()) {
+    while (e.slices < perExecutorMin && pass.slices.length < max) {
+      let best = -1;
+      for (const [i, w] of pass.slices.entries()) {
+        if (w.owners.length !== 1 || w.owners[0] !== e.id || fixedRange(w)) continue;
+        if (w.slice.end - w.slice.start < 2n) continue;
+        if (best < 0 || w.load > pass.slices[best]!.load) best = i;
+      }
+      if (best < 0) break; // only hot keys' single-point slices (or pinned ones) left to it
+      const w = pass.slices[best]!;
+      const at = weightedSplitPoint(w) ?? w.slice.start + (w.slice.end - w.slice.start) / 2n;
+      splitAt(pass, best, at, "count");
+      e.slices++;
+    }
   }
 }
 

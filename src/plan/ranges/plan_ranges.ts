@@ -8,7 +8,7 @@
 import type { RangeSettings } from "../../config/range_settings.ts";
 import { coverageProblem, LINE_END, SliceMap } from "../../core/slices.ts";
 import { Pass } from "./_pass.ts";
-import { isolateHotKeys, mergeColdSlices, splitSlices } from "./_structure.ts";
+import { isolateHotKeys, mergeColdSlices, splitSlices, topUpSlices } from "./_structure.ts";
 import { balance, dropIneligible, settleOwners } from "./_owners.ts";
 import { toWork, type WorkSlice } from "./load_model.ts";
 import type { RangePlan, RangePlanInput, RangeSliceState } from "./types.ts";
@@ -63,6 +63,7 @@ export function planRanges(input: RangePlanInput, settings: RangeSettings): Rang
     mergeColdSlices(pass);
     settleOwners(pass);
     balance(pass);
+    topUpSlices(pass);
   }
   return result(pass);
 }

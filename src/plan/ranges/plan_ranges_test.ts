@@ -146,3 +146,35 @@ Deno.test("input that is not a slice map is refused with what is wrong", () => {
   };
   assert.throws(() => planRanges(owners, SETTINGS), /lists an owner twice/);
 });
+
+Deno.test("an executor below its own minimum of slices gets its heaviest split, without a move", () => {
+  // e1 holds 1 slice, e2 holds 5; each must hold at least 3.
+  const settings = {
+    ...SETTINGS,
+    slicesPerExecutor: { min: 3, target: 3, max: 8 },
+    churnBudget: 0,
+  };
+  const plan = planRanges(
+    input([
+      { owners: ["e1"], load: 50 },
+      ...Array.from({ length: 5 }, () => ({ owners: ["e2"], load: 10 })),
+    ], ["e1", "e2"]),
+    settings,
+  );
+  assert.equal(plan.moves.length, 0);
+  assert.deepEqual(plan.slicesPerExecutor, { min: 3, max: 5 });
+  // Only e1's slice (id 0, and its parts) was cut.
+  assert.ok(
+    plan.splits.every((s) => s.sliceId === 0 || s.sliceId > 5),
+    plan.splits.map((s) => `${s.sliceId}:${s.reason}`).join(" "),
+  );
+  // And the next pass leaves it so: its cold parts are not merged below the minimum.
+  const again = planRanges({
+    slices: plan.slices,
+    nextSliceId: plan.nextSliceId,
+    executors: [{ id: "e1" }, { id: "e2" }],
+    ownership: "available",
+  }, { ...settings, mergeThreshold: 0.5 });
+  assert.equal(again.merges.filter((m) => m.sliceId <= 0 || m.sliceId >= 6).length, 0);
+  assert.ok(again.slicesPerExecutor.min >= 3);
+});
