@@ -24,7 +24,7 @@ export type { RangesPolicy } from "./plan_policy.ts";
 import { planRanges } from "./ranges/plan_ranges.ts";
 import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
-import { applySliceEdits } from "./slice_edits.ts";
+import { applySliceEdits, exclusiveMergeProblem } from "./slice_edits.ts";
 import { rangeHandovers } from "./ranges_handover.ts";
 import { rangeWarmSteps } from "./ranges_warm.ts";
 import { hasHandovers } from "./warm_handovers.ts";
@@ -67,11 +67,18 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   const map = input.slices;
   const pinsBefore = input.slicePins ?? NO_PINS;
   // Operator edits first (split, merge, pin by hand): the planner then plans around them.
-  const edited = map && input.sliceEdits
-    ? applySliceEdits(map, pinsBefore, input.sliceEdits)
+  const { exclusive } = policy;
+  // Exclusive: a merge by hand of slices with different owners would move a range without a
+  // handover (refused when asked; skipped here if the owners changed since).
+  const edits = exclusive
+    ? input.sliceEdits?.filter((e) =>
+      exclusiveMergeProblem(e, ownersIn(input), releasingIn(input)) === undefined
+    )
+    : input.sliceEdits;
+  const edited = map && edits
+    ? applySliceEdits(map, pinsBefore, edits)
     : { map, pins: pinsBefore, splitFrom: NO_SPLITS };
   const eligible = eligibleExecutors(input);
-  const { exclusive } = policy;
   const warmSettings = exclusive ? undefined : policy.warm;
   const guard = exclusive ? new HandoverGuard(input, exclusive) : undefined;
   const planned = planRanges({
@@ -233,6 +240,20 @@ function overlapping(map: SliceMap, slice: Slice): Slice[] {
     out.push(s);
   }
   return out;
+}
+
+/** A slice's owners in `input`, by id. */
+function ownersIn(input: PlanInput): (sliceId: number) => readonly string[] {
+  return (sliceId) => {
+    const key = String(sliceId);
+    const owner = input.owners.get(key);
+    return input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
+  };
+}
+
+/** Whether a slice is being handed over in `input`, by id. */
+function releasingIn(input: PlanInput): (sliceId: number) => boolean {
+  return (sliceId) => input.releasing.has(String(sliceId));
 }
 
 const min = (a: bigint, b: bigint) => a < b ? a : b;

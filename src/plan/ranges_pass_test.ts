@@ -65,6 +65,20 @@ class Namespace {
   }
 }
 
+/** Places `ns` on e1 and e2; two neighbouring slices with different owners, and the owners. */
+function neighboursApart(ns: Namespace) {
+  ns.beat("e1");
+  ns.beat("e2");
+  ns.pass();
+  const map = ns.state.sliceMap()!;
+  const owners = ns.owners();
+  const i = map.slices.findIndex((s, j) => {
+    const next = map.slices[j + 1];
+    return next !== undefined && owners.get(s.id)![0] !== owners.get(next.id)![0];
+  });
+  return { owners, left: map.slices[i]!, right: map.slices[i + 1]! };
+}
+
 function policyOf(settings: RangeSettings): RangesPolicy {
   return { kind: "ranges", settings, zoneKey: "zone", executorRetentionMs: 60_000 };
 }
@@ -227,16 +241,7 @@ Deno.test("ranges pass: a split by hand keeps the owner, is pinned, and is not m
 
 Deno.test("ranges pass: a merge by hand gives the right range to the left slice's owners", () => {
   const ns = new Namespace();
-  ns.beat("e1");
-  ns.beat("e2");
-  ns.pass();
-  const map = ns.state.sliceMap()!;
-  const owners = ns.owners();
-  const i = map.slices.findIndex((s, j) => {
-    const next = map.slices[j + 1];
-    return next !== undefined && owners.get(s.id)![0] !== owners.get(next.id)![0];
-  });
-  const left = map.slices[i]!, right = map.slices[i + 1]!;
+  const { owners, left, right } = neighboursApart(ns);
   ns.pass(ns.policy, [{ kind: "merge", sliceId: right.id, withId: left.id, pin: true }]);
   const after = ns.state.sliceMap()!;
   assert.equal(after.find(right.id), undefined);
@@ -355,4 +360,12 @@ Deno.test("ranges pass, warm handover: a move is prepared by its new owner first
   assert.equal(switched.handovers?.warm, 2);
   for (const key of prepared) assert.deepEqual(ns.owners().get(Number(key)), ["e2"]);
   assert.deepEqual(Object.keys(switched.delta.tokens ?? {}).sort(), [...prepared].sort());
+});
+
+Deno.test("ranges pass, exclusive: a merge by hand of slices with different owners is not made", () => {
+  const ns = new Namespace(EXCLUSIVE);
+  const { owners, left, right } = neighboursApart(ns);
+  ns.pass(EXCLUSIVE, [{ kind: "merge", sliceId: left.id, withId: right.id, pin: true }]);
+  assert.ok(ns.state.sliceMap()!.find(right.id), "both slices are still there");
+  assert.deepEqual(ns.owners().get(right.id), owners.get(right.id));
 });

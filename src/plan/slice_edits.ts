@@ -147,6 +147,45 @@ export function applySliceEdits(
   return { map: current, pins: pinned, splitFrom, applied };
 }
 
+/**
+ * Why merge `edit` cannot be made in an exclusive namespace, or undefined:
+ * a merge keeps the left slice's owners, so slices of different owners (or
+ * one being handed over) would change a range's owner without a handover.
+ * `ownersOf` gives a slice's owners now; `releasing`, whether it is being
+ * handed over.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exclusiveMergeProblem } from "./slice_edits.ts";
+ *
+ * const owners = (id: number) => (id === 0 ? ["a"] : ["b"]);
+ * const edit = { kind: "merge", sliceId: 0, withId: 1, pin: true } as const;
+ * assert.match(exclusiveMergeProblem(edit, owners, () => false)!, /different owners/);
+ * assert.equal(exclusiveMergeProblem({ ...edit, withId: 0 }, owners, () => false), undefined);
+ * ```
+ */
+export function exclusiveMergeProblem(
+  edit: SliceEdit,
+  ownersOf: (sliceId: number) => readonly string[],
+  releasing: (sliceId: number) => boolean,
+): string | undefined {
+  if (edit.kind !== "merge") return undefined;
+  const a = ownersOf(edit.sliceId), b = ownersOf(edit.withId);
+  if (releasing(edit.sliceId) || releasing(edit.withId)) {
+    return `slice ${releasing(edit.sliceId) ? edit.sliceId : edit.withId} is being handed over; ` +
+      "merge it once the handover is done";
+  }
+  if (a.length !== b.length || a.some((id, i) => id !== b[i])) {
+    return `slices ${edit.sliceId} and ${edit.withId} have different owners (${
+      a.join(",") || "none"
+    }` +
+      ` and ${b.join(",") || "none"}): in an exclusive namespace a merge would move a range ` +
+      "without a handover; wait until the planner gives them one owner";
+  }
+  return undefined;
+}
+
 /** A point as the 16 hex digits smctl shows. */
 function hex(point: bigint): string {
   return point.toString(16).padStart(16, "0");

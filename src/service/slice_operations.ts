@@ -17,7 +17,12 @@ import {
 } from "../core/errors.ts";
 import type { Slice, SliceMap } from "../core/slices.ts";
 import type { NamespaceRuntime } from "../namespace/namespace_runtime.ts";
-import { applySliceEdits, type SliceEdit, sliceEditProblem } from "../plan/slice_edits.ts";
+import {
+  applySliceEdits,
+  exclusiveMergeProblem,
+  type SliceEdit,
+  sliceEditProblem,
+} from "../plan/slice_edits.ts";
 import { keyHash } from "../shared/key_hash.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 
@@ -98,6 +103,15 @@ export class SliceOperations {
     const edit = editOf(map, change);
     const problem = sliceEditProblem(map, edit);
     if (problem !== undefined) throw new InvalidArgumentError(fieldOf(change, problem), problem);
+    if (runtime.policy.ownership.mode === "exclusive") {
+      const tables = state.tables();
+      const refused = exclusiveMergeProblem(
+        edit,
+        (id) => ownersOf(state, id),
+        (id) => tables.releasing.has(String(id)),
+      );
+      if (refused !== undefined) throw new PreconditionError(namespace, refused);
+    }
     if (options.dryRun) {
       const after = applySliceEdits(map, state.slicePins(), [edit]);
       return slicesTouched(state, map, after.map, after.pins, edit);
