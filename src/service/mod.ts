@@ -10,6 +10,7 @@ export * from "./use_cases.ts";
 export * from "./namespace_operations.ts";
 export type { BlastRadiusView } from "./cell_operations.ts";
 export type { ExecutorDrains, ExecutorDrainView } from "./executor_drains.ts";
+export type { ChangedSliceView, SliceChange } from "./slice_operations.ts";
 export type { StopAnswer, StopChecks, StopTarget } from "./stop_checks.ts";
 export type { HealthMonitor, HealthStatus } from "./health_monitor.ts";
 export type { HistoryLog } from "./history_log.ts";

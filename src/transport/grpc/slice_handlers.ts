@@ -7,8 +7,7 @@
  */
 import { InvalidArgumentError } from "../../core/errors.ts";
 import { validateNamespace, validateShardKey } from "../../limits/validate_request.ts";
-import type { Service } from "../../service/mod.ts";
-import type { SliceChange } from "../../service/slice_operations.ts";
+import type { Service, SliceChange } from "../../service/mod.ts";
 import type {
   ChangeSliceRequest__Output,
   ChangeSliceResponse,
