@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { createSpectator, type SpectatorTransport } from "../src/client/spectator/mod.ts";
+import { snapshotSpectator } from "./lib/snapshot_spectator.ts";
 import { seededRandom } from "../src/loadbalancer/_fixtures.ts";
 import { LOOKUPS_PER_ITERATION } from "./lib/micro_sizes.ts";
 
@@ -25,19 +25,7 @@ const executors = Array.from({ length: EXECUTORS }, (_, e) => ({
 }));
 for (let s = 0; s < SHARDS; s++) executors[s % EXECUTORS]!.shards.push(String(s));
 
-const transport: SpectatorTransport = {
-  async *watch(_address, _namespace, signal) {
-    yield { kind: "snapshot", executors };
-    await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
-  },
-  getShardOwner: () => Promise.reject(new Error("not used")),
-  namespaceType: () => Promise.resolve("fixed"),
-  isRetryable: () => true,
-  close() {},
-};
-
-const spectator = createSpectator({ addresses: ["fake"], namespace: "bench", transport });
-await spectator.ready;
+const spectator = await snapshotSpectator({ executors });
 
 const random = seededRandom(7);
 const keys = Array.from(

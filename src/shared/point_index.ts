@@ -135,6 +135,8 @@ export class RangeIndex {
   readonly #lastHi: Uint32Array;
   readonly #lastLo: Uint32Array;
   readonly #point = new Uint32Array(2);
+  /** Whether the ranges cover the whole line (then no point falls in a gap). */
+  readonly #whole: boolean;
 
   /** An index of `ranges`, in line order, none overlapping; throws a `RangeError` otherwise. */
   constructor(ranges: readonly PointRange[]) {
@@ -150,6 +152,9 @@ export class RangeIndex {
     this.#starts = new PointIndex(ranges.map((r) => r.firstPoint));
     this.#lastHi = Uint32Array.from(ranges, (r) => Number(r.lastPoint / TWO_32));
     this.#lastLo = Uint32Array.from(ranges, (r) => Number(r.lastPoint % TWO_32));
+    this.#whole = ranges.length > 0 && ranges[0]!.firstPoint === 0n &&
+      ranges.at(-1)!.lastPoint === TWO_32 * TWO_32 - 1n &&
+      ranges.every((r, i) => i === 0 || r.firstPoint === ranges[i - 1]!.lastPoint + 1n);
   }
 
   /** Number of ranges. */
@@ -160,7 +165,7 @@ export class RangeIndex {
   /** The index of the range holding the point `high:low`, or -1. */
   indexOfHalves(high: number, low: number): number {
     const i = this.#starts.indexOfHalves(high, low);
-    if (i < 0) return -1;
+    if (i < 0 || this.#whole) return i;
     const lastHi = this.#lastHi[i]!;
     return high < lastHi || (high === lastHi && low <= this.#lastLo[i]!) ? i : -1;
   }

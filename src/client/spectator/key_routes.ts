@@ -120,6 +120,14 @@ export class KeyRoutes {
     return this.#routes[this.#index.indexOfKey(key)];
   }
 
+  /**
+   * The index in {@linkcode KeyRoutes.slices} of the slice holding `key`'s
+   * point, or -1 when no listed slice does (for tables kept in line order).
+   */
+  indexOf(key: string): number {
+    return this.#index.indexOfKey(key);
+  }
+
   /** The shard key of the slice holding `key`, or `undefined` (see {@linkcode KeyRoutes.routeOf}). */
   sliceKeyOf(key: string): string | undefined {
     return this.routeOf(key)?.sliceKey;
