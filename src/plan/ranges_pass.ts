@@ -17,7 +17,7 @@ import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 
 export type { RangePassReport } from "./plan.ts";
-import type { PlanInput } from "./plan_input.ts";
+import { ownersOf, type PlanInput } from "./plan_input.ts";
 import type { RangesPolicy } from "./plan_policy.ts";
 
 export type { RangesPolicy } from "./plan_policy.ts";
@@ -108,13 +108,13 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ? rangeWarmSteps(input, edited.map, planned.slices, warmSettings, eligible)
     : undefined;
   const steps = handed ?? warm;
-  const ownersOf = (s: RangeSliceState) => steps?.owners.get(s.slice.id) ?? s.owners;
+  const ownersAfter = (s: RangeSliceState) => steps?.owners.get(s.slice.id) ?? s.owners;
   const change = changeOf(
     input,
     planned,
     { map, pins: pinsBefore },
     { map: next, pins },
-    ownersOf,
+    ownersAfter,
     handed?.fresh ?? NO_KEYS,
   );
   const delta: AssignmentDelta = {
@@ -185,8 +185,7 @@ function sliceState(
   parent: number | undefined,
 ): RangeSliceState {
   const key = String(parent ?? slice.id);
-  const owner = input.owners.get(key);
-  const owners = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
+  const owners = ownersOf(input, key);
   const was = input.slices?.find(Number(key));
   const unchanged = was !== undefined && was.start === slice.start && was.end === slice.end;
   const keys = new Map<string, number>();
@@ -216,10 +215,8 @@ function sliceState(
 
 /** The load the owners of slice `key` report for it; its top keys are added to `keys`. */
 function reportedLoad(input: PlanInput, key: string, keys: Map<string, number>): number {
-  const owner = input.owners.get(key);
-  const owners = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
   let load = 0;
-  for (const id of owners) {
+  for (const id of ownersOf(input, key)) {
     const report = input.executors.get(id)?.reports.get(key);
     if (report === undefined) continue;
     // Each owner of a replicated hot key reports the share it served.
@@ -244,11 +241,7 @@ function overlapping(map: SliceMap, slice: Slice): Slice[] {
 
 /** A slice's owners in `input`, by id. */
 function ownersIn(input: PlanInput): (sliceId: number) => readonly string[] {
-  return (sliceId) => {
-    const key = String(sliceId);
-    const owner = input.owners.get(key);
-    return input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
-  };
+  return (sliceId) => ownersOf(input, String(sliceId));
 }
 
 /** Whether a slice is being handed over in `input`, by id. */
@@ -265,7 +258,7 @@ function changeOf(
   planned: RangePlan,
   was: { readonly map: SliceMap | undefined; readonly pins: ReadonlySet<number> },
   now: { readonly map: SliceMap; readonly pins: ReadonlySet<number> },
-  ownersOf: (s: RangeSliceState) => readonly string[],
+  ownersAfter: (s: RangeSliceState) => readonly string[],
   fresh: ReadonlySet<string>,
 ): AssignmentDelta {
   const before = was.map, after = now.map;
@@ -274,9 +267,8 @@ function changeOf(
   const unassign: string[] = [];
   for (const s of planned.slices) {
     const key = String(s.slice.id);
-    const owner = input.owners.get(key);
-    const current = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
-    const owners = ownersOf(s);
+    const current = ownersOf(input, key);
+    const owners = ownersAfter(s);
     // A handed-over slice that ends on its owner again starts afresh (a new token).
     if (sameOwners(current, owners) && !fresh.has(key)) continue;
     if (owners.length === 0) {
