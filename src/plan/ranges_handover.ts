@@ -16,6 +16,7 @@ import { Handovers } from "./handovers.ts";
 import type { ExecutorAt } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
 import type { ExclusivePlanning } from "./plan_policy.ts";
+import { parentOwners } from "./ranges_parent_owners.ts";
 import type { RangeSliceState } from "./ranges/types.ts";
 
 /** The owners a pass of an exclusive range namespace commits, and what the commit relies on. */
@@ -65,13 +66,11 @@ export function rangeHandovers(
   for (const s of planned) {
     const key = String(s.slice.id);
     const next = s.owners[0];
-    const known = before === undefined || before.find(s.slice.id) !== undefined;
     // A new slice's keys belong to the owner of the slice they were cut from, until a handover.
-    const current = known
-      ? input.owners.get(key)
-      : input.owners.get(String(before.slices[before.indexOfPoint(s.slice.start)]!.id));
+    const parent = parentOwners(input, before, s.slice);
+    const current = parent ? parent[0] : input.owners.get(key);
     if (
-      !known && current !== undefined && (next === current || !handovers.guard.expired(current))
+      parent && current !== undefined && (next === current || !handovers.guard.expired(current))
     ) {
       owners.set(s.slice.id, [current]);
       continue;

@@ -15,6 +15,7 @@
 import type { SliceMap } from "../core/slices.ts";
 import { ownersOf, type PlanInput } from "./plan_input.ts";
 import type { WarmPlanning } from "./plan_policy.ts";
+import { parentOwners } from "./ranges_parent_owners.ts";
 import type { RangeSliceState } from "./ranges/types.ts";
 import { type HandoverCounts, WarmHandovers } from "./warm_handovers.ts";
 
@@ -93,10 +94,9 @@ export function rangeWarmSteps(
       continue;
     }
     const next = s.owners;
-    const known = before === undefined || before.find(s.slice.id) !== undefined;
-    if (!known) {
-      // Cut from a slice this pass: its keys are its parent's owner's until a prepared move.
-      const parent = ownersOf(input, String(before.slices[before.indexOfPoint(s.slice.start)]!.id));
+    // Cut from a slice this pass: its keys are its parent's owner's until a prepared move.
+    const parent = parentOwners(input, before, s.slice);
+    if (parent) {
       const wouldPrepare = next.length === 1 && parent.length === 1 && next[0] !== parent[0] &&
         input.executors.get(parent[0]!)?.alive === true &&
         input.executors.get(next[0]!)?.warmHandover === true;
