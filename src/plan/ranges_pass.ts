@@ -28,7 +28,8 @@ import { applySliceEdits, exclusiveMergeProblem } from "./slice_edits.ts";
 import { rangeHandovers } from "./ranges_handover.ts";
 import { rangeWarmSteps } from "./ranges_warm.ts";
 import { hasHandovers } from "./warm_handovers.ts";
-import { HandoverGuard } from "./handover_guard.ts";
+import type { HandoverGuard } from "./handover_guard.ts";
+import { Handovers } from "./handovers.ts";
 
 const NO_PINS: ReadonlySet<number> = new Set();
 const NO_KEYS: ReadonlySet<string> = new Set();
@@ -80,13 +81,14 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     : { map, pins: pinsBefore, splitFrom: NO_SPLITS };
   const eligible = eligibleExecutors(input);
   const warmSettings = exclusive ? undefined : policy.warm;
-  const guard = exclusive ? new HandoverGuard(input, exclusive) : undefined;
+  // Exclusive: the pass's handovers; their guard also answers handoverView (one guard a pass).
+  const handovers = exclusive ? new Handovers(input, exclusive) : undefined;
   const planned = planRanges({
     slices: (edited.map?.slices ?? []).map((slice) =>
       handoverView(
         input,
         sliceState(input, slice, edited.pins.has(slice.id), edited.splitFrom.get(slice.id)),
-        guard,
+        handovers?.guard,
         warmSettings !== undefined,
       )
     ),
@@ -101,8 +103,8 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   const pins = new Set([...edited.pins].filter((id) => next.find(id) !== undefined));
   // Owner changes go through handovers when exclusive, through prepares when warm handover is on
   // (both from the map the pass started from).
-  const handed = exclusive
-    ? rangeHandovers(input, edited.map, planned.slices, exclusive)
+  const handed = handovers
+    ? rangeHandovers(input, edited.map, planned.slices, handovers)
     : undefined;
   const warm = warmSettings
     ? rangeWarmSteps(input, edited.map, planned.slices, warmSettings, eligible)
