@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { keyHash } from "../src/shared/key_hash.ts";
+import { pointHex } from "../src/shared/point_hex.ts";
 import type {
   GetShardOwnerResponse__Output,
   ListLeadersResponse__Output,
@@ -98,7 +99,7 @@ Deno.test("range namespace: split, merge, pin and unpin by hand; pins outlive th
     );
     assert.deepEqual(split.slices.map((s) => [s.first, s.owners, s.pinned]), [
       [holder.first, holder.owners, true],
-      [point.toString(16).padStart(16, "0"), holder.owners, true],
+      [pointHex(point), holder.owners, true],
     ]);
     assert.deepEqual(
       dry.slices.map((s) => [s.slice, s.first]),

@@ -10,6 +10,7 @@
  * @module
  */
 import type { SliceMap } from "../core/slices.ts";
+import { pointHex } from "../shared/point_hex.ts";
 
 /** One edit an operator asked for. */
 export type SliceEdit =
@@ -66,8 +67,8 @@ export function sliceEditProblem(map: SliceMap, edit: SliceEdit): string | undef
     case "split": {
       if (edit.at === slice.start) return undefined; // split already
       if (edit.at < slice.start || edit.at >= slice.end) {
-        return `the point ${hex(edit.at)} is not inside slice ${slice.id} ` +
-          `[${hex(slice.start)}, ${hex(slice.end - 1n)}]`;
+        return `the point ${pointHex(edit.at)} is not inside slice ${slice.id} ` +
+          `[${pointHex(slice.start)}, ${pointHex(slice.end - 1n)}]`;
       }
       return undefined;
     }
@@ -184,9 +185,4 @@ export function exclusiveMergeProblem(
       "without a handover; wait until the planner gives them one owner";
   }
   return undefined;
-}
-
-/** A point as the 16 hex digits smctl shows. */
-function hex(point: bigint): string {
-  return point.toString(16).padStart(16, "0");
 }
