@@ -126,6 +126,15 @@ Deno.test("range namespace: split, merge, pin and unpin by hand; pins outlive th
     );
     const human = await run(0, "slice", "list");
     assert.match(human.stdout, /PINNED/);
+    // The leader counted the split by hand, apart from the planner's.
+    const metrics = () =>
+      fetch(`http://${instances[leader]!.http.address}/metrics`).then((r) => r.text());
+    await eventually(
+      async () =>
+        /^sm_range_changes_total\{namespace="keys",change="hand_split"\} 1$/m.test(await metrics()),
+      5_000,
+      'the leader\'s sm_range_changes_total{change="hand_split"} at 1',
+    );
 
     // Refusals name the reason (exit 2), and a namespace of another kind is refused (exit 5).
     const outside = await run(0, "slice", "split", holder.key, "--at", "ffffffffffffffff");

@@ -24,7 +24,7 @@ export type { RangesPolicy } from "./plan_policy.ts";
 import { planRanges } from "./ranges/plan_ranges.ts";
 import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
-import { applySliceEdits, exclusiveMergeProblem } from "./slice_edits.ts";
+import { applySliceEdits, exclusiveMergeProblem, type SliceEditCounts } from "./slice_edits.ts";
 import { rangeHandovers } from "./ranges_handover.ts";
 import { rangeWarmSteps } from "./ranges_warm.ts";
 import { hasHandovers } from "./warm_handovers.ts";
@@ -34,6 +34,7 @@ import { Handovers } from "./handovers.ts";
 const NO_PINS: ReadonlySet<number> = new Set();
 const NO_KEYS: ReadonlySet<string> = new Set();
 const NO_SPLITS: ReadonlyMap<number, number> = new Map();
+const NO_EDITS: SliceEditCounts = { split: 0, merge: 0, pin: 0, unpin: 0 };
 
 /**
  * Plans a pass of a key-range namespace. The first pass of a namespace
@@ -78,7 +79,7 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     : input.sliceEdits;
   const edited = map && edits
     ? applySliceEdits(map, pinsBefore, edits)
-    : { map, pins: pinsBefore, splitFrom: NO_SPLITS };
+    : { map, pins: pinsBefore, splitFrom: NO_SPLITS, applied: 0, made: NO_EDITS };
   const eligible = eligibleExecutors(input);
   const warmSettings = exclusive ? undefined : policy.warm;
   // Exclusive: the pass's handovers; their guard also answers handoverView (one guard a pass).
@@ -147,6 +148,7 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
       isolations: planned.isolations.length,
       keyspaceMoved: planned.keyspaceMoved,
       slices: planned.slices.length,
+      ...(edited.applied > 0 ? { byHand: edited.made } : {}),
     },
   };
 }

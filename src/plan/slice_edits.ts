@@ -31,6 +31,9 @@ export type SliceEdit =
   /** Pin (or unpin) a slice. */
   | { readonly kind: "pin"; readonly sliceId: number; readonly pinned: boolean };
 
+/** Edits by hand that changed something, by kind (a pin and an unpin are told apart). */
+export type SliceEditCounts = Readonly<Record<"split" | "merge" | "pin" | "unpin", number>>;
+
 /** What applying edits made. */
 export interface EditedSlices {
   /** The map after the edits. */
@@ -41,6 +44,8 @@ export interface EditedSlices {
   readonly splitFrom: ReadonlyMap<number, number>;
   /** How many edits changed something (the others were made already, or no longer apply). */
   readonly applied: number;
+  /** The same edits by kind. */
+  readonly made: SliceEditCounts;
 }
 
 /**
@@ -101,6 +106,7 @@ export function sliceEditProblem(map: SliceMap, edit: SliceEdit): string | undef
  * assert.deepEqual(once.map.slices.map((s) => s.id), [0, 2, 1]);
  * assert.deepEqual([...once.pins], [0, 2]);
  * assert.deepEqual([...once.splitFrom], [[2, 0]]);
+ * assert.deepEqual(once.made, { split: 1, merge: 0, pin: 0, unpin: 0 });
  * const again = applySliceEdits(once.map, once.pins, [{ kind: "split", sliceId: 0, at: 5n, pin: true }]);
  * assert.equal(again.applied, 0);
  * ```
@@ -114,6 +120,7 @@ export function applySliceEdits(
   const pinned = new Set(pins);
   const splitFrom = new Map<number, number>();
   let applied = 0;
+  const made = { split: 0, merge: 0, pin: 0, unpin: 0 };
   for (const edit of edits) {
     if (sliceEditProblem(current, edit) !== undefined) continue;
     switch (edit.kind) {
@@ -143,9 +150,10 @@ export function applySliceEdits(
       }
     }
     applied++;
+    made[edit.kind === "pin" ? (edit.pinned ? "pin" : "unpin") : edit.kind]++;
   }
   for (const id of pinned) if (current.find(id) === undefined) pinned.delete(id);
-  return { map: current, pins: pinned, splitFrom, applied };
+  return { map: current, pins: pinned, splitFrom, applied, made };
 }
 
 /**
