@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { createSpectator } from "../src/client/spectator/mod.ts";
 import { keyHash } from "../src/shared/key_hash.ts";
+import { pointHex } from "../src/shared/point_hex.ts";
 import { decodeSliceMap } from "../src/core/slice_map_codec.ts";
 import { LINE_END } from "../src/core/slices.ts";
 import type {
@@ -158,7 +159,7 @@ Deno.test("range namespace: GetShardOwner by key, a split, a hot key with replic
     );
     const shares = listed.slices.reduce((sum, s) => sum + s.share, 0);
     assert.ok(Math.abs(shares - 1) < 1e-9, `the slices cover the line: ${shares}`);
-    const hotSlice = listed.slices.find((s) => s.first === point.toString(16).padStart(16, "0"));
+    const hotSlice = listed.slices.find((s) => s.first === pointHex(point));
     assert.ok(hotSlice && hotSlice.owners.length > 1, JSON.stringify(hotSlice));
     await eventually(
       async () => {

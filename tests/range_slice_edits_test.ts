@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { keyHash } from "../src/shared/key_hash.ts";
+import { pointHex } from "../src/shared/point_hex.ts";
 import type {
   GetShardOwnerResponse__Output,
   ListLeadersResponse__Output,
@@ -98,7 +99,7 @@ Deno.test("range namespace: split, merge, pin and unpin by hand; pins outlive th
     );
     assert.deepEqual(split.slices.map((s) => [s.first, s.owners, s.pinned]), [
       [holder.first, holder.owners, true],
-      [point.toString(16).padStart(16, "0"), holder.owners, true],
+      [pointHex(point), holder.owners, true],
     ]);
     assert.deepEqual(
       dry.slices.map((s) => [s.slice, s.first]),
@@ -125,6 +126,15 @@ Deno.test("range namespace: split, merge, pin and unpin by hand; pins outlive th
     );
     const human = await run(0, "slice", "list");
     assert.match(human.stdout, /PINNED/);
+    // The leader counted the split by hand, apart from the planner's.
+    const metrics = () =>
+      fetch(`http://${instances[leader]!.http.address}/metrics`).then((r) => r.text());
+    await eventually(
+      async () =>
+        /^sm_range_changes_total\{namespace="keys",change="hand_split"\} 1$/m.test(await metrics()),
+      5_000,
+      'the leader\'s sm_range_changes_total{change="hand_split"} at 1',
+    );
 
     // Refusals name the reason (exit 2), and a namespace of another kind is refused (exit 5).
     const outside = await run(0, "slice", "split", holder.key, "--at", "ffffffffffffffff");

@@ -40,6 +40,8 @@ export interface PassObservation {
     /** Share of the line (0 to 1) whose owner was replaced. */
     readonly keyspaceMoved: number;
     readonly slices: number;
+    /** Operator edits of the slices the change made, by kind (absent: none). */
+    readonly byHand?: Readonly<Record<"split" | "merge" | "pin" | "unpin", number>>;
   };
 }
 

@@ -1,7 +1,9 @@
 /**
  * The metrics of key-range namespaces (`type: range`): slices split, merged
- * and isolated, the share of the hash line whose owner was replaced, and the
- * number of slices, as this instance's committed passes report them.
+ * and isolated by the planner, and split, merged, pinned and unpinned by hand
+ * (an operator's edits, which the leader's pass makes), the share of the hash
+ * line whose owner was replaced, and the number of slices, as this instance's
+ * committed passes report them.
  *
  * @module
  */
@@ -10,6 +12,9 @@ import type { PassObservation } from "../core/observer.ts";
 
 /** What a pass of a key-range namespace reports: `PassObservation.ranges`. */
 export type RangeObservation = NonNullable<PassObservation["ranges"]>;
+
+/** The kinds of edits by hand, counted as `change="hand_<kind>"`. */
+const HAND_EDITS = ["split", "merge", "pin", "unpin"] as const;
 
 /**
  * `sm_range_changes_total`, `sm_range_keyspace_moved_total` and
@@ -29,6 +34,12 @@ export type RangeObservation = NonNullable<PassObservation["ranges"]>;
  * assert.match(text, /^sm_range_changes_total\{namespace="keys",change="split"\} 2$/m);
  * assert.match(text, /^sm_range_keyspace_moved_total\{namespace="keys"\} 0.25$/m);
  * assert.match(text, /^sm_range_slices\{namespace="keys"\} 9$/m);
+ * // An operator's split (smctl slice split), made by the next pass:
+ * const byHand = { split: 1, merge: 0, pin: 0, unpin: 0 };
+ * ranges.record("keys", { splits: 0, merges: 0, isolations: 0, keyspaceMoved: 0, slices: 10, byHand });
+ * const after = await registry.metrics();
+ * assert.match(after, /^sm_range_changes_total\{namespace="keys",change="hand_split"\} 1$/m);
+ * assert.match(after, /^sm_range_changes_total\{namespace="keys",change="split"\} 2$/m);
  * ```
  */
 export class RangeMetrics {
@@ -41,7 +52,9 @@ export class RangeMetrics {
     this.#changes = new prom.Counter({
       name: "sm_range_changes_total",
       help: "Key-range namespaces: slices split, merged, and hot keys given a slice of their own " +
-        "(change: split, merge, isolation), in committed changes.",
+        "by the planner (change: split, merge, isolation), and slices split, merged, pinned and " +
+        "unpinned by hand (change: hand_split, hand_merge, hand_pin, hand_unpin), in committed " +
+        "changes.",
       labelNames: ["namespace", "change"],
       registers,
     });
@@ -69,6 +82,10 @@ export class RangeMetrics {
         ? ranges.merges
         : ranges.isolations;
       if (count > 0) this.#changes.inc({ namespace, change }, count);
+    }
+    for (const kind of HAND_EDITS) {
+      const count = ranges.byHand?.[kind] ?? 0;
+      if (count > 0) this.#changes.inc({ namespace, change: `hand_${kind}` }, count);
     }
     if (ranges.keyspaceMoved > 0) this.#keyspaceMoved.inc({ namespace }, ranges.keyspaceMoved);
     this.#slices.set({ namespace }, ranges.slices);

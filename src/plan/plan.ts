@@ -7,6 +7,7 @@
 import type { AssignmentDelta } from "../core/types.ts";
 import type { MoveCounts } from "./churn_rules.ts";
 import type { PlacementReport } from "./placement_report.ts";
+import type { SliceEditCounts } from "./slice_edits.ts";
 import type { HandoverCounts } from "./warm_handovers.ts";
 
 /** An executor as the pass saw it: a clean-up or commit holds only while its record is unchanged. */
@@ -72,4 +73,6 @@ export interface RangePassReport {
   readonly keyspaceMoved: number;
   /** Slices after the pass. */
   readonly slices: number;
+  /** Operator edits (`smctl slice split|merge|pin|unpin`) the pass made, by kind; absent: none. */
+  readonly byHand?: SliceEditCounts;
 }

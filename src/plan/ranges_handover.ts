@@ -12,10 +12,10 @@
  * @module
  */
 import type { SliceMap } from "../core/slices.ts";
-import { Handovers } from "./handovers.ts";
+import type { Handovers } from "./handovers.ts";
 import type { ExecutorAt } from "./plan.ts";
 import type { PlanInput } from "./plan_input.ts";
-import type { ExclusivePlanning } from "./plan_policy.ts";
+import { parentOwners } from "./ranges_parent_owners.ts";
 import type { RangeSliceState } from "./ranges/types.ts";
 
 /** The owners a pass of an exclusive range namespace commits, and what the commit relies on. */
@@ -35,19 +35,22 @@ export interface RangeHandovers {
 /**
  * The owners of `planned` an exclusive pass may commit, given `input` (its
  * owners, releases and executors) and `before`, the slice map the pass
- * started from (whose owners own the keys until a handover ends).
+ * started from (whose owners own the keys until a handover ends); each
+ * slice's step is taken by the pass's `handovers`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { SliceMap } from "../core/slices.ts";
+ * import { Handovers } from "./handovers.ts";
  * import { rangeHandovers } from "./ranges_handover.ts";
  *
  * const map = SliceMap.initial(1);
  * const executors = new Map([["a", { alive: true, seenAtMs: 0, reports: new Map([["0", {}]]) }]]);
  * const input = { now: 0, owners: new Map([["0", "a"]]), releasing: new Map(), executors } as never;
  * const planned = [{ slice: map.slices[0]!, owners: ["b"], load: 1 }];
- * const out = rangeHandovers(input, map, planned, { leaseMs: 2_000, maxReliedOn: 10 });
+ * const handovers = new Handovers(input, { leaseMs: 2_000, maxReliedOn: 10 });
+ * const out = rangeHandovers(input, map, planned, handovers);
  * assert.deepEqual(out.release, ["0"]); // a is asked to stop first
  * assert.deepEqual(out.owners.get(0), ["a"]);
  * ```
@@ -56,22 +59,19 @@ export function rangeHandovers(
   input: PlanInput,
   before: SliceMap | undefined,
   planned: readonly RangeSliceState[],
-  exclusive: ExclusivePlanning,
+  handovers: Handovers,
 ): RangeHandovers {
-  const handovers = new Handovers(input, exclusive);
   const owners = new Map<number, readonly string[]>();
   const release: string[] = [];
   const fresh = new Set<string>();
   for (const s of planned) {
     const key = String(s.slice.id);
     const next = s.owners[0];
-    const known = before === undefined || before.find(s.slice.id) !== undefined;
     // A new slice's keys belong to the owner of the slice they were cut from, until a handover.
-    const current = known
-      ? input.owners.get(key)
-      : input.owners.get(String(before.slices[before.indexOfPoint(s.slice.start)]!.id));
+    const parent = parentOwners(input, before, s.slice);
+    const current = parent ? parent[0] : input.owners.get(key);
     if (
-      !known && current !== undefined && (next === current || !handovers.guard.expired(current))
+      parent && current !== undefined && (next === current || !handovers.guard.expired(current))
     ) {
       owners.set(s.slice.id, [current]);
       continue;

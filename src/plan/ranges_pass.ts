@@ -17,22 +17,24 @@ import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 
 export type { RangePassReport } from "./plan.ts";
-import type { PlanInput } from "./plan_input.ts";
+import { ownersOf, type PlanInput } from "./plan_input.ts";
 import type { RangesPolicy } from "./plan_policy.ts";
 
 export type { RangesPolicy } from "./plan_policy.ts";
 import { planRanges } from "./ranges/plan_ranges.ts";
 import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
-import { applySliceEdits, exclusiveMergeProblem } from "./slice_edits.ts";
+import { applySliceEdits, exclusiveMergeProblem, type SliceEditCounts } from "./slice_edits.ts";
 import { rangeHandovers } from "./ranges_handover.ts";
 import { rangeWarmSteps } from "./ranges_warm.ts";
 import { hasHandovers } from "./warm_handovers.ts";
-import { HandoverGuard } from "./handover_guard.ts";
+import type { HandoverGuard } from "./handover_guard.ts";
+import { Handovers } from "./handovers.ts";
 
 const NO_PINS: ReadonlySet<number> = new Set();
 const NO_KEYS: ReadonlySet<string> = new Set();
 const NO_SPLITS: ReadonlyMap<number, number> = new Map();
+const NO_EDITS: SliceEditCounts = { split: 0, merge: 0, pin: 0, unpin: 0 };
 
 /**
  * Plans a pass of a key-range namespace. The first pass of a namespace
@@ -77,16 +79,17 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     : input.sliceEdits;
   const edited = map && edits
     ? applySliceEdits(map, pinsBefore, edits)
-    : { map, pins: pinsBefore, splitFrom: NO_SPLITS };
+    : { map, pins: pinsBefore, splitFrom: NO_SPLITS, applied: 0, made: NO_EDITS };
   const eligible = eligibleExecutors(input);
   const warmSettings = exclusive ? undefined : policy.warm;
-  const guard = exclusive ? new HandoverGuard(input, exclusive) : undefined;
+  // Exclusive: the pass's handovers; their guard also answers handoverView (one guard a pass).
+  const handovers = exclusive ? new Handovers(input, exclusive) : undefined;
   const planned = planRanges({
     slices: (edited.map?.slices ?? []).map((slice) =>
       handoverView(
         input,
         sliceState(input, slice, edited.pins.has(slice.id), edited.splitFrom.get(slice.id)),
-        guard,
+        handovers?.guard,
         warmSettings !== undefined,
       )
     ),
@@ -101,20 +104,20 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   const pins = new Set([...edited.pins].filter((id) => next.find(id) !== undefined));
   // Owner changes go through handovers when exclusive, through prepares when warm handover is on
   // (both from the map the pass started from).
-  const handed = exclusive
-    ? rangeHandovers(input, edited.map, planned.slices, exclusive)
+  const handed = handovers
+    ? rangeHandovers(input, edited.map, planned.slices, handovers)
     : undefined;
   const warm = warmSettings
     ? rangeWarmSteps(input, edited.map, planned.slices, warmSettings, eligible)
     : undefined;
   const steps = handed ?? warm;
-  const ownersOf = (s: RangeSliceState) => steps?.owners.get(s.slice.id) ?? s.owners;
+  const ownersAfter = (s: RangeSliceState) => steps?.owners.get(s.slice.id) ?? s.owners;
   const change = changeOf(
     input,
     planned,
     { map, pins: pinsBefore },
     { map: next, pins },
-    ownersOf,
+    ownersAfter,
     handed?.fresh ?? NO_KEYS,
   );
   const delta: AssignmentDelta = {
@@ -145,6 +148,7 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
       isolations: planned.isolations.length,
       keyspaceMoved: planned.keyspaceMoved,
       slices: planned.slices.length,
+      ...(edited.applied > 0 ? { byHand: edited.made } : {}),
     },
   };
 }
@@ -185,8 +189,7 @@ function sliceState(
   parent: number | undefined,
 ): RangeSliceState {
   const key = String(parent ?? slice.id);
-  const owner = input.owners.get(key);
-  const owners = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
+  const owners = ownersOf(input, key);
   const was = input.slices?.find(Number(key));
   const unchanged = was !== undefined && was.start === slice.start && was.end === slice.end;
   const keys = new Map<string, number>();
@@ -216,10 +219,8 @@ function sliceState(
 
 /** The load the owners of slice `key` report for it; its top keys are added to `keys`. */
 function reportedLoad(input: PlanInput, key: string, keys: Map<string, number>): number {
-  const owner = input.owners.get(key);
-  const owners = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
   let load = 0;
-  for (const id of owners) {
+  for (const id of ownersOf(input, key)) {
     const report = input.executors.get(id)?.reports.get(key);
     if (report === undefined) continue;
     // Each owner of a replicated hot key reports the share it served.
@@ -244,11 +245,7 @@ function overlapping(map: SliceMap, slice: Slice): Slice[] {
 
 /** A slice's owners in `input`, by id. */
 function ownersIn(input: PlanInput): (sliceId: number) => readonly string[] {
-  return (sliceId) => {
-    const key = String(sliceId);
-    const owner = input.owners.get(key);
-    return input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
-  };
+  return (sliceId) => ownersOf(input, String(sliceId));
 }
 
 /** Whether a slice is being handed over in `input`, by id. */
@@ -265,7 +262,7 @@ function changeOf(
   planned: RangePlan,
   was: { readonly map: SliceMap | undefined; readonly pins: ReadonlySet<number> },
   now: { readonly map: SliceMap; readonly pins: ReadonlySet<number> },
-  ownersOf: (s: RangeSliceState) => readonly string[],
+  ownersAfter: (s: RangeSliceState) => readonly string[],
   fresh: ReadonlySet<string>,
 ): AssignmentDelta {
   const before = was.map, after = now.map;
@@ -274,9 +271,8 @@ function changeOf(
   const unassign: string[] = [];
   for (const s of planned.slices) {
     const key = String(s.slice.id);
-    const owner = input.owners.get(key);
-    const current = input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
-    const owners = ownersOf(s);
+    const current = ownersOf(input, key);
+    const owners = ownersAfter(s);
     // A handed-over slice that ends on its owner again starts afresh (a new token).
     if (sameOwners(current, owners) && !fresh.has(key)) continue;
     if (owners.length === 0) {

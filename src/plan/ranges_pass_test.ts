@@ -369,3 +369,27 @@ Deno.test("ranges pass, exclusive: a merge by hand of slices with different owne
   assert.ok(ns.state.sliceMap()!.find(right.id), "both slices are still there");
   assert.deepEqual(ns.owners().get(right.id), owners.get(right.id));
 });
+
+Deno.test("ranges pass: edits by hand are reported by kind, by the pass that makes them only", () => {
+  const ns = new Namespace();
+  ns.beat("e1");
+  ns.beat("e2");
+  assert.equal(ns.pass().ranges?.byHand, undefined, "no edits, nothing reported");
+  const map = ns.state.sliceMap()!;
+  const [split, pinned] = [map.slices[2]!, map.slices[5]!];
+  const at = split.start + (split.end - split.start) / 4n;
+  const edits: SliceEdit[] = [
+    { kind: "split", sliceId: split.id, at, pin: true },
+    { kind: "pin", sliceId: pinned.id, pinned: true },
+  ];
+  const made = ns.pass(ns.policy, edits);
+  assert.deepEqual(made.ranges?.byHand, { split: 1, merge: 0, pin: 1, unpin: 0 });
+  // Still pending (its caller has not seen it yet): made already, so not counted again.
+  assert.equal(ns.pass(ns.policy, edits).ranges?.byHand, undefined);
+  const right = ns.state.sliceMap()!.slices[ns.state.sliceMap()!.indexOfPoint(at)]!;
+  const unpinned = ns.pass(ns.policy, [
+    { kind: "pin", sliceId: pinned.id, pinned: false },
+    { kind: "merge", sliceId: split.id, withId: right.id, pin: false },
+  ]);
+  assert.deepEqual(unpinned.ranges?.byHand, { split: 0, merge: 1, pin: 0, unpin: 1 });
+});

@@ -13,8 +13,9 @@
  * @module
  */
 import type { SliceMap } from "../core/slices.ts";
-import type { PlanInput } from "./plan_input.ts";
+import { ownersOf, type PlanInput } from "./plan_input.ts";
 import type { WarmPlanning } from "./plan_policy.ts";
+import { parentOwners } from "./ranges_parent_owners.ts";
 import type { RangeSliceState } from "./ranges/types.ts";
 import { type HandoverCounts, WarmHandovers } from "./warm_handovers.ts";
 
@@ -74,14 +75,10 @@ export function rangeWarmSteps(
   const prepare: Record<string, string[]> = {};
   const unprepare: string[] = [];
   const tokens: Record<string, number> = {};
-  const ownersNow = (key: string) => {
-    const owner = input.owners.get(key);
-    return input.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
-  };
   for (const s of planned) {
     const key = String(s.slice.id);
     const entry = input.preparing.get(key);
-    const current = ownersNow(key);
+    const current = ownersOf(input, key);
     if (entry) {
       const step = warm.step(key, entry, current[0]);
       if (step === "wait") {
@@ -97,10 +94,9 @@ export function rangeWarmSteps(
       continue;
     }
     const next = s.owners;
-    const known = before === undefined || before.find(s.slice.id) !== undefined;
-    if (!known) {
-      // Cut from a slice this pass: its keys are its parent's owner's until a prepared move.
-      const parent = ownersNow(String(before.slices[before.indexOfPoint(s.slice.start)]!.id));
+    // Cut from a slice this pass: its keys are its parent's owner's until a prepared move.
+    const parent = parentOwners(input, before, s.slice);
+    if (parent) {
       const wouldPrepare = next.length === 1 && parent.length === 1 && next[0] !== parent[0] &&
         input.executors.get(parent[0]!)?.alive === true &&
         input.executors.get(next[0]!)?.warmHandover === true;

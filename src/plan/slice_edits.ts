@@ -10,6 +10,7 @@
  * @module
  */
 import type { SliceMap } from "../core/slices.ts";
+import { pointHex } from "../shared/point_hex.ts";
 
 /** One edit an operator asked for. */
 export type SliceEdit =
@@ -30,6 +31,9 @@ export type SliceEdit =
   /** Pin (or unpin) a slice. */
   | { readonly kind: "pin"; readonly sliceId: number; readonly pinned: boolean };
 
+/** Edits by hand that changed something, by kind (a pin and an unpin are told apart). */
+export type SliceEditCounts = Readonly<Record<"split" | "merge" | "pin" | "unpin", number>>;
+
 /** What applying edits made. */
 export interface EditedSlices {
   /** The map after the edits. */
@@ -40,6 +44,8 @@ export interface EditedSlices {
   readonly splitFrom: ReadonlyMap<number, number>;
   /** How many edits changed something (the others were made already, or no longer apply). */
   readonly applied: number;
+  /** The same edits by kind. */
+  readonly made: SliceEditCounts;
 }
 
 /**
@@ -66,8 +72,8 @@ export function sliceEditProblem(map: SliceMap, edit: SliceEdit): string | undef
     case "split": {
       if (edit.at === slice.start) return undefined; // split already
       if (edit.at < slice.start || edit.at >= slice.end) {
-        return `the point ${hex(edit.at)} is not inside slice ${slice.id} ` +
-          `[${hex(slice.start)}, ${hex(slice.end - 1n)}]`;
+        return `the point ${pointHex(edit.at)} is not inside slice ${slice.id} ` +
+          `[${pointHex(slice.start)}, ${pointHex(slice.end - 1n)}]`;
       }
       return undefined;
     }
@@ -100,6 +106,7 @@ export function sliceEditProblem(map: SliceMap, edit: SliceEdit): string | undef
  * assert.deepEqual(once.map.slices.map((s) => s.id), [0, 2, 1]);
  * assert.deepEqual([...once.pins], [0, 2]);
  * assert.deepEqual([...once.splitFrom], [[2, 0]]);
+ * assert.deepEqual(once.made, { split: 1, merge: 0, pin: 0, unpin: 0 });
  * const again = applySliceEdits(once.map, once.pins, [{ kind: "split", sliceId: 0, at: 5n, pin: true }]);
  * assert.equal(again.applied, 0);
  * ```
@@ -113,6 +120,7 @@ export function applySliceEdits(
   const pinned = new Set(pins);
   const splitFrom = new Map<number, number>();
   let applied = 0;
+  const made = { split: 0, merge: 0, pin: 0, unpin: 0 };
   for (const edit of edits) {
     if (sliceEditProblem(current, edit) !== undefined) continue;
     switch (edit.kind) {
@@ -142,9 +150,10 @@ export function applySliceEdits(
       }
     }
     applied++;
+    made[edit.kind === "pin" ? (edit.pinned ? "pin" : "unpin") : edit.kind]++;
   }
   for (const id of pinned) if (current.find(id) === undefined) pinned.delete(id);
-  return { map: current, pins: pinned, splitFrom, applied };
+  return { map: current, pins: pinned, splitFrom, applied, made };
 }
 
 /**
@@ -184,9 +193,4 @@ export function exclusiveMergeProblem(
       "without a handover; wait until the planner gives them one owner";
   }
   return undefined;
-}
-
-/** A point as the 16 hex digits smctl shows. */
-function hex(point: bigint): string {
-  return point.toString(16).padStart(16, "0");
 }

@@ -23,6 +23,7 @@ import {
   type SliceEdit,
   sliceEditProblem,
 } from "../plan/slice_edits.ts";
+import { ownersOf } from "../plan/plan_input.ts";
 import { keyHash } from "../shared/key_hash.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 
@@ -107,7 +108,7 @@ export class SliceOperations {
       const tables = state.tables();
       const refused = exclusiveMergeProblem(
         edit,
-        (id) => ownersOf(state, id),
+        (id) => ownersOf(tables, String(id)),
         (id) => tables.releasing.has(String(id)),
       );
       if (refused !== undefined) throw new PreconditionError(namespace, refused);
@@ -211,23 +212,16 @@ function slicesTouched(
   } else {
     ids = [edit.sliceId, ...(edit.kind === "merge" ? [edit.withId] : [])];
   }
+  const tables = view.tables();
   return ids.map((id) => after.find(id)).filter((s): s is Slice => s !== undefined)
     .sort((a, b) => (a.start < b.start ? -1 : 1))
     .map((slice) => {
-      const owners = ownersOf(view, slice.id);
+      const owners = ownersOf(tables, String(slice.id));
       const from = before.slices[before.indexOfPoint(slice.start)]!;
       return {
         slice,
-        owners: owners.length > 0 ? owners : ownersOf(view, from.id),
+        owners: owners.length > 0 ? owners : ownersOf(tables, String(from.id)),
         pinned: pins.has(slice.id),
       };
     });
-}
-
-/** The owners of slice `id` in `view`, primary first. */
-function ownersOf(view: NamespaceView, id: number): readonly string[] {
-  const tables = view.tables();
-  const key = String(id);
-  const owner = tables.owners.get(key);
-  return tables.ownerSets.get(key) ?? (owner === undefined ? [] : [owner]);
 }

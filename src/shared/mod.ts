@@ -6,8 +6,9 @@
  * {@linkcode formatDuration} (exact, or short for people); executor
  * capacities; and for key-range namespaces the key hash
  * ({@linkcode hashKeyInto}, {@linkcode keyHash}), the lookup of a point's
- * range ({@linkcode PointIndex}, {@linkcode RangeIndex}) and the top-keys
- * sketch ({@linkcode SpaceSaving}).
+ * range ({@linkcode PointIndex}, {@linkcode RangeIndex}), how a point is
+ * written ({@linkcode pointHex}) and the top-keys sketch
+ * ({@linkcode SpaceSaving}).
  *
  * @example Usage
  * ```ts
@@ -24,4 +25,5 @@ export * from "./duration.ts";
 export * from "./capacity.ts";
 export * from "./key_hash.ts";
 export * from "./point_index.ts";
+export * from "./point_hex.ts";
 export * from "./space_saving.ts";

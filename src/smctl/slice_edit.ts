@@ -8,13 +8,12 @@
  * @module
  */
 import type { Command } from "commander";
+import { pointHex } from "../shared/point_hex.ts";
 import type { ChangeSliceRequest, ChangeSliceResponse__Output } from "../wire/proto.ts";
 import { type Context, runCommand } from "./context.ts";
 import { SmctlError } from "./errors.ts";
 import { ExitCode } from "./exit_codes.ts";
 import { renderTable } from "./table.ts";
-
-const hex = (point: string) => BigInt(point).toString(16).padStart(16, "0");
 
 /**
  * Adds `split`, `merge`, `pin` and `unpin` to the `slice` command group.
@@ -136,8 +135,8 @@ async function change(ctx: Context, request: Omit<ChangeSliceRequest, "namespace
   }
   const slices = answer.slices.map((s) => ({
     slice: s.shardKey,
-    first: s.keyRange ? hex(s.keyRange.firstPoint) : "",
-    last: s.keyRange ? hex(s.keyRange.lastPoint) : "",
+    first: s.keyRange ? pointHex(BigInt(s.keyRange.firstPoint)) : "",
+    last: s.keyRange ? pointHex(BigInt(s.keyRange.lastPoint)) : "",
     generation: s.keyRange?.generation ?? 0,
     owners: s.ownerExecutorIds,
     pinned: s.pinned,

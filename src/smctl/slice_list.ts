@@ -6,6 +6,7 @@
  * @module
  */
 import type { Command } from "commander";
+import { pointHex } from "../shared/point_hex.ts";
 import type { NamespaceExecutorState__Output } from "../wire/proto.ts";
 import { type Context, runCommand } from "./context.ts";
 import { SmctlError } from "./errors.ts";
@@ -37,7 +38,6 @@ export interface ListedSlice {
 }
 
 const LINE = 2 ** 64;
-const hex = (point: bigint) => point.toString(16).padStart(16, "0");
 
 /**
  * The slices of a namespace's executors, in line order; empty when none of
@@ -92,8 +92,8 @@ export function sliceRows(executors: readonly NamespaceExecutorState__Output[]):
   }
   return [...slices].map(([key, s]): ListedSlice => ({
     key,
-    first: hex(s.first),
-    last: hex(s.last),
+    first: pointHex(s.first),
+    last: pointHex(s.last),
     generation: s.generation,
     share: Number(s.last - s.first + 1n) / LINE,
     owners: s.owners.sort(),
