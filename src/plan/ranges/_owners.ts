@@ -96,7 +96,8 @@ function heavier(pass: Pass, a: string, b: string): string {
  * Moves slices from the hottest executor to the coldest until the hottest
  * is within the tolerance, the budget is spent, or no move helps: the slice
  * moved is the heaviest whose per-owner load is at most half the gap (else
- * the lightest that still narrows it), never a pinned one.
+ * the lightest that still narrows it), never a pinned one. When no single
+ * move helps, an {@linkcode exchange} of slices with a cold executor may.
  */
 export function balance(pass: Pass): void {
   if (pass.mean <= 0 || pass.ids.length < 2) return;
@@ -114,29 +115,87 @@ export function balance(pass: Pass): void {
       .sort((a, b) => a.load - b.load || a.slices - b.slices || (a.id < b.id ? -1 : 1));
     let done = false;
     for (const cold of colds.slice(0, 8)) {
-      const gap = hot.load - cold.load;
-      const w = pickSlice(pass, hot.id, cold.id, gap);
+      const w = pickSlice(pass, hot, cold, limit);
       if (w === undefined) continue;
-      pass.count(w, -1);
-      w.owners = w.owners.map((id) => (id === hot.id ? cold.id : id));
-      pass.count(w, 1);
-      pass.move(w, hot.id, cold.id);
+      moveOwner(pass, w, hot.id, cold.id);
       done = true;
       break;
     }
-    if (!done) stuck.add(hot.id);
+    if (!done && !colds.slice(0, 8).some((cold) => exchange(pass, hot, cold, limit))) {
+      stuck.add(hot.id);
+    }
   }
 }
 
-function pickSlice(pass: Pass, from: string, to: string, gap: number): WorkSlice | undefined {
+function moveOwner(pass: Pass, w: WorkSlice, from: string, to: string): void {
+  pass.count(w, -1);
+  w.owners = w.owners.map((id) => (id === from ? to : id));
+  pass.count(w, 1);
+  pass.move(w, from, to);
+}
+
+/**
+ * When no single move helps the hottest executor (its slices are few and
+ * heavy: a hot key's slice or replica weighs more than any cold executor
+ * has room for), an exchange may: one of its slices goes to `cold`, which
+ * gives back lighter slices of its own (heaviest first, as few as will do),
+ * so that both end within `limit`. Paid from the churn budget like every
+ * move; returns whether it was made.
+ */
+function exchange(pass: Pass, hot: ExecutorTally, cold: ExecutorTally, limit: number): boolean {
+  if (hot.load + cold.load > 2 * limit) return false;
+  const movable = (w: WorkSlice, owner: string, other: string) =>
+    !w.pinned && w.owners.includes(owner) && !w.owners.includes(other) && ownerLoad(w) > 0;
+  const given = pass.slices.filter((w) => movable(w, hot.id, cold.id))
+    .sort((a, b) => ownerLoad(a) - ownerLoad(b));
+  const offered = pass.slices.filter((w) => movable(w, cold.id, hot.id))
+    .sort((a, b) => ownerLoad(b) - ownerLoad(a));
+  for (const a of given) {
+    const load = ownerLoad(a);
+    // What comes back must leave cold within the limit and hot within it too.
+    const least = cold.load + load - limit, most = limit - hot.load + load;
+    if (least <= 0 || most < least) continue;
+    const back: WorkSlice[] = [];
+    let sum = 0;
+    for (const w of offered) {
+      if (sum >= least || back.length + 1 >= pass.budgetLeft) break;
+      if (sum + ownerLoad(w) <= most) back.push(w), sum += ownerLoad(w);
+    }
+    if (sum < least || hot.slices - 1 + back.length > pass.maxSlicesPerExecutor) continue;
+    moveOwner(pass, a, hot.id, cold.id);
+    for (const w of back) moveOwner(pass, w, cold.id, hot.id);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The slice to move from `from` to `to`: among those that would bring `from`
+ * within `limit` without taking `to` over it, the narrowest (fewest keys of
+ * the line move, a hot key's own slice none); else the heaviest whose
+ * per-owner load is at most half the gap, else the lightest that still
+ * narrows it.
+ */
+function pickSlice(
+  pass: Pass,
+  from: ExecutorTally,
+  to: ExecutorTally,
+  limit: number,
+): WorkSlice | undefined {
+  const gap = from.load - to.load, excess = from.load - limit, room = limit - to.load;
+  let narrow: WorkSlice | undefined, narrowWidth = 0n;
   let best: WorkSlice | undefined, bestLoad = -1;
   let fallback: WorkSlice | undefined, fallbackLoad = Infinity;
   for (const w of pass.slices) {
-    if (w.pinned || !w.owners.includes(from) || w.owners.includes(to)) continue;
+    if (w.pinned || !w.owners.includes(from.id) || w.owners.includes(to.id)) continue;
     const l = ownerLoad(w);
     if (l <= 0 || l >= gap) continue;
+    const width = w.slice.end - w.slice.start;
+    if (l >= excess && l <= room && (narrow === undefined || width < narrowWidth)) {
+      narrow = w, narrowWidth = width;
+    }
     if (l <= gap / 2 && l > bestLoad) best = w, bestLoad = l;
     else if (l > gap / 2 && l < fallbackLoad) fallback = w, fallbackLoad = l;
   }
-  return best ?? fallback;
+  return narrow ?? best ?? fallback;
 }

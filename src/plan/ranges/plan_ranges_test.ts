@@ -178,3 +178,24 @@ Deno.test("an executor below its own minimum of slices gets its heaviest split, 
   assert.equal(again.merges.filter((m) => m.sliceId <= 0 || m.sliceId >= 6).length, 0);
   assert.ok(again.slicesPerExecutor.min >= 3);
 });
+
+Deno.test("an executor whose slices are all too heavy to move alone trades one for lighter slices of a cold executor", () => {
+  // Mean 100, limit 110. e1 (115) holds 60 and 55: either alone would overload anyone.
+  const slices = [
+    { owners: ["e1"], load: 60 },
+    { owners: ["e1"], load: 55 },
+    ...[20, 20, 20, 20, 15].map((load) => ({ owners: ["e2"], load })),
+    ...[20, 20, 20, 20, 10].map((load) => ({ owners: ["e3"], load })),
+  ];
+  const settings = { ...SETTINGS, splitThreshold: 2, mergeThreshold: 0.01, hotKeyThreshold: 2 };
+  const plan = planRanges(input(slices, ["e1", "e2", "e3"]), settings);
+  // The 55 goes to e3 (90), which gives back two of its 20s: e1 100, e3 105.
+  assert.deepEqual(plan.moves.map((m) => `${m.from}->${m.to}`), ["e1->e3", "e3->e1", "e3->e1"]);
+  const loadOf = (id: string) =>
+    plan.slices.reduce((sum, s) => sum + (s.owners.includes(id) ? s.load : 0), 0);
+  assert.deepEqual(["e1", "e2", "e3"].map(loadOf), [100, 95, 105]);
+  assert.ok(plan.maxOverMean <= 1.1);
+  // Without the budget for all three moves, nothing is traded.
+  const short = planRanges(input(slices, ["e1", "e2", "e3"]), { ...settings, churnBudget: 2 });
+  assert.equal(short.moves.length, 0);
+});
