@@ -1,11 +1,12 @@
 /**
- * Warm handover of slice moves in an available key-range namespace, with SDK
- * executors against a real etcd and service: an executor with a `prepare`
- * hook joins a namespace whose slices another one serves, and each slice that
- * moves to it is prepared first (the hook gets the slice's range, while the
- * old owner keeps serving it), then switched: its processor starts with what
- * the hook returned, for the same range, and with the token the prepare
- * announced.
+ * Warm handover of slice moves in a key-range namespace, with SDK executors
+ * against a real etcd and service: an executor with a `prepare` hook joins a
+ * namespace whose slices another one serves, and each slice that moves to it
+ * is prepared first (the hook gets the slice's range, while the old owner
+ * keeps serving it), then switched: its processor starts with what the hook
+ * returned, for the same range, and with the token the prepare announced.
+ * In an exclusive namespace the switch is a handover: the old owner's
+ * processor has stopped before the new one starts.
  */
 import assert from "node:assert/strict";
 import { Executor, type PrepareContext, type ShardContext } from "../src/client/executor/mod.ts";
@@ -28,9 +29,18 @@ const rangeOf = (slice: PrepareContext["slice"]) =>
   slice ? `${slice.start}-${slice.end}@${slice.generation}` : "none";
 
 Deno.test("range namespace, warm handover: slices moved to an executor with prepare arrive prepared", async () => {
+  await warmMoves(false);
+});
+
+Deno.test("exclusive range namespace, warm handover: prepared first, then handed over (never run twice)", async () => {
+  await warmMoves(true);
+});
+
+async function warmMoves(exclusive: boolean): Promise<void> {
   await using etcd = await startEtcd();
-  const instance = await startRangeInstance(etcd, "range warm", {
+  const instance = await startRangeInstance(etcd, `range warm${exclusive ? " exclusive" : ""}`, {
     range: { churnBudget: 4 },
+    exclusive,
   });
   const address = instance.server.address;
   const running: RunningSlices = new Map();
@@ -38,6 +48,7 @@ Deno.test("range namespace, warm handover: slices moved to an executor with prep
   const prepares: Prepared[] = [];
   const started: { slice: string; prepared: Prepared | undefined; range: string; token: string }[] =
     [];
+  const twice: string[] = [];
   let b: Executor<Prepared> | undefined;
   try {
     await eventually(() => (running.get("a")?.size ?? 0) >= 8, 15_000, "a serves every slice");
@@ -62,6 +73,7 @@ Deno.test("range namespace, warm handover: slices moved to an executor with prep
           return Promise.resolve(prepared);
         },
         processor: (ctx: ShardContext<Prepared>) => {
+          if (running.get("a")!.has(ctx.shardKey)) twice.push(ctx.shardKey);
           started.push({
             slice: ctx.shardKey,
             prepared: ctx.prepared,
@@ -84,8 +96,9 @@ Deno.test("range namespace, warm handover: slices moved to an executor with prep
       assert.equal(s.prepared.token, s.token, "the token the prepare announced");
     }
     assert.ok(prepares.length >= started.length);
+    if (exclusive) assert.deepEqual(twice, [], "started on b while a still ran them");
   } finally {
     await Promise.all([a.shutdown(), b?.shutdown()]);
     await instance.stop();
   }
-});
+}

@@ -27,7 +27,7 @@ import { eligibleExecutors } from "./shard_universe.ts";
 import { applySliceEdits, exclusiveMergeProblem, type SliceEditCounts } from "./slice_edits.ts";
 import { rangeHandovers } from "./ranges_handover.ts";
 import { rangeWarmSteps } from "./ranges_warm.ts";
-import { hasHandovers } from "./warm_handovers.ts";
+import { hasHandovers, WarmHandovers } from "./warm_handovers.ts";
 import type { HandoverGuard } from "./handover_guard.ts";
 import { Handovers } from "./handovers.ts";
 
@@ -81,7 +81,7 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ? applySliceEdits(map, pinsBefore, edits)
     : { map, pins: pinsBefore, splitFrom: NO_SPLITS, applied: 0, made: NO_EDITS };
   const eligible = eligibleExecutors(input);
-  const warmSettings = exclusive ? undefined : policy.warm;
+  const warmSettings = policy.warm;
   // Exclusive: the pass's handovers; their guard also answers handoverView (one guard a pass).
   const handovers = exclusive ? new Handovers(input, exclusive) : undefined;
   const planned = planRanges({
@@ -104,13 +104,18 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   const pins = new Set([...edited.pins].filter((id) => next.find(id) !== undefined));
   // Owner changes go through handovers when exclusive, through prepares when warm handover is on
   // (both from the map the pass started from).
-  const handed = handovers
-    ? rangeHandovers(input, edited.map, planned.slices, handovers)
+  // Exclusive with warm handover: a move is prepared, then switched by a handover.
+  const exclusiveWarm = handovers && warmSettings
+    ? new WarmHandovers(input, warmSettings, new Map(eligible.map((id, i) => [id, i])))
     : undefined;
-  const warm = warmSettings
+  const handed = handovers
+    ? rangeHandovers(input, edited.map, planned.slices, handovers, exclusiveWarm)
+    : undefined;
+  const available = !handed && warmSettings
     ? rangeWarmSteps(input, edited.map, planned.slices, warmSettings, eligible)
     : undefined;
-  const steps = handed ?? warm;
+  const steps = handed ?? available;
+  const counted = exclusiveWarm ?? available;
   const ownersAfter = (s: RangeSliceState) => steps?.owners.get(s.slice.id) ?? s.owners;
   const change = changeOf(
     input,
@@ -123,9 +128,9 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   const delta: AssignmentDelta = {
     ...change,
     ...(handed && handed.release.length > 0 ? { release: handed.release } : {}),
-    ...(warm && Object.keys(warm.prepare).length > 0 ? { prepare: warm.prepare } : {}),
-    ...(warm && warm.unprepare.length > 0 ? { unprepare: warm.unprepare } : {}),
-    ...(warm && Object.keys(warm.tokens).length > 0 ? { tokens: warm.tokens } : {}),
+    ...(steps && Object.keys(steps.prepare).length > 0 ? { prepare: steps.prepare } : {}),
+    ...(steps && steps.unprepare.length > 0 ? { unprepare: steps.unprepare } : {}),
+    ...(steps && Object.keys(steps.tokens).length > 0 ? { tokens: steps.tokens } : {}),
   };
   const reasons = noMoves();
   const eligibleSet = new Set(eligible);
@@ -139,8 +144,8 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ...cleanUp(input, policy.executorRetentionMs, delta, new Set()),
     reliedOn: handed?.reliedOn ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
-    ...(warm && hasHandovers(warm.counts)
-      ? { handovers: warm.counts, prepareMs: [...warm.prepareMs] }
+    ...(counted && hasHandovers(counted.counts)
+      ? { handovers: counted.counts, prepareMs: [...counted.prepareMs] }
       : {}),
     ranges: {
       splits: planned.splits.length,

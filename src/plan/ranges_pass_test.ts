@@ -38,6 +38,39 @@ class Namespace {
     }, this.now);
   }
 
+  /**
+   * A heartbeat of `id` at the last revision (the release's) that reports
+   * only `kept`: it confirms it stopped every other slice.
+   */
+  confirmStopped(id: string, kept: readonly string[]) {
+    this.state.apply({
+      revision: ++this.revision,
+      events: [
+        {
+          type: "heartbeat",
+          executorId: id,
+          record: { status: "ACTIVE", timestampMs: this.now, appliedRevision: this.revision - 1 },
+        },
+        { type: "reports", executorId: id, reports: new Map(kept.map((k) => [k, ready(1)])) },
+      ],
+    }, this.now);
+  }
+
+  /** A heartbeat of `id`, an executor that understands warm handover, with `reports`. */
+  warmBeat(id: string, reports: Record<string, ShardReport>) {
+    this.state.apply({
+      revision: ++this.revision,
+      events: [
+        {
+          type: "heartbeat",
+          executorId: id,
+          record: { status: "ACTIVE", timestampMs: this.now, warmHandover: true },
+        },
+        { type: "reports", executorId: id, reports: new Map(Object.entries(reports)) },
+      ],
+    }, this.now);
+  }
+
   pass(policy: RangesPolicy = this.policy, sliceEdits: readonly SliceEdit[] = []): Plan {
     const plan = planRangesPass(planInput(this.state, this.now, { sliceEdits }), policy);
     this.state.apply({
@@ -251,6 +284,24 @@ Deno.test("ranges pass: a merge by hand gives the right range to the left slice'
   assert.ok(!ns.state.tables().owners.has(String(right.id)), "the retired slice has no owner");
 });
 
+/**
+ * A namespace under `policy` with warm handover (2 prepares at once) whose
+ * slices e1 serves and reports; e2, which understands warm handover, joins.
+ */
+function warmJoin(policy: RangesPolicy) {
+  const ns = new Namespace({
+    ...policy,
+    warm: { prepareTimeoutMs: 5_000, maxPreparesPerExecutor: 2 },
+  });
+  ns.beat("e1");
+  ns.pass();
+  const held = [...ns.owners().keys()].map(String);
+  ns.beat("e1", Object.fromEntries(held.map((k) => [k, ready(1)])));
+  const warmBeat = (reports: Record<string, ShardReport>) => ns.warmBeat("e2", reports);
+  warmBeat({});
+  return { ns, held, warmBeat };
+}
+
 const EXCLUSIVE: RangesPolicy = {
   ...policyOf(SETTINGS),
   exclusive: { leaseMs: 2_000, maxReliedOn: 10 },
@@ -269,21 +320,7 @@ Deno.test("ranges pass, exclusive: a balancing move asks the owner to release, t
   for (const owners of ns.owners().values()) assert.deepEqual(owners, ["e1"], "nothing moved yet");
   // e1 confirms it stopped them: a heartbeat at the release's revision without them.
   const kept = held.filter((k) => !released.includes(k));
-  ns.state.apply({
-    revision: ++ns.revision,
-    events: [
-      {
-        type: "heartbeat",
-        executorId: "e1",
-        record: { status: "ACTIVE", timestampMs: ns.now, appliedRevision: ns.revision - 1 },
-      },
-      {
-        type: "reports",
-        executorId: "e1",
-        reports: new Map(kept.map((k) => [k, ready(1)])),
-      },
-    ],
-  }, ns.now);
+  ns.confirmStopped("e1", kept);
   ns.pass();
   const owners = ns.owners();
   for (const key of released) assert.deepEqual(owners.get(Number(key)), ["e2"], `slice ${key}`);
@@ -326,27 +363,7 @@ Deno.test("ranges pass, exclusive: a slice split off starts on its parent's owne
 });
 
 Deno.test("ranges pass, warm handover: a move is prepared by its new owner first, then switched", () => {
-  const ns = new Namespace({
-    ...policyOf(SETTINGS),
-    warm: { prepareTimeoutMs: 5_000, maxPreparesPerExecutor: 2 },
-  });
-  ns.beat("e1");
-  ns.pass();
-  const held = [...ns.owners().keys()].map(String);
-  ns.beat("e1", Object.fromEntries(held.map((k) => [k, ready(1)])));
-  const warmBeat = (reports: Record<string, ShardReport>) =>
-    ns.state.apply({
-      revision: ++ns.revision,
-      events: [
-        {
-          type: "heartbeat",
-          executorId: "e2",
-          record: { status: "ACTIVE", timestampMs: ns.now, warmHandover: true },
-        },
-        { type: "reports", executorId: "e2", reports: new Map(Object.entries(reports)) },
-      ],
-    }, ns.now);
-  warmBeat({});
+  const { ns, held, warmBeat } = warmJoin(policyOf(SETTINGS));
   const plan = ns.pass();
   const prepared = plan.delta.prepare?.["e2"] ?? [];
   assert.equal(prepared.length, 2, "as many prepares as e2 may make at once");
@@ -360,6 +377,26 @@ Deno.test("ranges pass, warm handover: a move is prepared by its new owner first
   assert.equal(switched.handovers?.warm, 2);
   for (const key of prepared) assert.deepEqual(ns.owners().get(Number(key)), ["e2"]);
   assert.deepEqual(Object.keys(switched.delta.tokens ?? {}).sort(), [...prepared].sort());
+});
+
+Deno.test("ranges pass, exclusive, warm handover: prepared first, then released, then switched", () => {
+  const { ns, held, warmBeat } = warmJoin(EXCLUSIVE);
+  const first = ns.pass();
+  const prepared = first.delta.prepare?.["e2"] ?? [];
+  assert.equal(prepared.length, 2, "prepared, not released yet");
+  assert.deepEqual(first.delta.release ?? [], []);
+  // e2 prepared them: e1 is asked to release them; e2 does not take them yet.
+  warmBeat(Object.fromEntries(prepared.map((k) => [k, { status: "PREPARED", load: 0 }])));
+  const second = ns.pass();
+  assert.deepEqual([...(second.delta.release ?? [])].sort(), [...prepared].sort());
+  for (const key of prepared) assert.deepEqual(ns.owners().get(Number(key)), ["e1"]);
+  // e1 confirms it stopped them: e2 takes them with the tokens their prepares announced.
+  const kept = held.filter((k) => !prepared.includes(k));
+  ns.confirmStopped("e1", kept);
+  const third = ns.pass();
+  assert.equal(third.handovers?.warm, 2);
+  for (const key of prepared) assert.deepEqual(ns.owners().get(Number(key)), ["e2"]);
+  assert.deepEqual(Object.keys(third.delta.tokens ?? {}).sort(), [...prepared].sort());
 });
 
 Deno.test("ranges pass, exclusive: a merge by hand of slices with different owners is not made", () => {

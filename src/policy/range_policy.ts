@@ -38,7 +38,8 @@ export interface RangePolicyParts {
  * the `ranges` placement, which forgets stale executors as the budgets say;
  * an exclusive one's handovers rely on at most `maxReliedOn` expired
  * executors per commit. `warm` (the namespace's warm handover settings, when
- * on) applies to an available one.
+ * on) applies to both: when exclusive, a prepared slice is switched by a
+ * handover.
  *
  * @example
  * ```ts
@@ -85,8 +86,8 @@ export function rangePolicy<
       zoneKey: config.zoneKey,
       executorRetentionMs: common.budgets.executorRetentionMs,
       ...(leaseMs === undefined ? {} : { exclusive: { leaseMs, maxReliedOn } }),
-      // Warm handover of slice moves: available namespaces only (not yet with handovers).
-      ...(warm && leaseMs === undefined ? { warm } : {}),
+      // Warm handover of slice moves (when exclusive, the switch is a handover).
+      ...(warm ? { warm } : {}),
     },
   };
 }

@@ -144,11 +144,9 @@ function moveOwner(pass: Pass, w: WorkSlice, from: string, to: string): void {
  */
 function exchange(pass: Pass, hot: ExecutorTally, cold: ExecutorTally, limit: number): boolean {
   if (hot.load + cold.load > 2 * limit) return false;
-  const movable = (w: WorkSlice, owner: string, other: string) =>
-    !w.pinned && w.owners.includes(owner) && !w.owners.includes(other) && ownerLoad(w) > 0;
-  const given = pass.slices.filter((w) => movable(w, hot.id, cold.id))
+  const given = pass.slices.filter((w) => movable(w, hot, cold) && ownerLoad(w) > 0)
     .sort((a, b) => ownerLoad(a) - ownerLoad(b));
-  const offered = pass.slices.filter((w) => movable(w, cold.id, hot.id))
+  const offered = pass.slices.filter((w) => movable(w, cold, hot) && ownerLoad(w) > 0)
     .sort((a, b) => ownerLoad(b) - ownerLoad(a));
   for (const a of given) {
     const load = ownerLoad(a);
@@ -169,6 +167,11 @@ function exchange(pass: Pass, hot: ExecutorTally, cold: ExecutorTally, limit: nu
   return false;
 }
 
+/** Whether `w` may move from `from` to `to`: not pinned, held by `from` and not by `to`. */
+function movable(w: WorkSlice, from: ExecutorTally, to: ExecutorTally): boolean {
+  return !w.pinned && w.owners.includes(from.id) && !w.owners.includes(to.id);
+}
+
 /**
  * The slice to move from `from` to `to`: among those that would bring `from`
  * within `limit` without taking `to` over it, the narrowest (fewest keys of
@@ -187,7 +190,7 @@ function pickSlice(
   let best: WorkSlice | undefined, bestLoad = -1;
   let fallback: WorkSlice | undefined, fallbackLoad = Infinity;
   for (const w of pass.slices) {
-    if (w.pinned || !w.owners.includes(from.id) || w.owners.includes(to.id)) continue;
+    if (!movable(w, from, to)) continue;
     const l = ownerLoad(w);
     if (l <= 0 || l >= gap) continue;
     const width = w.slice.end - w.slice.start;
