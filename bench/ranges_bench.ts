@@ -5,8 +5,9 @@
  * `KeyRoutes` followed by a lookup of the slice's owner by its key, and in
  * the spectator itself (`ownerOf`, fed by a fake transport, which keeps each
  * slice's owner in line order). One iteration is 100,000 lookups, so lookups
- * per second = 100,000 / iteration time. The `bigint` cases time the same
- * hash written on `bigint` (the alternative to 32-bit halves).
+ * per second = 100,000 / iteration time. The hash alone is timed three ways:
+ * as lookups hash (WebAssembly for ASCII keys), in JavaScript on 32-bit
+ * halves (the fallback), and written on `bigint`.
  *
  * The `Zipf` cases route a stream drawn from a Zipf law over 1,000,000 keys
  * (s = 0.8 and 1.1, the range suite's load model), as a spectator in front
@@ -17,7 +18,7 @@
  *
  * @module
  */
-import { hashKeyInto } from "../src/shared/key_hash.ts";
+import { hashKeyInto, hashKeyIntoPortable } from "../src/shared/key_hash.ts";
 import { xxh64BigInt } from "../src/shared/_xxh64_bigint.ts";
 import { SliceMap } from "../src/core/slices.ts";
 import { KeyRoutes } from "../src/client/spectator/key_routes.ts";
@@ -46,11 +47,19 @@ const out = new Uint32Array(2);
 let sink = 0;
 
 Deno.bench({
-  name: "hash only, 32-bit halves",
+  name: "hash only (hashKeyInto: WebAssembly for ASCII keys)",
   group: "hash",
   baseline: true,
   fn() {
     for (let i = 0; i < keys.length; i++) hashKeyInto(keys[i]!, out), sink ^= out[1]!;
+  },
+});
+
+Deno.bench({
+  name: "hash only, JavaScript on 32-bit halves (hashKeyIntoPortable)",
+  group: "hash",
+  fn() {
+    for (let i = 0; i < keys.length; i++) hashKeyIntoPortable(keys[i]!, out), sink ^= out[1]!;
   },
 });
 

@@ -2,9 +2,11 @@
  * The hash of a key-range namespace: XXH64 (xxHash, 64-bit, seed 0) of the
  * key's UTF-8 bytes, the point of the key on the 64-bit hash line.
  *
- * Written with 32-bit halves and `Math.imul`, never `BigInt`, because the
- * spectator hashes on every lookup (docs/placement.md, "Key ranges": about 5×
- * faster than the same code on `bigint`). Test vectors checked against the
+ * ASCII keys are hashed in WebAssembly (`_xxh64_wasm.ts`, on 64-bit
+ * integers); the rest, and every key where WebAssembly is missing, with
+ * 32-bit halves and `Math.imul`, never `BigInt`, because the spectator
+ * hashes on every lookup (bench/ranges_bench.ts: over 10× faster than the
+ * same code on `bigint`). Test vectors checked against the
  * reference C library: `tests/vectors/key_hash_vectors.json`.
  *
  * Part of the contract with clients (one that routes by key must hash as the
@@ -14,6 +16,7 @@
  */
 
 import { hashShortAscii } from "./_key_hash_ascii.ts";
+import { hashAsciiWasm } from "./_xxh64_wasm.ts";
 
 // The five XXH64 primes, as [high, low] 32-bit halves.
 const P1H = 0x9e3779b1, P1L = 0x85ebca87;
@@ -130,6 +133,25 @@ function u32(b: Uint8Array, i: number): number {
  * ```
  */
 export function hashKeyInto(key: string, out: Uint32Array): void {
+  if (!hashAsciiWasm(key, out)) hashKeyIntoPortable(key, out);
+}
+
+/**
+ * {@linkcode hashKeyInto} without WebAssembly: the same points, from
+ * JavaScript alone (what `hashKeyInto` falls back to for keys that are not
+ * ASCII, and everywhere WebAssembly is missing).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hashKeyIntoPortable } from "./key_hash.ts";
+ *
+ * const out = new Uint32Array(2);
+ * hashKeyIntoPortable("a", out);
+ * assert.deepEqual([...out], [0xd24ec4f1, 0xa98c6e5b]);
+ * ```
+ */
+export function hashKeyIntoPortable(key: string, out: Uint32Array): void {
   if (key.length < 32 && hashShortAscii(key, out)) return;
   const len = encode(key);
   const b = bytes;

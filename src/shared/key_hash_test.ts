@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { hashKeyInto, keyHash, keyHashHex } from "./key_hash.ts";
+import { hashKeyInto, hashKeyIntoPortable, keyHash, keyHashHex } from "./key_hash.ts";
+import { hashAsciiWasm } from "./_xxh64_wasm.ts";
 import { xxh64BigInt } from "./_xxh64_bigint.ts";
 
 interface Vectors {
@@ -65,4 +66,51 @@ Deno.test("hashKeyInto writes the high and the low half", () => {
   assert.deepEqual([...out], [0xd24ec4f1, 0xa98c6e5b]);
   hashKeyInto("x".repeat(5000), out); // grows the buffer
   assert.equal((BigInt(out[0]!) << 32n) | BigInt(out[1]!), keyHash("x".repeat(5000)));
+});
+
+/** The point `hash` writes for `key`, as a bigint. */
+function pointBy(hash: (key: string, out: Uint32Array) => void, key: string): bigint {
+  const out = new Uint32Array(2);
+  hash(key, out);
+  return (BigInt(out[0]!) << 32n) | BigInt(out[1]!);
+}
+
+Deno.test("the WebAssembly path and the JavaScript one both give the vectors' points", () => {
+  const out = new Uint32Array(2);
+  assert.ok(hashAsciiWasm("a", out), "WebAssembly runs here");
+  for (const { key, xxh64 } of vectors.vectors) {
+    const expected = BigInt(`0x${xxh64}`);
+    assert.equal(pointBy(hashKeyIntoPortable, key), expected, JSON.stringify(key));
+    assert.equal(pointBy(hashKeyInto, key), expected, JSON.stringify(key));
+  }
+});
+
+Deno.test("the WebAssembly path equals the JavaScript one on random keys of every length it takes", () => {
+  fc.assert(
+    fc.property(
+      fc.string({ maxLength: 300 }),
+      fc.string({ unit: "binary", maxLength: 3 }),
+      (a, b) => {
+        for (const key of [a, a + b]) {
+          assert.equal(pointBy(hashKeyInto, key), pointBy(hashKeyIntoPortable, key));
+          assert.equal(
+            pointBy(hashKeyIntoPortable, key),
+            xxh64BigInt(new TextEncoder().encode(key)),
+          );
+        }
+      },
+    ),
+    { numRuns: 2_000 },
+  );
+});
+
+Deno.test("keys the WebAssembly page cannot hold, or not ASCII, take the JavaScript path", () => {
+  const out = new Uint32Array(2);
+  const longest = "k".repeat(65_528);
+  assert.equal(hashAsciiWasm(longest, out), true);
+  assert.equal(hashAsciiWasm(longest + "k", out), false);
+  assert.equal(hashAsciiWasm("ключ", out), false);
+  for (const key of [longest, longest + "k", "ключ"]) {
+    assert.equal(pointBy(hashKeyInto, key), xxh64BigInt(new TextEncoder().encode(key)));
+  }
 });
