@@ -363,7 +363,7 @@ Deno.test("ranges pass, exclusive: a slice split off starts on its parent's owne
 });
 
 Deno.test("ranges pass, warm handover: a move is prepared by its new owner first, then switched", () => {
-  const { ns, held, warmBeat } = warmJoin(policyOf(SETTINGS));
+  const { ns, warmBeat } = warmJoin(policyOf(SETTINGS));
   const plan = ns.pass();
   const prepared = plan.delta.prepare?.["e2"] ?? [];
   assert.equal(prepared.length, 2, "as many prepares as e2 may make at once");
