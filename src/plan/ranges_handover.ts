@@ -61,7 +61,9 @@ export interface RangeHandovers {
  *
  * const map = SliceMap.initial(1);
  * const executors = new Map([["a", { alive: true, seenAtMs: 0, reports: new Map([["0", {}]]) }]]);
- * const input = { now: 0, owners: new Map([["0", "a"]]), releasing: new Map(), executors } as never;
+ * const input = {
+ *   now: 0, owners: new Map([["0", "a"]]), releasing: new Map(), preparing: new Map(), executors,
+ * } as never;
  * const planned = [{ slice: map.slices[0]!, owners: ["b"], load: 1 }];
  * const handovers = new Handovers(input, { leaseMs: 2_000, maxReliedOn: 10 });
  * const out = rangeHandovers(input, map, planned, handovers);
