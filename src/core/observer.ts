@@ -41,9 +41,12 @@ export interface PassObservation {
     readonly keyspaceMoved: number;
     readonly slices: number;
     /** Operator edits of the slices the change made, by kind (absent: none). */
-    readonly byHand?: Readonly<Record<"split" | "merge" | "pin" | "unpin", number>>;
+    readonly byHand?: SliceEditCounts;
   };
 }
+
+/** Edits of a key-range namespace's slices by hand that changed something, by kind. */
+export type SliceEditCounts = Readonly<Record<"split" | "merge" | "pin" | "unpin", number>>;
 
 /** What a replicated or shuffle-sharded namespace's placement achieved in a pass. */
 export interface PlacementObservation {

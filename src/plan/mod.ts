@@ -7,6 +7,7 @@
  */
 export * from "./plan.ts";
 export * from "./plan_input.ts";
+export * from "./owner_tables.ts";
 export * from "./plan_pass.ts";
 export * from "./plan_policy.ts";
 export type { PlacementReport } from "./placement_report.ts";

@@ -7,7 +7,7 @@
 import type { AssignmentDelta } from "../core/types.ts";
 import type { MoveCounts } from "./churn_rules.ts";
 import type { PlacementReport } from "./placement_report.ts";
-import type { SliceEditCounts } from "./slice_edits.ts";
+import type { SliceEditCounts } from "../core/observer.ts";
 import type { HandoverCounts } from "./warm_handovers.ts";
 
 /** An executor as the pass saw it: a clean-up or commit holds only while its record is unchanged. */

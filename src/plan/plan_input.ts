@@ -116,34 +116,6 @@ export function shardsOf(input: PlanInput, executorId: string): ReadonlySet<stri
 }
 
 /**
- * Who owns what: a pass's {@linkcode PlanInput}, or a namespace view's tables
- * (`NamespaceView.tables()`).
- */
-export type OwnerTables = Pick<PlanInput, "owners" | "ownerSets">;
-
-/**
- * The owners of `shard` in `tables` (a pass's input, or a view's tables),
- * primary first; empty when it has none.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { ownersOf } from "./plan_input.ts";
- *
- * const tables = { owners: new Map([["0", "a"], ["1", "b"]]), ownerSets: new Map([["1", ["b", "c"]]]) };
- * assert.deepEqual(ownersOf(tables, "0"), ["a"]);
- * assert.deepEqual(ownersOf(tables, "1"), ["b", "c"]);
- * assert.deepEqual(ownersOf(tables, "2"), []);
- * ```
- */
-export function ownersOf(tables: OwnerTables, shard: string): readonly string[] {
-  const set = tables.ownerSets.get(shard);
-  if (set !== undefined) return set;
-  const owner = tables.owners.get(shard);
-  return owner === undefined ? [] : [owner];
-}
-
-/**
  * The input of a pass over `view` at monotonic time `now`: O(executors) to
  * build; the shard collections are the view's own, read-only.
  *

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Slice, SliceMap } from "../core/slices.ts";
-import { ownersOf, type OwnerTables } from "./plan_input.ts";
+import { ownersOf, type OwnerTables } from "./owner_tables.ts";
 
 /**
  * The owners (primary first) of the keys of `slice` when it is new in this

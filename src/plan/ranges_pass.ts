@@ -17,14 +17,16 @@ import { cleanUp } from "./pass_cleanup.ts";
 import type { Plan } from "./plan.ts";
 
 export type { RangePassReport } from "./plan.ts";
-import { ownersOf, type PlanInput } from "./plan_input.ts";
+import { ownersOf } from "./owner_tables.ts";
+import type { PlanInput } from "./plan_input.ts";
 import type { RangesPolicy } from "./plan_policy.ts";
 
 export type { RangesPolicy } from "./plan_policy.ts";
 import { planRanges } from "./ranges/plan_ranges.ts";
 import type { RangePlan, RangeSliceState } from "./ranges/types.ts";
 import { eligibleExecutors } from "./shard_universe.ts";
-import { applySliceEdits, exclusiveMergeProblem, type SliceEditCounts } from "./slice_edits.ts";
+import type { SliceEditCounts } from "../core/observer.ts";
+import { applySliceEdits, exclusiveMergeProblem } from "./slice_edits.ts";
 import { rangeHandovers } from "./ranges_handover.ts";
 import { rangeWarmSteps } from "./ranges_warm.ts";
 import { hasHandovers, WarmHandovers } from "./warm_handovers.ts";
@@ -73,9 +75,7 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   // Exclusive: a merge by hand of slices with different owners would move a range without a
   // handover (refused when asked; skipped here if the owners changed since).
   const edits = exclusive
-    ? input.sliceEdits?.filter((e) =>
-      exclusiveMergeProblem(e, ownersIn(input), releasingIn(input)) === undefined
-    )
+    ? input.sliceEdits?.filter((e) => exclusiveMergeProblem(e, input) === undefined)
     : input.sliceEdits;
   const edited = map && edits
     ? applySliceEdits(map, pinsBefore, edits)
@@ -105,17 +105,14 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
   // Owner changes go through handovers when exclusive, through prepares when warm handover is on
   // (both from the map the pass started from).
   // Exclusive with warm handover: a move is prepared, then switched by a handover.
-  const exclusiveWarm = handovers && warmSettings
+  const warm = warmSettings
     ? new WarmHandovers(input, warmSettings, new Map(eligible.map((id, i) => [id, i])))
     : undefined;
   const handed = handovers
-    ? rangeHandovers(input, edited.map, planned.slices, handovers, exclusiveWarm)
+    ? rangeHandovers(input, edited.map, planned.slices, handovers, warm)
     : undefined;
-  const available = !handed && warmSettings
-    ? rangeWarmSteps(input, edited.map, planned.slices, warmSettings, eligible)
-    : undefined;
-  const steps = handed ?? available;
-  const counted = exclusiveWarm ?? available;
+  const steps = handed ??
+    (warm ? rangeWarmSteps(input, edited.map, planned.slices, warm) : undefined);
   const ownersAfter = (s: RangeSliceState) => steps?.owners.get(s.slice.id) ?? s.owners;
   const change = changeOf(
     input,
@@ -144,8 +141,8 @@ export function planRangesPass(input: PlanInput, policy: RangesPolicy): Plan {
     ...cleanUp(input, policy.executorRetentionMs, delta, new Set()),
     reliedOn: handed?.reliedOn ?? [],
     ...(wakeAtMs === undefined ? {} : { wakeAtMs }),
-    ...(counted && hasHandovers(counted.counts)
-      ? { handovers: counted.counts, prepareMs: [...counted.prepareMs] }
+    ...(warm && hasHandovers(warm.counts)
+      ? { handovers: warm.counts, prepareMs: [...warm.prepareMs] }
       : {}),
     ranges: {
       splits: planned.splits.length,
@@ -246,16 +243,6 @@ function overlapping(map: SliceMap, slice: Slice): Slice[] {
     out.push(s);
   }
   return out;
-}
-
-/** A slice's owners in `input`, by id. */
-function ownersIn(input: PlanInput): (sliceId: number) => readonly string[] {
-  return (sliceId) => ownersOf(input, String(sliceId));
-}
-
-/** Whether a slice is being handed over in `input`, by id. */
-function releasingIn(input: PlanInput): (sliceId: number) => boolean {
-  return (sliceId) => input.releasing.has(String(sliceId));
 }
 
 const min = (a: bigint, b: bigint) => a < b ? a : b;

@@ -13,11 +13,11 @@
  * @module
  */
 import type { SliceMap } from "../core/slices.ts";
-import { ownersOf, type PlanInput } from "./plan_input.ts";
-import type { WarmPlanning } from "./plan_policy.ts";
+import { ownersOf } from "./owner_tables.ts";
+import type { PlanInput } from "./plan_input.ts";
 import { parentOwners } from "./ranges_parent_owners.ts";
 import type { RangeSliceState } from "./ranges/types.ts";
-import { type HandoverCounts, WarmHandovers } from "./warm_handovers.ts";
+import type { WarmHandovers } from "./warm_handovers.ts";
 
 /** The owners a pass commits with warm handover, and the prepares it asks for. */
 export interface RangeWarmSteps {
@@ -29,24 +29,21 @@ export interface RangeWarmSteps {
   readonly unprepare: readonly string[];
   /** Switched slices → the fencing token their prepare announced (`AssignmentDelta.tokens`). */
   readonly tokens: Readonly<Record<string, number>>;
-  /** What the pass decided, by outcome. */
-  readonly counts: HandoverCounts;
-  /** Time each switched slice spent preparing (monotonic ms). */
-  readonly prepareMs: readonly number[];
   /** When a waiting prepare times out, monotonic ms. */
   readonly wakeAtMs?: number;
 }
 
 /**
  * The warm handover steps of `planned` (the planner's slices and owners),
- * from `input` and `before` (the slice map the pass started from);
- * `eligible` lists the executors a slice may go to.
+ * from `input` and `before` (the slice map the pass started from); each
+ * slice's step is taken by the pass's `warm` (which also counts them).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { SliceMap } from "../core/slices.ts";
  * import { rangeWarmSteps } from "./ranges_warm.ts";
+ * import { WarmHandovers } from "./warm_handovers.ts";
  *
  * const map = SliceMap.initial(1);
  * const executors = new Map([
@@ -58,7 +55,8 @@ export interface RangeWarmSteps {
  *   preparingBy: new Map(), executors,
  * } as never;
  * const planned = [{ slice: map.slices[0]!, owners: ["b"], load: 1 }];
- * const steps = rangeWarmSteps(input, map, planned, { prepareTimeoutMs: 5_000, maxPreparesPerExecutor: 4 }, ["a", "b"]);
+ * const warm = new WarmHandovers(input, { prepareTimeoutMs: 5_000, maxPreparesPerExecutor: 4 }, new Map([["a", 0], ["b", 1]]));
+ * const steps = rangeWarmSteps(input, map, planned, warm);
  * assert.deepEqual(steps.prepare, { b: ["0"] }); // b prepares it while a serves it
  * assert.deepEqual(steps.owners.get(0), ["a"]);
  * ```
@@ -67,10 +65,8 @@ export function rangeWarmSteps(
   input: PlanInput,
   before: SliceMap | undefined,
   planned: readonly RangeSliceState[],
-  settings: WarmPlanning,
-  eligible: readonly string[],
+  warm: WarmHandovers,
 ): RangeWarmSteps {
-  const warm = new WarmHandovers(input, settings, new Map(eligible.map((id, i) => [id, i])));
   const owners = new Map<number, readonly string[]>();
   const prepare: Record<string, string[]> = {};
   const unprepare: string[] = [];
@@ -116,8 +112,6 @@ export function rangeWarmSteps(
     prepare,
     unprepare,
     tokens,
-    counts: warm.counts,
-    prepareMs: warm.prepareMs,
     ...(warm.wakeAtMs === undefined ? {} : { wakeAtMs: warm.wakeAtMs }),
   };
 }

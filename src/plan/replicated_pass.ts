@@ -24,7 +24,8 @@ import {
 import { cleanUp } from "./pass_cleanup.ts";
 import type { PlacementReport } from "./placement_report.ts";
 import type { Plan } from "./plan.ts";
-import { ownersOf, type PlanInput } from "./plan_input.ts";
+import { ownersOf } from "./owner_tables.ts";
+import type { PlanInput } from "./plan_input.ts";
 import type { ReplicatedPolicy } from "./plan_policy.ts";
 import { eligibleExecutors, shardsToPlace } from "./shard_universe.ts";
 

@@ -9,8 +9,10 @@
  *
  * @module
  */
+import type { SliceEditCounts } from "../core/observer.ts";
 import type { SliceMap } from "../core/slices.ts";
 import { pointHex } from "../shared/point_hex.ts";
+import { ownersOf, type OwnerTables } from "./owner_tables.ts";
 
 /** One edit an operator asked for. */
 export type SliceEdit =
@@ -30,9 +32,6 @@ export type SliceEdit =
   }
   /** Pin (or unpin) a slice. */
   | { readonly kind: "pin"; readonly sliceId: number; readonly pinned: boolean };
-
-/** Edits by hand that changed something, by kind (a pin and an unpin are told apart). */
-export type SliceEditCounts = Readonly<Record<"split" | "merge" | "pin" | "unpin", number>>;
 
 /** What applying edits made. */
 export interface EditedSlices {
@@ -160,27 +159,27 @@ export function applySliceEdits(
  * Why merge `edit` cannot be made in an exclusive namespace, or undefined:
  * a merge keeps the left slice's owners, so slices of different owners (or
  * one being handed over) would change a range's owner without a handover.
- * `ownersOf` gives a slice's owners now; `releasing`, whether it is being
- * handed over.
+ * `tables` says who owns each slice now and which are being handed over (a
+ * pass's input, or a namespace view's tables).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { exclusiveMergeProblem } from "./slice_edits.ts";
  *
- * const owners = (id: number) => (id === 0 ? ["a"] : ["b"]);
+ * const tables = { owners: new Map([["0", "a"], ["1", "b"]]), ownerSets: new Map(), releasing: new Map() };
  * const edit = { kind: "merge", sliceId: 0, withId: 1, pin: true } as const;
- * assert.match(exclusiveMergeProblem(edit, owners, () => false)!, /different owners/);
- * assert.equal(exclusiveMergeProblem({ ...edit, withId: 0 }, owners, () => false), undefined);
+ * assert.match(exclusiveMergeProblem(edit, tables)!, /different owners/);
+ * assert.equal(exclusiveMergeProblem({ ...edit, withId: 0 }, tables), undefined);
  * ```
  */
 export function exclusiveMergeProblem(
   edit: SliceEdit,
-  ownersOf: (sliceId: number) => readonly string[],
-  releasing: (sliceId: number) => boolean,
+  tables: OwnerTables & { readonly releasing: ReadonlyMap<string, unknown> },
 ): string | undefined {
   if (edit.kind !== "merge") return undefined;
-  const a = ownersOf(edit.sliceId), b = ownersOf(edit.withId);
+  const releasing = (id: number) => tables.releasing.has(String(id));
+  const a = ownersOf(tables, String(edit.sliceId)), b = ownersOf(tables, String(edit.withId));
   if (releasing(edit.sliceId) || releasing(edit.withId)) {
     return `slice ${releasing(edit.sliceId) ? edit.sliceId : edit.withId} is being handed over; ` +
       "merge it once the handover is done";

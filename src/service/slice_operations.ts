@@ -23,7 +23,7 @@ import {
   type SliceEdit,
   sliceEditProblem,
 } from "../plan/slice_edits.ts";
-import { ownersOf } from "../plan/plan_input.ts";
+import { ownersOf } from "../plan/owner_tables.ts";
 import { keyHash } from "../shared/key_hash.ts";
 import type { NamespaceView } from "../state/namespace_view.ts";
 
@@ -105,12 +105,7 @@ export class SliceOperations {
     const problem = sliceEditProblem(map, edit);
     if (problem !== undefined) throw new InvalidArgumentError(fieldOf(change, problem), problem);
     if (runtime.policy.ownership.mode === "exclusive") {
-      const tables = state.tables();
-      const refused = exclusiveMergeProblem(
-        edit,
-        (id) => ownersOf(tables, String(id)),
-        (id) => tables.releasing.has(String(id)),
-      );
+      const refused = exclusiveMergeProblem(edit, state.tables());
       if (refused !== undefined) throw new PreconditionError(namespace, refused);
     }
     if (options.dryRun) {

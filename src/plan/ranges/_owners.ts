@@ -112,16 +112,17 @@ export function balance(pass: Pass): void {
       );
     if (hot === undefined || hot.load <= limit) return;
     const colds = tallies.filter((e) => e.slices < pass.maxSlicesPerExecutor && e.id !== hot.id)
-      .sort((a, b) => a.load - b.load || a.slices - b.slices || (a.id < b.id ? -1 : 1));
+      .sort((a, b) => a.load - b.load || a.slices - b.slices || (a.id < b.id ? -1 : 1))
+      .slice(0, 8);
     let done = false;
-    for (const cold of colds.slice(0, 8)) {
+    for (const cold of colds) {
       const w = pickSlice(pass, hot, cold, limit);
       if (w === undefined) continue;
       moveOwner(pass, w, hot.id, cold.id);
       done = true;
       break;
     }
-    if (!done && !colds.slice(0, 8).some((cold) => exchange(pass, hot, cold, limit))) {
+    if (!done && !colds.some((cold) => exchange(pass, hot, cold, limit))) {
       stuck.add(hot.id);
     }
   }
