@@ -60,6 +60,10 @@ export function sliceRoute(sliceKey: string, range: KeyRange__Output): SliceRout
 export class KeyRoutes {
   readonly #routes: readonly SliceRoute[];
   readonly #index: RangeIndex;
+  /** The owners map `#ownerTable` was read from. */
+  #ownersFor: ReadonlyMap<string, unknown> | undefined;
+  /** Each slice's owner in `#ownersFor`, in line order. */
+  #ownerTable: readonly unknown[] = [];
 
   private constructor(routes: readonly SliceRoute[]) {
     this.#routes = routes;
@@ -126,6 +130,21 @@ export class KeyRoutes {
    */
   indexOf(key: string): number {
     return this.#index.indexOfKey(key);
+  }
+
+  /**
+   * What `owners` (shard key → owner) holds for the slice at `index` of
+   * {@linkcode KeyRoutes.slices}. The first call with a map reads every
+   * slice's owner from it into a table in line order, kept while the same
+   * map is passed (a spectator replaces its map of owners on each change,
+   * never edits it), so later lookups read an array.
+   */
+  ownerAt<T>(index: number, owners: ReadonlyMap<string, T>): T | undefined {
+    if (this.#ownersFor !== owners) {
+      this.#ownerTable = this.#routes.map((r) => owners.get(r.sliceKey));
+      this.#ownersFor = owners;
+    }
+    return this.#ownerTable[index] as T | undefined;
   }
 
   /** The shard key of the slice holding `key`, or `undefined` (see {@linkcode KeyRoutes.routeOf}). */

@@ -84,8 +84,6 @@ export class Spectator implements AsyncDisposable {
   #placement: Placement | undefined;
   /** Key-range namespaces: the slices, to route an application key to its slice's shard key. */
   #routes: KeyRoutes | undefined;
-  /** Key-range namespaces: each route's owner, in line order (built on the first lookup after a change). */
-  #routeOwners: (Owner | undefined)[] | undefined;
   readonly #connection = new Connection();
   /** The permanent failure that ended the watch before the first snapshot. */
   #failed: ShardManagerError | undefined;
@@ -160,11 +158,9 @@ export class Spectator implements AsyncDisposable {
     if (owners === undefined) throw this.#unavailable();
     const routes = this.#routes;
     if (routes !== undefined) {
-      // By the slice's place on the line: no lookup of its shard key per call.
       const i = routes.indexOf(shardKey);
       if (i < 0) return undefined;
-      const table = this.#routeOwners ??= routes.slices.map((r) => owners.get(r.sliceKey));
-      return table[i] ?? this.#asked.get(shardKey)?.owner;
+      return routes.ownerAt(i, owners) ?? this.#asked.get(shardKey)?.owner;
     }
     return owners.get(shardKey) ?? this.#asked.get(shardKey)?.owner;
   }
@@ -349,12 +345,10 @@ export class Spectator implements AsyncDisposable {
     // Key ranges: the slices change with the owners of their ids, in the same update.
     if (update.kind === "snapshot" || update.sliceMap !== undefined) {
       this.#routes = routesOf(update.sliceMap, this.#routes);
-      this.#routeOwners = undefined;
     }
     if (next.changed) {
       this.#placement = next.placement;
       this.#owners = next.placement.owners;
-      this.#routeOwners = undefined;
       this.#feed.publish(next.placement, next.change);
     }
     if (this.#asked.size > 0) this.#asked = new Map();

@@ -281,22 +281,19 @@ Deno.test("in a key-range namespace ownerOf routes any key to its slice's owner,
   const owners = new Set(keys.map((k) => spectator.ownerOf(k)?.executorId));
   assert.deepEqual([...owners].sort(), ["a", "b"]);
   assert.equal(spectator.addressOf("user:1"), `${spectator.ownerOf("user:1")!.executorId}:80`);
-  // A move of slice 1 to a, with the same slices (no slice map): its keys follow at once.
-  feed.push({
-    kind: "delta",
-    executors: [],
-    owners: [{ shard: "1", owner: "a" }],
-    removedExecutors: [],
-  });
-  await fake.tickAsync(10);
+  // Moves of slice 1 with the same slices (no slice map): its keys follow at once.
+  const moveSliceOne = async (owner: string) => {
+    feed.push({
+      kind: "delta",
+      executors: [],
+      owners: [{ shard: "1", owner }],
+      removedExecutors: [],
+    });
+    await fake.tickAsync(10);
+  };
+  await moveSliceOne("a");
   for (const key of keys) assert.equal(spectator.ownerOf(key)?.executorId, "a");
-  feed.push({
-    kind: "delta",
-    executors: [],
-    owners: [{ shard: "1", owner: "b" }],
-    removedExecutors: [],
-  });
-  await fake.tickAsync(10);
+  await moveSliceOne("b");
   assert.deepEqual(new Set(keys.map((k) => spectator.ownerOf(k)?.executorId)), owners);
   // A merge: slice 1 is retired, slice 0 covers the line; every key goes to a.
   const one = new Uint8Array([1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
